@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four projects, all run by `npm test`:
+ * - unit: the core with in-memory fakes, fast.
+ * - node: adapters and the HTTP API against real SQLite, MariaDB, PostgreSQL,
+ *   a local directory, s3rver and an SMTP catcher.
+ * - workers: the Worker in workerd (D1, R2) through the Cloudflare plugin.
+ * - browser: the admin in Debian's Chromium through playwright-core.
+ */
+const migrations = await readD1Migrations(path.join(import.meta.dirname, 'drizzle/sqlite/migrations'));
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'node',
+          include: ['test/node/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                JWT_SECRET: 'workerd-test-secret-0123456789abcdef',
+              },
+            },
+          }),
+        ],
+        test: {
+          name: 'workers',
+          include: ['test/workers/**/*.test.ts'],
+          setupFiles: ['./test/workers/apply-migrations.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { PageQuerySchema } from './pagination.schema.js';
+
+// C0/C1 controls and DEL; tabs and newlines are not welcome in a title either.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The one title rule, shared by the API, the domain and the admin. */
+export const TitleSchema = z
+  .string({ error: 'title must be a string' })
+  .trim()
+  .min(1, 'title must not be empty')
+  .max(200, 'title must be at most 200 characters')
+  .refine((t) => !CONTROL_CHARS.test(t), 'title must not contain control characters');
+
+/** Any length, may be empty. NUL is refused because PostgreSQL cannot store it. */
+export const BodySchema = z
+  .string({ error: 'body must be a string' })
+  .refine((b) => !b.includes('\u0000'), 'body must not contain NUL characters');
+
+export const ARTICLE_FORMATS = ['markdown', 'html', 'plaintext'] as const;
+export const ArticleFormatSchema = z.enum(ARTICLE_FORMATS);
+export type ArticleFormat = z.infer<typeof ArticleFormatSchema>;
+
+export const ARTICLE_STATUSES = ['online', 'offline'] as const;
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+export const IdSchema = z.uuid({ error: 'must be a UUID' });
+
+export const CreateArticleSchema = z.object({
+  title: TitleSchema,
+  body: BodySchema.optional().default(''),
+  format: ArticleFormatSchema.optional().default('markdown'),
+  siteId: IdSchema.nullable().optional(),
+  authorIds: z.array(IdSchema).max(50).optional(),
+});
+export type CreateArticleInput = z.output<typeof CreateArticleSchema>;
+
+export const UpdateArticleSchema = z.object({
+  title: TitleSchema.optional(),
+  body: BodySchema.optional(),
+  format: ArticleFormatSchema.optional(),
+  siteId: IdSchema.nullable().optional(),
+  authorIds: z.array(IdSchema).max(50).optional(),
+});
+export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
+
+export const ListArticlesQuerySchema = PageQuerySchema.extend({
+  status: z.enum(ARTICLE_STATUSES).optional(),
+  siteId: IdSchema.optional(),
+});
+
+export interface ImageDto {
+  id: string;
+  articleId: string;
+  filename: string;
+  url: string;
+  contentType: string;
+  bytes: number;
+  width: number;
+  height: number;
+  sha256: string;
+  createdAt: string;
+}
+
+export interface ArticleDto {
+  id: string;
+  title: string;
+  body: string;
+  format: ArticleFormat;
+  status: ArticleStatus;
+  siteId: string | null;
+  authorIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  images: ImageDto[];
+}

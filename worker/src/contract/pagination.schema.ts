@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * `?limit=` and `?cursor=` for every list. Strict on purpose: `1abc`, `1e309`,
+ * `-1`, `0`, repeated parameters (which arrive as arrays) are all 400s.
+ */
+export const PageQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'limit must be a whole number from 1 to 100')
+    .transform(Number)
+    .refine((n) => n <= 100, 'limit must be a whole number from 1 to 100')
+    .optional()
+    .transform((n) => n ?? 20),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'cursor is not one this server gave out')
+    .optional(),
+});
+
+export type PageQuery = z.output<typeof PageQuerySchema>;
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,6 @@
+export interface VersionDto {
+  version: string;
+  commit: string;
+  builtAt: string;
+  target: 'workers' | 'node';
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const ROLES = ['owner', 'admin'] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+/** 12..1024 characters, any characters, no composition rules (API.md). */
+export const NewPasswordSchema = z
+  .string({ error: 'password must be a string' })
+  .min(12, 'password must be at least 12 characters')
+  .max(1024, 'password must be at most 1024 characters');
+
+/** Login applies no policy beyond "non-empty, not absurdly long". */
+export const LoginPasswordSchema = z.string().min(1, 'password is required').max(1024, 'password is too long');
+
+export const EmailSchema = z
+  .email({ error: 'email must be an e-mail address' })
+  .max(254, 'email is too long')
+  .transform((e) => e.toLowerCase());
+
+export const DisplayNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'display name must not contain control characters');
+
+export const RegisterSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+  displayName: DisplayNameSchema.optional(),
+});
+
+export const LoginSchema = z.object({
+  email: z.string().max(254).transform((e) => e.toLowerCase()),
+  password: LoginPasswordSchema,
+});
+
+export const CodeSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'code is not valid');
+export const VerifySchema = z.object({ code: CodeSchema });
+
+export interface PublicUserDto {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: Role;
+  verified: boolean;
+  createdAt: string;
+}

@@ -1,0 +1,62 @@
+import type { ArticleFormat, ArticleStatus } from '../../contract/article.schema.js';
+import type { Role } from '../../contract/user.schema.js';
+
+/** Domain types: what repositories return. Dates are Date objects, never strings. */
+
+export interface User {
+  id: string;
+  /** Always lower case: e-mail addresses compare case-insensitively. */
+  email: string;
+  displayName: string | null;
+  role: Role;
+  verified: boolean;
+  passwordHash: string;
+  /** Bumped to end every session issued before (password reset, cancellation). */
+  tokenVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: Role;
+  verified: boolean;
+  passwordHash: string;
+  createdAt: Date;
+  /** sha256 (hex) of the verification code; null for accounts created verified. */
+  verificationCodeHash: string | null;
+  verificationExpiresAt: Date | null;
+}
+
+export interface Article {
+  id: string;
+  title: string;
+  body: string;
+  format: ArticleFormat;
+  status: ArticleStatus;
+  siteId: string | null;
+  /** In the order the editor gave them. */
+  authorIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** First publication; null while never published. */
+  publishedAt: Date | null;
+}
+
+export interface Image {
+  id: string;
+  articleId: string;
+  /** `{uuid}.{ext}`, made by the server; never the client's file name. */
+  filename: string;
+  contentType: ImageContentType;
+  bytes: number;
+  width: number;
+  height: number;
+  /** Hex sha256 of the stored bytes. Also the ETag. */
+  sha256: string;
+  createdAt: Date;
+}
+
+export type ImageContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
