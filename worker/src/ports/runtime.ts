@@ -26,3 +26,13 @@ export interface TokenSigner {
 
 /** Lets work finish after the response (waitUntil on Workers). */
 export type Defer = (work: Promise<unknown>) => void;
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, err?: unknown): void;
+}
+
+/** The admin's static files: the ASSETS binding on Workers, a directory on Node. */
+export interface AssetServer {
+  fetch(request: Request): Promise<Response>;
+}

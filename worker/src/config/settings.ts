@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/**
+ * The one reader of the environment (API.md, "Settings"). Parsed once at
+ * start-up into a typed object that is passed down; nothing else reads env.
+ */
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const httpUrl = z
+  .url({ error: 'must be an http(s) URL' })
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+const IPV6 = /^[0-9a-fA-F:.]+$/;
+
+const RawSettingsSchema = z.object({
+  PORT: wholeNumber('PORT', 1, 65535).default(8787),
+  PUBLIC_URL: httpUrl.default('http://localhost:8787'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|mysql:\/\/.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH, mysql://… or postgres://…')
+    .default('sqlite:./data/cms.db'),
+  STORAGE_URL: z
+    .string()
+    .regex(/^(file:.+|s3:\/\/[^/?]+.*)$/, 'must be file:DIR or s3://BUCKET?endpoint=…&region=…')
+    .default('file:./data/uploads'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, 'must be smtp://user:pass@host:port or smtps://…')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(320).default('CMS <no-reply@localhost>'),
+  TRUST_PROXY: z
+    .string()
+    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .refine((list) => list.every((ip) => IPV4.test(ip) || (ip.includes(':') && IPV6.test(ip))), 'must be a comma list of IP addresses')
+    .optional(),
+  MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024, 1024 ** 3).default(10_485_760),
+  /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
+  MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
+  ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
+  UPDATE_FEED_URL: httpUrl.optional(),
+});
+
+export type Target = 'workers' | 'node';
+
+export interface Settings {
+  target: Target;
+  port: number;
+  publicUrl: string;
+  databaseUrl: string;
+  storageUrl: string;
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  /** Undefined only on Node before the entry point generated or loaded one. */
+  jwtSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  trustProxy: string[];
+  maxUploadBytes: number;
+  maxImagePixels: number;
+  activityLogMaxBytes: number;
+  updateFeedUrl: string | undefined;
+}
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Unset and empty are the same: `FOO=` in a .env file means "use the default". */
+function presentStrings(raw: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(RawSettingsSchema.shape)) {
+    const value = raw[key];
+    if (typeof value === 'string' && value.trim() !== '') out[key] = value.trim();
+  }
+  return out;
+}
+
+export function parseSettings(raw: Record<string, unknown>, target: Target): Settings {
+  const result = RawSettingsSchema.safeParse(presentStrings(raw));
+  if (!result.success) {
+    throw new SettingsError(
+      result.error.issues.map((i) => `${String(i.path[0] ?? 'settings')}: ${i.message}`),
+    );
+  }
+  const s = result.data;
+  if (target === 'workers' && !s.JWT_SECRET) {
+    throw new SettingsError(['JWT_SECRET: required on Workers (wrangler secret put JWT_SECRET)']);
+  }
+  if (s.STORAGE_URL.startsWith('s3:') && (!s.S3_ACCESS_KEY_ID || !s.S3_SECRET_ACCESS_KEY)) {
+    throw new SettingsError(['S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: required when STORAGE_URL is s3://…']);
+  }
+  return {
+    target,
+    port: s.PORT,
+    publicUrl: s.PUBLIC_URL,
+    databaseUrl: s.DATABASE_URL,
+    storageUrl: s.STORAGE_URL,
+    s3AccessKeyId: s.S3_ACCESS_KEY_ID,
+    s3SecretAccessKey: s.S3_SECRET_ACCESS_KEY,
+    jwtSecret: s.JWT_SECRET,
+    smtpUrl: s.SMTP_URL,
+    mailFrom: s.MAIL_FROM,
+    trustProxy: s.TRUST_PROXY ?? [],
+    maxUploadBytes: s.MAX_UPLOAD_BYTES,
+    maxImagePixels: s.MAX_IMAGE_PIXELS,
+    activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
+    updateFeedUrl: s.UPDATE_FEED_URL,
+  };
+}

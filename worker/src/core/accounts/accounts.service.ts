@@ -1,0 +1,125 @@
+import type { PublicUserDto } from '../../contract/user.schema.js';
+import type { Mailer } from '../../ports/mailer.js';
+import type { Repositories } from '../../ports/repositories.js';
+import type { Clock, IdGenerator, PasswordHasher, TokenSigner } from '../../ports/runtime.js';
+import type { User } from '../domain/entities.js';
+import { DomainError } from '../domain/errors.js';
+import { newSecretCode, sha256Hex } from '../shared/crypto.js';
+import { toPublicUser } from '../shared/dto.js';
+import { verificationMail } from './mail-templates.js';
+
+export const VERIFICATION_CODE_TTL_MS = 2 * 60 * 60 * 1000;
+
+export interface AccountsDeps {
+  repos: Repositories;
+  passwords: PasswordHasher;
+  tokens: TokenSigner;
+  mailer: Mailer;
+  clock: Clock;
+  ids: IdGenerator;
+  publicUrl: string;
+}
+
+export interface Session {
+  token: string;
+  user: PublicUserDto;
+}
+
+const badCode = () =>
+  new DomainError('invalid_request', 'The code is not valid or has expired', [
+    { path: 'code', message: 'not valid or expired' },
+  ]);
+
+export function createAccountsService(deps: AccountsDeps) {
+  const { repos, passwords, tokens, mailer, clock, ids, publicUrl } = deps;
+  // Compared against when the e-mail is unknown, so both failures cost the same.
+  let dummyHash: Promise<string> | undefined;
+
+  const session = async (user: User): Promise<Session> => ({
+    token: await tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
+    user: toPublicUser(user),
+  });
+
+  async function issueVerificationCode(user: Pick<User, 'id' | 'email'>): Promise<void> {
+    const code = newSecretCode();
+    await repos.users.setVerificationCode(user.id, await sha256Hex(code), new Date(clock.now().getTime() + VERIFICATION_CODE_TTL_MS));
+    await mailer.send(verificationMail(user.email, publicUrl, code));
+  }
+
+  return {
+    async registrationOpen(): Promise<boolean> {
+      return !(await repos.users.hasVerifiedUser());
+    },
+
+    async register(input: { email: string; password: string; displayName?: string | undefined }): Promise<Session> {
+      if (await repos.users.hasVerifiedUser()) {
+        throw new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
+      }
+      const now = clock.now();
+      const code = newSecretCode();
+      const user = {
+        id: ids.newId(),
+        email: input.email,
+        displayName: input.displayName ?? null,
+        role: 'admin' as const,
+        verified: false,
+        passwordHash: await passwords.hash(input.password),
+        createdAt: now,
+        verificationCodeHash: await sha256Hex(code),
+        verificationExpiresAt: new Date(now.getTime() + VERIFICATION_CODE_TTL_MS),
+      };
+      await repos.users.create(user);
+      try {
+        await mailer.send(verificationMail(user.email, publicUrl, code));
+      } catch (err) {
+        // An account nobody can verify is worse than none: undo, then report.
+        await repos.users.delete(user.id);
+        throw err;
+      }
+      const created = await repos.users.findById(user.id);
+      if (!created) throw new DomainError('unavailable', 'The account could not be read back');
+      return session(created);
+    },
+
+    async verify(code: string): Promise<PublicUserDto> {
+      const found = await repos.users.findByVerificationCode(await sha256Hex(code));
+      if (!found || found.user.verified || found.expiresAt.getTime() <= clock.now().getTime()) throw badCode();
+      const won = await repos.users.verifyAsFirstOwner(found.user.id, clock.now());
+      if (!won) {
+        throw new DomainError('registration_closed', 'Registration is closed: another account was verified first');
+      }
+      const user = await repos.users.findById(found.user.id);
+      if (!user) throw badCode();
+      return toPublicUser(user);
+    },
+
+    async resendVerification(user: User): Promise<void> {
+      if (user.verified) throw new DomainError('conflict', 'This account is already verified');
+      await issueVerificationCode(user);
+    },
+
+    async login(email: string, password: string): Promise<Session> {
+      const user = await repos.users.findByEmail(email);
+      if (!user) {
+        dummyHash ??= passwords.hash('not-a-real-password-0000');
+        await passwords.verify(password, await dummyHash);
+        throw new DomainError('unauthorized', 'Wrong e-mail or password');
+      }
+      if (!(await passwords.verify(password, user.passwordHash))) {
+        throw new DomainError('unauthorized', 'Wrong e-mail or password');
+      }
+      return session(user);
+    },
+
+    /** The user behind a session token, or null when the token must be refused. */
+    async authenticate(token: string): Promise<User | null> {
+      const claims = await tokens.verify(token);
+      if (!claims) return null;
+      const user = await repos.users.findById(claims.userId);
+      if (!user || user.tokenVersion !== claims.tokenVersion) return null;
+      return user;
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,49 @@
+import type { ArticleDto, ImageDto } from '../../contract/article.schema.js';
+import type { PublicUserDto } from '../../contract/user.schema.js';
+import type { Article, Image, User } from '../domain/entities.js';
+
+/** Domain → wire. Only public fields leave; everything else stays behind. */
+
+export const IMAGE_URL_PREFIX = '/static/uploadedImages/';
+
+export function toPublicUser(u: User): PublicUserDto {
+  return {
+    id: u.id,
+    email: u.email,
+    displayName: u.displayName,
+    role: u.role,
+    verified: u.verified,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export function toImageDto(i: Image): ImageDto {
+  return {
+    id: i.id,
+    articleId: i.articleId,
+    filename: i.filename,
+    url: IMAGE_URL_PREFIX + i.filename,
+    contentType: i.contentType,
+    bytes: i.bytes,
+    width: i.width,
+    height: i.height,
+    sha256: i.sha256,
+    createdAt: i.createdAt.toISOString(),
+  };
+}
+
+export function toArticleDto(a: Article, images: Image[]): ArticleDto {
+  return {
+    id: a.id,
+    title: a.title,
+    body: a.body,
+    format: a.format,
+    status: a.status,
+    siteId: a.siteId,
+    authorIds: a.authorIds,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+    publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
+    images: images.map(toImageDto),
+  };
+}

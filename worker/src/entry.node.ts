@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
+import { parseSettings, SettingsError } from './config/settings.js';
+import { createApp } from './http/app.js';
+import { buildNodeDeps } from './wiring/node.js';
+
+/** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  const settings = parseSettings(process.env, 'node');
+  const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
+  // The bundle lives in dist/node/; migrations and the admin build are two levels up.
+  const appRoot = process.env.CMS_APP_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret });
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: settings.port, hostname: process.env.HOST ?? '0.0.0.0' }, (info) => {
+    deps.logger.info('listening', { url: `http://localhost:${info.port}`, version: deps.version.version });
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info('stopping', { signal });
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      await close().catch((err) => deps.logger.error('database close failed', err));
+      clearTimeout(force);
+      process.exit(0);
+    });
+    // Idle keep-alive sockets would hold close() open until the grace runs out.
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof SettingsError) {
+    process.stderr.write(err.message + '\n');
+    process.exit(2);
+  }
+  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

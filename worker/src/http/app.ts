@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import type { AppDeps } from './deps.js';
+import type { AppEnv } from './env.js';
+import { authenticate } from './middleware/auth.js';
+import { notFoundJson, onError } from './middleware/errors.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { articlesRoutes } from './routes/articles.routes.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { staticImagesRoutes } from './routes/static-images.routes.js';
+import { healthRoutes, systemRoutes } from './routes/system.routes.js';
+import { buildServices } from './services.js';
+
+/** The one Hono app both targets serve; only the deps differ. */
+export function createApp(deps: AppDeps) {
+  const services = buildServices(deps);
+  const api = new Hono<AppEnv>()
+    .use(authenticate)
+    .route('/auth', authRoutes)
+    .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
+    .route('/system', systemRoutes(deps.version))
+    .all('*', notFoundJson);
+
+  const app = new Hono<AppEnv>({ strict: true });
+  app.use(securityHeaders());
+  app.use(async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  app.onError(onError(deps.logger));
+  app.route('/', healthRoutes(deps));
+  app.route('/v1', api);
+  app.route('/static/uploadedImages', staticImagesRoutes);
+  app.all('/static/*', notFoundJson);
+  // Everything else is the admin SPA. Copying the response makes its headers
+  // mutable, so the security headers can be added to static files too.
+  app.on(['GET', 'HEAD'], '*', async (c) => {
+    const res = await deps.assets.fetch(c.req.raw);
+    return new Response(res.body, res);
+  });
+  app.notFound(notFoundJson);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import type { VersionDto } from '../../contract/system.schema.js';
+import type { AppEnv } from '../env.js';
+import type { AppDeps } from '../deps.js';
+
+const READY_TIMEOUT_MS = 2000;
+
+async function check(name: string, probe: () => Promise<void>): Promise<[string, boolean]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} timed out`)), READY_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([probe(), timeout]);
+    return [name, true];
+  } catch {
+    return [name, false];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const healthRoutes = (deps: Pick<AppDeps, 'repos' | 'blobs'>) =>
+  new Hono<AppEnv>()
+    .get('/healthz', (c) => c.json({ ok: true }))
+    .get('/readyz', async (c) => {
+      const checks = Object.fromEntries(
+        await Promise.all([check('database', () => deps.repos.ping()), check('storage', () => deps.blobs.ping())]),
+      );
+      const ok = Object.values(checks).every(Boolean);
+      return c.json({ ok, checks }, ok ? 200 : 503);
+    });
+
+export const systemRoutes = (version: VersionDto) => new Hono<AppEnv>().get('/version', (c) => c.json(version));

@@ -1,0 +1,16 @@
+import { zValidator } from '@hono/zod-validator';
+import type { ValidationTargets } from 'hono';
+import type { ZodType } from 'zod';
+import { DomainError } from '../core/domain/errors.js';
+
+/** zod validation whose failures take the contract's 400 body with `issues`. */
+export const validate = <T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+  zValidator(target, schema, (result) => {
+    if (!result.success) {
+      const issues = result.error.issues.map((i) => ({
+        path: i.path.map(String).join('.') || target,
+        message: i.message,
+      }));
+      throw new DomainError('invalid_request', 'Invalid request', issues);
+    }
+  });

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { createDirAssetServer } from '../adapters/assets/dir.asset-server.js';
+import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.js';
+import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
+import { parseStorageUrl } from '../adapters/blob/storage-url.js';
+import { openNodeDatabase } from '../adapters/db/node-database.js';
+import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
+import { buildInfo } from '../config/build-info.js';
+import type { Settings } from '../config/settings.js';
+import type { AppDeps } from '../http/deps.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import { commonDeps } from './common.js';
+
+export interface NodeWiringOptions {
+  /** Where drizzle/ and admin-qwik/dist live (the repo, or an unpacked release). */
+  appRoot: string;
+  jwtSecret: string;
+  writeLog?: (line: string) => void;
+}
+
+export function nodeBlobStore(settings: Settings): BlobStore {
+  const storage = parseStorageUrl(settings.storageUrl, {
+    accessKeyId: settings.s3AccessKeyId,
+    secretAccessKey: settings.s3SecretAccessKey,
+  });
+  return storage.kind === 'file' ? createLocalDirBlobStore(path.resolve(storage.root)) : createS3BlobStore(storage);
+}
+
+export async function buildNodeDeps(settings: Settings, options: NodeWiringOptions) {
+  const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(line + '\n'));
+  const database = await openNodeDatabase(settings.databaseUrl, {
+    migrationsRoot: path.join(options.appRoot, 'drizzle'),
+  });
+  const deps: AppDeps = {
+    settings,
+    version: buildInfo('node'),
+    repos: database.repos,
+    blobs: nodeBlobStore(settings),
+    assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
+    logger: createJsonLogger(writeLog),
+    ...commonDeps(settings, options.jwtSecret, writeLog),
+  };
+  return { deps, close: () => database.close() };
+}
