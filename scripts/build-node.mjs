@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildStamp } from './lib/build-info.mjs';
+import { isStale } from './lib/stale.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const NODE_BUNDLE = path.join(root, 'dist/node/server.mjs');
+
+// Native or server-only drivers stay in node_modules; everything else is
+// bundled, so that worker-mailer's `cloudflare:sockets` import can be
+// pointed at the Node shim.
+const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*', 'postgres'];
+
+/** Bundles the Node target into dist/node/server.mjs when its sources changed. */
+export async function buildNode({ force = false } = {}) {
+  const inputs = [path.join(root, 'worker/src'), path.join(root, 'package.json'), path.join(root, 'scripts/build-node.mjs')];
+  if (!force && !isStale(NODE_BUNDLE, inputs)) return false;
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(root, 'worker/src/entry.node.ts')],
+    outfile: NODE_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: true,
+    external: EXTERNAL,
+    alias: { 'cloudflare:sockets': path.join(root, 'worker/src/adapters/mail/node-sockets.shim.ts') },
+    define: { __CMS_BUILD__: JSON.stringify(buildStamp()) },
+    // Some bundled CommonJS code calls require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __cmsCreateRequire } from 'node:module'; const require = __cmsCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildNode({ force: process.argv.includes('--force') });
+}

@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * `npm start` on a fresh clone: install dependencies when missing, build what
+ * is stale, then run the Node server in this process (it applies migrations
+ * and handles SIGTERM/SIGINT itself).
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(`Node ${process.versions.node} is too old: this project needs Node 22.12 or newer (see README).`);
+  process.exit(1);
+}
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const installed = path.join(root, 'node_modules/.package-lock.json');
+const manifest = path.join(root, 'package.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
+  console.log('Installing dependencies…');
+  run(npm, ['install', '--no-audit', '--no-fund']);
+}
+
+run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
+await import(pathToFileURL(path.join(root, 'dist/node/server.mjs')).href);
