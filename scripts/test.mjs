@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildNode } from './build-node.mjs';
+
+/**
+ * `npm test`: the whole suite. Builds what the tests serve (the admin's
+ * static files for workerd and the browser, the Node bundle for the
+ * end-to-end server test), type-checks, then runs every vitest project:
+ * unit, node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP), workers
+ * (workerd with D1 and R2) and browser (Chromium). Extra arguments go to
+ * vitest, e.g. `npm test -- --project node`.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run(process.execPath, [path.join(root, 'scripts/build-admin.mjs')]);
+await buildNode();
+run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+run(bin('vitest'), ['run', ...process.argv.slice(2)]);

@@ -1,0 +1,26 @@
+import { env } from 'cloudflare:test';
+import { parseSettings } from '../../../worker/src/config/settings.js';
+import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
+import { harnessFor, type ApiHarness } from '../../support/api-harness.js';
+
+// Children before parents, so foreign keys never object.
+const TABLES = ['article_authors', 'images', 'articles', 'authors', 'sites', 'users'];
+
+/** Each suite starts from an empty D1 database and R2 bucket, like a fresh deployment. */
+async function reset(): Promise<void> {
+  await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  let cursor: string | undefined;
+  do {
+    const page = await env.MEDIA.list({ cursor });
+    if (page.objects.length) await env.MEDIA.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}
+
+export const WORKER_MAX_UPLOAD_BYTES = 64 * 1024;
+
+export async function workerHarness(): Promise<ApiHarness> {
+  await reset();
+  const settings = parseSettings({ ...env, MAX_UPLOAD_BYTES: String(WORKER_MAX_UPLOAD_BYTES) }, 'workers');
+  return harnessFor(buildWorkerDeps(env, settings), reset);
+}
