@@ -158,4 +158,36 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
       expect(fresh.status).toBe(200);
     });
   });
+
+  describe(`first-owner race (${name})`, () => {
+    let api: ApiHarness;
+    beforeAll(async () => {
+      api = await setup();
+    });
+    afterAll(async () => {
+      await api?.cleanup();
+    });
+
+    it('20 parallel registrations and verifications make exactly one owner', async () => {
+      const registered = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api.request('/v1/auth/register', { method: 'POST', json: { email: `racer${i}@example.com`, password: 'a long enough password' } }),
+        ),
+      );
+      expect(registered.map((r) => r.status)).toEqual(Array(20).fill(201));
+      const codes = api.codes('/verify');
+      expect(codes).toHaveLength(20);
+      const results = await Promise.all(codes.map((code) => api.request('/v1/auth/verify', { method: 'POST', json: { code } })));
+      const winners = results.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 200)) expect([400, 403]).toContain(r.status);
+      const owner = (await winners[0]!.json()).user;
+      expect(owner.role).toBe('owner');
+      expect(await (await api.request('/v1/auth/registration')).json()).toEqual({ open: false });
+      // Every loser's session ended with its cancelled registration.
+      const sessions = await Promise.all(registered.map(async (r) => (await r.json()).token as string));
+      const alive = await Promise.all(sessions.map((token) => api.request('/v1/auth/me', { token }).then((r) => r.status)));
+      expect(alive.filter((s) => s === 200)).toHaveLength(1);
+    });
+  });
 }

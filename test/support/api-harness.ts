@@ -30,6 +30,8 @@ export interface ApiHarness {
   mailLog: string[];
   /** The code of the newest link `{PUBLIC_URL}{path}?code=…` found in the mail log. */
   lastCode(path: '/verify' | '/reset-password' | '/accept-invite'): string;
+  /** Every such code, oldest first. */
+  codes(path: '/verify' | '/reset-password' | '/accept-invite'): string[];
   clock: TestClock;
   cleanup(): Promise<void>;
 }
@@ -59,9 +61,12 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarn
       }
       return app.fetch(new Request(`http://localhost${path}`, { method: options.method ?? 'GET', headers, body }));
     },
-    lastCode(path) {
+    codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
-      const codes = mailLog.flatMap((line) => [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)));
+      return mailLog.flatMap((line) => [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)));
+    },
+    lastCode(path) {
+      const codes = this.codes(path);
       const last = codes[codes.length - 1];
       if (!last) throw new Error(`no ${path} link in the mail log:\n${mailLog.join('\n')}`);
       return last;

@@ -25,7 +25,7 @@ const RawSettingsSchema = z.object({
   PUBLIC_URL: httpUrl.default('http://localhost:8787'),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:.+|mysql:\/\/.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH, mysql://… or postgres://…')
+    .regex(/^(sqlite:.+|(mysql|mariadb):\/\/.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH, mysql://…, mariadb://… or postgres://…')
     .default('sqlite:./data/cms.db'),
   STORAGE_URL: z
     .string()

@@ -1,0 +1,2 @@
+export const NODE_BUNDLE: string;
+export function buildNode(options?: { force?: boolean }): Promise<boolean>;

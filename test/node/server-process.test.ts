@@ -1,0 +1,76 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildNode } from '../../scripts/build-node.mjs';
+import { failedStart, SERVER_BUNDLE, startServer } from '../support/server-process.js';
+
+/**
+ * What `npm start` runs, as a real process in an empty directory: defaults
+ * under ./data, migrations applied, the secret generated and kept, e-mail
+ * links in the log, graceful stop on SIGTERM and SIGINT.
+ */
+describe('the Node server process', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    await buildNode();
+    expect(existsSync(SERVER_BUNDLE)).toBe(true);
+    cwd = await mkdtemp(path.join(tmpdir(), 'cms-server-'));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('starts on the embedded defaults, keeps its secret across restarts, and stops gracefully', async () => {
+    const first = await startServer(cwd, {});
+    expect(existsSync(path.join(cwd, 'data/cms.db'))).toBe(true);
+    const secretFile = path.join(cwd, 'data/jwt-secret');
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(secretFile, 'utf8');
+
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    const home = await fetch(`${first.url}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-security-policy')).toContain("object-src 'none'");
+
+    const reg = await fetch(`${first.url}/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'a long enough password' }),
+    });
+    expect(reg.status).toBe(201);
+    const { token } = await reg.json();
+    // The log mailer prints the link a first-run user opens.
+    const code = /http:\/\/localhost:8787\/verify\?code=([A-Za-z0-9_-]+)/.exec(first.output())?.[1];
+    expect(code).toBeTruthy();
+    const verified = await fetch(`${first.url}/v1/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    expect((await verified.json()).user.role).toBe('owner');
+    expect(await first.stop('SIGTERM')).toBe(0);
+    expect(first.output()).toContain('"stopping"');
+
+    const second = await startServer(cwd, {});
+    expect(readFileSync(secretFile, 'utf8')).toBe(secret);
+    const me = await fetch(`${second.url}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('refuses to start on a bad setting, naming it', async () => {
+    const { code, output } = await failedStart(cwd, { MAX_UPLOAD_BYTES: 'lots', PUBLIC_URL: 'ftp://x' });
+    expect(code).toBe(2);
+    expect(output).toContain('MAX_UPLOAD_BYTES');
+    expect(output).toContain('PUBLIC_URL');
+  });
+
+  it('reports an unreachable database at start-up without a stack trace', async () => {
+    const { code, output } = await failedStart(cwd, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(code).toBe(1);
+    expect(output).toContain('Start-up failed');
+    expect(output).not.toContain('nobody@');
+  });
+});

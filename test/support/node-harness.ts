@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSettings } from '../../worker/src/config/settings.js';
+import { buildNodeDeps } from '../../worker/src/wiring/node.js';
+import { harnessFor, type ApiHarness } from './api-harness.js';
+import { startS3rver } from './s3rver.js';
+import { freshMysqlDatabase, freshPostgresDatabase, type FreshDatabase } from './server-databases.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const NODE_TEST_JWT_SECRET = 'node-test-secret-0123456789abcdef0123';
+export const NODE_MAX_UPLOAD_BYTES = 64 * 1024;
+
+export type NodeBackend = { db: 'sqlite' | 'postgres' | 'mysql'; storage: 'local' | 's3' };
+
+/** The Node wiring with real adapters: a fresh database and store per harness. */
+export async function nodeHarness(backend: NodeBackend): Promise<ApiHarness> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cms-api-'));
+  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
+  try {
+    let server: FreshDatabase | undefined;
+    if (backend.db === 'postgres') server = await freshPostgresDatabase();
+    if (backend.db === 'mysql') server = await freshMysqlDatabase();
+    if (server) cleanups.unshift(server.drop);
+    const raw: Record<string, string> = {
+      DATABASE_URL: server?.url ?? `sqlite:${path.join(dir, 'cms.db')}`,
+      STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
+      JWT_SECRET: NODE_TEST_JWT_SECRET,
+      MAX_UPLOAD_BYTES: String(NODE_MAX_UPLOAD_BYTES),
+    };
+    if (backend.storage === 's3') {
+      const s3 = await startS3rver();
+      cleanups.unshift(s3.stop);
+      raw.STORAGE_URL = `s3://${s3.bucket}?endpoint=${encodeURIComponent(s3.endpoint)}&region=${s3.region}&forcePathStyle=true`;
+      raw.S3_ACCESS_KEY_ID = s3.accessKeyId;
+      raw.S3_SECRET_ACCESS_KEY = s3.secretAccessKey;
+    }
+    const settings = parseSettings(raw, 'node');
+    const { deps, close } = await buildNodeDeps(settings, {
+      appRoot: REPO_ROOT,
+      jwtSecret: NODE_TEST_JWT_SECRET,
+      writeLog: () => {},
+    });
+    cleanups.unshift(close);
+    return harnessFor(deps, async () => {
+      for (const c of cleanups) await c();
+    });
+  } catch (err) {
+    for (const c of cleanups) await c().catch(() => {});
+    throw err;
+  }
+}

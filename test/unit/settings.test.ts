@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseSettings, SettingsError } from '../../worker/src/config/settings.js';
+
+const problemsOf = (raw: Record<string, unknown>, target: 'node' | 'workers' = 'node'): string[] => {
+  try {
+    parseSettings(raw, target);
+  } catch (err) {
+    if (err instanceof SettingsError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('parseSettings', () => {
+  it('gives API.md defaults on Node', () => {
+    expect(parseSettings({}, 'node')).toEqual({
+      target: 'node',
+      port: 8787,
+      publicUrl: 'http://localhost:8787',
+      databaseUrl: 'sqlite:./data/cms.db',
+      storageUrl: 'file:./data/uploads',
+      s3AccessKeyId: undefined,
+      s3SecretAccessKey: undefined,
+      jwtSecret: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'CMS <no-reply@localhost>',
+      trustProxy: [],
+      maxUploadBytes: 10_485_760,
+      maxImagePixels: 50_000_000,
+      activityLogMaxBytes: 10_485_760,
+      updateFeedUrl: undefined,
+    });
+  });
+
+  it('reads every setting and ignores unrelated variables', () => {
+    const s = parseSettings(
+      {
+        PORT: '9000',
+        PUBLIC_URL: 'https://cms.example.com/',
+        DATABASE_URL: 'postgres://u:p@db/cms',
+        STORAGE_URL: 's3://media?endpoint=http://s3:9000&region=eu&forcePathStyle=true',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        JWT_SECRET: 'x'.repeat(32),
+        SMTP_URL: 'smtps://u:p@mail:465',
+        TRUST_PROXY: '10.0.0.1, ::1',
+        MAX_UPLOAD_BYTES: '2048',
+        UPDATE_FEED_URL: 'https://releases.example.com/feed.json',
+        HOME: '/root',
+      },
+      'node',
+    );
+    expect(s).toMatchObject({ port: 9000, publicUrl: 'https://cms.example.com', trustProxy: ['10.0.0.1', '::1'], maxUploadBytes: 2048 });
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({ PORT: '70000', PUBLIC_URL: 'ftp://x', DATABASE_URL: 'oracle://x', MAX_UPLOAD_BYTES: '1e6', TRUST_PROXY: 'proxy.local', JWT_SECRET: 'short' });
+    for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'MAX_UPLOAD_BYTES', 'TRUST_PROXY', 'JWT_SECRET']) {
+      expect(problems.some((p) => p.startsWith(`${name}:`)), name).toBe(true);
+    }
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseSettings({ PORT: '', SMTP_URL: '  ' }, 'node')).toMatchObject({ port: 8787, smtpUrl: undefined });
+  });
+
+  it('requires JWT_SECRET on Workers and S3 credentials with s3:// storage', () => {
+    expect(problemsOf({}, 'workers')).toEqual([expect.stringMatching(/^JWT_SECRET:/)]);
+    expect(problemsOf({ STORAGE_URL: 's3://b?endpoint=http://x' })).toEqual([expect.stringMatching(/S3_ACCESS_KEY_ID/)]);
+  });
+
+  it('ignores non-string values, such as Workers bindings', () => {
+    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40) }, 'workers').jwtSecret).toBe('y'.repeat(40));
+  });
+});
