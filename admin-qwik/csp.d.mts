@@ -1,0 +1,2 @@
+/** See csp.mjs. */
+export declare const ADMIN_CSP: string;

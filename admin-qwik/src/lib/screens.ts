@@ -1,0 +1,45 @@
+import type { IconProps } from '../components/icons/icon';
+import type { JSXOutput } from '@builder.io/qwik';
+import {
+  IconActivity,
+  IconArticles,
+  IconDashboard,
+  IconIntegrations,
+  IconMedia,
+  IconSettings,
+  IconUsers,
+} from '../components/icons/icons';
+
+export interface Screen {
+  href: string;
+  label: string;
+  /** One line for the dashboard card. */
+  summary: string;
+  icon: (props: IconProps) => JSXOutput;
+  /** False while the screen is still a placeholder. */
+  ready: boolean;
+}
+
+/** The admin's screens, in navigation order. The nav and the dashboard both read this list. */
+export const SCREENS: readonly Screen[] = [
+  { href: '/', label: 'Dashboard', summary: 'Overview and API health.', icon: IconDashboard, ready: true },
+  { href: '/articles', label: 'Articles', summary: 'Write, publish and unpublish articles.', icon: IconArticles, ready: false },
+  { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: false },
+  { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: false },
+  { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: false },
+  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: false },
+  { href: '/settings', label: 'Settings', summary: 'Version of the running build.', icon: IconSettings, ready: true },
+];
+
+/** The screen a path belongs to (`/articles/123` → Articles). */
+export function screenFor(pathname: string): Screen | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return SCREENS.find((s) => (s.href === '/' ? path === '/' : path === s.href || path.startsWith(s.href + '/')));
+}
+
+/** A screen by its path; throws at build time if the list and the routes disagree. */
+export function screenByHref(href: string): Screen {
+  const screen = SCREENS.find((s) => s.href === href);
+  if (!screen) throw new Error(`No screen ${href} in SCREENS`);
+  return screen;
+}

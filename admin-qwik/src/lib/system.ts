@@ -1,0 +1,35 @@
+import type { VersionDto } from '../../../worker/src/contract/system.schema';
+import { getJson, isRecord, type ApiResult } from './api';
+
+export type { VersionDto };
+
+/** Body of GET /readyz (200 when ready, 503 when not; same shape). */
+export interface Readiness {
+  ok: boolean;
+  checks: Record<string, boolean>;
+}
+
+export function isVersion(body: unknown): body is VersionDto {
+  return (
+    isRecord(body) &&
+    typeof body.version === 'string' &&
+    typeof body.commit === 'string' &&
+    typeof body.builtAt === 'string' &&
+    (body.target === 'workers' || body.target === 'node')
+  );
+}
+
+export function isReadiness(body: unknown): body is Readiness {
+  return (
+    isRecord(body) &&
+    typeof body.ok === 'boolean' &&
+    isRecord(body.checks) &&
+    Object.values(body.checks).every((v) => typeof v === 'boolean')
+  );
+}
+
+export const fetchVersion = (signal?: AbortSignal): Promise<ApiResult<VersionDto>> =>
+  getJson('/v1/system/version', isVersion, { signal });
+
+export const fetchReadiness = (signal?: AbortSignal): Promise<ApiResult<Readiness>> =>
+  getJson('/readyz', isReadiness, { signal, acceptStatuses: [503] });

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { qwikVite } from '@builder.io/qwik/optimizer';
+import { qwikCity } from '@builder.io/qwik-city/vite';
+import { defineConfig } from 'vite';
+
+/**
+ * The admin's client build. Paths are absolute because the build is started
+ * from the repository root (scripts/build-admin.mjs), not from admin-qwik/.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+// scripts/build-admin.mjs builds into a scratch directory and then swaps it
+// for dist/, so a failed build never leaves a broken dist/ being served.
+const outDir = process.env.ADMIN_QWIK_OUT_DIR ?? path.join(here, 'dist');
+
+export default defineConfig(() => ({
+  root: here,
+  publicDir: path.join(here, 'public'),
+  // Nothing from the repository's root .env or tsconfig paths should leak in.
+  envDir: here,
+  plugins: [
+    qwikCity({
+      routesDir: path.join(here, 'src/routes'),
+      // The specification names the route `/settings`, without a slash.
+      trailingSlash: false,
+    }),
+    qwikVite({
+      srcDir: path.join(here, 'src'),
+      client: { outDir },
+      ssr: { outDir: path.join(here, 'server') },
+      // ESLint is not a dependency of this repository.
+      lint: false,
+    }),
+  ],
+  build: {
+    // Under the CSP only 'self' may serve scripts: never inline assets as data: URLs.
+    assetsInlineLimit: 0,
+  },
+  logLevel: 'warn' as const,
+}));
