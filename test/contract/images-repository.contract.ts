@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Repositories } from '../../worker/src/ports/repositories.js';
+import {
+  HOSTILE_STRINGS,
+  ascendingIds,
+  domainError,
+  newId,
+  sampleArticle,
+  sampleImage,
+  type RepositoryContractSetup,
+  type SetupRepositories,
+} from '../support/db-contract.js';
+
+/** ImagesRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
+export function runImagesRepositoryContract(name: string, setup: SetupRepositories): void {
+  describe(`ImagesRepository contract: ${name}`, () => {
+    let ctx: RepositoryContractSetup;
+    let repos: Repositories;
+    beforeEach(async () => {
+      ctx = await setup();
+      repos = ctx.repos;
+    });
+    afterEach(async () => {
+      await ctx.cleanup();
+    });
+
+    async function article(): Promise<string> {
+      const input = sampleArticle();
+      await repos.articles.create(input);
+      return input.id;
+    }
+
+    it('creates an image and finds it by id and by filename', async () => {
+      const image = sampleImage(await article(), { contentType: 'image/webp', bytes: 10 * 1024 * 1024 });
+      await repos.images.create(image);
+      expect(await repos.images.findById(image.id)).toEqual(image);
+      expect(await repos.images.findByFilename(image.filename)).toEqual(image);
+    });
+
+    it('answers not_found for an unknown article', async () => {
+      const image = sampleImage(newId());
+      await expect(repos.images.create(image)).rejects.toMatchObject(domainError('not_found'));
+      await expect(repos.images.create(sampleImage('malformed'))).rejects.toMatchObject(domainError('not_found'));
+      expect(await repos.images.findById(image.id)).toBeNull();
+    });
+
+    it('refuses a second image with the same filename', async () => {
+      const articleId = await article();
+      const first = sampleImage(articleId, { filename: 'same.png' });
+      await repos.images.create(first);
+      await expect(repos.images.create(sampleImage(articleId, { filename: 'same.png' }))).rejects.toMatchObject(
+        domainError('conflict'),
+      );
+    });
+
+    it('finds nothing for unknown, malformed or hostile filenames', async () => {
+      const image = sampleImage(await article());
+      await repos.images.create(image);
+      expect(await repos.images.findByFilename(`${image.filename} `)).toBeNull();
+      expect(await repos.images.findByFilename(image.filename.toUpperCase())).toBeNull();
+      expect(await repos.images.findById(newId())).toBeNull();
+      expect(await repos.images.findById('../../etc/passwd')).toBeNull();
+      for (const name of [...HOSTILE_STRINGS, '%', '_', '%.png', '..%2f', 'nul\u0000.png', '']) {
+        expect(await repos.images.findByFilename(name)).toBeNull();
+      }
+    });
+
+    it('lists images of an article newest first, with keyset pages', async () => {
+      const articleId = await article();
+      const otherId = await article();
+      const ids = ascendingIds(5);
+      for (const id of ids) await repos.images.create(sampleImage(articleId, { id }));
+      await repos.images.create(sampleImage(otherId));
+      const newestFirst = [...ids].reverse();
+
+      const page1 = await repos.images.listByArticle(articleId, { limit: 2 });
+      expect(page1.map((i) => i.id)).toEqual(newestFirst.slice(0, 2));
+      const page2 = await repos.images.listByArticle(articleId, { limit: 2, beforeId: page1[1]!.id });
+      expect(page2.map((i) => i.id)).toEqual(newestFirst.slice(2, 4));
+      const page3 = await repos.images.listByArticle(articleId, { limit: 2, beforeId: page2[1]!.id });
+      expect(page3.map((i) => i.id)).toEqual(newestFirst.slice(4));
+      expect(await repos.images.listByArticle(articleId, { limit: 2, beforeId: ids[0]! })).toEqual([]);
+      expect(await repos.images.listByArticle(newId(), { limit: 10 })).toEqual([]);
+      await expect(repos.images.listByArticle(articleId, { limit: 2, beforeId: 'zzz' })).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
+    });
+
+    it('lists images of several articles at once, oldest first per article', async () => {
+      const a = await article();
+      const b = await article();
+      const empty = await article();
+      const [a1, b1, a2, b2] = ascendingIds(4);
+      const images = {
+        a1: sampleImage(a, { id: a1 }),
+        b1: sampleImage(b, { id: b1 }),
+        a2: sampleImage(a, { id: a2 }),
+        b2: sampleImage(b, { id: b2 }),
+      };
+      // Inserted out of order on purpose.
+      for (const image of [images.b2, images.a2, images.a1, images.b1]) await repos.images.create(image);
+
+      const map = await repos.images.listForArticles([a, b, empty]);
+      expect(map.get(a)).toEqual([images.a1, images.a2]);
+      expect(map.get(b)).toEqual([images.b1, images.b2]);
+      expect(map.get(empty)).toEqual([]);
+      expect((await repos.images.listForArticles([])).size).toBe(0);
+    });
+
+    it('handles more articles than one statement may bind', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 120; i++) ids.push(newId());
+      const a = await article();
+      const image = sampleImage(a);
+      await repos.images.create(image);
+      const map = await repos.images.listForArticles([...ids, a]);
+      expect(map.size).toBe(121);
+      expect(map.get(a)).toEqual([image]);
+    });
+
+    it('deletes an image once', async () => {
+      const image = sampleImage(await article());
+      await repos.images.create(image);
+      expect(await repos.images.delete(image.id)).toBe(true);
+      expect(await repos.images.findByFilename(image.filename)).toBeNull();
+      expect(await repos.images.delete(image.id)).toBe(false);
+      expect(await repos.images.delete('malformed')).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
+import type { Repositories } from '../../worker/src/ports/repositories.js';
+
+/**
+ * What every repository contract suite is given. Sites and authors have no
+ * port yet, so each adapter's test file inserts them with its own driver.
+ * Runs in workerd too: no Node imports here.
+ */
+export interface DbFixtures {
+  insertSite(id: string): Promise<void>;
+  insertAuthor(id: string): Promise<void>;
+}
+
+export interface RepositoryContractSetup {
+  repos: Repositories;
+  fixtures: DbFixtures;
+  cleanup(): Promise<void>;
+}
+
+export type SetupRepositories = () => Promise<RepositoryContractSetup>;
+
+export const newId = (): string => uuidv7();
+
+/** Ids in strictly ascending order, as the app would make them over time. */
+export const ascendingIds = (n: number): string[] => Array.from({ length: n }, () => uuidv7());
+
+/** Strings that break naive SQL, LIKE patterns, encodings and collations. */
+export const HOSTILE_STRINGS = [
+  `O'Brien "quoted" \`tick\` \\ backslash`,
+  '100% _under_score_ [brackets] ^caret',
+  "'; DROP TABLE articles; --",
+  'emoji 👩‍💻🚀 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 astral',
+  'RTL \u202Eevil\u202C and \u200F mark \u200E, arabic مرحبا, hebrew שלום',
+  'Ｆｕｌｌｗｉｄｔｈ Straße İstanbul ǅ',
+  'trailing spaces   ',
+  'e\u0301 vs \u00e9 (not normalised)',
+];
+
+/** Exactly 1 MiB of varied text, multi-byte characters included. */
+export function megabyteBody(): string {
+  const unit = 'Lorem ipsum % _ \' " 🚀 ש\n';
+  let body = '';
+  while (body.length < 1024 * 1024) body += unit;
+  return body.slice(0, 1024 * 1024 - 1) + 'Z';
+}
+
+export function sampleUser(overrides: Partial<NewUser> = {}): NewUser {
+  const id = overrides.id ?? newId();
+  return {
+    id,
+    email: `user-${id}@example.com`,
+    displayName: 'Sample User',
+    role: 'admin',
+    verified: false,
+    passwordHash: 'pbkdf2$sha256$600000$c2FsdA$aGFzaA',
+    createdAt: new Date('2026-11-25T21:00:00.123Z'),
+    verificationCodeHash: `code-${id}`,
+    verificationExpiresAt: new Date('2026-11-25T23:00:00.456Z'),
+    ...overrides,
+  };
+}
+
+export function sampleArticle(overrides: Partial<Article> = {}): Article {
+  return {
+    id: newId(),
+    title: 'A title',
+    body: 'A body',
+    format: 'markdown',
+    status: 'offline',
+    siteId: null,
+    authorIds: [],
+    createdAt: new Date('2026-11-25T21:00:00.001Z'),
+    updatedAt: new Date('2026-11-25T21:00:00.001Z'),
+    publishedAt: null,
+    ...overrides,
+  };
+}
+
+export function sampleImage(articleId: string, overrides: Partial<Image> = {}): Image {
+  const id = overrides.id ?? newId();
+  return {
+    id,
+    articleId,
+    filename: `${id}.png`,
+    contentType: 'image/png',
+    bytes: 12345,
+    width: 640,
+    height: 480,
+    sha256: 'a'.repeat(64),
+    createdAt: new Date('2026-11-25T21:30:00.789Z'),
+    ...overrides,
+  };
+}
+
+/** The rejection every contract checks: a DomainError with this code. */
+export const domainError = (code: string) => ({ name: 'DomainError', code });

@@ -1,0 +1,81 @@
+import { drizzle } from 'drizzle-orm/mysql2';
+import { migrate } from 'drizzle-orm/mysql2/migrator';
+import mysql from 'mysql2/promise';
+import * as schema from '../../../../../drizzle/mysql/schema.js';
+import { unavailable } from '../shared/repository-support.js';
+import { retryTransient } from '../shared/retry.js';
+import { isNetworkError, someInChain, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';
+
+/** MySQL / MariaDB through a mysql2 pool (Node only). */
+
+const errno = (e: Record<string, unknown>) => (typeof e.errno === 'number' ? e.errno : 0);
+
+// ER_DUP_ENTRY, ER_DUP_ENTRY_WITH_KEY_NAME
+const isUniqueViolation = (err: unknown) => someInChain(err, (e) => [1062, 1586].includes(errno(e)));
+// ER_NO_REFERENCED_ROW(_2), ER_ROW_IS_REFERENCED(_2)
+const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => [1216, 1217, 1451, 1452].includes(errno(e)));
+// ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
+const isTransient = (err: unknown) => someInChain(err, (e) => [1213, 1205].includes(errno(e)));
+
+const LOST = new Set(['PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN']);
+const isConnectionError = (err: unknown) =>
+  someInChain(
+    err,
+    (e) =>
+      isNetworkError(e) ||
+      (typeof e.code === 'string' && LOST.has(e.code)) ||
+      [1040, 1053].includes(errno(e)) ||
+      (typeof e.message === 'string' && /Pool is closed|connection is in closed state/i.test(e.message)),
+  );
+
+export async function openMysqlKit(url: string, migrationsFolder: string) {
+  const pool = mysql.createPool({
+    uri: url,
+    // DATETIME has no zone: the session and the driver both speak UTC.
+    timezone: 'Z',
+    charset: 'utf8mb4',
+    connectionLimit: 10,
+    connectTimeout: 10_000,
+    waitForConnections: true,
+    enableKeepAlive: true,
+  });
+  pool.pool.on('connection', (connection) => {
+    // Queued before any other command on this connection, so it runs first.
+    connection.query("SET time_zone = '+00:00'");
+  });
+  const db = drizzle({ client: pool });
+  try {
+    await migrate(db, { migrationsFolder });
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw isConnectionError(err) ? unavailable(err) : err;
+  }
+  const kit: SqlKit = {
+    dialect: 'mysql',
+    db: db as unknown as SqlDb,
+    tables: schema as unknown as Tables,
+    // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows.
+    affectedRows: (result) => {
+      const header = Array.isArray(result) ? result[0] : result;
+      return (header as { affectedRows?: number } | undefined)?.affectedRows ?? 0;
+    },
+    isUniqueViolation,
+    isForeignKeyViolation,
+    isConnectionError,
+    atomic: (build) =>
+      retryTransient(
+        () =>
+          db.transaction(async (tx) => {
+            const results: unknown[] = [];
+            for (const statement of build(tx as unknown as SqlDb)) results.push(await statement);
+            return results;
+          }),
+        isTransient,
+      ),
+    prepare(query) {
+      const prepared = query.prepare();
+      return async (values) => prepared.execute(values);
+    },
+  };
+  return { kit, close: () => pool.end() };
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import type { Repositories } from '../../ports/repositories.js';
+import { createRepositories } from './shared/repositories.js';
+import type { SqlKit } from './shared/sql-kit.js';
+
+export type NodeDialect = 'sqlite' | 'mysql' | 'postgres';
+
+export interface NodeDatabase {
+  repos: Repositories;
+  dialect: NodeDialect;
+  close(): Promise<void>;
+}
+
+export interface OpenNodeDatabaseOptions {
+  /** The folder holding `sqlite/`, `mysql/` and `postgres/`, each with its `migrations/`. */
+  migrationsRoot: string;
+}
+
+interface Target {
+  dialect: NodeDialect;
+  open(migrationsFolder: string): Promise<{ kit: SqlKit; close(): Promise<void> }>;
+}
+
+/**
+ * `sqlite:PATH`, `mysql://…` (or `mariadb://…`), `postgres://…` /
+ * `postgresql://…`. Drivers are imported on demand so that a SQLite
+ * installation never loads mysql2 or postgres.js. The error never repeats the
+ * URL: it may hold a password.
+ */
+function targetOf(url: string): Target {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') throw new Error('DATABASE_URL: sqlite: needs a file path, as in sqlite:./data/cms.db');
+    return {
+      dialect: 'sqlite',
+      open: async (folder) => (await import('./sqlite/better-sqlite3.kit.js')).openSqliteKit(file, folder),
+    };
+  }
+  if (/^(mysql|mariadb):\/\//.test(url)) {
+    const mysqlUrl = url.replace(/^mariadb:/, 'mysql:');
+    return {
+      dialect: 'mysql',
+      open: async (folder) => (await import('./mysql/mysql.kit.js')).openMysqlKit(mysqlUrl, folder),
+    };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return {
+      dialect: 'postgres',
+      open: async (folder) => (await import('./postgres/postgres.kit.js')).openPostgresKit(url, folder),
+    };
+  }
+  throw new Error('DATABASE_URL must start with sqlite:, mysql://, mariadb://, postgres:// or postgresql://');
+}
+
+/**
+ * Connects, applies the pending migrations, and hands back the repositories.
+ * An unreachable server rejects with DomainError('unavailable').
+ */
+export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
+  const target = targetOf(url);
+  const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'));
+  return { repos: createRepositories(kit), dialect: target.dialect, close };
+}

@@ -1,0 +1,104 @@
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import * as schema from '../../../../../drizzle/postgres/schema.js';
+import { unavailable } from '../shared/repository-support.js';
+import { retryTransient } from '../shared/retry.js';
+import { isNetworkError, someInChain, type Preparable, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';
+
+/** PostgreSQL through a postgres.js pool (Node only). */
+
+const sqlState = (e: Record<string, unknown>) => (typeof e.code === 'string' ? e.code : '');
+
+const isUniqueViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) === '23505');
+const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) === '23503');
+// serialization_failure, deadlock_detected
+const isTransient = (err: unknown) => someInChain(err, (e) => ['40001', '40P01'].includes(sqlState(e)));
+
+const LOST = new Set([
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const isConnectionError = (err: unknown) =>
+  someInChain(err, (e) => isNetworkError(e) || LOST.has(sqlState(e)) || sqlState(e).startsWith('08'));
+
+/**
+ * `?search_path=name` in the URL puts the tables in that schema (postgres.js
+ * passes unknown URL parameters on as connection parameters); the migration
+ * journal then goes there too, so two schemas in one database stay apart.
+ */
+function schemaOf(url: string): string | undefined {
+  const searchPath = new URL(url).searchParams.get('search_path');
+  const first = searchPath?.split(',')[0]?.trim().replace(/^"|"$/g, '');
+  return first ? first : undefined;
+}
+
+/**
+ * drizzle's migrator, except that drizzle-kit writes foreign keys as
+ * REFERENCES "public"."table": with a schema in the URL those must point into
+ * that schema instead. Hashes are computed from the files, so they do not change.
+ */
+async function migrate(db: ReturnType<typeof drizzle>, migrationsFolder: string, schema: string | undefined) {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  if (schema !== undefined) {
+    const quoted = `"${schema.replaceAll('"', '""')}".`;
+    for (const migration of migrations) migration.sql = migration.sql.map((s) => s.replaceAll('"public".', quoted));
+  }
+  // What drizzle-orm/postgres-js/migrator does, with the rewritten files.
+  const internals = db as unknown as { dialect: PgDialect; session: PgSession };
+  await internals.dialect.migrate(migrations, internals.session, {
+    migrationsFolder,
+    ...(schema !== undefined && { migrationsSchema: schema }),
+  });
+}
+
+export async function openPostgresKit(url: string, migrationsFolder: string) {
+  const client = postgres(url, {
+    max: 10,
+    connect_timeout: 10,
+    idle_timeout: 60,
+    // "schema already exists, skipping" and friends are not worth a log line.
+    onnotice: () => undefined,
+  });
+  const db = drizzle({ client });
+  const migrationsSchema = schemaOf(url);
+  try {
+    await migrate(db, migrationsFolder, migrationsSchema);
+  } catch (err) {
+    await client.end({ timeout: 1 }).catch(() => undefined);
+    throw isConnectionError(err) ? unavailable(err) : err;
+  }
+  const kit: SqlKit = {
+    dialect: 'postgres',
+    db: db as unknown as SqlDb,
+    tables: schema as unknown as Tables,
+    affectedRows: (result) => (result as { count?: number } | undefined)?.count ?? 0,
+    isUniqueViolation,
+    isForeignKeyViolation,
+    isConnectionError,
+    atomic: (build) =>
+      retryTransient(
+        () =>
+          db.transaction(async (tx) => {
+            const results: unknown[] = [];
+            for (const statement of build(tx as unknown as SqlDb)) results.push(await statement);
+            return results;
+          }),
+        isTransient,
+      ),
+    prepare<Row>(query: Preparable<Row>, name: string) {
+      // PostgreSQL's builder takes the statement name; the SQLite type does not know that.
+      const prepared = (query.prepare as (name: string) => ReturnType<Preparable<Row>['prepare']>).call(query, name);
+      return async (values) => prepared.execute(values);
+    },
+  };
+  return { kit, close: () => client.end({ timeout: 5 }) };
+}

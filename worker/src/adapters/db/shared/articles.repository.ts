@@ -1,0 +1,224 @@
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Article, Image } from '../../../core/domain/entities.js';
+import { DomainError } from '../../../core/domain/errors.js';
+import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
+import { toImage } from './images.repository.js';
+import { MAX_PARAMS, chunk, guarded, invalid, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
+import type { SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
+
+type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
+
+const toArticle = (row: ArticleRow, authorIds: string[]): Article => ({ ...row, authorIds });
+
+// Three parameters per link row; keeps each insert under D1's parameter cap.
+const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
+
+export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
+  const { db } = kit;
+  const { articles, articleAuthors, authors, sites, images } = kit.tables;
+  const byId = kit.prepare(
+    db.select().from(articles).where(eq(articles.id, sql.placeholder('id'))).limit(1),
+    'articles_by_id',
+  );
+  const authorsOf = kit.prepare(
+    db
+      .select({ authorId: articleAuthors.authorId })
+      .from(articleAuthors)
+      .where(eq(articleAuthors.articleId, sql.placeholder('id')))
+      .orderBy(asc(articleAuthors.position)),
+    'article_authors_by_article',
+  );
+
+  function authorIdsOf(input: string[] | undefined): string[] | undefined {
+    if (input === undefined) return undefined;
+    const ids = input.map((id, i) => requireId(id, `authorIds.${i}`));
+    if (new Set(ids).size !== ids.length) throw invalid('authorIds', 'authorIds must not repeat an author');
+    return ids;
+  }
+
+  function linkInserts(tx: SqlDb, articleId: string, authorIds: string[]): WriteStatement[] {
+    const rows = authorIds.map((authorId, position) => ({ articleId, authorId, position }));
+    return chunk(rows, LINKS_PER_INSERT).map((part) => tx.insert(articleAuthors).values(part));
+  }
+
+  async function linksFor(ids: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const part of chunk(ids, MAX_PARAMS)) {
+      const rows = await db
+        .select()
+        .from(articleAuthors)
+        .where(inArray(articleAuthors.articleId, part))
+        .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
+      for (const row of rows) map.get(row.articleId)?.push(row.authorId);
+    }
+    return map;
+  }
+
+  /** After a foreign-key failure: name what was missing, so the client can fix it. */
+  async function missingReferences(siteId: string | null | undefined, authorIds: string[] | undefined) {
+    const issues: { path: string; message: string }[] = [];
+    if (siteId) {
+      const found = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).limit(1);
+      if (found.length === 0) issues.push({ path: 'siteId', message: `site ${siteId} does not exist` });
+    }
+    if (authorIds && authorIds.length > 0) {
+      const known = new Set<string>();
+      for (const part of chunk(authorIds, MAX_PARAMS)) {
+        const rows = await db.select({ id: authors.id }).from(authors).where(inArray(authors.id, part));
+        for (const row of rows) known.add(row.id);
+      }
+      authorIds.forEach((id, i) => {
+        if (!known.has(id)) issues.push({ path: `authorIds.${i}`, message: `author ${id} does not exist` });
+      });
+    }
+    const message = issues.map((i) => i.message).join('; ') || 'a referenced site or author does not exist';
+    return new DomainError('invalid_request', message, issues);
+  }
+
+  async function exists(id: string): Promise<boolean> {
+    return (await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1)).length > 0;
+  }
+
+  async function findById(id: string): Promise<Article | null> {
+    const key = normalizeId(id);
+    if (key === null) return null;
+    const [row] = await byId({ id: key });
+    if (!row) return null;
+    const links = await authorsOf({ id: key });
+    return toArticle(row, links.map((l) => l.authorId));
+  }
+
+  const repo: ArticlesRepository = {
+    findById,
+
+    async create(article) {
+      const id = requireId(article.id, 'id');
+      const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
+      const authorIds = authorIdsOf(article.authorIds) ?? [];
+      refuseNul({ title: article.title, body: article.body });
+      try {
+        await kit.atomic((tx) => [
+          tx.insert(articles).values({
+            id,
+            title: article.title,
+            body: article.body,
+            format: article.format,
+            status: article.status,
+            siteId,
+            createdAt: article.createdAt,
+            updatedAt: article.updatedAt,
+            publishedAt: article.publishedAt,
+          }),
+          ...linkInserts(tx, id, authorIds),
+        ]);
+      } catch (err) {
+        if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds);
+        if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An article with this id already exists');
+        throw err;
+      }
+    },
+
+    async list(query: ArticleListQuery) {
+      const limit = requireLimit(query.limit);
+      const conditions: SQL[] = [];
+      if (query.status !== undefined) conditions.push(eq(articles.status, query.status));
+      if (query.siteId !== undefined) {
+        const siteId = normalizeId(query.siteId);
+        if (siteId === null) return [];
+        conditions.push(eq(articles.siteId, siteId));
+      }
+      if (query.beforeId !== undefined) conditions.push(lt(articles.id, requireId(query.beforeId, 'cursor')));
+      const rows = await db
+        .select()
+        .from(articles)
+        .where(and(...conditions))
+        .orderBy(desc(articles.id))
+        .limit(limit);
+      const links = await linksFor(rows.map((r) => r.id));
+      return rows.map((row) => toArticle(row, links.get(row.id) ?? []));
+    },
+
+    async update(id: string, patch: ArticlePatch, now: Date) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const siteId = patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
+      const authorIds = authorIdsOf(patch.authorIds);
+      refuseNul({ title: patch.title, body: patch.body });
+      const set = {
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.body !== undefined && { body: patch.body }),
+        ...(patch.format !== undefined && { format: patch.format }),
+        ...(siteId !== undefined && { siteId }),
+        updatedAt: now,
+      };
+      let results: unknown[];
+      try {
+        results = await kit.atomic((tx) => [
+          tx.update(articles).set(set).where(eq(articles.id, key)),
+          ...(authorIds === undefined
+            ? []
+            : [tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)), ...linkInserts(tx, key, authorIds)]),
+        ]);
+      } catch (err) {
+        if (!kit.isForeignKeyViolation(err)) throw err;
+        // The new links also fail when the article itself is gone.
+        if (!(await exists(key))) return null;
+        throw await missingReferences(siteId, authorIds);
+      }
+      if (kit.affectedRows(results[0]) === 0) return null;
+      return findById(key);
+    },
+
+    async setStatus(id, status, now) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const result = await db
+        .update(articles)
+        .set({
+          status,
+          updatedAt: now,
+          // Only the first publication counts.
+          ...(status === 'online' && {
+            publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
+          }),
+        })
+        .where(eq(articles.id, key));
+      if (kit.affectedRows(result) === 0) return null;
+      return findById(key);
+    },
+
+    async delete(id) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      // An image added between the read and the delete makes the article
+      // delete fail on the images foreign key; the retry then reports it too,
+      // so no blob is ever left without the row that names it.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (!(await exists(key))) return null;
+        const rows = await db
+          .select()
+          .from(images)
+          .where(eq(images.articleId, key))
+          .orderBy(asc(images.id));
+        const imageIds = rows.map((r) => r.id);
+        let results: unknown[];
+        try {
+          results = await kit.atomic((tx) => [
+            ...chunk(imageIds, MAX_PARAMS - 1).map((part) =>
+              tx.delete(images).where(and(eq(images.articleId, key), inArray(images.id, part))),
+            ),
+            tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)),
+            tx.delete(articles).where(eq(articles.id, key)),
+          ]);
+        } catch (err) {
+          if (kit.isForeignKeyViolation(err)) continue;
+          throw err;
+        }
+        if (kit.affectedRows(results[results.length - 1]) === 0) return null;
+        return rows.map(toImage) as Image[];
+      }
+      throw new DomainError('conflict', 'Images are being added to this article; try again');
+    },
+  };
+  return guarded(kit, repo);
+}

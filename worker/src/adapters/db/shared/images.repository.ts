@@ -1,0 +1,95 @@
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Image } from '../../../core/domain/entities.js';
+import { DomainError, notFound } from '../../../core/domain/errors.js';
+import type { ImageListQuery, ImagesRepository } from '../../../ports/repositories.js';
+import { MAX_PARAMS, chunk, guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
+import type { SqlKit } from './sql-kit.js';
+
+type ImageRow = SqlKit['tables']['images']['$inferSelect'];
+
+export const toImage = (row: ImageRow): Image => ({
+  id: row.id,
+  articleId: row.articleId,
+  filename: row.filename,
+  contentType: row.contentType,
+  bytes: row.bytes,
+  width: row.width,
+  height: row.height,
+  sha256: row.sha256,
+  createdAt: row.createdAt,
+});
+
+export function createImagesRepository(kit: SqlKit): ImagesRepository {
+  const { db } = kit;
+  const { images } = kit.tables;
+  const byFilename = kit.prepare(
+    db.select().from(images).where(eq(images.filename, sql.placeholder('filename'))).limit(1),
+    'images_by_filename',
+  );
+
+  const repo: ImagesRepository = {
+    async create(image) {
+      const id = requireId(image.id, 'id');
+      const articleId = normalizeId(image.articleId);
+      if (articleId === null) throw notFound();
+      refuseNul({ filename: image.filename, contentType: image.contentType, sha256: image.sha256 });
+      try {
+        await db.insert(images).values({ ...toImage(image), id, articleId });
+      } catch (err) {
+        if (kit.isForeignKeyViolation(err)) throw notFound();
+        if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An image with this id or filename already exists');
+        throw err;
+      }
+    },
+
+    async findById(id) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const [row] = await db.select().from(images).where(eq(images.id, key)).limit(1);
+      return row ? toImage(row) : null;
+    },
+
+    async findByFilename(filename) {
+      if (typeof filename !== 'string' || hasNul(filename)) return null;
+      const [row] = await byFilename({ filename });
+      // MySQL compares ignoring trailing spaces; the other databases do not.
+      return row && row.filename === filename ? toImage(row) : null;
+    },
+
+    async listByArticle(articleId, query: ImageListQuery) {
+      const limit = requireLimit(query.limit);
+      const key = normalizeId(articleId);
+      if (key === null) return [];
+      const before = query.beforeId === undefined ? undefined : lt(images.id, requireId(query.beforeId, 'cursor'));
+      const rows = await db
+        .select()
+        .from(images)
+        .where(and(eq(images.articleId, key), before))
+        .orderBy(desc(images.id))
+        .limit(limit);
+      return rows.map(toImage);
+    },
+
+    async listForArticles(articleIds) {
+      const keys = [...new Set(articleIds.map(normalizeId).filter((k): k is string => k !== null))];
+      const map = new Map<string, Image[]>(articleIds.map((id) => [id, []]));
+      const original = new Map(articleIds.map((id) => [normalizeId(id), id]));
+      for (const part of chunk(keys, MAX_PARAMS)) {
+        const rows = await db
+          .select()
+          .from(images)
+          .where(inArray(images.articleId, part))
+          .orderBy(asc(images.articleId), asc(images.id));
+        for (const row of rows) map.get(original.get(row.articleId) ?? row.articleId)?.push(toImage(row));
+      }
+      return map;
+    },
+
+    async delete(id) {
+      const key = normalizeId(id);
+      if (key === null) return false;
+      return kit.affectedRows(await db.delete(images).where(eq(images.id, key))) > 0;
+    },
+  };
+  return guarded(kit, repo);
+}

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import type { Repositories } from '../../../ports/repositories.js';
+import { createArticlesRepository } from './articles.repository.js';
+import { createImagesRepository } from './images.repository.js';
+import { unavailable } from './repository-support.js';
+import type { SqlKit } from './sql-kit.js';
+import { createUsersRepository } from './users.repository.js';
+
+/** The one implementation of the persistence ports, for any dialect's kit. */
+export function createRepositories(kit: SqlKit): Repositories {
+  return {
+    users: createUsersRepository(kit),
+    articles: createArticlesRepository(kit),
+    images: createImagesRepository(kit),
+    async ping() {
+      try {
+        await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);
+      } catch (err) {
+        // Readiness: whatever the failure (network, missing table, full disk),
+        // the database is not answering the way the service needs.
+        throw unavailable(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { DomainError } from '../../../core/domain/errors.js';
+import type { SqlKit } from './sql-kit.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Ids are lower-case UUID strings on every dialect. PostgreSQL's uuid column
+ * would reject anything else with an error (and lower-case it silently), so
+ * the shared code normalises first and treats a malformed id as "no such row".
+ */
+export function normalizeId(id: string): string | null {
+  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export function requireId(id: string, field: string): string {
+  const normalized = normalizeId(id);
+  if (normalized === null) throw invalid(field, `${field} must be a UUID`);
+  return normalized;
+}
+
+export function invalid(path: string, message: string): DomainError {
+  return new DomainError('invalid_request', message, [{ path, message }]);
+}
+
+/**
+ * PostgreSQL cannot store NUL in text; SQLite and MySQL can. Refusing it here
+ * keeps the four databases behaving alike (and a lookup for a NUL-bearing
+ * value simply finds nothing).
+ */
+export function hasNul(value: string | null | undefined): boolean {
+  return typeof value === 'string' && value.includes('\u0000');
+}
+
+export function refuseNul(fields: Record<string, string | null | undefined>): void {
+  for (const [path, value] of Object.entries(fields)) {
+    if (hasNul(value)) throw invalid(path, `${path} must not contain NUL characters`);
+  }
+}
+
+export function requireLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw invalid('limit', 'limit must be a whole number from 1 to 1000');
+  }
+  return limit;
+}
+
+/** D1 allows at most 100 bound parameters per statement; stay well below. */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export const MAX_PARAMS = 90;
+
+/** Translates driver failures that mean "the database is not there" into 'unavailable'. */
+export function translate(kit: SqlKit, err: unknown): unknown {
+  if (err instanceof DomainError) return err;
+  return kit.isConnectionError(err) ? unavailable(err) : err;
+}
+
+export function unavailable(cause: unknown): DomainError {
+  return Object.assign(new DomainError('unavailable', 'The database is unavailable'), { cause });
+}
+
+/** Wraps every method of a repository object with `translate`. */
+export function guarded<T extends object>(kit: SqlKit, repo: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(repo)) {
+    out[name] =
+      typeof fn === 'function'
+        ? async (...args: unknown[]) => {
+            try {
+              return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
+            } catch (err) {
+              throw translate(kit, err);
+            }
+          }
+        : fn;
+  }
+  return out as T;
+}

@@ -1,0 +1,35 @@
+import type { BatchItem } from 'drizzle-orm/batch';
+import { drizzle } from 'drizzle-orm/d1';
+import * as schema from '../../../../../drizzle/sqlite/schema.js';
+import type { Repositories } from '../../../ports/repositories.js';
+import { createRepositories } from '../shared/repositories.js';
+import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
+import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
+
+/** D1: Worker-safe, so nothing here may import a Node module or better-sqlite3. */
+export function createD1Kit(d1: D1Database): SqlKit {
+  const db = drizzle(d1);
+  return {
+    dialect: 'sqlite',
+    db: db as unknown as SqlDb,
+    tables: schema,
+    affectedRows: (result) => (result as D1Result | undefined)?.meta?.changes ?? 0,
+    isUniqueViolation: isSqliteUniqueViolation,
+    isForeignKeyViolation: isSqliteForeignKeyViolation,
+    isConnectionError: isSqliteConnectionError,
+    async atomic(build) {
+      const statements = build(db as unknown as SqlDb) as unknown as BatchItem<'sqlite'>[];
+      if (statements.length === 0) return [];
+      // A D1 batch is one implicit transaction: any failure rolls back all.
+      return db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    },
+    prepare(query) {
+      const prepared = query.prepare();
+      return async (values) => prepared.execute(values);
+    },
+  };
+}
+
+export function createD1Repositories(d1: D1Database): Repositories {
+  return createRepositories(createD1Kit(d1));
+}
