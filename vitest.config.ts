@@ -17,6 +17,16 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
+        // worker-mailer imports `cloudflare:sockets`; on Node that is our shim.
+        // Vite must process worker-mailer itself (its ESM build; Node alone
+        // would load the CommonJS one) for the alias to reach that import.
+        resolve: {
+          alias: [
+            { find: 'cloudflare:sockets', replacement: path.join(import.meta.dirname, 'worker/src/adapters/mail/node-sockets.shim.ts') },
+            { find: /^worker-mailer$/, replacement: path.join(import.meta.dirname, 'node_modules/worker-mailer/dist/index.mjs') },
+          ],
+        },
+        ssr: { noExternal: ['worker-mailer'] },
         test: {
           name: 'node',
           include: ['test/node/**/*.test.ts'],
