@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
-import * as schema from '../../../../../drizzle/mysql/schema.js';
+import * as schema from './mysql.schema.js';
 import { unavailable } from '../shared/repository-support.js';
 import { retryTransient } from '../shared/retry.js';
 import { isNetworkError, someInChain, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';

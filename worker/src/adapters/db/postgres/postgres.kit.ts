@@ -2,7 +2,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
-import * as schema from '../../../../../drizzle/postgres/schema.js';
+import * as schema from './postgres.schema.js';
 import { unavailable } from '../shared/repository-support.js';
 import { retryTransient } from '../shared/retry.js';
 import { isNetworkError, someInChain, type Preparable, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';

@@ -1,5 +1,5 @@
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
-import type * as schema from '../../../../../drizzle/sqlite/schema.js';
+import type * as schema from '../sqlite/sqlite.schema.js';
 
 /**
  * What the shared repositories need from a dialect. The repositories are

@@ -1,6 +1,6 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/d1';
-import * as schema from '../../../../../drizzle/sqlite/schema.js';
+import * as schema from './sqlite.schema.js';
 import type { Repositories } from '../../../ports/repositories.js';
 import { createRepositories } from '../shared/repositories.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';

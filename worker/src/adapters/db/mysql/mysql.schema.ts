@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  char,
+  check,
+  datetime,
+  index,
+  int,
+  longtext,
+  mysqlTable,
+  primaryKey,
+  text,
+  varchar,
+} from 'drizzle-orm/mysql-core';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../contract/article.schema.js';
+import type { ROLES } from '../../../contract/user.schema.js';
+import type { ImageContentType } from '../../../core/domain/entities.js';
+
+/**
+ * MySQL / MariaDB schema: the same properties and result types as
+ * sqlite/sqlite.schema.ts. Character set and collation (utf8mb4_bin, so
+ * strings round-trip byte for byte) come from the first, hand-written
+ * migration, because drizzle cannot declare them per table.
+ */
+
+type Role = (typeof ROLES)[number];
+type Format = (typeof ARTICLE_FORMATS)[number];
+type Status = (typeof ARTICLE_STATUSES)[number];
+
+const id = (name: string) => char(name, { length: 36 });
+const timestamp = (name: string) => datetime(name, { mode: 'date', fsp: 3 });
+
+export const users = mysqlTable(
+  'users',
+  {
+    id: id('id').primaryKey(),
+    email: varchar('email', { length: 254 }).notNull().unique('users_email_unique'),
+    displayName: varchar('display_name', { length: 255 }),
+    role: varchar('role', { length: 16 }).$type<Role>().notNull(),
+    verified: boolean('verified').notNull().default(false),
+    passwordHash: varchar('password_hash', { length: 512 }).notNull(),
+    tokenVersion: int('token_version').notNull().default(0),
+    // 1 for the owner, NULL for everyone else: see sqlite/sqlite.schema.ts.
+    ownerLock: int('owner_lock').unique('users_owner_lock_unique'),
+    verificationCodeHash: varchar('verification_code_hash', { length: 128 }).unique(
+      'users_verification_code_hash_unique',
+    ),
+    verificationExpiresAt: timestamp('verification_expires_at'),
+    resetCodeHash: varchar('reset_code_hash', { length: 128 }).unique('users_reset_code_hash_unique'),
+    resetExpiresAt: timestamp('reset_expires_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  () => [
+    check(
+      'users_owner_lock_check',
+      sql`(role = 'owner' and owner_lock = 1) or (role <> 'owner' and owner_lock is null)`,
+    ),
+  ],
+);
+
+export const sites = mysqlTable('sites', {
+  id: id('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  baseUrl: varchar('base_url', { length: 2048 }).notNull(),
+  description: text('description'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const authors = mysqlTable('authors', {
+  id: id('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  slug: varchar('slug', { length: 255 }).notNull().unique('authors_slug_unique'),
+  bio: text('bio'),
+  avatarUrl: varchar('avatar_url', { length: 2048 }),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const articles = mysqlTable(
+  'articles',
+  {
+    id: id('id').primaryKey(),
+    title: varchar('title', { length: 255 }).notNull(),
+    // The body has no length limit in the API; longtext holds up to 4 GB.
+    body: longtext('body').notNull(),
+    format: varchar('format', { length: 16 }).$type<Format>().notNull(),
+    status: varchar('status', { length: 16 }).$type<Status>().notNull(),
+    siteId: id('site_id').references(() => sites.id),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    publishedAt: timestamp('published_at'),
+  },
+  (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
+);
+
+export const articleAuthors = mysqlTable(
+  'article_authors',
+  {
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    authorId: id('author_id')
+      .notNull()
+      .references(() => authors.id, { onDelete: 'restrict' }),
+    position: int('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'article_authors_pk', columns: [t.articleId, t.authorId] }),
+    index('article_authors_author_id_idx').on(t.authorId),
+  ],
+);
+
+export const images = mysqlTable(
+  'images',
+  {
+    id: id('id').primaryKey(),
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id),
+    filename: varchar('filename', { length: 255 }).notNull().unique('images_filename_unique'),
+    contentType: varchar('content_type', { length: 64 }).$type<ImageContentType>().notNull(),
+    bytes: int('bytes').notNull(),
+    width: int('width').notNull(),
+    height: int('height').notNull(),
+    sha256: char('sha256', { length: 64 }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
+);

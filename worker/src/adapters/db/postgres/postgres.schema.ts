@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp as pgTimestamp, uuid } from 'drizzle-orm/pg-core';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../contract/article.schema.js';
+import type { ROLES } from '../../../contract/user.schema.js';
+import type { ImageContentType } from '../../../core/domain/entities.js';
+
+/** PostgreSQL schema: the same properties and result types as sqlite/sqlite.schema.ts. */
+
+type Role = (typeof ROLES)[number];
+type Format = (typeof ARTICLE_FORMATS)[number];
+type Status = (typeof ARTICLE_STATUSES)[number];
+
+const timestamp = (name: string) => pgTimestamp(name, { mode: 'date', precision: 3, withTimezone: true });
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull().unique('users_email_unique'),
+    displayName: text('display_name'),
+    role: text('role').$type<Role>().notNull(),
+    verified: boolean('verified').notNull().default(false),
+    passwordHash: text('password_hash').notNull(),
+    tokenVersion: integer('token_version').notNull().default(0),
+    // 1 for the owner, NULL for everyone else: see sqlite/sqlite.schema.ts.
+    ownerLock: integer('owner_lock').unique('users_owner_lock_unique'),
+    verificationCodeHash: text('verification_code_hash').unique('users_verification_code_hash_unique'),
+    verificationExpiresAt: timestamp('verification_expires_at'),
+    resetCodeHash: text('reset_code_hash').unique('users_reset_code_hash_unique'),
+    resetExpiresAt: timestamp('reset_expires_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  () => [
+    check(
+      'users_owner_lock_check',
+      sql`(role = 'owner' and owner_lock = 1) or (role <> 'owner' and owner_lock is null)`,
+    ),
+  ],
+);
+
+export const sites = pgTable('sites', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  baseUrl: text('base_url').notNull(),
+  description: text('description'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const authors = pgTable('authors', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique('authors_slug_unique'),
+  bio: text('bio'),
+  avatarUrl: text('avatar_url'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const articles = pgTable(
+  'articles',
+  {
+    id: uuid('id').primaryKey(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    format: text('format').$type<Format>().notNull(),
+    status: text('status').$type<Status>().notNull(),
+    siteId: uuid('site_id').references(() => sites.id),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    publishedAt: timestamp('published_at'),
+  },
+  (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
+);
+
+export const articleAuthors = pgTable(
+  'article_authors',
+  {
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => authors.id, { onDelete: 'restrict' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'article_authors_pk', columns: [t.articleId, t.authorId] }),
+    index('article_authors_author_id_idx').on(t.authorId),
+  ],
+);
+
+export const images = pgTable(
+  'images',
+  {
+    id: uuid('id').primaryKey(),
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id),
+    filename: text('filename').notNull().unique('images_filename_unique'),
+    contentType: text('content_type').$type<ImageContentType>().notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
+);
