@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { createSmtpMailer } from '../../worker/src/adapters/mail/smtp.mailer.js';
+
+// Inside workerd, worker-mailer talks through the real `cloudflare:sockets`.
+describe('SMTP mailer in workerd', () => {
+  const message = { to: 'ada@example.test', subject: 'Hi', text: 'Hello', html: '<p>Hello</p>' };
+
+  it('reports a closed port as unavailable, quickly and without the password', async () => {
+    const mailer = createSmtpMailer({ url: 'smtp://ada:s3cret-pw@127.0.0.1:1', from: 'CMS <no-reply@example.test>', timeoutMs: 2000 });
+    const started = Date.now();
+    const error = await mailer.send(message).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'DomainError', code: 'unavailable' });
+    expect((error as Error).message).not.toContain('s3cret-pw');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('refuses an injecting recipient before opening a socket', async () => {
+    const mailer = createSmtpMailer({ url: 'smtps://127.0.0.1:1', from: 'no-reply@example.test' });
+    await expect(mailer.send({ ...message, to: 'a@b.test>\r\nDATA' })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+});
