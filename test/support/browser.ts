@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core (no downloaded browsers).
+ * `apt-get install -y chromium` provides it; CHROMIUM_PATH overrides the path.
+ */
+export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** No sandbox (containers run as root); nothing that phones home or needs a GPU. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run'];
+
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM_EXECUTABLE)) {
+    throw new Error(`No Chromium at ${CHROMIUM_EXECUTABLE}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_EXECUTABLE,
+    headless: true,
+    ...options,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  });
+}
+
+export interface CspViolation {
+  url: string;
+  directive: string;
+  blockedURI: string;
+  sample: string;
+  source: string;
+  line: number;
+}
+
+/** What went wrong in a browser context, across every page and navigation in it. */
+export interface BrowserProblems {
+  cspViolations: CspViolation[];
+  consoleErrors: string[];
+  pageErrors: string[];
+}
+
+/**
+ * Starts recording CSP violations, console errors and uncaught page errors
+ * in `context`. Call it before opening pages. The violation listener is an
+ * init script (so it is in place before the page's own scripts run) that
+ * reports through a Playwright binding, which is not a script in the page
+ * and so is not itself subject to the page's CSP.
+ */
+export async function watchProblems(context: BrowserContext): Promise<BrowserProblems> {
+  const problems: BrowserProblems = { cspViolations: [], consoleErrors: [], pageErrors: [] };
+  await context.exposeBinding('__reportCspViolation', (_source, violation: CspViolation) => {
+    problems.cspViolations.push(violation);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __reportCspViolation: (v: unknown) => void }).__reportCspViolation;
+    document.addEventListener('securitypolicyviolation', (e) => {
+      report({
+        url: e.documentURI,
+        directive: e.effectiveDirective,
+        blockedURI: e.blockedURI,
+        sample: e.sample,
+        source: e.sourceFile,
+        line: e.lineNumber,
+      });
+    });
+  });
+  context.on('console', (msg) => {
+    if (msg.type() === 'error') problems.consoleErrors.push(`${msg.location().url}: ${msg.text()}`);
+  });
+  context.on('page', (page) => {
+    page.on('pageerror', (err) => problems.pageErrors.push(err.stack ?? err.message));
+  });
+  return problems;
+}
