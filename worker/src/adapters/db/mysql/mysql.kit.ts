@@ -41,7 +41,8 @@ export async function openMysqlKit(url: string, migrationsFolder: string) {
   });
   pool.pool.on('connection', (connection) => {
     // Queued before any other command on this connection, so it runs first.
-    connection.query("SET time_zone = '+00:00'");
+    // A failure here means a broken connection, which the next query reports.
+    connection.query("SET time_zone = '+00:00'", () => undefined);
   });
   const db = drizzle({ client: pool });
   try {
