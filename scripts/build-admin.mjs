@@ -179,6 +179,12 @@ function build() {
   }
 }
 
+// Qwik City's toolchain (undici 8) needs Node 22; an older node fails deep inside vite with a riddle.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  console.error(`Admin build needs Node 22 or newer (this is ${process.version}); see package.json "engines".`);
+  process.exit(1);
+}
+
 if (!force && isUpToDate()) {
   console.log('Admin up to date: admin-qwik/dist');
 } else {

@@ -2,7 +2,11 @@ import { component$ } from '@builder.io/qwik';
 import { useDocumentHead } from '@builder.io/qwik-city';
 import { PRODUCT_NAME } from '../lib/product';
 
-/** The document head: title from each route's `head` export, and the colour mode. */
+/**
+ * The document head: title, meta and links from each route's `head` export,
+ * and the colour mode. `head.scripts` and `head.styles` are deliberately not
+ * rendered: they would be inline, and the CSP allows no inline script.
+ */
 export const RouterHead = component$(() => {
   const head = useDocumentHead();
   const title = head.title ? `${head.title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
