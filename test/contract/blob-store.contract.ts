@@ -12,23 +12,27 @@ export function runBlobStoreContract(
   setup: () => Promise<{ store: BlobStore; cleanup(): Promise<void> }>,
 ): void {
   describe(`BlobStore contract: ${name}`, () => {
-    let store: BlobStore;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    beforeAll(async () => {
-      const made = await setup();
-      store = made.store;
-      cleanup = made.cleanup;
+    // Each test awaits the set-up itself, so a store that cannot start (s3rver
+    // not running, say) fails every test instead of leaving them skipped.
+    let made: ReturnType<typeof setup> | undefined;
+    beforeAll(() => {
+      made = setup();
+      made.catch(() => undefined);
     });
     afterAll(async () => {
-      await cleanup?.();
+      await (await made?.catch(() => undefined))?.cleanup();
     });
+    const check = (title: string, body: (store: BlobStore) => Promise<void>) =>
+      it(title, async () => {
+        if (!made) throw new Error('BlobStore set-up did not run');
+        await body((await made).store);
+      });
 
-    it('answers ping', async () => {
+    check('answers ping', async (store) => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
-    it('round-trips all 256 byte values', async () => {
+    check('round-trips all 256 byte values', async (store) => {
       const key = `${ns()}bytes.bin`;
       const data = Uint8Array.from({ length: 256 }, (_, i) => i);
       const before = Date.now();
@@ -42,7 +46,7 @@ export function runBlobStoreContract(
       expect(Array.from(await readAll(object!.body))).toEqual(Array.from(data));
     });
 
-    it('round-trips an empty object', async () => {
+    check('round-trips an empty object', async (store) => {
       const key = `${ns()}empty.bin`;
       await store.put(key, new Uint8Array(0), 'application/octet-stream');
       const object = await store.get(key);
@@ -51,7 +55,7 @@ export function runBlobStoreContract(
       expect((await store.head(key))?.size).toBe(0);
     });
 
-    it('round-trips a few-megabyte object unchanged', async () => {
+    check('round-trips a few-megabyte object unchanged', async (store) => {
       const key = `${ns()}large.bin`;
       const data = pseudoRandom(3 * 1024 * 1024 + 17, 42);
       await store.put(key, data, 'application/octet-stream');
@@ -62,7 +66,7 @@ export function runBlobStoreContract(
       expect(await sha256(back)).toBe(await sha256(data));
     });
 
-    it('overwrites an existing key', async () => {
+    check('overwrites an existing key', async (store) => {
       const key = `${ns()}over.bin`;
       await store.put(key, pseudoRandom(5000, 1), 'application/octet-stream');
       const second = pseudoRandom(1234, 2);
@@ -71,7 +75,7 @@ export function runBlobStoreContract(
       expect(await sha256(await readAll((await store.get(key))!.body))).toBe(await sha256(second));
     });
 
-    it('heads an object without its body, and returns null for a missing key', async () => {
+    check('heads an object without its body, and returns null for a missing key', async (store) => {
       const dir = ns();
       await store.put(`${dir}h.png`, pseudoRandom(300, 3), 'image/png');
       const info = await store.head(`${dir}h.png`);
@@ -82,7 +86,7 @@ export function runBlobStoreContract(
       expect(await store.get(`${dir}missing.png`)).toBeNull();
     });
 
-    it('deletes, and deleting again or deleting a missing key is not an error', async () => {
+    check('deletes, and deleting again or deleting a missing key is not an error', async (store) => {
       const key = `${ns()}gone.bin`;
       await store.put(key, pseudoRandom(10, 4), 'application/octet-stream');
       await store.delete(key);
@@ -92,7 +96,7 @@ export function runBlobStoreContract(
       await expect(store.delete(`${ns()}never-was.bin`)).resolves.toBeUndefined();
     });
 
-    it('preserves the content type', async () => {
+    check('preserves the content type', async (store) => {
       const dir = ns();
       const cases = [
         ['a.png', 'image/png'],
@@ -112,7 +116,7 @@ export function runBlobStoreContract(
       expect(listed.map((i) => [i.key.slice(dir.length), i.contentType])).toEqual(cases.map((c) => [...c]));
     });
 
-    it('lists by prefix, in key order, page by page', async () => {
+    check('lists by prefix, in key order, page by page', async (store) => {
       const dir = ns();
       const inside = ['p/a1.bin', 'p/a2.bin', 'p/b1.bin', 'p/b2.bin', 'p/c/deep.bin', 'p/c/deeper/x.bin', 'p/d.bin'];
       const outside = ['q/a1.bin', 'p-x.bin', 'pa.bin'];
@@ -142,7 +146,7 @@ export function runBlobStoreContract(
       expect(await store.list(`${ns()}nothing/`)).toEqual({ items: [], cursor: null });
     });
 
-    it('rejects malformed keys with invalid_request and writes nothing', async () => {
+    check('rejects malformed keys with invalid_request and writes nothing', async (store) => {
       const bad = [
         '../x.bin',
         '/abs.bin',
@@ -175,7 +179,7 @@ export function runBlobStoreContract(
       await expect(store.list('', undefined, 1.5)).rejects.toMatchObject({ code: 'invalid_request' });
     });
 
-    it('leaves one whole object when the same key is put concurrently', async () => {
+    check('leaves one whole object when the same key is put concurrently', async (store) => {
       const key = `${ns()}race.bin`;
       const size = 256 * 1024;
       const versions = Array.from({ length: 8 }, (_, i) => new Uint8Array(size).fill(i + 1));

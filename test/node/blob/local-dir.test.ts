@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -165,6 +165,18 @@ describe('local dir specifics', () => {
     await writeFile(path.join(root, 'has space.bin'), 'x');
     await store.put('ok.bin', new Uint8Array([1]), 'application/octet-stream');
     expect((await store.list('')).items.map((i) => i.key)).toEqual(['ok.bin']);
+  });
+
+  it('does not follow a symlink planted in the tree', async () => {
+    const parent = await tempDir();
+    const root = path.join(parent, 'store');
+    await writeFile(path.join(parent, 'secret.txt'), 'outside');
+    const store = createLocalDirBlobStore(root);
+    await store.put('ok.txt', new TextEncoder().encode('inside'), 'text/plain');
+    await symlink(path.join(parent, 'secret.txt'), path.join(root, 'link.txt'));
+    expect(await store.get('link.txt')).toBeNull();
+    expect(await store.head('link.txt')).toBeNull();
+    expect((await store.list('')).items.map((i) => i.key)).toEqual(['ok.txt']);
   });
 
   it('reports an unusable root as unavailable', async () => {

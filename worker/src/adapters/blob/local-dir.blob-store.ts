@@ -26,6 +26,9 @@ const TEMP_MARK = '~';
 const STALE_TEMP_MS = 60 * 60 * 1000;
 const WRITE_CHUNK = 1 << 20;
 const READ_CHUNK = 64 * 1024;
+// Objects are regular files this store wrote; a symlink planted in the tree
+// (which list() skips too) is not followed out of it. Windows has no O_NOFOLLOW.
+const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 export function createLocalDirBlobStore(root: string): BlobStore {
   const base = path.resolve(root);
@@ -72,7 +75,7 @@ export function createLocalDirBlobStore(root: string): BlobStore {
 
   async function statObject(key: string): Promise<BlobInfo | null> {
     try {
-      const st = await stat(fileFor(key));
+      const st = await lstat(fileFor(key));
       if (!st.isFile()) return null;
       return { key, size: st.size, contentType: contentTypeForKey(key), uploadedAt: st.mtime };
     } catch (error) {
@@ -115,7 +118,7 @@ export function createLocalDirBlobStore(root: string): BlobStore {
       assertValidBlobKey(key);
       let handle: FileHandle;
       try {
-        handle = await open(fileFor(key), 'r');
+        handle = await open(fileFor(key), READ_NO_FOLLOW);
       } catch (error) {
         if (isMissing(error)) return null;
         throw fsError(error, 'read');
@@ -266,7 +269,7 @@ function isCode(error: unknown, ...codes: string[]): boolean {
 }
 
 function isMissing(error: unknown): boolean {
-  return isCode(error, 'ENOENT', 'ENOTDIR');
+  return isCode(error, 'ENOENT', 'ENOTDIR', 'ELOOP');
 }
 
 function fsError(error: unknown, action: string): DomainError {
