@@ -22,6 +22,9 @@ const EXPECTED_CSP =
   "frame-ancestors 'none'; form-action 'self'; worker-src 'self' blob:";
 
 const VERSION = { version: '9.8.7-test', commit: 'abc123def456', builtAt: '2026-11-25T21:00:00.000Z', target: 'node' };
+// The machine may be busy with other suites: give client-side fetches time.
+const POLL = { timeout: 10_000 };
+
 const READINESS = { ok: true, checks: { database: true, storage: true } };
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -163,8 +166,8 @@ describe('admin static build under the production CSP', () => {
     const { page, problems } = await newContext();
 
     await page.goto(`${origin}/`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Edge CMS');
-    await expect.poll(() => page.getByTestId('health').textContent()).toContain('API ready');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), POLL).toBe('Edge CMS');
+    await expect.poll(() => page.getByTestId('health').textContent(), POLL).toContain('API ready');
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const label of ['Articles', 'Media', 'Users', 'Activity', 'Integrations', 'Settings']) {
       expect(await nav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
@@ -212,7 +215,7 @@ describe('admin static build under the production CSP', () => {
     const toggle = page.getByRole('button', { name: /^Colour mode:/ });
     expect(await toggle.textContent()).toContain('System');
     await toggle.click(); // system → light
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), POLL).toBe('light');
     expect(await page.getByRole('button', { name: 'Colour mode: Light' }).count()).toBe(1);
 
     await page.reload();
@@ -222,9 +225,9 @@ describe('admin static build under the production CSP', () => {
     expect(afterReload.modeAtDomContentLoaded).toBe('light');
 
     await page.getByRole('button', { name: 'Colour mode: Light' }).click(); // light → dark
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('cms.colorMode'))).toBe('dark');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('cms.colorMode')), POLL).toBe('dark');
     await page.getByRole('button', { name: 'Colour mode: Dark' }).click(); // dark → system
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.colorMode)).toBe('system');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.colorMode), POLL).toBe('system');
     expect(await page.evaluate(() => localStorage.getItem('cms.colorMode'))).toBeNull();
 
     expectNoProblems(problems);
@@ -280,7 +283,7 @@ describe('admin static build under the production CSP', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
     await page.getByRole('link', { name: 'Back to the dashboard' }).click();
     await page.waitForURL(`${origin}/`);
-    await expect.poll(() => page.getByTestId('health').textContent()).toContain('API ready');
+    await expect.poll(() => page.getByTestId('health').textContent(), POLL).toContain('API ready');
 
     const shell = await page.goto(`${origin}/articles/some-id`);
     expect(shell?.status()).toBe(200);
