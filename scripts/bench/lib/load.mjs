@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import autocannon from 'autocannon';
+
+/**
+ * Load generation. Throughput comes from autocannon (programmatic API);
+ * per-request latency of single requests comes from a small sequential
+ * client, because autocannon's latency histogram counts whole milliseconds
+ * and a page of this API takes well under one.
+ */
+
+let current = null;
+
+/** Stops a running autocannon instance (Ctrl-C). */
+export function stopLoad() {
+  current?.stop();
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in milliseconds, from
+ * /proc (Linux; USER_HZ is 100 there on every architecture). null elsewhere.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One autocannon run against `origin`, cycling through `paths` on every
+ * connection. Any error, timeout or non-2xx answer makes the measurement
+ * worthless: that throws.
+ */
+export function autocannonRun(origin, paths, { connections, seconds }) {
+  const requests = paths.map((path) => ({ method: 'GET', path }));
+  return new Promise((resolve, reject) => {
+    current = autocannon(
+      { url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 },
+      (err, r) => {
+        current = null;
+        if (err) return reject(err);
+        if (r.errors || r.timeouts || r.non2xx || r['2xx'] === 0) {
+          return reject(
+            new Error(
+              `${origin}${paths[0]}: ${r['2xx']} answers 2xx, ${r.non2xx} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
+            ),
+          );
+        }
+        resolve({ requests: r['2xx'], seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
+      },
+    );
+  });
+}
+
+/**
+ * Throughput of several targets measured in rounds: a warm-up of each
+ * (discarded), then `rounds` rounds in which every target gets
+ * `seconds / rounds`, the order rotating from round to round. On a shared
+ * machine the load from elsewhere comes and goes; interleaving spreads it over
+ * all targets instead of letting it land on one. Also records each target
+ * server's CPU time per request.
+ */
+export async function throughputRounds(targets, { connections, seconds, warmupSeconds, rounds, onRun = () => {} }) {
+  const acc = targets.map(() => ({ requests: 0, seconds: 0, bytes: 0, cpuMs: 0, perRound: [] }));
+  for (const t of targets) {
+    onRun(`${t.key} warm-up`);
+    await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds });
+  }
+  const each = seconds / rounds;
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < targets.length; k++) {
+      const i = (k + round) % targets.length;
+      const t = targets[i];
+      onRun(`${t.key} round ${round + 1}/${rounds}`);
+      const cpu0 = cpuMs(t.pid);
+      const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each });
+      const cpu1 = cpuMs(t.pid);
+      const a = acc[i];
+      a.requests += r.requests;
+      a.seconds += r.seconds;
+      a.bytes += r.bytes;
+      a.cpuMs = cpu0 === null || cpu1 === null || a.cpuMs === null ? null : a.cpuMs + (cpu1 - cpu0);
+      a.perRound[round] = r.requests / r.seconds;
+    }
+  }
+  return Object.fromEntries(
+    targets.map((t, i) => {
+      const a = acc[i];
+      return [
+        t.key,
+        {
+          rps: a.requests / a.seconds,
+          perRound: a.perRound,
+          requests: a.requests,
+          bytesPerResponse: Math.round(a.bytes / a.requests),
+          cpuUsPerRequest: a.cpuMs === null ? null : (a.cpuMs * 1000) / a.requests,
+        },
+      ];
+    }),
+  );
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One GET on a kept-alive connection: status, body and elapsed milliseconds. */
+export function get(origin, path) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.get(origin + path, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), ms });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${path}: no answer within 10 s`)));
+  });
+}
+
+export async function getJson(origin, path) {
+  const res = await get(origin, path);
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.slice(0, 300)}`);
+  return { json: JSON.parse(res.body), ms: res.ms, bytes: Buffer.byteLength(res.body) };
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/**
+ * Latency of several paths measured turn by turn on one connection (a, b, a,
+ * b, …) for `seconds`, after `warmupSeconds` of the same: interleaving means
+ * both see the same machine, caches and GC pressure, so the ratio is fair.
+ */
+export async function interleavedLatency(origin, paths, { seconds, warmupSeconds }) {
+  const samples = paths.map(() => []);
+  const loop = async (until, record) => {
+    while (performance.now() < until) {
+      for (let i = 0; i < paths.length; i++) {
+        const res = await get(origin, paths[i]);
+        if (res.status !== 200) throw new Error(`GET ${paths[i]}: ${res.status} ${res.body.slice(0, 300)}`);
+        if (record) samples[i].push(res.ms);
+      }
+    }
+  };
+  await loop(performance.now() + warmupSeconds * 1000, false);
+  await loop(performance.now() + seconds * 1000, true);
+  return samples.map((s) => {
+    const sorted = [...s].sort((a, b) => a - b);
+    return {
+      count: sorted.length,
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    };
+  });
+}
+
+export function closeClient() {
+  agent.destroy();
+}

@@ -1,0 +1,74 @@
+/** The printed report: context, the table of ratios, and what explains them. */
+
+const fmt = (n, unit) => {
+  if (unit === 'ms') return `${n.toFixed(3)} ms`;
+  if (unit === 'KiB') return `${n.toFixed(1)} KiB`;
+  return `${Math.round(n).toLocaleString('en')} ${unit}`;
+};
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function formatReport(r) {
+  const m = r.machine;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const out = [];
+  out.push(`edge-cms benchmark — ${r.date}`);
+  out.push(`${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`);
+  out.push(
+    `${r.seed.articles.toLocaleString('en')} articles (${r.seed.online.toLocaleString('en')} online, bodies ~${r.seed.bodyBytesAvg} B) seeded in ${r.seed.seconds.toFixed(1)} s; ` +
+      `autocannon ${r.config.connections} connections, ${r.config.warmup} s warm-up + ${r.config.seconds} s per target in ${r.config.rounds} interleaved rounds`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['metric', 'value', 'baseline', 'ratio', 'goal', 'result', 'server CPU/request (vs baseline)'],
+      r.rows.map((row) => [
+        row.metric,
+        fmt(row.value, row.unit),
+        fmt(row.baseline, row.unit),
+        row.ratio.toFixed(2),
+        row.goal ?? '—',
+        row.pass === null ? 'info' : row.pass ? 'PASS' : 'MISS',
+        row.cpu ? `${Math.round(row.cpu.value)} µs (${Math.round(row.cpu.baseline)} µs, ×${(row.cpu.value / row.cpu.baseline).toFixed(1)})` : '',
+      ]),
+    ),
+  );
+  out.push('');
+  const perRound = (key) => r.runs[key].perRound.map((n) => Math.round(n).toLocaleString('en')).join(' / ');
+  out.push(
+    `req/s per round (interleaved): baseline ${perRound('baseline')}; single ${perRound('single')}; list ${perRound('list')}; page ${r.deepPage.page.toLocaleString('en')} ${perRound('deepList')}.`,
+  );
+  out.push(
+    `page latencies: one connection, page 1 and the deep page in turn, ${r.latency.page1.count.toLocaleString('en')} samples each ` +
+      `(means ${r.latency.page1.meanMs.toFixed(3)} / ${r.latency.deep.meanMs.toFixed(3)} ms).`,
+  );
+  out.push(
+    `bytes per response, headers included: baseline ${kb(r.runs.baseline.bytesPerResponse)}, single article ${kb(r.runs.single.bytesPerResponse)}, ` +
+      `list page 1 ${kb(r.runs.list.bytesPerResponse)}, page ${r.deepPage.page.toLocaleString('en')} ${kb(r.runs.deepList.bytesPerResponse)}.`,
+  );
+  out.push(
+    `deep page: walked ${(r.deepPage.page - 1).toLocaleString('en')} nextCursor links in ${r.deepPage.walkSeconds.toFixed(1)} s; the cursor equals the one computed from the seeded ids.`,
+  );
+  if (r.deepPage.note) out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);
+  if (r.bundle) {
+    out.push(
+      `Worker bundle (wrangler deploy --dry-run): ${r.bundle.files.length} file(s), ${kb(r.bundle.raw)} raw, ${kb(r.bundle.gzip)} gzip, ` +
+        `${((r.bundle.gzip / r.bundle.budget) * 100).toFixed(1)}% of the ${kb(r.bundle.budget)} budget.`,
+    );
+  }
+  out.push(`server: ${r.server}`);
+  out.push('query plans (SQLite, as seeded):');
+  for (const [name, plan] of Object.entries(r.queryPlans)) out.push(`  ${name.padEnd(8)} ${plan}`);
+  const missed = r.rows.filter((row) => row.pass === false);
+  out.push('');
+  out.push(
+    missed.length === 0
+      ? `all goals met (${r.totalSeconds.toFixed(0)} s).`
+      : `${missed.length} goal(s) missed: ${missed.map((row) => row.metric).join('; ')} (${r.totalSeconds.toFixed(0)} s). See docs/benchmarks.md for how to read this.`,
+  );
+  return out.join('\n');
+}

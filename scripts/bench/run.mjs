@@ -1,0 +1,310 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
+import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
+import { closeClient, getJson, interleavedLatency, stopLoad, throughputRounds } from './lib/load.mjs';
+import { installExitHandlers, startServer, trackTempDir, cleanupNow, onCleanup } from './lib/processes.mjs';
+import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
+import { formatReport } from './lib/report.mjs';
+
+/**
+ * `npm run bench`: the public read paths of the real Node server against a
+ * bare Hono baseline measured in the same run, on 100,000 seeded articles,
+ * plus the Worker bundle size. Prints ratios and goals; exits 0 whether or
+ * not the goals are met (it reports, it does not judge), non-zero when
+ * something could not be run. See docs/benchmarks.md.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const { values: opt } = parseArgs({
+  options: {
+    articles: { type: 'string', default: '100000' },
+    'online-share': { type: 'string', default: '0.5' },
+    connections: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '7.5' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1.5' },
+    'latency-seconds': { type: 'string', default: '5' },
+    'deep-page': { type: 'string', default: '5000' },
+    'page-size': { type: 'string', default: '20' },
+    json: { type: 'string' },
+    server: { type: 'string' },
+    'skip-bundle': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (opt.help) {
+  console.log(`usage: npm run bench -- [options]
+  --articles N          articles to seed (100000)
+  --online-share F      share of them online (0.5)
+  --connections N       autocannon connections (10)
+  --seconds S           measured seconds per throughput target, all rounds (7.5)
+  --rounds N            rounds the throughput targets are interleaved in (3)
+  --warmup S            discarded warm-up before each run (1.5)
+  --latency-seconds S   page 1 / deep page latency sampling (5)
+  --deep-page N         the deep page to compare with page 1 (5000)
+  --page-size N         list limit (20)
+  --json FILE           also write the results as JSON
+  --server FILE         benchmark this server bundle instead of building dist/node/server.mjs
+                        (a candidate build; it finds drizzle/ two levels up, like the real one)
+  --skip-bundle         do not run wrangler for the Worker bundle size
+  --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
+  process.exit(0);
+}
+
+const num = (name) => {
+  const n = Number(opt[name]);
+  if (!Number.isFinite(n) || n <= 0) {
+    console.error(`--${name} must be a positive number`);
+    process.exit(2);
+  }
+  return n;
+};
+const cfg = {
+  articles: Math.floor(opt.quick ? 10_000 : num('articles')),
+  onlineShare: Math.min(1, num('online-share')),
+  connections: Math.floor(num('connections')),
+  seconds: opt.quick ? 2 : num('seconds'),
+  rounds: opt.quick ? 2 : Math.floor(num('rounds')),
+  warmup: opt.quick ? 0.5 : num('warmup'),
+  latencySeconds: opt.quick ? 1.5 : num('latency-seconds'),
+  deepPage: Math.floor(num('deep-page')),
+  pageSize: Math.floor(num('page-size')),
+};
+
+const log = (msg) => process.stdout.write(`bench: ${msg}\n`);
+const t = (s) => `${s.toFixed(1)} s`;
+
+installExitHandlers();
+process.on('SIGINT', stopLoad);
+
+/** A child command whose output we keep; tracked so Ctrl-C takes it down too. */
+function runCommand(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onCleanup(() => child.exitCode === null && child.kill('SIGKILL'));
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}):\n${out.slice(-3000)}`)),
+    );
+  });
+}
+
+async function main() {
+  const began = performance.now();
+  const results = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
+    config: cfg,
+  };
+
+  const serverBundle = opt.server ? path.resolve(opt.server) : NODE_BUNDLE;
+  if (!opt.server && (await buildNode())) log('built dist/node/server.mjs');
+  results.server = path.relative(root, serverBundle) || serverBundle;
+
+  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-')));
+  const dbFile = path.join(tmp, 'cms.db');
+  const serverEnv = {
+    DATABASE_URL: `sqlite:${dbFile}`,
+    STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
+    JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
+    PUBLIC_URL: 'http://127.0.0.1',
+  };
+  const serverOpts = (name) => ({
+    name,
+    script: serverBundle,
+    env: serverEnv,
+    cwd: tmp,
+    logFile: path.join(tmp, 'server.log'),
+    readyPath: '/readyz',
+  });
+
+  // 1. Let the server create the schema (its migrations), then seed directly.
+  let t0 = performance.now();
+  const migrating = await startServer(serverOpts('the Node server (migrating)'));
+  await migrating.stop();
+  log(`schema created by the server in ${t((performance.now() - t0) / 1000)}`);
+  const seeded = seedDatabase(dbFile, { articles: cfg.articles, onlineShare: cfg.onlineShare });
+  const { onlineIdsNewestFirst: onlineIds } = seeded;
+  results.seed = { articles: seeded.articles, online: seeded.online, bodyBytesAvg: seeded.bodyBytesAvg, seconds: seeded.seconds };
+  log(`seeded ${seeded.articles.toLocaleString('en')} articles (${seeded.online.toLocaleString('en')} online) in ${t(seeded.seconds)}`);
+  results.queryPlans = explainHotQueries(dbFile);
+
+  // 2. The real server on the seeded database.
+  const server = await startServer(serverOpts('the Node server'));
+  log(`server pid ${server.pid} on ${server.url}`);
+
+  // Single reads cycle through 200 online articles spread over the table;
+  // the baseline's document is the median-sized answer among them.
+  const sampleIds = Array.from({ length: Math.min(200, onlineIds.length) }, (_, i) =>
+    onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))],
+  );
+  const answers = [];
+  for (const id of sampleIds) {
+    const { json, bytes } = await getJson(server.url, `/v1/articles/${id}`);
+    if (json.article?.id !== id || json.article.status !== 'online') throw new Error(`GET /v1/articles/${id}: unexpected answer`);
+    answers.push({ json, bytes });
+  }
+  answers.sort((a, b) => a.bytes - b.bytes);
+  const median = answers[Math.floor(answers.length / 2)];
+  const docFile = path.join(tmp, 'baseline.json');
+  writeFileSync(docFile, JSON.stringify(median.json));
+
+  const baseline = await startServer({
+    name: 'the baseline server',
+    script: path.join(root, 'scripts/bench/baseline-server.mjs'),
+    env: { BASELINE_DOC: docFile },
+    cwd: tmp,
+    logFile: path.join(tmp, 'baseline.log'),
+  });
+  log(`baseline pid ${baseline.pid} on ${baseline.url}`);
+
+  // 3. Find the deep page by following nextCursor from page 1, and check the
+  // cursor against the one computed from the seeded ids and the cursor
+  // format (base64url of the previous page's last id).
+  const size = cfg.pageSize;
+  const fullPages = Math.floor(seeded.online / size);
+  const deepPage = Math.min(cfg.deepPage, fullPages);
+  if (deepPage < 2) throw new Error(`only ${seeded.online} online articles: not enough for two pages of ${size}`);
+  t0 = performance.now();
+  let cursor = null;
+  for (let page = 1; page < deepPage; page++) {
+    const { json } = await getJson(server.url, `/v1/articles?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`);
+    if (json.items.length !== size || !json.nextCursor) throw new Error(`page ${page}: ${json.items.length} items, nextCursor ${json.nextCursor}`);
+    if (json.items.some((a) => a.status !== 'online')) throw new Error(`page ${page} of the public list holds offline articles`);
+    cursor = json.nextCursor;
+  }
+  const walkSeconds = (performance.now() - t0) / 1000;
+  const computed = Buffer.from(onlineIds[(deepPage - 1) * size - 1]).toString('base64url');
+  if (computed !== cursor) throw new Error(`the cursor reached by walking (${cursor}) is not the computed one (${computed})`);
+  const deepPath = `/v1/articles?limit=${size}&cursor=${cursor}`;
+  const deep = await getJson(server.url, deepPath);
+  if (deep.json.items[0]?.id !== onlineIds[(deepPage - 1) * size]) throw new Error(`page ${deepPage} does not start where expected`);
+  results.deepPage = {
+    page: deepPage,
+    requested: cfg.deepPage,
+    fullPages,
+    rowsBefore: (deepPage - 1) * size,
+    walkSeconds,
+    note:
+      deepPage < cfg.deepPage
+        ? `the public list has ${fullPages.toLocaleString('en')} full pages of ${size} (${seeded.online.toLocaleString('en')} online articles); page ${deepPage.toLocaleString('en')} is the deepest and its rows are the oldest in the table`
+        : null,
+  };
+  log(`walked ${(deepPage - 1).toLocaleString('en')} cursors to page ${deepPage.toLocaleString('en')} in ${t(walkSeconds)}; cursor matches the computed one`);
+
+  // 4. Throughput, the four targets interleaved in rounds.
+  const singlePaths = sampleIds.map((id) => `/v1/articles/${id}`);
+  const listPath = `/v1/articles?limit=${size}`;
+  log(
+    `load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
+  );
+  const runs = await throughputRounds(
+    [
+      { key: 'baseline', origin: baseline.url, paths: ['/'], pid: baseline.pid },
+      { key: 'single', origin: server.url, paths: singlePaths, pid: server.pid },
+      { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
+      { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
+    ],
+    {
+      connections: cfg.connections,
+      seconds: cfg.seconds,
+      warmupSeconds: cfg.warmup,
+      rounds: cfg.rounds,
+      onRun: (what) => process.stdout.isTTY && process.stdout.write(`\r\x1b[Kbench:   ${what}`),
+    },
+  );
+  if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
+  const baselineRps = runs.baseline.rps;
+
+  log(`latency: page 1 and page ${deepPage} in turn on one connection (${cfg.warmup} s warm-up + ${cfg.latencySeconds} s)`);
+  const [lat1, latDeep] = await interleavedLatency(server.url, [listPath, deepPath], {
+    seconds: cfg.latencySeconds,
+    warmupSeconds: cfg.warmup,
+  });
+  closeClient();
+  results.runs = runs;
+  results.latency = { page1: lat1, deep: latDeep };
+
+  await baseline.stop();
+  await server.stop();
+
+  // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
+  let bundleError = null;
+  if (!opt['skip-bundle']) {
+    log('wrangler deploy --dry-run');
+    const outdir = path.join(tmp, 'worker');
+    mkdirSync(outdir);
+    try {
+      await runCommand(path.join(root, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir], {
+        WRANGLER_SEND_METRICS: 'false',
+      });
+      const b = bundleSize(outdir);
+      if (b.files.length === 0) throw new Error(`wrangler wrote no .js or .wasm files to ${outdir}`);
+      results.bundle = { ...b, budget: BUDGET_BYTES };
+    } catch (err) {
+      bundleError = err;
+    }
+  }
+
+  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle });
+  results.totalSeconds = (performance.now() - began) / 1000;
+  console.log('\n' + formatReport(results));
+  if (opt.json) writeFileSync(path.resolve(opt.json), JSON.stringify(results, null, 2) + '\n');
+  if (bundleError) throw bundleError;
+}
+
+function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle }) {
+  const ratioRow = (metric, value, base, goal, unit, higherIsBetter = true, cpu = null) => {
+    const ratio = value / base;
+    return {
+      metric,
+      value,
+      baseline: base,
+      unit,
+      ratio,
+      goal: goal === null ? null : `${higherIsBetter ? '≥' : '≤'} ${goal.toFixed(2)}`,
+      pass: goal === null ? null : higherIsBetter ? ratio >= goal : ratio <= goal,
+      cpu,
+    };
+  };
+  const cpu = (key, base = 'baseline') =>
+    runs[key].cpuUsPerRequest === null ? null : { value: runs[key].cpuUsPerRequest, baseline: runs[base].cpuUsPerRequest };
+  const p = deepPage.toLocaleString('en');
+  return [
+    ratioRow('GET /v1/articles/:id (online)', runs.single.rps, baselineRps, 0.6, 'req/s', true, cpu('single')),
+    ratioRow(`GET /v1/articles?limit=${cfg.pageSize} (page 1)`, runs.list.rps, baselineRps, 0.4, 'req/s', true, cpu('list')),
+    ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
+    ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
+    ratioRow(`page ${p} vs page 1, throughput`, runs.deepList.rps, runs.list.rps, null, 'req/s', true, cpu('deepList', 'list')),
+    ...(bundle ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)] : []),
+  ];
+}
+
+main().then(
+  () => {
+    cleanupNow();
+    process.exit(0);
+  },
+  (err) => {
+    console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
+    cleanupNow();
+    process.exit(1);
+  },
+);
