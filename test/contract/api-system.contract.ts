@@ -3,7 +3,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 export const REQUIRED_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'strict-transport-security'];
 
-export function expectSecurityHeaders(res: Response, label: string) {
+export function expectSecurityHeaders(res: Pick<Response, "headers">, label: string) {
   for (const h of REQUIRED_HEADERS) expect(res.headers.get(h), `${label}: ${h}`).toBeTruthy();
   const csp = res.headers.get('content-security-policy')!;
   const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';

@@ -40,7 +40,7 @@ describe('the Node server process', () => {
       body: JSON.stringify({ email: 'first@example.com', password: 'a long enough password' }),
     });
     expect(reg.status).toBe(201);
-    const { token } = await reg.json();
+    const { token } = (await reg.json()) as { token: string };
     // The log mailer prints the link a first-run user opens.
     const code = /http:\/\/localhost:8787\/verify\?code=([A-Za-z0-9_-]+)/.exec(first.output())?.[1];
     expect(code).toBeTruthy();
@@ -49,7 +49,7 @@ describe('the Node server process', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code }),
     });
-    expect((await verified.json()).user.role).toBe('owner');
+    expect(((await verified.json()) as { user: { role: string } }).user.role).toBe("owner");
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output()).toContain('"stopping"');
 

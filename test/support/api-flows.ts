@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import type { ApiHarness } from './api-harness.js';
+import type { ApiHarness, TestResponse } from './api-harness.js';
 
 /** Words that must never appear in a response body. */
 export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'verificationCode', 'codeHash', 'tokenVersion', 'pbkdf2'];
 
-export async function errorOf(res: Response): Promise<{ code: string; message: string; issues?: unknown[] }> {
+export async function errorOf(res: TestResponse): Promise<{ code: string; message: string; issues?: unknown[] }> {
   const body = await res.json();
   expect(Object.keys(body)).toEqual(['error']);
   expect(typeof body.error.message).toBe('string');

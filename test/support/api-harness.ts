@@ -24,8 +24,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Workers' types make `json()` return unknown; tests read bodies loosely on purpose. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 export interface ApiHarness {
-  request(path: string, options?: RequestOptions): Promise<Response>;
+  request(path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Every log line the mailer wrote, oldest first. */
   mailLog: string[];
   /** The code of the newest link `{PUBLIC_URL}{path}?code=…` found in the mail log. */
@@ -59,7 +63,9 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarn
         headers.set('content-type', 'application/json');
         body = JSON.stringify(options.json);
       }
-      return app.fetch(new Request(`http://localhost${path}`, { method: options.method ?? 'GET', headers, body }));
+      // `duplex` is required by fetch for streamed request bodies.
+      const init = { method: options.method ?? 'GET', headers, body, duplex: 'half' } as RequestInit;
+      return app.fetch(new Request(`http://localhost${path}`, init));
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');

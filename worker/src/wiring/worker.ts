@@ -1,3 +1,4 @@
+import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createD1Repositories } from '../adapters/db/sqlite/d1.js';
 import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
@@ -20,7 +21,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     version: buildInfo('workers'),
     repos: createD1Repositories(env.DB),
     blobs: createR2BlobStore(env.MEDIA),
-    assets: { fetch: (request) => env.ASSETS.fetch(request) },
+    assets: createWorkersAssetServer(env.ASSETS),
     logger: createJsonLogger(writeLog),
     ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
   };

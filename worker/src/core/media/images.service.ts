@@ -68,6 +68,11 @@ export function createImagesService(deps: ImagesDeps) {
       return { image, blob };
     },
 
+    /** The blob exists (HEAD answers without opening it). */
+    async assertStored(filename: string): Promise<void> {
+      if (!(await blobs.head(originalKey(filename)))) throw notFound();
+    },
+
     /** For conditional requests: the row alone answers If-None-Match without touching storage. */
     async find(filename: string): Promise<Image> {
       if (!IMAGE_FILENAME.test(filename)) throw notFound();

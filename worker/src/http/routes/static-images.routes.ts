@@ -21,12 +21,13 @@ export const staticImagesRoutes = new Hono<AppEnv>().get('/:filename', async (c)
   if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
     return c.body(null, 304, { ...headers, ETag: etag });
   }
+  const meta = { ...headers, ETag: etag, 'Content-Type': image.contentType, 'Content-Disposition': 'inline' };
+  // Hono answers HEAD through this GET route and drops the body unread; an
+  // opened blob stream would hold a file handle until garbage collection.
+  if (c.req.method === 'HEAD') {
+    await c.var.services.images.assertStored(filename);
+    return c.body(null, 200, { ...meta, 'Content-Length': String(image.bytes) });
+  }
   const { blob } = await c.var.services.images.open(filename);
-  return c.body(blob.body, 200, {
-    ...headers,
-    ETag: etag,
-    'Content-Type': image.contentType,
-    'Content-Length': String(blob.size),
-    'Content-Disposition': 'inline',
-  });
+  return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
 });
