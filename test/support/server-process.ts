@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { REPO_ROOT } from './node-harness.js';
+import { REPO_ROOT } from './paths.js';
 
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist/node/server.mjs');
 
