@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
-import { closeClient, getJson, interleavedLatency, stopLoad, throughputRounds } from './lib/load.mjs';
+import { closeClient, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
 import { installExitHandlers, startServer, trackTempDir, cleanupNow, onCleanup } from './lib/processes.mjs';
 import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
 import { formatReport } from './lib/report.mjs';
@@ -83,7 +83,6 @@ const log = (msg) => process.stdout.write(`bench: ${msg}\n`);
 const t = (s) => `${s.toFixed(1)} s`;
 
 installExitHandlers();
-process.on('SIGINT', stopLoad);
 
 /** A child command whose output we keep; tracked so Ctrl-C takes it down too. */
 function runCommand(cmd, args, env) {

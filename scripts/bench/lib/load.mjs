@@ -9,12 +9,6 @@ import autocannon from 'autocannon';
  * and a page of this API takes well under one.
  */
 
-let current = null;
-
-/** Stops a running autocannon instance (Ctrl-C). */
-export function stopLoad() {
-  current?.stop();
-}
 
 /**
  * CPU time (user + system) a process has used so far, in milliseconds, from
@@ -38,10 +32,9 @@ export function cpuMs(pid) {
 export function autocannonRun(origin, paths, { connections, seconds }) {
   const requests = paths.map((path) => ({ method: 'GET', path }));
   return new Promise((resolve, reject) => {
-    current = autocannon(
+    autocannon(
       { url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 },
       (err, r) => {
-        current = null;
         if (err) return reject(err);
         if (r.errors || r.timeouts || r.non2xx || r['2xx'] === 0) {
           return reject(
