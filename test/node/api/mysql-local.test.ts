@@ -1,13 +1,8 @@
-import { runArticlesApiContract } from '../../contract/api-articles.contract.js';
-import { runAuthApiContract } from '../../contract/api-auth.contract.js';
-import { runImagesApiContract } from '../../contract/api-images.contract.js';
-import { runSystemApiContract } from '../../contract/api-system.contract.js';
+import { runApiContracts } from '../../contract/api.contract.js';
 import { NODE_MAX_UPLOAD_BYTES, NODE_TEST_JWT_SECRET, nodeHarness } from '../../support/node-harness.js';
 
-const name = 'Node, MariaDB, local directory';
-const setup = () => nodeHarness({ db: 'mysql', storage: 'local' });
-
-runAuthApiContract(name, setup, NODE_TEST_JWT_SECRET);
-runArticlesApiContract(name, setup);
-runImagesApiContract(name, setup, NODE_MAX_UPLOAD_BYTES);
-runSystemApiContract(name, setup, 'node');
+runApiContracts('Node, MariaDB, local directory', () => nodeHarness({ db: 'mysql', storage: 'local' }), {
+  jwtSecret: NODE_TEST_JWT_SECRET,
+  maxUploadBytes: NODE_MAX_UPLOAD_BYTES,
+  target: 'node',
+});

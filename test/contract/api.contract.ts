@@ -1,0 +1,19 @@
+import type { ApiHarness } from '../support/api-harness.js';
+import { runArticlesApiContract } from './api-articles.contract.js';
+import { runAuthApiContract } from './api-auth.contract.js';
+import { runImagesApiContract } from './api-images.contract.js';
+import { runSystemApiContract } from './api-system.contract.js';
+
+export interface ApiTarget {
+  jwtSecret: string;
+  maxUploadBytes: number;
+  target: 'node' | 'workers';
+}
+
+/** Every API suite against one target and backend; each `setup()` is a fresh database and store. */
+export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, t: ApiTarget) {
+  runAuthApiContract(name, setup, t.jwtSecret);
+  runArticlesApiContract(name, setup);
+  runImagesApiContract(name, setup, t.maxUploadBytes);
+  runSystemApiContract(name, setup, t.target);
+}
