@@ -1,4 +1,4 @@
-import type { Article, Image, NewUser, User } from '../core/domain/entities.js';
+import type { Article, Image, Invitation, NewUser, User } from '../core/domain/entities.js';
 import type { ArticleStatus } from '../contract/article.schema.js';
 
 /**
@@ -28,6 +28,48 @@ export interface UsersRepository {
   verifyAsFirstOwner(userId: string, now: Date): Promise<boolean>;
   /** Returns false when no such user. */
   delete(id: string): Promise<boolean>;
+  /** Deletes the account only while it is unverified (cancelled registration). False otherwise. */
+  deleteUnverified(id: string): Promise<boolean>;
+  /** Newest first (id descending), keyset paged like articles. */
+  list(query: { limit: number; beforeId?: string }): Promise<User[]>;
+  /** Null when unknown. */
+  update(id: string, patch: { displayName?: string | null }, now: Date): Promise<User | null>;
+  /** Sets the password and bumps the token version: every earlier session ends. False when unknown. */
+  setPassword(id: string, passwordHash: string, now: Date): Promise<boolean>;
+  /** Replaces the reset code: the previous one stops working. */
+  setResetCode(userId: string, codeHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * Single use, all or nothing: where a user holds this unexpired reset code,
+   * sets the password, clears the code and bumps the token version. Returns
+   * that user's id, or null (unknown, expired or already used code). Two
+   * concurrent calls with one code: exactly one succeeds.
+   */
+  resetPassword(codeHash: string, passwordHash: string, now: Date): Promise<string | null>;
+  /**
+   * Moves ownership from `fromId` (must be the owner) to `toId` (must be a
+   * verified account), all or nothing: the old owner becomes 'admin'.
+   * False, changing nothing, when either condition does not hold.
+   */
+  transferOwnership(fromId: string, toId: string, now: Date): Promise<boolean>;
+}
+
+export interface InvitationsRepository {
+  /** E-mail with a pending invitation, or of an existing user → DomainError('conflict'). */
+  create(invitation: Invitation): Promise<void>;
+  findById(id: string): Promise<Invitation | null>;
+  /** Newest first, keyset paged. Expired invitations are listed too (the admin can renew them). */
+  list(query: { limit: number; beforeId?: string }): Promise<Invitation[]>;
+  /** New code, expiry and createdAt; the old code stops working. Null when unknown. */
+  renew(id: string, codeHash: string, expiresAt: Date, now: Date): Promise<Invitation | null>;
+  delete(id: string): Promise<boolean>;
+  /**
+   * Accepting is single use and all or nothing: where an invitation holds this
+   * unexpired code, creates the verified user that `makeUser` describes (with
+   * the invitation's e-mail and role) and deletes the invitation. Returns the
+   * new user, or null for an unknown, expired, renewed or cancelled code.
+   * 20 concurrent calls with one code create exactly one account.
+   */
+  accept(codeHash: string, now: Date, makeUser: (invitation: Invitation) => NewUser): Promise<User | null>;
 }
 
 export interface ArticleListQuery {
@@ -76,6 +118,7 @@ export interface Repositories {
   users: UsersRepository;
   articles: ArticlesRepository;
   images: ImagesRepository;
+  invitations: InvitationsRepository;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */
   ping(): Promise<void>;
 }

@@ -60,3 +60,16 @@ export interface Image {
 }
 
 export type ImageContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
+
+export interface Invitation {
+  id: string;
+  /** Lower case. One pending invitation per address. */
+  email: string;
+  role: Role;
+  /** sha256 (hex) of the code that travels only in the e-mail. */
+  codeHash: string;
+  expiresAt: Date;
+  /** Set again on renewal. */
+  createdAt: Date;
+  invitedBy: string | null;
+}
