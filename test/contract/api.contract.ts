@@ -1,8 +1,11 @@
 import type { ApiHarness } from '../support/api-harness.js';
+import { runAccountsApiContract } from './api-accounts.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
+import { runRateLimitsApiContract } from './api-rate-limits.contract.js';
 import { runSystemApiContract } from './api-system.contract.js';
+import { runUsersApiContract } from './api-users.contract.js';
 
 export interface ApiTarget {
   jwtSecret: string;
@@ -13,6 +16,9 @@ export interface ApiTarget {
 /** Every API suite against one target and backend; each `setup()` is a fresh database and store. */
 export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, t: ApiTarget) {
   runAuthApiContract(name, setup, t.jwtSecret);
+  runAccountsApiContract(name, setup);
+  runUsersApiContract(name, setup);
+  runRateLimitsApiContract(name, setup);
   runArticlesApiContract(name, setup);
   runImagesApiContract(name, setup, t.maxUploadBytes);
   runSystemApiContract(name, setup, t.target);

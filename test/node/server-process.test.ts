@@ -74,3 +74,44 @@ describe('the Node server process', () => {
     expect(output).not.toContain('nobody@');
   });
 });
+
+describe('the Node server’s client address', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    await buildNode();
+    cwd = await mkdtemp(path.join(tmpdir(), 'cms-peer-'));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  const login = (url: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong' }),
+    });
+
+  it('is the socket peer: forged headers from a direct client change nothing', async () => {
+    const server = await startServer(cwd, { RATE_LIMIT_LOGIN: '3/900' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await login(server.url, { 'x-real-ip': `10.0.0.${i}`, 'x-forwarded-for': `10.1.0.${i}` })).status).toBe(401);
+      const limited = await login(server.url, { 'x-real-ip': '10.0.0.99' });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is X-Real-IP when the peer is a trusted proxy', async () => {
+    const server = await startServer(cwd, { RATE_LIMIT_LOGIN: '3/900', TRUST_PROXY: '127.0.0.1' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await login(server.url, { 'x-real-ip': '10.0.0.1' })).status).toBe(401);
+      expect((await login(server.url, { 'x-real-ip': '10.0.0.1' })).status).toBe(429);
+      expect((await login(server.url, { 'x-real-ip': '10.0.0.2' })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});

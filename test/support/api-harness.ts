@@ -42,14 +42,27 @@ export interface ApiHarness {
 
 export const PUBLIC_URL = 'http://cms.test';
 
+/**
+ * Requests name their network peer in this header; the real peer lookups
+ * have tests of their own. Without it each request comes from a different
+ * address, so only the rate-limit tests (which name one) meet the limits.
+ */
+export const TEST_PEER_HEADER = 'x-test-peer';
+let peerCounter = 0;
+const anotherPeer = () => `198.18.${(++peerCounter >> 8) & 255}.${peerCounter & 255}`;
+
 export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarness {
   const mailLog: string[] = [];
   const clock = new TestClock();
+  const pending: Promise<unknown>[] = [];
   const app = createApp({
     ...deps,
     clock,
     mailer: createLogMailer((line) => mailLog.push(line)),
     settings: { ...deps.settings, publicUrl: PUBLIC_URL },
+    peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
+    // Deferred work (e-mails sent after the response) finishes before request() returns.
+    defer: (work) => void pending.push(work.catch(() => {})),
   });
   return {
     mailLog,
@@ -65,7 +78,9 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarn
       }
       // `duplex` is required by fetch for streamed request bodies.
       const init = { method: options.method ?? 'GET', headers, body, duplex: 'half' } as RequestInit;
-      return app.fetch(new Request(`http://localhost${path}`, init));
+      const res = await app.fetch(new Request(`http://localhost${path}`, init));
+      await Promise.all(pending.splice(0));
+      return res;
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');

@@ -6,6 +6,7 @@ declare global {
       DB: D1Database;
       MEDIA: R2Bucket;
       ASSETS: Fetcher;
+      RATE_LIMITER: DurableObjectNamespace<import('../../worker/src/adapters/rate-limit/durable-object.rate-limiter.js').RateLimiterObject>;
       TEST_MIGRATIONS: D1Migration[];
       JWT_SECRET: string;
     }

@@ -34,3 +34,5 @@ export default {
     return current.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<WorkerBindings & Record<string, unknown>>;
+
+export { RateLimiterObject } from './adapters/rate-limit/durable-object.rate-limiter.js';

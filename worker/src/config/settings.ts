@@ -17,6 +17,16 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** `LIMIT/SECONDS`, e.g. `5/900`: five per fifteen minutes. */
+const rateRule = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}\/[1-9][0-9]{0,6}$/, `${name} must look like 5/900 (requests per seconds)`)
+    .transform((v) => {
+      const [limit, windowSeconds] = v.split('/').map(Number) as [number, number];
+      return { limit, windowSeconds };
+    });
+
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const IPV6 = /^[0-9a-fA-F:.]+$/;
 
@@ -49,6 +59,10 @@ const RawSettingsSchema = z.object({
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
   UPDATE_FEED_URL: httpUrl.optional(),
+  /** Not in API.md's table: the per-client budgets. Failed logins only count. */
+  RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
+  RATE_LIMIT_PASSWORD_RESET: rateRule('RATE_LIMIT_PASSWORD_RESET').default({ limit: 5, windowSeconds: 3600 }),
+  RATE_LIMIT_VERIFICATION: rateRule('RATE_LIMIT_VERIFICATION').default({ limit: 10, windowSeconds: 900 }),
 });
 
 export type Target = 'workers' | 'node';
@@ -70,6 +84,7 @@ export interface Settings {
   maxImagePixels: number;
   activityLogMaxBytes: number;
   updateFeedUrl: string | undefined;
+  rateLimits: Record<'login' | 'passwordReset' | 'verification', { limit: number; windowSeconds: number }>;
 }
 
 export class SettingsError extends Error {
@@ -119,5 +134,10 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
     updateFeedUrl: s.UPDATE_FEED_URL,
+    rateLimits: {
+      login: s.RATE_LIMIT_LOGIN,
+      passwordReset: s.RATE_LIMIT_PASSWORD_RESET,
+      verification: s.RATE_LIMIT_VERIFICATION,
+    },
   };
 }

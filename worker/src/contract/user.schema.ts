@@ -47,3 +47,39 @@ export interface PublicUserDto {
   verified: boolean;
   createdAt: string;
 }
+
+export const PasswordResetRequestSchema = z.object({ email: z.string().max(254).transform((e) => e.toLowerCase()) });
+export const PasswordResetConfirmSchema = z.object({ code: CodeSchema, password: NewPasswordSchema });
+
+export const UpdateMeSchema = z
+  .object({
+    displayName: DisplayNameSchema.nullable().optional(),
+    password: NewPasswordSchema.optional(),
+    currentPassword: LoginPasswordSchema.optional(),
+  })
+  .refine((b) => b.password === undefined || b.currentPassword !== undefined, {
+    message: 'currentPassword is required to set a new password',
+    path: ['currentPassword'],
+  });
+
+export const UpdateUserSchema = z.object({
+  displayName: DisplayNameSchema.nullable().optional(),
+  role: RoleSchema.optional(),
+});
+
+/** Only `admin` can be invited: ownership moves by transfer, never by invitation. */
+export const CreateInvitationSchema = z.object({ email: EmailSchema, role: z.literal('admin').default('admin') });
+
+export const AcceptInvitationSchema = z.object({
+  code: CodeSchema,
+  password: NewPasswordSchema,
+  displayName: DisplayNameSchema.optional(),
+});
+
+export interface InvitationDto {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  createdAt: string;
+}

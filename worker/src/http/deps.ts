@@ -3,7 +3,8 @@ import type { VersionDto } from '../contract/system.schema.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { Repositories } from '../ports/repositories.js';
-import type { AssetServer, Clock, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { AssetServer, Defer, Clock, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
 export interface AppDeps {
@@ -18,4 +19,9 @@ export interface AppDeps {
   tokens: TokenSigner;
   assets: AssetServer;
   logger: Logger;
+  rateLimiter: RateLimiter;
+  /** The network peer's address: the socket on Node, CF-Connecting-IP on Workers. */
+  peerAddress(request: Request, env: unknown): string | undefined;
+  /** Work that may finish after the response, when no execution context offers waitUntil. */
+  defer: Defer;
 }

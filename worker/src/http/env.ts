@@ -6,5 +6,7 @@ export interface AppEnv {
   Variables: {
     actor: Actor;
     services: Services;
+    /** The rate-limit key of the real client (see client-address.ts); null when unknown. */
+    clientKey: string | null;
   };
 }

@@ -1,4 +1,7 @@
 import { createAccountsService } from '../core/accounts/accounts.service.js';
+import { createInvitationsService } from '../core/accounts/invitations.service.js';
+import { createPasswordResetService } from '../core/accounts/password-reset.service.js';
+import { createUsersService } from '../core/accounts/users.service.js';
 import { createArticlesService } from '../core/articles/articles.service.js';
 import { createImagesService } from '../core/media/images.service.js';
 import type { AppDeps } from './deps.js';
@@ -8,6 +11,9 @@ export function buildServices(deps: AppDeps) {
   const logError = (message: string, err: unknown) => deps.logger.error(message, err);
   return {
     accounts: createAccountsService({ ...deps, publicUrl: deps.settings.publicUrl }),
+    passwordReset: createPasswordResetService({ ...deps, publicUrl: deps.settings.publicUrl }),
+    users: createUsersService(deps),
+    invitations: createInvitationsService({ ...deps, publicUrl: deps.settings.publicUrl }),
     articles: createArticlesService({ ...deps, logError }),
     images: createImagesService({
       ...deps,

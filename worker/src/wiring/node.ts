@@ -4,12 +4,18 @@ import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.j
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
-import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
+import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
+import { createDeferTracker, createJsonLogger } from '../adapters/runtime/system.runtime.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
+
+/** What @hono/node-server passes as the fetch handler's env. */
+interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
 
 export interface NodeWiringOptions {
   /** Where drizzle/ and admin-qwik/dist live (the repo, or an unpacked release). */
@@ -31,14 +37,27 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   const database = await openNodeDatabase(settings.databaseUrl, {
     migrationsRoot: path.join(options.appRoot, 'drizzle'),
   });
+  const logger = createJsonLogger(writeLog);
+  const deferred = createDeferTracker(logger);
   const deps: AppDeps = {
     settings,
     version: buildInfo('node'),
     repos: database.repos,
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
-    logger: createJsonLogger(writeLog),
+    logger,
+    // One SQLite file means one instance: budgets in memory. Server databases
+    // may sit behind several instances, which must share one budget.
+    rateLimiter: database.dialect === 'sqlite' ? createMemoryRateLimiter() : database.rateLimiter,
+    peerAddress: (_request, env) => (env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress,
+    defer: deferred.defer,
     ...commonDeps(settings, options.jwtSecret, writeLog),
   };
-  return { deps, close: () => database.close() };
+  return {
+    deps,
+    async close() {
+      await deferred.drain();
+      await database.close();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
+import { createDurableObjectRateLimiter, type RateLimiterObject } from '../adapters/rate-limit/durable-object.rate-limiter.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createD1Repositories } from '../adapters/db/sqlite/d1.js';
 import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
@@ -12,17 +13,24 @@ export interface WorkerBindings {
   DB: D1Database;
   MEDIA: R2Bucket;
   ASSETS: Fetcher;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
 }
 
 export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDeps {
   const writeLog = (line: string) => console.log(line);
+  const logger = createJsonLogger(writeLog);
   return {
     settings,
     version: buildInfo('workers'),
     repos: createD1Repositories(env.DB),
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),
-    logger: createJsonLogger(writeLog),
+    logger,
+    rateLimiter: createDurableObjectRateLimiter(env.RATE_LIMITER),
+    // Set by Cloudflare's edge from the connection; a client cannot forge it.
+    peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
+    // Only used outside a request; inside one, the route uses waitUntil.
+    defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
     ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
   };
 }

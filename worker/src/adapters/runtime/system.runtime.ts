@@ -17,3 +17,20 @@ export function createJsonLogger(write: (line: string) => void): Logger {
       write(JSON.stringify({ level: 'error', at: new Date().toISOString(), message, ...(err === undefined ? {} : errorFields(err)) })),
   };
 }
+
+/**
+ * Node's stand-in for waitUntil: runs the work, logs a failure, and lets a
+ * graceful stop wait for what is still in flight.
+ */
+export function createDeferTracker(logger: Logger) {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    defer(work: Promise<unknown>) {
+      const tracked = work.catch((err) => logger.error('deferred work failed', err)).finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    async drain(): Promise<void> {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

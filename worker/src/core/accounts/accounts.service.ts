@@ -111,6 +111,34 @@ export function createAccountsService(deps: AccountsDeps) {
       return session(user);
     },
 
+    /** Cancels an unverified registration: the account and every session of it are gone. */
+    async cancelRegistration(user: User): Promise<void> {
+      if (user.verified) throw new DomainError('forbidden', 'Only an unverified registration can be cancelled');
+      if (!(await repos.users.deleteUnverified(user.id))) {
+        throw new DomainError('conflict', 'The registration changed meanwhile; sign in again');
+      }
+    },
+
+    /** Display name and password of the caller's own account. A new password ends every other session. */
+    async updateMe(
+      user: User,
+      input: { displayName?: string | null | undefined; password?: string | undefined; currentPassword?: string | undefined },
+    ): Promise<{ user: PublicUserDto; token?: string }> {
+      if (input.password !== undefined) {
+        if (!(await passwords.verify(input.currentPassword ?? '', user.passwordHash))) {
+          throw new DomainError('invalid_request', 'The current password is wrong', [
+            { path: 'currentPassword', message: 'wrong password' },
+          ]);
+        }
+        await repos.users.setPassword(user.id, await passwords.hash(input.password), clock.now());
+      }
+      if (input.displayName !== undefined) await repos.users.update(user.id, { displayName: input.displayName }, clock.now());
+      const fresh = await repos.users.findById(user.id);
+      if (!fresh) throw new DomainError('unauthorized', 'The account no longer exists');
+      // The old token died with the password; hand over one for this session.
+      return input.password !== undefined ? session(fresh) : { user: toPublicUser(fresh) };
+    },
+
     /** The user behind a session token, or null when the token must be refused. */
     async authenticate(token: string): Promise<User | null> {
       const claims = await tokens.verify(token);

@@ -1,4 +1,5 @@
 import type { User } from '../domain/entities.js';
+import { decide } from './policy.js';
 
 /** Who is calling. API keys join this union with the integrations issue. */
 export type Actor = { type: 'anonymous' } | { type: 'user'; user: User };
@@ -6,4 +7,4 @@ export type Actor = { type: 'anonymous' } | { type: 'user'; user: User };
 export const ANONYMOUS: Actor = { type: 'anonymous' };
 
 /** Verified users may read offline articles; unverified registrants may not. */
-export const canReadOffline = (actor: Actor): boolean => actor.type === 'user' && actor.user.verified;
+export const canReadOffline = (actor: Actor): boolean => decide(actor, 'content.readOffline') === 'allow';

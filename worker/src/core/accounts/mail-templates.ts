@@ -15,13 +15,39 @@ function message(to: string, subject: string, intro: string, action: string, lin
   };
 }
 
+const link = (publicUrl: string, path: string, code: string) => `${publicUrl}${path}?code=${encodeURIComponent(code)}`;
+
 export function verificationMail(to: string, publicUrl: string, code: string): MailMessage {
   return message(
     to,
     'Confirm your e-mail address',
     'Welcome! Please confirm your e-mail address to finish creating your account.',
     'Confirm your e-mail address',
-    `${publicUrl}/verify?code=${encodeURIComponent(code)}`,
+    link(publicUrl, '/verify', code),
     'The link is valid for 2 hours. If you did not sign up, ignore this message.',
+  );
+}
+
+export function resetMail(to: string, publicUrl: string, code: string): MailMessage {
+  return message(
+    to,
+    'Reset your password',
+    'Someone (hopefully you) asked to reset the password of your account.',
+    'Choose a new password',
+    link(publicUrl, '/reset-password', code),
+    'The link is valid for 1 hour and works once. If you did not ask for this, ignore this message: your password stays as it is.',
+  );
+}
+
+export function invitationMail(to: string, publicUrl: string, code: string, invitedBy: string | null): MailMessage {
+  return message(
+    to,
+    'You are invited to the CMS',
+    invitedBy
+      ? `${invitedBy} has invited you to help run the content management service.`
+      : 'You have been invited to help run the content management service.',
+    'Accept the invitation',
+    link(publicUrl, '/accept-invite', code),
+    'The invitation is valid for 3 days.',
   );
 }

@@ -1,6 +1,6 @@
 import type { ArticleDto, ImageDto } from '../../contract/article.schema.js';
-import type { PublicUserDto } from '../../contract/user.schema.js';
-import type { Article, Image, User } from '../domain/entities.js';
+import type { InvitationDto, PublicUserDto } from '../../contract/user.schema.js';
+import type { Article, Image, Invitation, User } from '../domain/entities.js';
 
 /** Domain → wire. Only public fields leave; everything else stays behind. */
 
@@ -46,4 +46,9 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
     publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
     images: images.map(toImageDto),
   };
+}
+
+/** Never the code or its hash: the code travels only in the e-mail. */
+export function toInvitationDto(i: Invitation): InvitationDto {
+  return { id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() };
 }

@@ -1,5 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { User } from '../../core/domain/entities.js';
 import { ANONYMOUS } from '../../core/accounts/actor.js';
+import { decide, type Permission } from '../../core/accounts/policy.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
 
@@ -27,16 +29,22 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next();
 };
 
-/** Any session, verified or not. */
-export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.var.actor.type !== 'user') throw unauthorized();
-  return next();
-};
+/**
+ * The route's permission, decided by the one policy table: no session is
+ * 401, a session without the right is 403.
+ */
+export const allow =
+  (permission: Permission): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const decision = decide(c.var.actor, permission);
+    if (decision === 'unauthenticated') throw unauthorized();
+    if (decision === 'forbidden') throw new DomainError('forbidden', 'You may not do this');
+    return next();
+  };
 
-/** A verified account. Unverified registrants get 403: they are known, just not allowed. */
-export const requireVerified: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** The signed-in user behind a route guarded by `allow(...)`. */
+export function currentUser(c: Context<AppEnv>): User {
   const actor = c.var.actor;
   if (actor.type !== 'user') throw unauthorized();
-  if (!actor.user.verified) throw new DomainError('forbidden', 'Verify your e-mail address first');
-  return next();
-};
+  return actor.user;
+}

@@ -8,7 +8,7 @@ import {
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
-import { requireUser } from '../middleware/auth.js';
+import { allow } from '../middleware/auth.js';
 import { validate } from '../validate.js';
 import { uploadLimit, readUploadedFile } from './upload.js';
 
@@ -24,22 +24,22 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     .get('/', validate('query', ListArticlesQuerySchema), async (c) =>
       c.json(await c.var.services.articles.list(c.var.actor, c.req.valid('query'))),
     )
-    .post('/', requireUser, validate('json', CreateArticleSchema), async (c) =>
+    .post('/', allow('content.write'), validate('json', CreateArticleSchema), async (c) =>
       c.json({ article: await c.var.services.articles.create(c.req.valid('json')) }, 201),
     )
     .get('/:id', async (c) =>
       c.json({ article: await c.var.services.articles.get(c.var.actor, articleId(c.req.param('id'))) }),
     )
-    .patch('/:id', requireUser, validate('json', UpdateArticleSchema), async (c) =>
+    .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) =>
       c.json({ article: await c.var.services.articles.update(articleId(c.req.param('id')), c.req.valid('json')) }),
     )
-    .post('/:id/publish', requireUser, async (c) =>
+    .post('/:id/publish', allow('content.write'), async (c) =>
       c.json({ article: await c.var.services.articles.setStatus(articleId(c.req.param('id')), 'online') }),
     )
-    .post('/:id/unpublish', requireUser, async (c) =>
+    .post('/:id/unpublish', allow('content.write'), async (c) =>
       c.json({ article: await c.var.services.articles.setStatus(articleId(c.req.param('id')), 'offline') }),
     )
-    .delete('/:id', requireUser, async (c) => {
+    .delete('/:id', allow('content.write'), async (c) => {
       await c.var.services.articles.delete(articleId(c.req.param('id')));
       return c.body(null, 204);
     })
@@ -49,7 +49,7 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     })
     .post(
       '/:id/images',
-      requireUser,
+      allow('content.write'),
       // 404 for an unknown article before a byte of the upload is read.
       async (c, next) => {
         await c.var.services.articles.existing(articleId(c.req.param('id')));

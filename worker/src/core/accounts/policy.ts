@@ -1,0 +1,36 @@
+import type { Actor } from './actor.js';
+
+/**
+ * Who may do what, in one table (API.md "Roles"). `session`: any signed-in
+ * account, verified or not; `verified`: a verified account of either role;
+ * `owner`: the owner only. Routes name a permission, never a role.
+ */
+export const POLICY = {
+  'account.self': 'session',
+  'content.write': 'session',
+  'content.readOffline': 'verified',
+  'media.read': 'verified',
+  'media.manage': 'verified',
+  'activity.read': 'verified',
+  'sites.write': 'verified',
+  'authors.write': 'verified',
+  'system.read': 'verified',
+  'purge.configure': 'owner',
+  'purge.run': 'owner',
+  'users.manage': 'owner',
+  'invitations.manage': 'owner',
+  'apiKeys.manage': 'owner',
+  'updates.apply': 'owner',
+} as const satisfies Record<string, 'session' | 'verified' | 'owner'>;
+
+export type Permission = keyof typeof POLICY;
+export type Decision = 'allow' | 'unauthenticated' | 'forbidden';
+
+export function decide(actor: Actor, permission: Permission): Decision {
+  if (actor.type !== 'user') return 'unauthenticated';
+  const needs = POLICY[permission];
+  if (needs === 'session') return 'allow';
+  if (!actor.user.verified) return 'forbidden';
+  if (needs === 'verified') return 'allow';
+  return actor.user.role === 'owner' ? 'allow' : 'forbidden';
+}
