@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   char,
   check,
@@ -109,6 +110,7 @@ export const articleAuthors = mysqlTable(
   (t) => [
     primaryKey({ name: 'article_authors_pk', columns: [t.articleId, t.authorId] }),
     index('article_authors_author_id_idx').on(t.authorId),
+    index('article_authors_article_id_position_idx').on(t.articleId, t.position),
   ],
 );
 
@@ -129,3 +131,22 @@ export const images = mysqlTable(
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );
+
+export const invitations = mysqlTable(
+  'invitations',
+  {
+    id: id('id').primaryKey(),
+    email: varchar('email', { length: 254 }).notNull().unique('invitations_email_unique'),
+    role: varchar('role', { length: 16 }).$type<Role>().notNull(),
+    codeHash: varchar('code_hash', { length: 128 }).notNull().unique('invitations_code_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    invitedBy: id('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('invitations_invited_by_idx').on(t.invitedBy)],
+);
+
+export const rateLimits = mysqlTable('rate_limits', {
+  key: varchar('key', { length: 200 }).primaryKey(),
+  tatMs: bigint('tat_ms', { mode: 'number' }).notNull(),
+});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp as pgTimestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp as pgTimestamp, uuid, varchar } from 'drizzle-orm/pg-core';
 import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../contract/article.schema.js';
 import type { ROLES } from '../../../contract/user.schema.js';
 import type { ImageContentType } from '../../../core/domain/entities.js';
@@ -88,6 +88,7 @@ export const articleAuthors = pgTable(
   (t) => [
     primaryKey({ name: 'article_authors_pk', columns: [t.articleId, t.authorId] }),
     index('article_authors_author_id_idx').on(t.authorId),
+    index('article_authors_article_id_position_idx').on(t.articleId, t.position),
   ],
 );
 
@@ -108,3 +109,22 @@ export const images = pgTable(
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull().unique('invitations_email_unique'),
+    role: text('role').$type<Role>().notNull(),
+    codeHash: text('code_hash').notNull().unique('invitations_code_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('invitations_invited_by_idx').on(t.invitedBy)],
+);
+
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 200 }).primaryKey(),
+  tatMs: bigint('tat_ms', { mode: 'number' }).notNull(),
+});

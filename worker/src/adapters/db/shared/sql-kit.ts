@@ -20,6 +20,8 @@ export interface Tables {
   articles: typeof schema.articles;
   articleAuthors: typeof schema.articleAuthors;
   images: typeof schema.images;
+  invitations: typeof schema.invitations;
+  rateLimits: typeof schema.rateLimits;
 }
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */

@@ -93,6 +93,9 @@ export const articleAuthors = sqliteTable(
   (t) => [
     primaryKey({ name: 'article_authors_pk', columns: [t.articleId, t.authorId] }),
     index('article_authors_author_id_idx').on(t.authorId),
+    // Author links are read per article in position order: without this the
+    // lookup sorts in a temporary b-tree on every article read.
+    index('article_authors_article_id_position_idx').on(t.articleId, t.position),
   ],
 );
 
@@ -113,3 +116,25 @@ export const images = sqliteTable(
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );
+
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    // Unique: one pending invitation per address.
+    email: text('email').notNull().unique('invitations_email_unique'),
+    role: text('role').$type<Role>().notNull(),
+    codeHash: text('code_hash').notNull().unique('invitations_code_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  // Keyset paging by id uses the primary key; this one serves ON DELETE SET NULL.
+  (t) => [index('invitations_invited_by_idx').on(t.invitedBy)],
+);
+
+/** GCRA state of the SQL rate limiter: one theoretical arrival time per `${rule}:${key}`. */
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  tatMs: integer('tat_ms').notNull(),
+});
