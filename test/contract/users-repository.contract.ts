@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 import {
   HOSTILE_STRINGS,
+  ascendingIds,
   domainError,
   newId,
   sampleUser,
@@ -194,6 +195,172 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       await expect(repos.users.create(sampleUser({ displayName: 'a\u0000b' }))).rejects.toMatchObject(
         domainError('invalid_request'),
       );
+    });
+
+    it('deletes an account only while it is unverified', async () => {
+      const pending = sampleUser();
+      const verified = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(pending);
+      await repos.users.create(verified);
+      expect(await repos.users.deleteUnverified(verified.id)).toBe(false);
+      expect(await repos.users.findById(verified.id)).not.toBeNull();
+      expect(await repos.users.deleteUnverified(pending.id)).toBe(true);
+      expect(await repos.users.findById(pending.id)).toBeNull();
+      expect(await repos.users.deleteUnverified(pending.id)).toBe(false);
+      expect(await repos.users.deleteUnverified('malformed')).toBe(false);
+    });
+
+    it('lists users newest first, keyset paged by id', async () => {
+      const ids = ascendingIds(5);
+      for (const id of ids) await repos.users.create(sampleUser({ id }));
+      const first = await repos.users.list({ limit: 2 });
+      expect(first.map((u) => u.id)).toEqual([ids[4], ids[3]]);
+      expect(first[0]).toMatchObject({ email: `user-${ids[4]}@example.com`, role: 'admin', tokenVersion: 0 });
+      const second = await repos.users.list({ limit: 2, beforeId: ids[3]! });
+      expect(second.map((u) => u.id)).toEqual([ids[2], ids[1]]);
+      expect((await repos.users.list({ limit: 10, beforeId: ids[0]! })).map((u) => u.id)).toEqual([]);
+      expect(await repos.users.list({ limit: 100 })).toHaveLength(5);
+      await expect(repos.users.list({ limit: 2, beforeId: "' or 1=1 --" })).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
+      await expect(repos.users.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
+    });
+
+    it('updates the display name and updatedAt only', async () => {
+      const input = sampleUser();
+      await repos.users.create(input);
+      const now = new Date('2026-11-26T08:00:00.250Z');
+      const updated = await repos.users.update(input.id, { displayName: HOSTILE_STRINGS[3]! }, now);
+      expect(updated).toMatchObject({ id: input.id, displayName: HOSTILE_STRINGS[3], updatedAt: now, createdAt: input.createdAt });
+      expect(updated?.passwordHash).toBe(input.passwordHash);
+      const cleared = await repos.users.update(input.id, { displayName: null }, now);
+      expect(cleared?.displayName).toBeNull();
+      const untouched = await repos.users.update(input.id, {}, new Date('2026-11-26T09:00:00.000Z'));
+      expect(untouched).toMatchObject({ displayName: null, updatedAt: new Date('2026-11-26T09:00:00.000Z') });
+      expect(await repos.users.update(newId(), { displayName: 'x' }, now)).toBeNull();
+      expect(await repos.users.update('malformed', { displayName: 'x' }, now)).toBeNull();
+    });
+
+    it('sets a password and bumps the token version each time', async () => {
+      const input = sampleUser();
+      await repos.users.create(input);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      expect(await repos.users.setPassword(input.id, 'new-hash-1', now)).toBe(true);
+      expect(await repos.users.findById(input.id)).toMatchObject({ passwordHash: 'new-hash-1', tokenVersion: 1, updatedAt: now });
+      expect(await repos.users.setPassword(input.id, 'new-hash-2', now)).toBe(true);
+      expect((await repos.users.findById(input.id))?.tokenVersion).toBe(2);
+      expect(await repos.users.setPassword(newId(), 'x', now)).toBe(false);
+      expect(await repos.users.setPassword('malformed', 'x', now)).toBe(false);
+    });
+
+    it('resets a password once with an unexpired code: new hash, code cleared, token version bumped', async () => {
+      const input = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const other = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(input);
+      await repos.users.create(other);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      await repos.users.setResetCode(input.id, 'reset-1', new Date(now.getTime() + 60_000));
+      await repos.users.setResetCode(other.id, 'reset-other', new Date(now.getTime() + 60_000));
+
+      expect(await repos.users.resetPassword('reset-1', 'reset-hash', now)).toBe(input.id);
+      expect(await repos.users.findById(input.id)).toMatchObject({ passwordHash: 'reset-hash', tokenVersion: 1, updatedAt: now });
+      // Single use.
+      expect(await repos.users.resetPassword('reset-1', 'again', now)).toBeNull();
+      expect((await repos.users.findById(input.id))?.passwordHash).toBe('reset-hash');
+      // The other account is untouched.
+      expect(await repos.users.findById(other.id)).toMatchObject({ passwordHash: other.passwordHash, tokenVersion: 0 });
+    });
+
+    it('refuses an expired, replaced, unknown or hostile reset code and changes nothing', async () => {
+      const input = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(input);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      await repos.users.setResetCode(input.id, 'reset-old', new Date(now.getTime() + 60_000));
+      await repos.users.setResetCode(input.id, 'reset-new', now);
+      expect(await repos.users.resetPassword('reset-old', 'x', now)).toBeNull();
+      // Expires at `now` exactly: too late.
+      expect(await repos.users.resetPassword('reset-new', 'x', now)).toBeNull();
+      expect(await repos.users.resetPassword('reset-new ', 'x', new Date(now.getTime() - 1))).toBeNull();
+      expect(await repos.users.resetPassword('unknown', 'x', now)).toBeNull();
+      expect(await repos.users.resetPassword("' or 1=1 --", 'x', now)).toBeNull();
+      expect(await repos.users.resetPassword('nul\u0000', 'x', now)).toBeNull();
+      expect(await repos.users.findById(input.id)).toMatchObject({ passwordHash: input.passwordHash, tokenVersion: 0 });
+      // Still valid a millisecond earlier.
+      expect(await repos.users.resetPassword('reset-new', 'y', new Date(now.getTime() - 1))).toBe(input.id);
+    });
+
+    it('lets exactly one of 10 concurrent resets with one code succeed', async () => {
+      const input = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(input);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      await repos.users.setResetCode(input.id, 'reset-race', new Date(now.getTime() + 60_000));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => repos.users.resetPassword('reset-race', `hash-${i}`, now)),
+      );
+      expect(results.filter((r) => r === input.id)).toHaveLength(1);
+      expect(results.filter((r) => r === null)).toHaveLength(9);
+      const user = await repos.users.findById(input.id);
+      expect(user?.tokenVersion).toBe(1);
+      expect(user?.passwordHash).toBe(`hash-${results.indexOf(input.id)}`);
+    });
+
+    it('transfers ownership to a verified account: the old owner becomes admin', async () => {
+      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const next = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(owner);
+      await repos.users.create(next);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      expect(await repos.users.transferOwnership(owner.id, next.id, now)).toBe(true);
+      expect(await repos.users.findById(owner.id)).toMatchObject({ role: 'admin', updatedAt: now });
+      expect(await repos.users.findById(next.id)).toMatchObject({ role: 'owner', updatedAt: now });
+      // And back again: the lock moved with the role.
+      expect(await repos.users.transferOwnership(next.id, owner.id, now)).toBe(true);
+      expect((await repos.users.findById(owner.id))?.role).toBe('owner');
+      expect((await repos.users.findById(next.id))?.role).toBe('admin');
+      // Still only one owner may exist.
+      await expect(
+        repos.users.create(sampleUser({ role: 'owner', verified: true, verificationCodeHash: null })),
+      ).rejects.toMatchObject(domainError('conflict'));
+    });
+
+    it('refuses a transfer from a non-owner or to an unverified, unknown or same account, changing nothing', async () => {
+      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const admin = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const other = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const pending = sampleUser();
+      for (const u of [owner, admin, other, pending]) await repos.users.create(u);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      expect(await repos.users.transferOwnership(admin.id, other.id, now)).toBe(false);
+      expect(await repos.users.transferOwnership(owner.id, pending.id, now)).toBe(false);
+      expect(await repos.users.transferOwnership(owner.id, newId(), now)).toBe(false);
+      expect(await repos.users.transferOwnership(owner.id, owner.id, now)).toBe(false);
+      expect(await repos.users.transferOwnership(owner.id, 'malformed', now)).toBe(false);
+      expect(await repos.users.findById(owner.id)).toMatchObject({ role: 'owner', updatedAt: owner.createdAt });
+      for (const u of [admin, other, pending]) {
+        expect(await repos.users.findById(u.id)).toMatchObject({ role: 'admin', updatedAt: u.createdAt, tokenVersion: 0 });
+      }
+    });
+
+    it('refuses a transfer from a non-owner when no owner exists at all', async () => {
+      const a = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const b = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await repos.users.create(a);
+      await repos.users.create(b);
+      expect(await repos.users.transferOwnership(a.id, b.id, new Date())).toBe(false);
+      expect((await repos.users.findById(b.id))?.role).toBe('admin');
+    });
+
+    it('lets one of several concurrent transfers from the owner win, leaving exactly one owner', async () => {
+      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const candidates = Array.from({ length: 5 }, () =>
+        sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null }),
+      );
+      for (const u of [owner, ...candidates]) await repos.users.create(u);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      const results = await Promise.all(candidates.map((c) => repos.users.transferOwnership(owner.id, c.id, now)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const all = await repos.users.list({ limit: 10 });
+      expect(all.filter((u) => u.role === 'owner').map((u) => u.id)).toEqual([candidates[results.indexOf(true)]!.id]);
     });
 
     it('answers ping', async () => {

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
+import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
 
 // The setup file has applied drizzle/sqlite/migrations through applyD1Migrations,
 // exactly as `wrangler d1 migrations apply` would.
-const TABLES_CHILD_FIRST = ['images', 'article_authors', 'articles', 'authors', 'sites', 'users'];
+const TABLES_CHILD_FIRST = ['images', 'article_authors', 'articles', 'authors', 'sites', 'invitations', 'users', 'rate_limits'];
 const now = Date.now();
 
 const fixtures: DbFixtures = {
@@ -36,6 +37,7 @@ const setup: SetupRepositories = async () => {
 runUsersRepositoryContract('D1 (workerd, env.DB)', setup);
 runArticlesRepositoryContract('D1 (workerd, env.DB)', setup);
 runImagesRepositoryContract('D1 (workerd, env.DB)', setup);
+runInvitationsRepositoryContract('D1 (workerd, env.DB)', setup);
 
 describe('D1 specifics', () => {
   it('enforces foreign keys', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Repositories } from '../../../ports/repositories.js';
 import { createArticlesRepository } from './articles.repository.js';
 import { createImagesRepository } from './images.repository.js';
+import { createInvitationsRepository } from './invitations.repository.js';
 import { unavailable } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 import { createUsersRepository } from './users.repository.js';
@@ -12,6 +13,7 @@ export function createRepositories(kit: SqlKit): Repositories {
     users: createUsersRepository(kit),
     articles: createArticlesRepository(kit),
     images: createImagesRepository(kit),
+    invitations: createInvitationsRepository(kit),
     async ping() {
       try {
         await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);

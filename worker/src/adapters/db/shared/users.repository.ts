@@ -1,8 +1,8 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { NewUser, User } from '../../../core/domain/entities.js';
 import type { UsersRepository } from '../../../ports/repositories.js';
-import { guarded, hasNul, normalizeId, refuseNul, requireId } from './repository-support.js';
+import { guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 
 type UserRow = SqlKit['tables']['users']['$inferSelect'];
@@ -10,7 +10,7 @@ type UserRow = SqlKit['tables']['users']['$inferSelect'];
 // Lookups by text re-check equality in JS: MySQL's collations ignore trailing
 // spaces when comparing, the other databases do not.
 
-function toUser(row: UserRow): User {
+export function toUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
@@ -139,6 +139,126 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
       const key = normalizeId(id);
       if (key === null) return false;
       return kit.affectedRows(await db.delete(users).where(eq(users.id, key))) > 0;
+    },
+
+    async deleteUnverified(id) {
+      const key = normalizeId(id);
+      if (key === null) return false;
+      // One statement: an account verified a moment ago is never deleted.
+      return kit.affectedRows(await db.delete(users).where(and(eq(users.id, key), eq(users.verified, false)))) > 0;
+    },
+
+    async list({ limit, beforeId }) {
+      const rows = await db
+        .select()
+        .from(users)
+        .where(beforeId === undefined ? undefined : lt(users.id, requireId(beforeId, 'cursor')))
+        .orderBy(desc(users.id))
+        .limit(requireLimit(limit));
+      return rows.map(toUser);
+    },
+
+    async update(id, patch, now) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      refuseNul({ displayName: patch.displayName });
+      const set = { ...(patch.displayName !== undefined && { displayName: patch.displayName }), updatedAt: now };
+      if (kit.affectedRows(await db.update(users).set(set).where(eq(users.id, key))) === 0) return null;
+      return repo.findById(key);
+    },
+
+    async setPassword(id, passwordHash, now) {
+      const key = normalizeId(id);
+      if (key === null) return false;
+      refuseNul({ passwordHash });
+      const result = await db
+        .update(users)
+        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now })
+        .where(eq(users.id, key));
+      return kit.affectedRows(result) > 0;
+    },
+
+    async setResetCode(userId, codeHash, expiresAt) {
+      const id = normalizeId(userId);
+      if (id === null) return;
+      refuseNul({ codeHash });
+      await db.update(users).set({ resetCodeHash: codeHash, resetExpiresAt: expiresAt }).where(eq(users.id, id));
+    },
+
+    async resetPassword(codeHash, passwordHash, now) {
+      if (hasNul(codeHash)) return null;
+      refuseNul({ passwordHash });
+      const [row] = await db
+        .select({ id: users.id, code: users.resetCodeHash })
+        .from(users)
+        .where(eq(users.resetCodeHash, codeHash))
+        .limit(1);
+      if (!row || row.code !== codeHash) return null;
+      // The conditional update decides: of two concurrent calls, the second
+      // finds the code already cleared (row locks make it wait and re-check).
+      const result = await db
+        .update(users)
+        .set({
+          passwordHash,
+          tokenVersion: sql`${users.tokenVersion} + 1`,
+          resetCodeHash: null,
+          resetExpiresAt: null,
+          updatedAt: now,
+        })
+        .where(and(eq(users.id, row.id), eq(users.resetCodeHash, codeHash), gt(users.resetExpiresAt, now)));
+      return kit.affectedRows(result) === 1 ? row.id : null;
+    },
+
+    async transferOwnership(fromId, toId, now) {
+      const from = normalizeId(fromId);
+      const to = normalizeId(toId);
+      if (from === null || to === null || from === to) return false;
+      // Without an owner at all, the promotion below could not tell that the
+      // demotion did nothing; `from` must hold ownership to begin with.
+      const owner = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, from), eq(users.ownerLock, 1)))
+        .limit(1);
+      if (owner.length === 0) return false;
+      // Two statements, because owner_lock is unique and checked row by row:
+      // the old owner lets go first, then the new one takes it only if nobody
+      // holds it. Both are conditional (a D1 batch cannot branch), and MySQL
+      // wants subqueries on the updated table wrapped in a derived table.
+      const target = db.select({ id: users.id }).from(users).where(and(eq(users.id, to), eq(users.verified, true)));
+      const holder = db.select({ id: users.id }).from(users).where(eq(users.ownerLock, 1));
+      const released = db.select({ id: users.id }).from(users).where(and(eq(users.id, from), isNull(users.ownerLock)));
+      let results: unknown[];
+      try {
+        results = await kit.atomic((tx) => [
+          // Locks the new owner's row first, so it cannot be deleted between
+          // the demotion and the promotion (a no-op write, like verifyAsFirstOwner's).
+          tx
+            .update(users)
+            .set({ tokenVersion: sql`${users.tokenVersion}` })
+            .where(and(eq(users.id, to), eq(users.verified, true))),
+          tx
+            .update(users)
+            .set({ role: 'admin', ownerLock: null, updatedAt: now })
+            .where(and(eq(users.id, from), eq(users.ownerLock, 1), sql`exists (select 1 from (${target}) as transfer_target)`)),
+          tx
+            .update(users)
+            .set({ role: 'owner', ownerLock: 1, updatedAt: now })
+            .where(
+              and(
+                eq(users.id, to),
+                eq(users.verified, true),
+                sql`not exists (select 1 from (${holder}) as transfer_holder)`,
+                sql`exists (select 1 from (${released}) as transfer_released)`,
+              ),
+            ),
+        ]);
+      } catch (err) {
+        // Someone else took ownership meanwhile: the unique index refused, all rolled back.
+        if (kit.isUniqueViolation(err)) return false;
+        throw err;
+      }
+      return kit.affectedRows(results[2]) === 1;
     },
   };
   return guarded(kit, repo);
