@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../worker/src/adapters/db/node-database.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
+import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
+import { runRateLimiterContract } from '../contract/rate-limiter.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import { domainError, newId, type SetupRepositories } from './db-contract.js';
 import { MIGRATIONS_ROOT, type NodeDbHarness } from './db-node-harness.js';
@@ -41,6 +43,12 @@ export function runNodeDatabaseSuites(
   runUsersRepositoryContract(name, setup);
   runArticlesRepositoryContract(name, setup);
   runImagesRepositoryContract(name, setup);
+  runInvitationsRepositoryContract(name, setup);
+  runRateLimiterContract(name, async () => {
+    if (!harness || !db) throw new Error('the database did not open');
+    await harness.wipe();
+    return { limiter: db.rateLimiter, cleanup: async () => undefined };
+  });
 
   describe(`openNodeDatabase: ${name}`, () => {
     it('reports its dialect', () => {
@@ -63,6 +71,31 @@ export function runNodeDatabaseSuites(
       await expect(closed.repos.users.findById(newId())).rejects.toMatchObject(domainError('unavailable'));
       await expect(closed.repos.articles.list({ limit: 5 })).rejects.toMatchObject(domainError('unavailable'));
       await expect(closed.repos.ping()).rejects.toMatchObject(domainError('unavailable'));
+      // The rate limiter fails closed the same way.
+      const rule = { name: 'login', limit: 5, windowSeconds: 60 };
+      await expect(closed.rateLimiter.take(rule, '203.0.113.1', new Date())).rejects.toMatchObject(domainError('unavailable'));
+      await expect(closed.rateLimiter.refund(rule, '203.0.113.1', new Date())).rejects.toMatchObject(domainError('unavailable'));
+    });
+
+    it('prunes rate-limit rows whose arrival time has passed, at most once a minute', async () => {
+      await harness!.wipe();
+      // A fresh limiter: its first take prunes.
+      const fresh = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT });
+      try {
+        const rule = { name: 'prune', limit: 5, windowSeconds: 60 };
+        const t0 = Date.now();
+        await fresh.rateLimiter.take(rule, 'old', new Date(t0));
+        await fresh.rateLimiter.take(rule, 'recent', new Date(t0 + 50_000));
+        const keys = async () => (await harness!.query('SELECT tat_ms FROM rate_limits')).length;
+        // 50 s after the first prune: nothing pruned yet, although 'old' has expired.
+        expect(await keys()).toBe(2);
+        await fresh.rateLimiter.take(rule, 'new', new Date(t0 + 61_000));
+        // 'old' (arrival t0 + 12 s) went; 'recent' (t0 + 62 s) and 'new' stay.
+        expect(await keys()).toBe(2);
+        expect((await fresh.rateLimiter.take({ ...rule, limit: 1 }, 'recent', new Date(t0 + 61_000))).allowed).toBe(false);
+      } finally {
+        await fresh.close();
+      }
     });
   });
 

@@ -15,6 +15,8 @@ describe('PostgreSQL storage settings', () => {
       'articles',
       'authors',
       'images',
+      'invitations',
+      'rate_limits',
       'sites',
       'users',
     ]);

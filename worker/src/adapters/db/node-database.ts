@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { Repositories } from '../../ports/repositories.js';
+import { createSqlRateLimiter } from './shared/rate-limit.store.js';
 import { createRepositories } from './shared/repositories.js';
 import type { SqlKit } from './shared/sql-kit.js';
 
@@ -8,6 +10,11 @@ export type NodeDialect = 'sqlite' | 'mysql' | 'postgres';
 export interface NodeDatabase {
   repos: Repositories;
   dialect: NodeDialect;
+  /**
+   * Budgets kept in this database (GCRA, shared by every instance using it).
+   * Offered on SQLite too; the wiring may prefer memory there.
+   */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -59,5 +66,5 @@ function targetOf(url: string): Target {
 export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
   const target = targetOf(url);
   const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'));
-  return { repos: createRepositories(kit), dialect: target.dialect, close };
+  return { repos: createRepositories(kit), rateLimiter: createSqlRateLimiter(kit), dialect: target.dialect, close };
 }
