@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Article, Image } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
 import { toImage } from './images.repository.js';
 import { MAX_PARAMS, chunk, guarded, invalid, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
-import type { SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
+import { preparedInList } from './prepared-in-list.js';
+import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
 
@@ -41,17 +42,45 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return chunk(rows, LINKS_PER_INSERT).map((part) => tx.insert(articleAuthors).values(part));
   }
 
+  const linksOf = preparedInList(kit, 'article_authors_in', (ids) =>
+    db
+      .select({ articleId: articleAuthors.articleId, authorId: articleAuthors.authorId })
+      .from(articleAuthors)
+      .where(inArray(articleAuthors.articleId, ids))
+      .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position)),
+  );
+
   async function linksFor(ids: string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>(ids.map((id) => [id, []]));
     for (const part of chunk(ids, MAX_PARAMS)) {
-      const rows = await db
-        .select()
-        .from(articleAuthors)
-        .where(inArray(articleAuthors.articleId, part))
-        .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
-      for (const row of rows) map.get(row.articleId)?.push(row.authorId);
+      for (const row of await linksOf(part)) map.get(row.articleId)?.push(row.authorId);
     }
     return map;
+  }
+
+  // One prepared statement per combination of filters (8 at most), values as placeholders.
+  const listReads = new Map<string, PreparedRead<ArticleRow>>();
+  function listRead(status: boolean, site: boolean, before: boolean): PreparedRead<ArticleRow> {
+    const name = `articles_list_${Number(status)}${Number(site)}${Number(before)}`;
+    let read = listReads.get(name);
+    if (!read) {
+      const conditions = [
+        status ? eq(articles.status, sql.placeholder('status')) : undefined,
+        site ? eq(articles.siteId, sql.placeholder('siteId')) : undefined,
+        before ? lt(articles.id, sql.placeholder('before')) : undefined,
+      ];
+      read = kit.prepare(
+        db
+          .select()
+          .from(articles)
+          .where(and(...conditions))
+          .orderBy(desc(articles.id))
+          .limit(sql.placeholder('limit')),
+        name,
+      );
+      listReads.set(name, read);
+    }
+    return read;
   }
 
   /** After a foreign-key failure: name what was missing, so the client can fix it. */
@@ -120,20 +149,11 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
 
     async list(query: ArticleListQuery) {
       const limit = requireLimit(query.limit);
-      const conditions: SQL[] = [];
-      if (query.status !== undefined) conditions.push(eq(articles.status, query.status));
-      if (query.siteId !== undefined) {
-        const siteId = normalizeId(query.siteId);
-        if (siteId === null) return [];
-        conditions.push(eq(articles.siteId, siteId));
-      }
-      if (query.beforeId !== undefined) conditions.push(lt(articles.id, requireId(query.beforeId, 'cursor')));
-      const rows = await db
-        .select()
-        .from(articles)
-        .where(and(...conditions))
-        .orderBy(desc(articles.id))
-        .limit(limit);
+      const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
+      if (siteId === null) return [];
+      const before = query.beforeId === undefined ? undefined : requireId(query.beforeId, 'cursor');
+      const read = listRead(query.status !== undefined, siteId !== undefined, before !== undefined);
+      const rows = await read({ status: query.status, siteId, before, limit });
       const links = await linksFor(rows.map((r) => r.id));
       return rows.map((row) => toArticle(row, links.get(row.id) ?? []));
     },

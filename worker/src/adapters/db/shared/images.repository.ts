@@ -3,6 +3,7 @@ import type { Image } from '../../../core/domain/entities.js';
 import { DomainError, notFound } from '../../../core/domain/errors.js';
 import type { ImageListQuery, ImagesRepository } from '../../../ports/repositories.js';
 import { MAX_PARAMS, chunk, guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
+import { preparedInList } from './prepared-in-list.js';
 import type { SqlKit } from './sql-kit.js';
 
 type ImageRow = SqlKit['tables']['images']['$inferSelect'];
@@ -25,6 +26,10 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
   const byFilename = kit.prepare(
     db.select().from(images).where(eq(images.filename, sql.placeholder('filename'))).limit(1),
     'images_by_filename',
+  );
+  // Behind every article read and list page: prepared once per list length.
+  const ofArticles = preparedInList(kit, 'images_in_articles', (ids) =>
+    db.select().from(images).where(inArray(images.articleId, ids)).orderBy(asc(images.articleId), asc(images.id)),
   );
 
   const repo: ImagesRepository = {
@@ -75,11 +80,7 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       const map = new Map<string, Image[]>(articleIds.map((id) => [id, []]));
       const original = new Map(articleIds.map((id) => [normalizeId(id), id]));
       for (const part of chunk(keys, MAX_PARAMS)) {
-        const rows = await db
-          .select()
-          .from(images)
-          .where(inArray(images.articleId, part))
-          .orderBy(asc(images.articleId), asc(images.id));
+        const rows = await ofArticles(part);
         for (const row of rows) map.get(original.get(row.articleId) ?? row.articleId)?.push(toImage(row));
       }
       return map;
