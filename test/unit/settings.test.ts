@@ -27,6 +27,7 @@ describe('parseSettings', () => {
       trustProxy: [],
       maxUploadBytes: 10_485_760,
       maxImagePixels: 50_000_000,
+      imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       activityLogMaxBytes: 10_485_760,
       updateFeedUrl: undefined,
     });

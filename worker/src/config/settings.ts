@@ -57,6 +57,13 @@ const RawSettingsSchema = z.object({
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024, 1024 ** 3).default(10_485_760),
   /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
+  /** The preset widths `?w=` accepts: up to 12 distinct widths from 16 to 4096, ascending. */
+  IMAGE_VARIANT_WIDTHS: z
+    .string()
+    .regex(/^[0-9]{2,4}(,[0-9]{2,4}){0,11}$/, 'IMAGE_VARIANT_WIDTHS must be a comma list of widths, e.g. 320,640,1280')
+    .transform((v) => v.split(',').map(Number))
+    .refine((ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)), 'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096')
+    .default([160, 320, 640, 960, 1280, 1920]),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
   UPDATE_FEED_URL: httpUrl.optional(),
   /** Not in API.md's table: the per-client budgets. Failed logins only count. */
@@ -82,6 +89,7 @@ export interface Settings {
   trustProxy: string[];
   maxUploadBytes: number;
   maxImagePixels: number;
+  imageVariantWidths: number[];
   activityLogMaxBytes: number;
   updateFeedUrl: string | undefined;
   rateLimits: Record<'login' | 'passwordReset' | 'verification', { limit: number; windowSeconds: number }>;
@@ -132,6 +140,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     trustProxy: s.TRUST_PROXY ?? [],
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
+    imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
     updateFeedUrl: s.UPDATE_FEED_URL,
     rateLimits: {

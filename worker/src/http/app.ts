@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { resolveClient } from './client-address.js';
+import { mediaRoutes } from './routes/media.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
 import { healthRoutes, systemRoutes } from './routes/system.routes.js';
 import { buildServices } from './services.js';
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps) {
     .route('/auth', authRoutes(rateLimiting(deps.rateLimiter, deps.settings, deps.logger), deps.defer))
     .route('/user', usersRoutes)
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
+    .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))
     .all('*', notFoundJson);
 
@@ -34,7 +36,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError(deps.logger));
   app.route('/', healthRoutes(deps));
   app.route('/v1', api);
-  app.route('/static/uploadedImages', staticImagesRoutes);
+  app.route('/static/uploadedImages', staticImagesRoutes(deps.settings.imageVariantWidths));
   app.all('/static/*', notFoundJson);
   // Everything else is the admin SPA. Copying the response makes its headers
   // mutable, so the security headers can be added to static files too.

@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { VersionDto } from '../contract/system.schema.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { ImageCodec } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -12,6 +13,8 @@ export interface AppDeps {
   version: VersionDto;
   repos: Repositories;
   blobs: BlobStore;
+  /** Makes image variants (photon on both targets). */
+  codec: ImageCodec;
   mailer: Mailer;
   clock: Clock;
   ids: IdGenerator;

@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { createJoseTokenSigner } from '../adapters/auth/jose.token-signer.js';
 import { createPbkdf2PasswordHasher } from '../adapters/auth/pbkdf2.password-hasher.js';
+import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createLogMailer } from '../adapters/mail/log.mailer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp.mailer.js';
 import { systemClock, uuidV7Ids } from '../adapters/runtime/system.runtime.js';
@@ -20,5 +21,6 @@ export function commonDeps(settings: Settings, jwtSecret: string, writeLog: (lin
     passwords: createPbkdf2PasswordHasher(),
     tokens: createJoseTokenSigner({ secret: jwtSecret, lifetimeSeconds: SESSION_LIFETIME_SECONDS, now: systemClock.now }),
     mailer,
+    codec: createPhotonImageCodec(),
   };
 }

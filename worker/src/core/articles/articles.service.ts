@@ -18,6 +18,8 @@ export interface ArticlesDeps {
   ids: IdGenerator;
   /** Reports work that failed after the response was decided (e.g. blob clean-up). */
   logError: (message: string, err: unknown) => void;
+  /** Removes every variant of these images; failures are logged, not thrown. */
+  dropVariants: (imageIds: string[]) => Promise<void>;
 }
 
 export interface ListArticlesInput {
@@ -108,6 +110,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       // that fails to delete is an orphan for the purge, never a live image.
       const results = await Promise.allSettled(removed.map((img) => blobs.delete(originalKey(img.filename))));
       for (const r of results) if (r.status === 'rejected') logError('image blob left behind', r.reason);
+      await deps.dropVariants(removed.map((img) => img.id));
     },
 
     async listImages(actor: Actor, id: string, limit: number, cursor?: string): Promise<Page<ImageDto>> {

@@ -1,0 +1,79 @@
+import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
+import type { EncodeFormat, ImageCodec, Orientation, RasterImage } from '../../ports/image-codec.js';
+
+/**
+ * The codec on photon. The package picks its build by export condition:
+ * `workerd` imports the .wasm as a module (wrangler bundles it), `node`
+ * inlines it. Photon decodes JPEG, PNG, GIF (first frame) and WebP, and
+ * writes JPEG and PNG; its WebP writer is lossless only, so the core never
+ * asks for WebP (see variants.service.ts).
+ */
+class PhotonRaster implements RasterImage {
+  constructor(readonly photon: PhotonImage) {}
+  get width() {
+    return this.photon.get_width();
+  }
+  get height() {
+    return this.photon.get_height();
+  }
+  free() {
+    this.photon.free();
+  }
+}
+
+const photonOf = (image: RasterImage): PhotonImage => {
+  if (!(image instanceof PhotonRaster)) throw new Error('not an image of this codec');
+  return image.photon;
+};
+
+/**
+ * Pixel moves for EXIF orientations, done on the raw RGBA of the already
+ * resized image (small, so cheap): for each output pixel, where it comes from.
+ */
+function reorient(src: Uint8Array, w: number, h: number, orientation: Orientation) {
+  const swap = orientation >= 5;
+  const ow = swap ? h : w;
+  const oh = swap ? w : h;
+  const out = new Uint8Array(src.length);
+  const view32In = new Uint32Array(src.buffer, src.byteOffset, w * h);
+  const view32Out = new Uint32Array(out.buffer, 0, ow * oh);
+  for (let y = 0; y < oh; y++) {
+    for (let x = 0; x < ow; x++) {
+      let sx: number;
+      let sy: number;
+      switch (orientation) {
+        case 2: sx = w - 1 - x; sy = y; break; // mirrored
+        case 3: sx = w - 1 - x; sy = h - 1 - y; break; // upside down
+        case 4: sx = x; sy = h - 1 - y; break; // flipped
+        case 5: sx = y; sy = x; break; // transposed
+        case 6: sx = y; sy = h - 1 - x; break; // needs 90° clockwise
+        case 7: sx = w - 1 - y; sy = h - 1 - x; break; // transversed
+        case 8: sx = w - 1 - y; sy = x; break; // needs 90° anticlockwise
+        default: sx = x; sy = y;
+      }
+      view32Out[y * ow + x] = view32In[sy * w + sx]!;
+    }
+  }
+  return { pixels: out, width: ow, height: oh };
+}
+
+export function createPhotonImageCodec(): ImageCodec {
+  return {
+    decode: (bytes) => new PhotonRaster(PhotonImage.new_from_byteslice(bytes)),
+    // Triangle (bilinear) is several times faster than Lanczos3 in wasm and
+    // looks the same at thumbnail sizes; see docs/benchmarks.md.
+    resize: (image, width, height) => new PhotonRaster(resize(photonOf(image), width, height, SamplingFilter.Triangle)),
+    orient(image, orientation) {
+      const photon = photonOf(image);
+      const raw = photon.get_raw_pixels();
+      const { pixels, width, height } = orientation === 1
+        ? { pixels: raw, width: image.width, height: image.height }
+        : reorient(raw, image.width, image.height, orientation);
+      return new PhotonRaster(new PhotonImage(pixels, width, height));
+    },
+    encode(image, format: EncodeFormat, quality) {
+      const photon = photonOf(image);
+      return format === 'jpeg' ? photon.get_bytes_jpeg(quality) : photon.get_bytes();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Decoding, resizing and encoding pixels: photon (Rust → wasm) on both
+ * targets. Every call is synchronous CPU work; a decoded image holds memory
+ * outside the JS heap until `free()`.
+ */
+export type EncodeFormat = 'jpeg' | 'png';
+
+export interface RasterImage {
+  readonly width: number;
+  readonly height: number;
+  free(): void;
+}
+
+/** EXIF orientations 1–8 (1 = as stored). */
+export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+export interface ImageCodec {
+  /** Throws on bytes it cannot decode; callers check type, size and completeness first. */
+  decode(bytes: Uint8Array): RasterImage;
+  /** A new image; the input stays valid and must still be freed. */
+  resize(image: RasterImage, width: number, height: number): RasterImage;
+  /** A new image turned upright for this EXIF orientation (may swap width and height). */
+  orient(image: RasterImage, orientation: Orientation): RasterImage;
+  /** `quality` (1–100) applies to JPEG only. */
+  encode(image: RasterImage, format: EncodeFormat, quality: number): Uint8Array;
+}
