@@ -30,7 +30,19 @@ describe('parseSettings', () => {
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       activityLogMaxBytes: 10_485_760,
       updateFeedUrl: undefined,
+      rateLimits: {
+        login: { limit: 5, windowSeconds: 900 },
+        passwordReset: { limit: 5, windowSeconds: 3600 },
+        verification: { limit: 10, windowSeconds: 900 },
+      },
     });
+  });
+
+  it('reads rate limits as LIMIT/SECONDS', () => {
+    expect(parseSettings({ RATE_LIMIT_LOGIN: '3/60' }, 'node').rateLimits.login).toEqual({ limit: 3, windowSeconds: 60 });
+    for (const bad of ['abc', '0/60', '5', '5/0', '-1/60', '5/1.5']) {
+      expect(problemsOf({ RATE_LIMIT_LOGIN: bad }), bad).toEqual([expect.stringMatching(/^RATE_LIMIT_LOGIN:/)]);
+    }
   });
 
   it('reads every setting and ignores unrelated variables', () => {

@@ -4,7 +4,7 @@ import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
 import { harnessFor, type ApiHarness } from '../../support/api-harness.js';
 
 // Children before parents, so foreign keys never object.
-const TABLES = ['article_authors', 'images', 'articles', 'authors', 'sites', 'users'];
+const TABLES = ['images', 'article_authors', 'articles', 'authors', 'sites', 'invitations', 'users', 'rate_limits'];
 
 /** Each suite starts from an empty D1 database and R2 bucket, like a fresh deployment. */
 async function reset(): Promise<void> {
