@@ -3,6 +3,7 @@ import { runAccountsApiContract } from './api-accounts.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
+import { runMediaApiContract } from './api-media.contract.js';
 import { runRateLimitsApiContract } from './api-rate-limits.contract.js';
 import { runSystemApiContract } from './api-system.contract.js';
 import { runUsersApiContract } from './api-users.contract.js';
@@ -21,5 +22,6 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runRateLimitsApiContract(name, setup);
   runArticlesApiContract(name, setup);
   runImagesApiContract(name, setup, t.maxUploadBytes);
+  runMediaApiContract(name, setup);
   runSystemApiContract(name, setup, t.target);
 }
