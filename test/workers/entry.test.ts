@@ -21,3 +21,19 @@ describe('Worker entry', () => {
     expectSecurityHeaders(missing, '404');
   });
 });
+
+describe('Worker client address', () => {
+  it('rate limits by CF-Connecting-IP (set by the edge), through the real entry and Durable Objects', async () => {
+    const login = (ip: string) =>
+      SELF.fetch('https://cms.example/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip, 'x-real-ip': '10.0.0.1' },
+        body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong' }),
+      });
+    for (let i = 0; i < 5; i++) expect((await login('203.0.113.77')).status).toBe(401);
+    const limited = await login('203.0.113.77');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await login('203.0.113.78')).status).toBe(401);
+  });
+});
