@@ -51,14 +51,19 @@ export const TEST_PEER_HEADER = 'x-test-peer';
 let peerCounter = 0;
 const anotherPeer = () => `198.18.${(++peerCounter >> 8) & 255}.${peerCounter & 255}`;
 
-export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarness {
+export interface HarnessOptions {
+  /** Keep the deps' own mailer (e.g. real SMTP) and read what it delivered from here. */
+  delivered?: () => string[];
+}
+
+export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options: HarnessOptions = {}): ApiHarness {
   const mailLog: string[] = [];
   const clock = new TestClock();
   const pending: Promise<unknown>[] = [];
   const app = createApp({
     ...deps,
     clock,
-    mailer: createLogMailer((line) => mailLog.push(line)),
+    mailer: options.delivered ? deps.mailer : createLogMailer((line) => mailLog.push(line)),
     settings: { ...deps.settings, publicUrl: PUBLIC_URL },
     peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
     // Deferred work (e-mails sent after the response) finishes before request() returns.
@@ -84,7 +89,7 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>): ApiHarn
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
-      return mailLog.flatMap((line) => [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)));
+      return (options.delivered ? options.delivered() : mailLog).flatMap((line) => [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)));
     },
     lastCode(path) {
       const codes = this.codes(path);

@@ -6,15 +6,25 @@ import { buildNodeDeps } from '../../worker/src/wiring/node.js';
 import { REPO_ROOT } from './paths.js';
 import { harnessFor, type ApiHarness } from './api-harness.js';
 import { startS3rver } from './s3rver.js';
+import { parseMail, startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.js';
 import { freshMysqlDatabase, freshPostgresDatabase, type FreshDatabase } from './server-databases.js';
 
 export const NODE_TEST_JWT_SECRET = 'node-test-secret-0123456789abcdef0123';
 export const NODE_MAX_UPLOAD_BYTES = 64 * 1024;
 
-export type NodeBackend = { db: 'sqlite' | 'postgres' | 'mysql'; storage: 'local' | 's3' };
+export type NodeBackend = { db: 'sqlite' | 'postgres' | 'mysql'; storage: 'local' | 's3'; mail?: 'log' | 'smtp' };
+
+/** With `mail: 'smtp'`, e-mails go through worker-mailer to a real SMTP catcher, which tests may stop. */
+export type NodeHarness = ApiHarness & { smtp?: SmtpCatcher };
+
+const textOf = (raw: string) =>
+  parseMail(raw)
+    .parts.filter((p) => (p.headers.get('content-type') ?? '').startsWith('text/plain'))
+    .map((p) => p.body)
+    .join('\n');
 
 /** The Node wiring with real adapters: a fresh database and store per harness. */
-export async function nodeHarness(backend: NodeBackend): Promise<ApiHarness> {
+export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cms-api-'));
   const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
   try {
@@ -35,6 +45,12 @@ export async function nodeHarness(backend: NodeBackend): Promise<ApiHarness> {
       raw.S3_ACCESS_KEY_ID = s3.accessKeyId;
       raw.S3_SECRET_ACCESS_KEY = s3.secretAccessKey;
     }
+    let smtp: SmtpCatcher | undefined;
+    if (backend.mail === 'smtp') {
+      smtp = await startSmtpCatcher();
+      cleanups.unshift(smtp.stop);
+      raw.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
+    }
     const settings = parseSettings(raw, 'node');
     const { deps, close } = await buildNodeDeps(settings, {
       appRoot: REPO_ROOT,
@@ -42,9 +58,14 @@ export async function nodeHarness(backend: NodeBackend): Promise<ApiHarness> {
       writeLog: () => {},
     });
     cleanups.unshift(close);
-    return harnessFor(deps, async () => {
-      for (const c of cleanups) await c();
-    });
+    const harness = harnessFor(
+      deps,
+      async () => {
+        for (const c of cleanups) await c().catch(() => {});
+      },
+      smtp ? { delivered: () => smtp.messages.map((m) => textOf(m.raw)) } : {},
+    );
+    return Object.assign(harness, { smtp });
   } catch (err) {
     for (const c of cleanups) await c().catch(() => {});
     throw err;

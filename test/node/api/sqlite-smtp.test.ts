@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAccountsApiContract } from '../../contract/api-accounts.contract.js';
+import { runAuthApiContract } from '../../contract/api-auth.contract.js';
+import { runUsersApiContract } from '../../contract/api-users.contract.js';
+import { errorOf, registerOwner } from '../../support/api-flows.js';
+import { NODE_TEST_JWT_SECRET, nodeHarness, type NodeHarness } from '../../support/node-harness.js';
+
+// The account flows again, with every code read from e-mails that worker-mailer
+// really delivered over SMTP (through the Node sockets shim) to a catcher.
+const name = 'Node, SQLite, SMTP';
+const setup = () => nodeHarness({ db: 'sqlite', storage: 'local', mail: 'smtp' });
+
+runAuthApiContract(name, setup, NODE_TEST_JWT_SECRET);
+runAccountsApiContract(name, setup);
+runUsersApiContract(name, setup);
+
+describe(`failed e-mail (${name})`, () => {
+  let api: NodeHarness;
+  beforeAll(async () => {
+    api = await setup();
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('sends multipart messages with a clear subject', async () => {
+    await api.request('/v1/auth/register', { method: 'POST', json: { email: 'mailcheck@example.com', password: 'a long enough password' } });
+    const raw = api.smtp!.messages.at(-1)!.raw;
+    expect(raw).toMatch(/^Subject: Confirm your e-mail address/m);
+    expect(raw).toMatch(/multipart\/alternative/);
+    expect(raw).toMatch(/text\/html/);
+    // Cancel it so the next test starts with registration open and no account.
+    const token = (await (await api.request('/v1/auth/login', { method: 'POST', json: { email: 'mailcheck@example.com', password: 'a long enough password' } })).json()).token;
+    expect((await api.request('/v1/auth/registration', { method: 'DELETE', token })).status).toBe(204);
+  });
+
+  it('answers 503 and leaves nothing half-done when the SMTP server is down', async () => {
+    const owner = await registerOwner(api, 'owner@example.com');
+    await api.smtp!.stop();
+    const invite = await api.request('/v1/user/invite', { method: 'POST', token: owner.token, json: { email: 'new@example.com' } });
+    expect(invite.status).toBe(503);
+    expect((await errorOf(invite)).code).toBe('unavailable');
+    expect((await (await api.request('/v1/user/invite', { token: owner.token })).json()).items).toEqual([]);
+    const resend = await api.request('/v1/auth/verify/resend', { method: 'POST', token: owner.token });
+    expect(resend.status).toBe(409);
+  });
+});
+
+describe(`registration while e-mail is down (${name})`, () => {
+  let api: NodeHarness;
+  beforeAll(async () => {
+    api = await setup();
+    await api.smtp!.stop();
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('is refused with 503 and leaves no account behind', async () => {
+    const res = await api.request('/v1/auth/register', { method: 'POST', json: { email: 'first@example.com', password: 'a long enough password' } });
+    expect(res.status).toBe(503);
+    expect((await errorOf(res)).code).toBe('unavailable');
+    const login = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'first@example.com', password: 'a long enough password' } });
+    expect(login.status).toBe(401);
+    expect(await (await api.request('/v1/auth/registration')).json()).toEqual({ open: true });
+  });
+});
