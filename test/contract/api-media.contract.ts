@@ -136,6 +136,43 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await api.request(`${fine.url}?w=160`)).status).toBe(200);
     });
 
+    it('GET /v1/media pages every image newest first, by article and by filename text', async () => {
+      const other = (await createArticle(api, owner)).id;
+      const first = await uploadImage(PNG_QUADRANTS, other);
+      const second = await uploadImage(PNG_QUADRANTS, other);
+      const list = async (query: string) => {
+        const res = await api.request(`/v1/media${query}`, { token: owner });
+        expect(res.status).toBe(200);
+        return res.json();
+      };
+      const all = await list('?limit=100');
+      expect(all.items[0].id).toBe(second.id);
+      expect(all.items[1].id).toBe(first.id);
+      expect(all.items.some((i: { articleId: string }) => i.articleId === articleId)).toBe(true);
+
+      const byArticle = await list(`?articleId=${other}`);
+      expect(byArticle.items.map((i: { id: string }) => i.id)).toEqual([second.id, first.id]);
+      const page1 = await list(`?articleId=${other}&limit=1`);
+      expect(page1.items.map((i: { id: string }) => i.id)).toEqual([second.id]);
+      const page2 = await list(`?articleId=${other}&limit=1&cursor=${page1.nextCursor}`);
+      expect(page2.items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+      expect(page2.nextCursor).toBeNull();
+
+      const found = await list(`?q=${first.filename.slice(9, 23)}`);
+      expect(found.items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+      expect((await list(`?q=${first.filename.slice(-10).toUpperCase()}`)).items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+      // LIKE wildcards in the text match only themselves (no filename holds them).
+      expect((await list('?q=%25')).items).toEqual([]);
+      expect((await list('?q=_')).items).toEqual([]);
+      expect((await list('?q=.png%25')).items).toEqual([]);
+
+      for (const bad of ['?articleId=nope', '?q=', `?q=${'x'.repeat(49)}`, '?limit=0', '?q=a&q=b']) {
+        const res = await api.request(`/v1/media${bad}`, { token: owner });
+        expect(res.status).toBe(400);
+      }
+      expect((await api.request('/v1/media')).status).toBe(401);
+    });
+
     it('GET /v1/media/:id lists the image with its variants', async () => {
       const image = await uploadImage(JPEG_400x300);
       await api.request(`${image.url}?w=160`);

@@ -118,6 +118,40 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
       expect(map.get(a)).toEqual([image]);
     });
 
+    it('lists every image newest first, by article and by filename text taken literally', async () => {
+      const a = await article();
+      const b = await article();
+      const [i1, i2, i3, i4] = ascendingIds(4);
+      const images = [
+        sampleImage(a, { id: i1, filename: 'cat_1.png' }),
+        sampleImage(b, { id: i2, filename: 'cat%1.png' }),
+        sampleImage(a, { id: i3, filename: 'dog!1.jpg' }),
+        sampleImage(b, { id: i4, filename: 'catx1.png' }),
+      ];
+      for (const image of images) await repos.images.create(image);
+      const ids = async (q: Parameters<typeof repos.images.list>[0]) => (await repos.images.list(q)).map((i) => i.filename);
+
+      expect(await ids({ limit: 10 })).toEqual(['catx1.png', 'dog!1.jpg', 'cat%1.png', 'cat_1.png']);
+      expect(await ids({ limit: 2, beforeId: i3 })).toEqual(['cat%1.png', 'cat_1.png']);
+      expect(await ids({ limit: 10, articleId: a })).toEqual(['dog!1.jpg', 'cat_1.png']);
+      expect(await ids({ limit: 10, filenameContains: 'cat' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
+      expect(await ids({ limit: 10, filenameContains: 'CAT' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
+      // Wildcards in the user's text match only themselves.
+      expect(await ids({ limit: 10, filenameContains: 't_1' })).toEqual(['cat_1.png']);
+      expect(await ids({ limit: 10, filenameContains: 't%1' })).toEqual(['cat%1.png']);
+      expect(await ids({ limit: 10, filenameContains: '!1' })).toEqual(['dog!1.jpg']);
+      expect(await ids({ limit: 10, filenameContains: '%' })).toEqual(['cat%1.png']);
+      expect(await ids({ limit: 10, filenameContains: 'cat', articleId: b })).toEqual(['catx1.png', 'cat%1.png']);
+      expect(await ids({ limit: 10, articleId: 'malformed' })).toEqual([]);
+      for (const text of HOSTILE_STRINGS) {
+        const short = text.slice(0, 12);
+        expect(await ids({ limit: 10, filenameContains: short })).toEqual([]);
+      }
+      await expect(repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(domainError('invalid_request'));
+      expect(await ids({ limit: 10, filenameContains: 'x'.repeat(48) })).toEqual([]);
+      await expect(repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(domainError('invalid_request'));
+    });
+
     it('deletes an image once', async () => {
       const image = sampleImage(await article());
       await repos.images.create(image);

@@ -102,6 +102,12 @@ export interface ImageListQuery {
   beforeId?: string;
 }
 
+export interface MediaListQuery extends ImageListQuery {
+  articleId?: string;
+  /** Only filenames containing this text, matched literally (`%` and `_` are not wildcards). */
+  filenameContains?: string;
+}
+
 export interface ImagesRepository {
   /** Unknown article → DomainError('not_found'). */
   create(image: Image): Promise<void>;
@@ -111,6 +117,8 @@ export interface ImagesRepository {
   listByArticle(articleId: string, query: ImageListQuery): Promise<Image[]>;
   /** Images of several articles at once (oldest first per article), for article lists. */
   listForArticles(articleIds: string[]): Promise<Map<string, Image[]>>;
+  /** The media library: every image, newest first (id descending), keyset paged, optionally filtered. */
+  list(query: MediaListQuery): Promise<Image[]>;
   delete(id: string): Promise<boolean>;
 }
 

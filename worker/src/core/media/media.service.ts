@@ -1,8 +1,11 @@
 import type { ImageDto } from '../../contract/article.schema.js';
+import type { MediaListQuery } from '../../contract/media.schema.js';
+import type { Page } from '../../contract/pagination.schema.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import { notFound } from '../domain/errors.js';
 import { toImageDto } from '../shared/dto.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
 import { originalKey } from './blob-keys.js';
 import type { VariantDto, VariantsService } from './variants.service.js';
 
@@ -24,6 +27,16 @@ export function createMediaService(deps: MediaDeps) {
   }
 
   return {
+    async list(query: MediaListQuery): Promise<Page<ImageDto>> {
+      const rows = await repos.images.list({
+        limit: query.limit + 1,
+        beforeId: decodeCursor(query.cursor),
+        articleId: query.articleId,
+        filenameContains: query.q,
+      });
+      return toPage(rows, query.limit, toImageDto);
+    },
+
     async get(id: string): Promise<ImageDto & { variants: VariantDto[] }> {
       const image = await existing(id);
       return { ...toImageDto(image), variants: await variants.list(image) };

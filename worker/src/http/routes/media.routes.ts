@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { IdSchema } from '../../contract/article.schema.js';
+import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
+import { validate } from '../validate.js';
 
 /** A malformed id is just an unknown image: the same 404 as any other. */
 const imageId = (raw: string): string => {
@@ -12,6 +14,9 @@ const imageId = (raw: string): string => {
 
 /** `/v1/media`: the library across articles, and the variant cache panel. */
 export const mediaRoutes = new Hono<AppEnv>()
+  .get('/', allow('media.read'), validate('query', MediaListQuerySchema), async (c) =>
+    c.json(await c.var.services.media.list(c.req.valid('query'))),
+  )
   .get('/variants', allow('media.read'), async (c) => c.json(await c.var.services.variants.stats()))
   .delete('/variants', allow('media.manage'), async (c) => {
     await c.var.services.variants.clearAll();

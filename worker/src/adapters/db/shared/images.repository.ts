@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Image } from '../../../core/domain/entities.js';
 import { DomainError, notFound } from '../../../core/domain/errors.js';
-import type { ImageListQuery, ImagesRepository } from '../../../ports/repositories.js';
-import { MAX_PARAMS, chunk, guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
+import type { ImageListQuery, ImagesRepository, MediaListQuery } from '../../../ports/repositories.js';
+import { MAX_PARAMS, chunk, guarded, hasNul, invalid, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
 import { preparedInList } from './prepared-in-list.js';
 import type { SqlKit } from './sql-kit.js';
+
+const MAX_LIKE_PATTERN_BYTES = 50;
 
 type ImageRow = SqlKit['tables']['images']['$inferSelect'];
 
@@ -84,6 +86,35 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         for (const row of rows) map.get(original.get(row.articleId) ?? row.articleId)?.push(toImage(row));
       }
       return map;
+    },
+
+    async list(query: MediaListQuery) {
+      const limit = requireLimit(query.limit);
+      const filters = [];
+      if (query.beforeId !== undefined) filters.push(lt(images.id, requireId(query.beforeId, 'cursor')));
+      if (query.articleId !== undefined) {
+        const articleId = normalizeId(query.articleId);
+        if (articleId === null) return [];
+        filters.push(eq(images.articleId, articleId));
+      }
+      if (query.filenameContains !== undefined && query.filenameContains !== '') {
+        refuseNul({ q: query.filenameContains });
+        // Filenames are lower case; `!` escapes the user's `%`, `_` and `!`
+        // (one escape character every dialect reads the same way).
+        const pattern = `%${query.filenameContains.toLowerCase().replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
+        // D1 refuses LIKE patterns over 50 bytes; the same limit everywhere.
+        if (new TextEncoder().encode(pattern).length > MAX_LIKE_PATTERN_BYTES) {
+          throw invalid('q', `q is too long (at most ${MAX_LIKE_PATTERN_BYTES - 2} bytes, wildcards counting twice)`);
+        }
+        filters.push(sql`${images.filename} LIKE ${pattern} ESCAPE '!'`);
+      }
+      const rows = await db
+        .select()
+        .from(images)
+        .where(and(...filters))
+        .orderBy(desc(images.id))
+        .limit(limit);
+      return rows.map(toImage);
     },
 
     async delete(id) {
