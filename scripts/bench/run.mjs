@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
-import { closeClient, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
+import { compareCodecs, makeSourceJpeg, seedImage, SOURCE, TARGET_WIDTH } from './images.mjs';
+import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
 import { installExitHandlers, startServer, trackTempDir, cleanupNow, onCleanup } from './lib/processes.mjs';
 import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
 import { formatReport } from './lib/report.mjs';
@@ -124,6 +125,8 @@ async function main() {
     STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
     JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
     PUBLIC_URL: 'http://127.0.0.1',
+    // The defaults plus the benchmark's 400 px.
+    IMAGE_VARIANT_WIDTHS: `160,320,${TARGET_WIDTH},640,960,1280,1920`,
   };
   const serverOpts = (name) => ({
     name,
@@ -144,6 +147,9 @@ async function main() {
   results.seed = { articles: seeded.articles, online: seeded.online, bodyBytesAvg: seeded.bodyBytesAvg, seconds: seeded.seconds };
   log(`seeded ${seeded.articles.toLocaleString('en')} articles (${seeded.online.toLocaleString('en')} online) in ${t(seeded.seconds)}`);
   results.queryPlans = explainHotQueries(dbFile);
+  const sourceJpeg = await makeSourceJpeg();
+  const imageFile = seedImage(dbFile, path.join(tmp, 'uploads'), sourceJpeg);
+  log(`seeded a ${SOURCE.width}×${SOURCE.height} JPEG original (${sourceJpeg.length.toLocaleString('en')} bytes)`);
 
   // 2. The real server on the seeded database.
   const server = await startServer(serverOpts('the Node server'));
@@ -237,12 +243,32 @@ async function main() {
     seconds: cfg.latencySeconds,
     warmupSeconds: cfg.warmup,
   });
+  // Image serving: the original against a stored variant of it. The first
+  // request makes the variant (timed), the rest read it from storage.
+  const originalPath = `/static/uploadedImages/${imageFile}`;
+  const variantPath = `${originalPath}?w=${TARGET_WIDTH}`;
+  const made = await get(server.url, variantPath);
+  if (made.status !== 200) throw new Error(`GET ${variantPath}: ${made.status} ${made.body.slice(0, 300)}`);
+  const cachedOnce = await get(server.url, variantPath);
+  log(`variant made on first request in ${made.ms.toFixed(0)} ms; served from storage in ${cachedOnce.ms.toFixed(1)} ms`);
+  const imageRuns = await throughputRounds(
+    [
+      { key: 'original', origin: server.url, paths: [originalPath], pid: server.pid },
+      { key: 'variant', origin: server.url, paths: [variantPath], pid: server.pid },
+    ],
+    { connections: cfg.connections, seconds: cfg.seconds, warmupSeconds: cfg.warmup, rounds: cfg.rounds },
+  );
   closeClient();
   results.runs = runs;
   results.latency = { page1: lat1, deep: latDeep };
 
   await baseline.stop();
   await server.stop();
+
+  // Codecs on their own, once the servers are down: photon (the app's path) and sharp.
+  log(`codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG, photon vs sharp`);
+  const codecs = await compareCodecs(sourceJpeg, { iterations: opt.quick ? 3 : 7 });
+  results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs };
 
   // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
   let bundleError = null;
@@ -262,14 +288,14 @@ async function main() {
     }
   }
 
-  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle });
+  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle, images: results.images });
   results.totalSeconds = (performance.now() - began) / 1000;
   console.log('\n' + formatReport(results));
   if (opt.json) writeFileSync(path.resolve(opt.json), JSON.stringify(results, null, 2) + '\n');
   if (bundleError) throw bundleError;
 }
 
-function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle }) {
+function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images }) {
   const ratioRow = (metric, value, base, goal, unit, higherIsBetter = true, cpu = null) => {
     const ratio = value / base;
     return {
@@ -292,6 +318,12 @@ function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle }) {
     ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
     ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
     ratioRow(`page ${p} vs page 1, throughput`, runs.deepList.rps, runs.list.rps, null, 'req/s', true, cpu('deepList', 'list')),
+    ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px, time (photon vs sharp)`, images.codecs.photon.ms, images.codecs.sharp.ms, 4, 'ms', false),
+    ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px, bytes (photon vs sharp)`, images.codecs.photon.bytes, images.codecs.sharp.bytes, 1.3, 'bytes', false),
+    ratioRow('GET cached variant vs GET original', images.runs.variant.rps, images.runs.original.rps, 0.5, 'req/s', true,
+      images.runs.variant.cpuUsPerRequest === null || images.runs.original.cpuUsPerRequest === null
+        ? null
+        : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest }),
     ...(bundle ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)] : []),
   ];
 }

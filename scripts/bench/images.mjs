@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
+import sharp from 'sharp';
+import { v7 as uuidv7 } from 'uuid';
+
+/**
+ * Image variants in `npm run bench`: photon (what the app runs, on both
+ * targets) against sharp (libvips, native) for the same operation, and the
+ * seeded original the server benchmark serves as a cached variant and as
+ * itself.
+ */
+
+export const SOURCE = { width: 2000, height: 1500 };
+export const TARGET_WIDTH = 400;
+/** The app's JPEG quality for variants (core/media/variants.service.ts). */
+export const QUALITY = 80;
+
+/**
+ * A 2000×1500 photo-like JPEG (quality 90): smooth light and shade with
+ * fine texture, so neither encoder gets an unrealistically easy or hard
+ * picture. Deterministic, so runs compare.
+ */
+export async function makeSourceJpeg() {
+  const { width: w, height: h } = SOURCE;
+  const raw = Buffer.alloc(w * h * 3);
+  let seed = 20261125;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 3;
+      const base = 128 + 60 * Math.sin(x / 180) * Math.cos(y / 140);
+      const texture = 18 * Math.sin((x + y) / 7) * Math.sin(x / 23) + (rand() - 0.5) * 16;
+      raw[i] = Math.max(0, Math.min(255, base + texture + 30 * Math.sin(y / 300)));
+      raw[i + 1] = Math.max(0, Math.min(255, base * 0.9 + texture));
+      raw[i + 2] = Math.max(0, Math.min(255, 200 - base * 0.6 + texture));
+    }
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The app's path: decode, resize (Triangle), encode JPEG — as photon.image-codec.ts does it. */
+function photonVariant(jpeg, width, height) {
+  const decoded = PhotonImage.new_from_byteslice(jpeg);
+  const resized = resize(decoded, width, height, SamplingFilter.Triangle);
+  const out = resized.get_bytes_jpeg(QUALITY);
+  resized.free();
+  decoded.free();
+  return out;
+}
+
+/** Median time and output size of each, after one discarded warm-up run. */
+export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
+  const input = new Uint8Array(jpeg);
+  const height = Math.round((SOURCE.height * TARGET_WIDTH) / SOURCE.width);
+  const photon = { ms: [], bytes: 0 };
+  const vips = { ms: [], bytes: 0 };
+  photonVariant(input, TARGET_WIDTH, height);
+  await sharp(jpeg).resize(TARGET_WIDTH).jpeg({ quality: QUALITY }).toBuffer();
+  for (let i = 0; i < iterations; i++) {
+    let t0 = performance.now();
+    photon.bytes = photonVariant(input, TARGET_WIDTH, height).length;
+    photon.ms.push(performance.now() - t0);
+    t0 = performance.now();
+    vips.bytes = (await sharp(jpeg).resize(TARGET_WIDTH).jpeg({ quality: QUALITY }).toBuffer()).length;
+    vips.ms.push(performance.now() - t0);
+  }
+  return {
+    iterations,
+    photon: { ms: median(photon.ms), bytes: photon.bytes },
+    sharp: { ms: median(vips.ms), bytes: vips.bytes, concurrency: sharp.concurrency() },
+  };
+}
+
+/**
+ * Stores the JPEG as an image of the newest article, as an upload would:
+ * the row in SQLite and the file under `{uploads}/originals/`. Returns its
+ * filename.
+ */
+export function seedImage(dbFile, uploadsDir, jpeg) {
+  const db = new Database(dbFile);
+  try {
+    const article = db.prepare('SELECT id FROM articles ORDER BY id DESC LIMIT 1').get();
+    if (!article) throw new Error('no article to attach the benchmark image to');
+    const id = uuidv7();
+    const filename = `${id}.jpg`;
+    mkdirSync(path.join(uploadsDir, 'originals'), { recursive: true });
+    writeFileSync(path.join(uploadsDir, 'originals', filename), jpeg);
+    db.prepare(
+      'INSERT INTO images (id, article_id, filename, content_type, bytes, width, height, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, article.id, filename, 'image/jpeg', jpeg.length, SOURCE.width, SOURCE.height, createHash('sha256').update(jpeg).digest('hex'), Date.now());
+    return filename;
+  } finally {
+    db.close();
+  }
+}
