@@ -105,6 +105,22 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
       }
     });
 
+    it('shows every change to anonymous readers on the very next read', async () => {
+      const article = await createArticle(api, owner, { title: 'Fresh' });
+      await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner });
+      const ids = async () => (await (await api.request('/v1/articles?limit=100')).json()).items.map((a: { id: string }) => a.id);
+      expect((await (await api.request(`/v1/articles/${article.id}`)).json()).article.title).toBe('Fresh');
+      expect(await ids()).toContain(article.id);
+      await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { title: 'Edited' } });
+      expect((await (await api.request(`/v1/articles/${article.id}`)).json()).article.title).toBe('Edited');
+      const other = await createArticle(api, owner, { title: 'Another' });
+      await api.request(`/v1/articles/${other.id}/publish`, { method: 'POST', token: owner });
+      expect(await ids()).toContain(other.id);
+      await api.request(`/v1/articles/${article.id}/unpublish`, { method: 'POST', token: owner });
+      expect((await api.request(`/v1/articles/${article.id}`)).status).toBe(404);
+      expect(await ids()).not.toContain(article.id);
+    });
+
     it('deletes an article for good', async () => {
       const article = await createArticle(api, owner);
       expect((await api.request(`/v1/articles/${article.id}`, { method: 'DELETE', token: owner })).status).toBe(204);

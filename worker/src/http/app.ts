@@ -8,7 +8,6 @@ import { articlesRoutes } from './routes/articles.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { rateLimiting } from './middleware/rate-limit.js';
-import { resolveClient } from './client-address.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
 import { healthRoutes, systemRoutes } from './routes/system.routes.js';
@@ -19,7 +18,8 @@ export function createApp(deps: AppDeps) {
   const services = buildServices(deps);
   const api = new Hono<AppEnv>()
     .use(authenticate)
-    .route('/auth', authRoutes(rateLimiting(deps.rateLimiter, deps.settings, deps.logger), deps.defer))
+    .use(deps.publicReadCache?.middleware ?? ((_c, next) => next()))
+    .route('/auth', authRoutes(rateLimiting(deps), deps.defer))
     .route('/user', usersRoutes)
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
     .route('/media', mediaRoutes)
@@ -30,7 +30,6 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set('services', services);
-    c.set('clientKey', resolveClient(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy));
     await next();
   });
   app.onError(onError(deps.logger));

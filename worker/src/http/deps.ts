@@ -5,6 +5,7 @@ import type { ImageCodec } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { PublicReadCache } from './middleware/public-read-cache.js';
 import type { AssetServer, Defer, Clock, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
@@ -27,4 +28,6 @@ export interface AppDeps {
   peerAddress(request: Request, env: unknown): string | undefined;
   /** Work that may finish after the response, when no execution context offers waitUntil. */
   defer: Defer;
+  /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
+  publicReadCache?: PublicReadCache;
 }

@@ -6,7 +6,5 @@ export interface AppEnv {
   Variables: {
     actor: Actor;
     services: Services;
-    /** The rate-limit key of the real client (see client-address.ts); null when unknown. */
-    clientKey: string | null;
   };
 }

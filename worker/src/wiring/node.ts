@@ -9,6 +9,7 @@ import { createDeferTracker, createJsonLogger } from '../adapters/runtime/system
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
+import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 
@@ -51,6 +52,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     rateLimiter: database.dialect === 'sqlite' ? createMemoryRateLimiter() : database.rateLimiter,
     peerAddress: (_request, env) => (env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress,
     defer: deferred.defer,
+    // Only where this process sees every write; several instances would serve each other's stale reads.
+    publicReadCache: database.dialect === 'sqlite' ? createPublicReadCache() : undefined,
     ...commonDeps(settings, options.jwtSecret, writeLog),
   };
   return {

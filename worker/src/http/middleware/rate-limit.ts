@@ -1,9 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Settings } from '../../config/settings.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { RateLimiter, RateRule } from '../../ports/rate-limiter.js';
-import type { Logger } from '../../ports/runtime.js';
+import type { RateRule } from '../../ports/rate-limiter.js';
+import { resolveClient } from '../client-address.js';
+import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+
+type RateLimitDeps = Pick<AppDeps, 'rateLimiter' | 'settings' | 'logger' | 'peerAddress'>;
 
 export type RateBudget = keyof Settings['rateLimits'];
 
@@ -13,12 +16,13 @@ export type RateBudget = keyof Settings['rateLimits'];
  * A limiter that fails closes the door (503), it never opens it.
  * `refundOnSuccess`: only failures count (a login that works gives its unit back).
  */
-export function rateLimiting(limiter: RateLimiter, settings: Settings, logger: Logger) {
+export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddress }: RateLimitDeps) {
   return (budget: RateBudget, options: { refundOnSuccess?: boolean } = {}): MiddlewareHandler<AppEnv> => {
     const rule: RateRule = { name: budget, ...settings.rateLimits[budget] };
     return async (c, next) => {
+      // Worked out here, not for every request: only limited routes need it.
       // An unidentifiable client shares one budget with every other such client.
-      const key = c.var.clientKey ?? 'unknown';
+      const key = resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
       const now = new Date();
       let decision;
       try {
