@@ -4,7 +4,7 @@ import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.i
 import type { Image } from '../../worker/src/core/domain/entities.js';
 import { readJpegOrientation } from '../../worker/src/core/media/exif-orientation.js';
 import { createVariantsService } from '../../worker/src/core/media/variants.service.js';
-import type { BlobInfo, BlobStore } from '../../worker/src/ports/blob-store.js';
+import { memoryBlobStore } from '../support/memory-blob-store.js';
 import { JPEG_2x3, JPEG_QUADRANTS, PNG_1x1, withExifOrientation } from '../support/images.js';
 
 const ORIENTATIONS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
@@ -47,31 +47,6 @@ describe('readJpegOrientation', () => {
   });
 });
 
-/** A blob store in memory: enough for the variants service. */
-function memoryBlobs(): BlobStore {
-  const objects = new Map<string, { data: Uint8Array; info: BlobInfo }>();
-  const body = (data: Uint8Array) => new Response(data as Uint8Array<ArrayBuffer>).body!;
-  return {
-    async put(key, data, contentType) {
-      objects.set(key, { data, info: { key, size: data.byteLength, contentType, uploadedAt: new Date() } });
-    },
-    async get(key) {
-      const o = objects.get(key);
-      return o ? { ...o.info, body: body(o.data) } : null;
-    },
-    async head(key) {
-      return objects.get(key)?.info ?? null;
-    },
-    async delete(key) {
-      objects.delete(key);
-    },
-    async list(prefix) {
-      return { items: [...objects.values()].filter((o) => o.info.key.startsWith(prefix)).map((o) => o.info), cursor: null };
-    },
-    async ping() {},
-  };
-}
-
 /** The colour at the centre of each quadrant, each channel rounded to 0 or 255. */
 async function quadrants(bytes: Uint8Array) {
   const { data, info } = await sharp(Buffer.from(bytes)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -86,7 +61,7 @@ async function quadrants(bytes: Uint8Array) {
 describe('variants honour EXIF orientation like sharp does', () => {
   it.each(ORIENTATIONS)('orientation %i', async (n) => {
     const original = new Uint8Array(await sharp(Buffer.from(JPEG_QUADRANTS)).withMetadata({ orientation: n }).jpeg({ quality: 95 }).toBuffer());
-    const blobs = memoryBlobs();
+    const blobs = memoryBlobStore();
     const image: Image = {
       id: '0190a000-0000-7000-8000-00000000000' + n,
       articleId: '0190a000-0000-7000-8000-000000000000',

@@ -37,6 +37,17 @@ export const VARIANT_JPEG_QUALITY = 80;
 
 const cannotResize = (message: string) => new DomainError('invalid_request', message, [{ path: 'w', message }]);
 
+/** Thrown when the decoder itself failed (as opposed to a check before it). */
+class DecodeFailed extends Error {}
+
+/**
+ * Beside the variants of bytes the decoder failed on. A photon panic is a
+ * wasm trap that leaks what the instance held, so a file is tried once:
+ * afterwards its variants are refused without decoding, until the cache
+ * is cleared.
+ */
+const UNREADABLE = 'unreadable';
+
 async function readAll(blob: BlobObject): Promise<Uint8Array> {
   return new Uint8Array(await new Response(blob.body).arrayBuffer());
 }
@@ -88,7 +99,7 @@ export function createVariantsService(deps: VariantsDeps) {
       return codec.encode(current, target.ext === 'png' ? 'png' : 'jpeg', VARIANT_JPEG_QUALITY);
     } catch (err) {
       logError('variant could not be made', err);
-      throw cannotResize('The image could not be decoded');
+      throw new DecodeFailed('The image could not be decoded');
     } finally {
       for (const r of owned) r.free();
     }
@@ -112,9 +123,18 @@ export function createVariantsService(deps: VariantsDeps) {
       const key = variantKey(image.id, image.sha256, target.name);
       const cached = headOnly ? await blobs.head(key) : await blobs.get(key);
       if (cached) return cached;
+      const marker = contentVariantsPrefix(image.id, image.sha256) + UNREADABLE;
+      if (await blobs.head(marker)) throw cannotResize('The image could not be decoded');
       const original = await blobs.get(originalKey(image.filename));
       if (!original) throw new DomainError('not_found', 'Not found');
-      const bytes = render(await readAll(original), image, request);
+      let bytes: Uint8Array;
+      try {
+        bytes = render(await readAll(original), image, request);
+      } catch (err) {
+        if (!(err instanceof DecodeFailed)) throw err;
+        await blobs.put(marker, new Uint8Array(), 'text/plain');
+        throw cannotResize(err.message);
+      }
       await blobs.put(key, bytes, target.contentType);
       const info = { key, size: bytes.byteLength, contentType: target.contentType, uploadedAt: new Date() };
       if (headOnly) return info;
@@ -148,7 +168,7 @@ export function createVariantsService(deps: VariantsDeps) {
 
     /** The cache panel: how many variants and how many bytes, over every image. */
     async stats(): Promise<{ count: number; bytes: number; presets: number[] }> {
-      const items = await listAll(VARIANTS_PREFIX);
+      const items = (await listAll(VARIANTS_PREFIX)).filter((i) => VARIANT_NAME.test(i.key.slice(i.key.lastIndexOf('/') + 1)));
       return { count: items.length, bytes: items.reduce((n, i) => n + i.size, 0), presets: [...deps.presets] };
     },
 

@@ -1,0 +1,106 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
+import type { Image } from '../../worker/src/core/domain/entities.js';
+import { readImageHeader } from '../../worker/src/core/media/image-header.js';
+import { createVariantsService } from '../../worker/src/core/media/variants.service.js';
+import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
+import type { ImageCodec } from '../../worker/src/ports/image-codec.js';
+import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
+import { memoryBlobStore } from '../support/memory-blob-store.js';
+
+const ID = '0190a000-0000-7000-8000-0000000000aa';
+
+async function storeOriginal(blobs: ReturnType<typeof memoryBlobStore>, bytes: Uint8Array): Promise<Image> {
+  const header = readImageHeader(bytes)!;
+  const image: Image = {
+    id: ID,
+    articleId: '0190a000-0000-7000-8000-000000000000',
+    filename: `${ID}.jpg`,
+    contentType: header.contentType,
+    bytes: bytes.byteLength,
+    width: header.width,
+    height: header.height,
+    sha256: await sha256Hex(bytes),
+    createdAt: new Date(),
+  };
+  await blobs.put(`originals/${image.filename}`, bytes, image.contentType);
+  return image;
+}
+
+const read = async (blob: unknown) => new Uint8Array(await new Response((blob as { body: ReadableStream }).body).arrayBuffer());
+
+describe('variants service', () => {
+  let blobs: ReturnType<typeof memoryBlobStore>;
+  let decodes: number;
+  let failDecode: boolean;
+  const photon = createPhotonImageCodec();
+  const codec: ImageCodec = {
+    ...photon,
+    decode(bytes) {
+      decodes++;
+      if (failDecode) throw new Error('RuntimeError: unreachable');
+      return photon.decode(bytes);
+    },
+  };
+  const service = () =>
+    createVariantsService({ blobs, codec, presets: [16, 160, 320], maxImagePixels: 50_000_000, logError: () => {} });
+
+  beforeEach(() => {
+    blobs = memoryBlobStore(2); // two per page: every listing follows cursors
+    decodes = 0;
+    failDecode = false;
+  });
+
+  it('stores a variant under a key holding the original’s content hash, and decodes once', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    await variants.open(image, { width: 160 });
+    await variants.open(image, { width: 160 });
+    expect(decodes).toBe(1);
+    expect(blobs.keys()).toContain(`variants/${ID}/${image.sha256.slice(0, 16)}/160.jpg`);
+    expect(variants.etag(image, { width: 160 })).toBe(`"${image.sha256}-160.jpg"`);
+  });
+
+  it('never serves a variant of other bytes: new content, new key, new variant', async () => {
+    const first = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    const old = await read(await variants.open(first, { width: 16 }));
+    expect(readImageHeader(old)).toMatchObject({ width: 16, height: 12 });
+    // Same id and filename, other bytes (which the app never does): the
+    // old variant is not found, a new one is made from the new bytes.
+    const second = await storeOriginal(blobs, JPEG_QUADRANTS);
+    const fresh = await read(await variants.open(second, { width: 16 }));
+    expect(readImageHeader(fresh)).toMatchObject({ width: 16, height: 8 });
+    expect(decodes).toBe(2);
+    expect((await variants.list(second)).map((v) => v.url)).toEqual([`/static/uploadedImages/${ID}.jpg?w=16&format=jpeg`]);
+    expect(variants.etag(first, { width: 16 })).not.toBe(variants.etag(second, { width: 16 }));
+  });
+
+  it('tries a file the decoder fails on once, until the cache is cleared', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    failDecode = true;
+    await expect(variants.open(image, { width: 160 })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(variants.open(image, { width: 320 })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(decodes).toBe(1);
+    expect(await variants.stats()).toMatchObject({ count: 0, bytes: 0 });
+    await variants.clearAll();
+    failDecode = false;
+    await variants.open(image, { width: 160 });
+    expect(decodes).toBe(2);
+  });
+
+  it('counts, lists and clears across pages of the store', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    for (const width of [16, 160, 320]) await variants.open(image, { width });
+    await variants.open(image, { width: 16, format: 'png' });
+    const stats = await variants.stats();
+    expect(stats.count).toBe(4);
+    expect(stats.presets).toEqual([16, 160, 320]);
+    expect(await variants.list(image)).toHaveLength(4);
+    await variants.clearFor(image.id);
+    expect(await variants.stats()).toMatchObject({ count: 0, bytes: 0 });
+    expect(blobs.keys()).toEqual([`originals/${image.filename}`]);
+  });
+});
