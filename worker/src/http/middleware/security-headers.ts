@@ -1,32 +1,51 @@
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 
 /**
  * The one policy for every response: API, errors, images, the admin's pages.
  * Scripts only from our origin (the admin's build moves Qwik's inline scripts
  * into files), WebAssembly allowed for photon, nothing may frame us.
  */
-export const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'none'"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-  workerSrc: ["'self'", 'blob:'],
-};
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+  "worker-src 'self' blob:",
+].join('; ');
 
-export const securityHeaders = (): MiddlewareHandler =>
-  secureHeaders({
-    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'strict-origin-when-cross-origin',
-    strictTransportSecurity: 'max-age=63072000; includeSubDomains',
-    crossOriginResourcePolicy: 'same-origin',
-    crossOriginOpenerPolicy: 'same-origin',
-    permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
-  });
+export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+  // Browsers ignore it over plain HTTP, so it is safe to send always.
+  ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Origin-Agent-Cluster', '?1'],
+  ['X-DNS-Prefetch-Control', 'off'],
+  ['X-Permitted-Cross-Domain-Policies', 'none'],
+  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()'],
+];
+
+/**
+ * Hono's secureHeaders sets its headers on the finished Response, which on
+ * Node turns @hono/node-server's cheap response into a full one and cost
+ * about a third of a cached article read. Here the headers are prepared
+ * before the handler runs, so responses made through the context carry them
+ * from the start; responses made elsewhere (static files copied from the
+ * asset server) get them afterwards.
+ */
+export const securityHeaders = (): MiddlewareHandler => async (c, next) => {
+  for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+  await next();
+  if (!c.res.headers.has('content-security-policy')) {
+    for (const [name, value] of SECURITY_HEADERS) c.res.headers.set(name, value);
+  }
+};
