@@ -132,6 +132,13 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
       expect(new TextDecoder().decode(await bytesOf(res))).not.toContain('<script>');
+      // Whole and well-formed, but a lossless JPEG (SOF3) the decoder cannot read:
+      // refused on every request, and the store and the decoder stay usable.
+      const lossless = JPEG_QUADRANTS.slice();
+      lossless[lossless.indexOf(0xc0, 2)] = 0xc3;
+      const unreadable = await uploadImage(lossless);
+      for (let i = 0; i < 3; i++) expect((await api.request(`${unreadable.url}?w=160`)).status).toBe(400);
+      expect((await api.request(unreadable.url)).status).toBe(200);
       const fine = await uploadImage(JPEG_400x300);
       expect((await api.request(`${fine.url}?w=160`)).status).toBe(200);
     });
