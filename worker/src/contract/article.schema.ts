@@ -3,6 +3,9 @@ import { PageQuerySchema } from './pagination.schema.js';
 
 // C0/C1 controls and DEL; tabs and newlines are not welcome in a title either.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+// With the u flag a valid surrogate pair is one code point; only a lone half matches.
+// No database stores a lone half unchanged (UTF-8 cannot encode it), so refuse it.
+export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /** The one title rule, shared by the API, the domain and the admin. */
 export const TitleSchema = z
@@ -10,12 +13,14 @@ export const TitleSchema = z
   .trim()
   .min(1, 'title must not be empty')
   .max(200, 'title must be at most 200 characters')
-  .refine((t) => !CONTROL_CHARS.test(t), 'title must not contain control characters');
+  .refine((t) => !CONTROL_CHARS.test(t), 'title must not contain control characters')
+  .refine((t) => !LONE_SURROGATE.test(t), 'title must be valid Unicode (no lone surrogates)');
 
 /** Any length, may be empty. NUL is refused because PostgreSQL cannot store it. */
 export const BodySchema = z
   .string({ error: 'body must be a string' })
-  .refine((b) => !b.includes('\u0000'), 'body must not contain NUL characters');
+  .refine((b) => !b.includes('\u0000'), 'body must not contain NUL characters')
+  .refine((b) => !LONE_SURROGATE.test(b), 'body must be valid Unicode (no lone surrogates)');
 
 export const ARTICLE_FORMATS = ['markdown', 'html', 'plaintext'] as const;
 export const ArticleFormatSchema = z.enum(ARTICLE_FORMATS);
