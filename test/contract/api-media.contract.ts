@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import type { ApiHarness, TestResponse } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
-import { JPEG_400x300, JPEG_QUADRANTS, PNG_QUADRANTS, pngWithScript, withExifOrientation } from '../support/images.js';
+import { GIF_1x1, JPEG_400x300, JPEG_QUADRANTS, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
 
 const bytesOf = async (res: TestResponse) => new Uint8Array(await res.arrayBuffer());
 
@@ -86,6 +86,18 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       const webp = await api.request(`${image.url}?format=webp&w=320`);
       expect(webp.headers.get('content-type')).toBe('image/jpeg');
       expect(readImageHeader(await bytesOf(webp))).toMatchObject({ contentType: 'image/jpeg', width: 320 });
+    });
+
+    it.each([
+      ['GIF', GIF_1x1, 'image/png'],
+      ['WebP', WEBP_1x1, 'image/jpeg'],
+      ['PNG', PNG_QUADRANTS, 'image/png'],
+    ])('makes variants of a %s original (type follows the original when format is absent)', async (_, bytes, type) => {
+      const image = await uploadImage(bytes);
+      const res = await api.request(`${image.url}?w=160`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(readImageHeader(await bytesOf(res))?.contentType).toBe(type);
     });
 
     it.each([
