@@ -10,7 +10,7 @@ import { usersRoutes } from './routes/users.routes.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
-import { healthRoutes, systemRoutes } from './routes/system.routes.js';
+import { healthRoutes, openApiRoute, systemRoutes } from './routes/system.routes.js';
 import { buildServices } from './services.js';
 
 /** The one Hono app both targets serve; only the deps differ. */
@@ -24,6 +24,7 @@ export function createApp(deps: AppDeps) {
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
     .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))
+    .route('/', openApiRoute(deps.version))
     .all('*', notFoundJson);
 
   const app = new Hono<AppEnv>({ strict: true });

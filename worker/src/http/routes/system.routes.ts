@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { VersionDto } from '../../contract/system.schema.js';
 import type { AppEnv } from '../env.js';
 import type { AppDeps } from '../deps.js';
+import { buildOpenApiDocument } from '../openapi/document.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -32,3 +33,9 @@ export const healthRoutes = (deps: Pick<AppDeps, 'repos' | 'blobs'>) =>
     });
 
 export const systemRoutes = (version: VersionDto) => new Hono<AppEnv>().get('/version', (c) => c.json(version));
+
+/** `/v1/openapi.json`, built on first request and kept. */
+export const openApiRoute = (version: VersionDto) => {
+  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+  return new Hono<AppEnv>().get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(version))));
+};

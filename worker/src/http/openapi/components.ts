@@ -1,0 +1,89 @@
+/**
+ * Response shapes (JSON Schema 2020-12, as OpenAPI 3.1 uses). Requests are
+ * described from the zod schemas that validate them; responses are written
+ * here and checked against real responses by test/node/openapi.test.ts, so
+ * neither side can drift unnoticed.
+ */
+const timestamp = { type: 'string', format: 'date-time' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+
+const obj = (properties: Record<string, object>, required = Object.keys(properties)) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+export const COMPONENTS = {
+  Error: obj({
+    error: obj(
+      {
+        code: {
+          enum: ['invalid_request', 'unauthorized', 'forbidden', 'registration_closed', 'not_found', 'conflict', 'payload_too_large', 'rate_limited', 'internal', 'unavailable'],
+        },
+        message: { type: 'string' },
+        issues: { type: 'array', items: obj({ path: { type: 'string' }, message: { type: 'string' } }) },
+      },
+      ['code', 'message'],
+    ),
+  }),
+  User: obj({
+    id: uuid,
+    email: { type: 'string' },
+    displayName: nullable({ type: 'string' }),
+    role: { enum: ['owner', 'admin'] },
+    verified: { type: 'boolean' },
+    createdAt: timestamp,
+  }),
+  Session: obj({ token: { type: 'string' }, user: { $ref: '#/components/schemas/User' } }),
+  Invitation: obj({ id: uuid, email: { type: 'string' }, role: { enum: ['owner', 'admin'] }, expiresAt: timestamp, createdAt: timestamp }),
+  Image: obj({
+    id: uuid,
+    articleId: uuid,
+    filename: { type: 'string' },
+    url: { type: 'string' },
+    contentType: { enum: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] },
+    bytes: { type: 'integer' },
+    width: { type: 'integer' },
+    height: { type: 'integer' },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    createdAt: timestamp,
+  }),
+  Article: obj({
+    id: uuid,
+    title: { type: 'string' },
+    body: { type: 'string' },
+    format: { enum: ['markdown', 'html', 'plaintext'] },
+    status: { enum: ['online', 'offline'] },
+    siteId: nullable(uuid),
+    authorIds: { type: 'array', items: uuid },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    publishedAt: nullable(timestamp),
+    images: { type: 'array', items: { $ref: '#/components/schemas/Image' } },
+  }),
+  Version: obj({ version: { type: 'string' }, commit: { type: 'string' }, builtAt: { type: 'string' }, target: { enum: ['workers', 'node'] } }),
+} as const;
+
+
+
+export const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
+export const pageOf = (name: ComponentName) =>
+  obj({ items: { type: 'array', items: ref(name) }, nextCursor: nullable({ type: 'string' }) });
+export const wrapped = (key: string, name: ComponentName) => obj({ [key]: ref(name) });
+export { obj };
+
+export const EXTRA_COMPONENTS = {
+  Variant: obj({
+    requestedWidth: nullable({ type: 'integer' }),
+    contentType: { type: 'string' },
+    bytes: { type: 'integer' },
+    url: { type: 'string' },
+    createdAt: timestamp,
+  }),
+  VariantCache: obj({ count: { type: 'integer' }, bytes: { type: 'integer' }, presets: { type: 'array', items: { type: 'integer' } } }),
+} as const;
+
+export const ALL_COMPONENTS = { ...COMPONENTS, ...EXTRA_COMPONENTS };
+export type ComponentName = keyof typeof ALL_COMPONENTS;
