@@ -76,7 +76,7 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await api.request(image.url)).headers.get('etag')).toBe(`"${image.sha256}"`);
     });
 
-    it('never upscales; format=png is PNG, format=webp is served as JPEG and says so', async () => {
+    it('never upscales; format=png is PNG, format=webp is lossy WebP', async () => {
       const image = await uploadImage(JPEG_400x300);
       const wide = await api.request(`${image.url}?w=640`);
       expect(readImageHeader(await bytesOf(wide))).toMatchObject({ width: 400, height: 300 });
@@ -84,13 +84,18 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(png.headers.get('content-type')).toBe('image/png');
       expect(readImageHeader(await bytesOf(png))).toMatchObject({ contentType: 'image/png', width: 320, height: 240 });
       const webp = await api.request(`${image.url}?format=webp&w=320`);
-      expect(webp.headers.get('content-type')).toBe('image/jpeg');
-      expect(readImageHeader(await bytesOf(webp))).toMatchObject({ contentType: 'image/jpeg', width: 320 });
+      expect(webp.headers.get('content-type')).toBe('image/webp');
+      const webpBytes = await bytesOf(webp);
+      expect(readImageHeader(webpBytes)).toMatchObject({ contentType: 'image/webp', width: 320, height: 240 });
+      // 'VP8 ' is the lossy bitstream ('VP8L' would be lossless, many times larger).
+      expect(new TextDecoder().decode(webpBytes.subarray(12, 16))).toBe('VP8 ');
+      const jpeg = await bytesOf(await api.request(`${image.url}?format=jpeg&w=320`));
+      expect(webpBytes.length).toBeLessThan(jpeg.length * 1.5);
     });
 
     it.each([
       ['GIF', GIF_1x1, 'image/png'],
-      ['WebP', WEBP_1x1, 'image/jpeg'],
+      ['WebP', WEBP_1x1, 'image/webp'],
       ['PNG', PNG_QUADRANTS, 'image/png'],
     ])('makes variants of a %s original (type follows the original when format is absent)', async (_, bytes, type) => {
       const image = await uploadImage(bytes);

@@ -3,7 +3,7 @@
  * targets. Every call is synchronous CPU work; a decoded image holds memory
  * outside the JS heap until `free()`.
  */
-export type EncodeFormat = 'jpeg' | 'png';
+export type EncodeFormat = 'jpeg' | 'png' | 'webp';
 
 export interface RasterImage {
   readonly width: number;
@@ -15,12 +15,14 @@ export interface RasterImage {
 export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
 export interface ImageCodec {
+  /** False when this codec has no lossy WebP writer: the core then serves JPEG for `format=webp`. */
+  readonly lossyWebp: boolean;
   /** Throws on bytes it cannot decode; callers check type, size and completeness first. */
   decode(bytes: Uint8Array): RasterImage;
   /** A new image; the input stays valid and must still be freed. */
   resize(image: RasterImage, width: number, height: number): RasterImage;
   /** A new image turned upright for this EXIF orientation (may swap width and height). */
   orient(image: RasterImage, orientation: Orientation): RasterImage;
-  /** `quality` (1–100) applies to JPEG only. */
-  encode(image: RasterImage, format: EncodeFormat, quality: number): Uint8Array;
+  /** `quality` (1–100) applies to JPEG and WebP. WebP only when `lossyWebp`. */
+  encode(image: RasterImage, format: EncodeFormat, quality: number): Promise<Uint8Array>;
 }

@@ -6,6 +6,7 @@ import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { createDeferTracker, createJsonLogger } from '../adapters/runtime/system.runtime.js';
+import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
@@ -54,7 +55,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     defer: deferred.defer,
     // Only where this process sees every write; several instances would serve each other's stale reads.
     publicReadCache: database.dialect === 'sqlite' ? createPublicReadCache() : undefined,
-    ...commonDeps(settings, options.jwtSecret, writeLog),
+    ...commonDeps(settings, options.jwtSecret, writeLog, loadWebpEncoderWasm),
   };
   return {
     deps,

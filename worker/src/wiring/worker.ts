@@ -3,6 +3,7 @@ import { createDurableObjectRateLimiter, type RateLimiterObject } from '../adapt
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createD1Repositories } from '../adapters/db/sqlite/d1.js';
 import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
+import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
@@ -31,6 +32,6 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
     // Only used outside a request; inside one, the route uses waitUntil.
     defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
-    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
+    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog, workersWebpEncoderWasm),
   };
 }

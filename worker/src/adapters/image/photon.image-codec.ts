@@ -1,12 +1,13 @@
 import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
 import type { EncodeFormat, ImageCodec, Orientation, RasterImage } from '../../ports/image-codec.js';
+import type { WebpEncoder } from './webp.encoder.js';
 
 /**
  * The codec on photon. The package picks its build by export condition:
  * `workerd` imports the .wasm as a module (wrangler bundles it), `node`
  * inlines it. Photon decodes JPEG, PNG, GIF (first frame) and WebP, and
- * writes JPEG and PNG; its WebP writer is lossless only, so the core never
- * asks for WebP (see variants.service.ts).
+ * writes JPEG and PNG; its WebP writer is lossless only (~16× larger), so
+ * WebP goes to libwebp when the wiring passes an encoder.
  */
 class PhotonRaster implements RasterImage {
   constructor(readonly photon: PhotonImage) {}
@@ -57,8 +58,9 @@ function reorient(src: Uint8Array, w: number, h: number, orientation: Orientatio
   return { pixels: out, width: ow, height: oh };
 }
 
-export function createPhotonImageCodec(): ImageCodec {
+export function createPhotonImageCodec(webp?: WebpEncoder): ImageCodec {
   return {
+    lossyWebp: webp !== undefined,
     decode: (bytes) => new PhotonRaster(PhotonImage.new_from_byteslice(bytes)),
     // Triangle (bilinear) is several times faster than Lanczos3 in wasm and
     // looks the same at thumbnail sizes (npm run bench compares it with sharp).
@@ -71,9 +73,12 @@ export function createPhotonImageCodec(): ImageCodec {
         : reorient(raw, image.width, image.height, orientation);
       return new PhotonRaster(new PhotonImage(pixels, width, height));
     },
-    encode(image, format: EncodeFormat, quality) {
+    async encode(image, format: EncodeFormat, quality) {
       const photon = photonOf(image);
-      return format === 'jpeg' ? photon.get_bytes_jpeg(quality) : photon.get_bytes();
+      if (format === 'jpeg') return photon.get_bytes_jpeg(quality);
+      if (format === 'png') return photon.get_bytes();
+      if (!webp) throw new Error('no lossy WebP encoder');
+      return webp(photon.get_raw_pixels(), image.width, image.height, quality);
     },
   };
 }

@@ -20,4 +20,4 @@ export const contentVariantsPrefix = (imageId: string, sha256: string) => `${ima
 export const variantKey = (imageId: string, sha256: string, name: string) => `${contentVariantsPrefix(imageId, sha256)}${name}`;
 
 /** The last segment of a variant key: the requested width (or `full`) and the stored type. */
-export const VARIANT_NAME = /^([1-9][0-9]{0,4}|full)\.(jpg|png)$/;
+export const VARIANT_NAME = /^([1-9][0-9]{0,4}|full)\.(jpg|png|webp)$/;

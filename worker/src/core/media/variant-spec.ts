@@ -14,8 +14,8 @@ export interface VariantRequest {
 export interface VariantTarget {
   /** `{w}.{ext}` or `full.{ext}`: the last segment of the blob key. */
   name: string;
-  ext: 'jpg' | 'png';
-  contentType: 'image/jpeg' | 'image/png';
+  ext: 'jpg' | 'png' | 'webp';
+  contentType: 'image/jpeg' | 'image/png' | 'image/webp';
 }
 
 const bad = (path: string, message: string) => new DomainError('invalid_request', message, [{ path, message }]);
@@ -47,17 +47,24 @@ export function parseVariantQuery(query: Record<string, string[]>, presets: read
   return out;
 }
 
+const TARGETS = {
+  jpeg: { ext: 'jpg', contentType: 'image/jpeg' },
+  png: { ext: 'png', contentType: 'image/png' },
+  webp: { ext: 'webp', contentType: 'image/webp' },
+} as const;
+
 /**
- * `format=webp` is served as JPEG: photon writes only lossless WebP, about
- * 16× larger than a JPEG of the same picture, and no lossy encoder fits the
- * Worker's size budget beside it; the Content-Type says what the bytes are.
- * Without `format`: PNG for PNG and GIF (they may be transparent), JPEG for
- * JPEG and WebP.
+ * Without `format`: PNG for PNG and GIF (they may be transparent), WebP for
+ * WebP, JPEG for JPEG. `format=webp` (or a WebP original) is served as JPEG
+ * by a codec without a lossy WebP writer; the Content-Type says what the
+ * bytes are.
  */
-export function variantTarget(image: Image, request: VariantRequest): VariantTarget {
-  const format = request.format ?? (image.contentType === 'image/png' || image.contentType === 'image/gif' ? 'png' : 'jpeg');
-  const ext = format === 'png' ? 'png' : 'jpg';
-  return { name: `${request.width ?? 'full'}.${ext}`, ext, contentType: ext === 'png' ? 'image/png' : 'image/jpeg' };
+export function variantTarget(image: Image, request: VariantRequest, lossyWebp: boolean): VariantTarget {
+  const natural = image.contentType === 'image/png' || image.contentType === 'image/gif' ? 'png' : image.contentType === 'image/webp' ? 'webp' : 'jpeg';
+  let format = request.format ?? natural;
+  if (format === 'webp' && !lossyWebp) format = 'jpeg';
+  const { ext, contentType } = TARGETS[format];
+  return { name: `${request.width ?? 'full'}.${ext}`, ext, contentType };
 }
 
 /**

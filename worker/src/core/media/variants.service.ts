@@ -33,7 +33,8 @@ export interface VariantDto {
  */
 export const MAX_VARIANT_SOURCE_PIXELS = 16_000_000;
 
-export const VARIANT_JPEG_QUALITY = 80;
+/** JPEG and WebP. */
+export const VARIANT_QUALITY = 80;
 
 const cannotResize = (message: string) => new DomainError('invalid_request', message, [{ path: 'w', message }]);
 
@@ -77,7 +78,7 @@ export function createVariantsService(deps: VariantsDeps) {
   }
 
   /** Decode, resize, orient, encode: the one place pixels are touched. */
-  function render(original: Uint8Array, image: Image, request: VariantRequest): Uint8Array {
+  async function render(original: Uint8Array, image: Image, request: VariantRequest): Promise<Uint8Array> {
     // The header and structure again, from the stored bytes themselves: the
     // decoder sees nothing the checks have not passed.
     const header = readImageHeader(original);
@@ -86,7 +87,7 @@ export function createVariantsService(deps: VariantsDeps) {
     if (!isStructurallyComplete(original, header.contentType)) throw cannotResize('The stored image is truncated or damaged');
     const orientation = header.contentType === 'image/jpeg' ? readJpegOrientation(original) : 1;
     const size = variantSize({ ...image, width: header.width, height: header.height }, orientation, request);
-    const target = variantTarget(image, request);
+    const target = variantTarget(image, request, codec.lossyWebp);
     const owned: RasterImage[] = [];
     try {
       const decoded = codec.decode(original);
@@ -96,7 +97,8 @@ export function createVariantsService(deps: VariantsDeps) {
       let current = decoded;
       if (w !== decoded.width || h !== decoded.height) owned.push((current = codec.resize(decoded, w, h)));
       if (orientation !== 1) owned.push((current = codec.orient(current, orientation)));
-      return codec.encode(current, target.ext === 'png' ? 'png' : 'jpeg', VARIANT_JPEG_QUALITY);
+      const format = target.ext === 'png' ? 'png' : target.ext === 'webp' ? 'webp' : 'jpeg';
+      return await codec.encode(current, format, VARIANT_QUALITY);
     } catch (err) {
       logError('variant could not be made', err);
       throw new DecodeFailed('The image could not be decoded');
@@ -110,16 +112,16 @@ export function createVariantsService(deps: VariantsDeps) {
 
     /** Deterministic from the row and the request: conditional requests need no storage. */
     etag(image: Image, request: VariantRequest): string {
-      return `"${image.sha256}-${variantTarget(image, request).name}"`;
+      return `"${image.sha256}-${variantTarget(image, request, codec.lossyWebp).name}"`;
     },
 
     contentType(image: Image, request: VariantRequest): string {
-      return variantTarget(image, request).contentType;
+      return variantTarget(image, request, codec.lossyWebp).contentType;
     },
 
     /** The stored variant, made from the original on first request. */
     async open(image: Image, request: VariantRequest, headOnly = false): Promise<BlobInfo | BlobObject> {
-      const target = variantTarget(image, request);
+      const target = variantTarget(image, request, codec.lossyWebp);
       const key = variantKey(image.id, image.sha256, target.name);
       const cached = headOnly ? await blobs.head(key) : await blobs.get(key);
       if (cached) return cached;
@@ -129,7 +131,7 @@ export function createVariantsService(deps: VariantsDeps) {
       if (!original) throw new DomainError('not_found', 'Not found');
       let bytes: Uint8Array;
       try {
-        bytes = render(await readAll(original), image, request);
+        bytes = await render(await readAll(original), image, request);
       } catch (err) {
         if (!(err instanceof DecodeFailed)) throw err;
         await blobs.put(marker, new Uint8Array(), 'text/plain');
@@ -155,7 +157,7 @@ export function createVariantsService(deps: VariantsDeps) {
         if (!m) return [];
         const params = new URLSearchParams();
         if (m[1] !== 'full') params.set('w', m[1]!);
-        params.set('format', m[2] === 'png' ? 'png' : 'jpeg');
+        params.set('format', m[2] === 'jpg' ? 'jpeg' : m[2]!);
         return [{
           requestedWidth: m[1] === 'full' ? null : Number(m[1]),
           contentType: item.contentType,

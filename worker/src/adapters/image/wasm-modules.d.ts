@@ -1,0 +1,5 @@
+/** wrangler (and the workerd test pool) import `.wasm` files as compiled modules. */
+declare module '*.wasm' {
+  const module: WebAssembly.Module;
+  export default module;
+}
