@@ -23,7 +23,20 @@ export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.
 export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MIGRATIONS_ROOT = path.resolve(import.meta.dirname, '../../drizzle');
 
-const TABLES_CHILD_FIRST = ['images', 'article_authors', 'articles', 'authors', 'sites', 'invitations', 'users', 'rate_limits'];
+const TABLES_CHILD_FIRST = [
+  'article_images',
+  'images',
+  'article_authors',
+  'articles',
+  'authors',
+  'sites',
+  'invitations',
+  'users',
+  'rate_limits',
+  'purge_runs',
+  'purge_settings',
+  'leases',
+];
 const freshName = () => `cms_test_${randomBytes(6).toString('hex')}`;
 
 function sqlFixtures(run: (sql: string, params: unknown[]) => Promise<unknown>, mark: (i: number) => string, now: unknown): DbFixtures {

@@ -9,7 +9,20 @@ import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
 
 // The setup file has applied drizzle/sqlite/migrations through applyD1Migrations,
 // exactly as `wrangler d1 migrations apply` would.
-const TABLES_CHILD_FIRST = ['images', 'article_authors', 'articles', 'authors', 'sites', 'invitations', 'users', 'rate_limits'];
+const TABLES_CHILD_FIRST = [
+  'article_images',
+  'images',
+  'article_authors',
+  'articles',
+  'authors',
+  'sites',
+  'invitations',
+  'users',
+  'rate_limits',
+  'purge_runs',
+  'purge_settings',
+  'leases',
+];
 const now = Date.now();
 
 const fixtures: DbFixtures = {

@@ -4,7 +4,20 @@ import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
 import { harnessFor, type ApiHarness } from '../../support/api-harness.js';
 
 // Children before parents, so foreign keys never object.
-const TABLES = ['images', 'article_authors', 'articles', 'authors', 'sites', 'invitations', 'users', 'rate_limits'];
+const TABLES = [
+  'article_images',
+  'images',
+  'article_authors',
+  'articles',
+  'authors',
+  'sites',
+  'invitations',
+  'users',
+  'rate_limits',
+  'purge_runs',
+  'purge_settings',
+  'leases',
+];
 
 /** Each suite starts from an empty D1 database and R2 bucket, like a fresh deployment. */
 async function reset(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Article, Image, Invitation, NewUser, User } from '../core/domain/entities.js';
 import type { ArticleStatus } from '../contract/article.schema.js';
+import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
 
 /**
  * Persistence ports. Every adapter (D1, Node SQLite, MariaDB/MySQL, PostgreSQL)
@@ -92,7 +93,12 @@ export interface ArticlesRepository {
   update(id: string, patch: ArticlePatch, now: Date): Promise<Article | null>;
   /** Sets the status; `publishedAt` is set on the first publication only. Null when unknown. */
   setStatus(id: string, status: ArticleStatus, now: Date): Promise<Article | null>;
-  /** Deletes the article, its image rows and author links at once. Returns the deleted image rows, or null when unknown. */
+  /**
+   * Deletes the article, its author links and image links, and the image rows
+   * no other article links to, at once. Returns those deleted image rows (whose
+   * blobs the caller removes), or null when unknown. A surviving image that
+   * was uploaded for this article is handed to another article that links it.
+   */
   delete(id: string): Promise<Image[] | null>;
 }
 
@@ -108,18 +114,61 @@ export interface MediaListQuery extends ImageListQuery {
   filenameContains?: string;
 }
 
+/**
+ * Images and the article_images links. An article shows the images it links
+ * to; `Image.articleId` is the article it was uploaded for (or, once that is
+ * deleted, another article that links it).
+ */
 export interface ImagesRepository {
-  /** Unknown article → DomainError('not_found'). */
+  /** Inserts the row and its link to `articleId`. Unknown article → DomainError('not_found'). */
   create(image: Image): Promise<void>;
   findById(id: string): Promise<Image | null>;
   /** The hot read behind /static/uploadedImages: a prepared statement. */
   findByFilename(filename: string): Promise<Image | null>;
+  /** The images the article links to, newest first. */
   listByArticle(articleId: string, query: ImageListQuery): Promise<Image[]>;
   /** Images of several articles at once (oldest first per article), for article lists. */
   listForArticles(articleIds: string[]): Promise<Map<string, Image[]>>;
-  /** The media library: every image, newest first (id descending), keyset paged, optionally filtered. */
+  /** The media library: every image, newest first (id descending), keyset paged, optionally filtered (articleId: its links). */
   list(query: MediaListQuery): Promise<Image[]>;
+  /** Deletes the row and its links. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Folds a duplicate into its survivor, all or nothing: every article linking
+   * the duplicate links the survivor, every article body naming the
+   * duplicate's filename names the survivor's, then the duplicate's row (and
+   * links) go. False, changing nothing, when either image is gone. The
+   * caller deletes the duplicate's blobs afterwards.
+   */
+  mergeDuplicate(duplicateId: string, survivorId: string): Promise<boolean>;
+}
+
+export interface PurgeRepository {
+  /** The stored settings, or the defaults when none were ever saved. */
+  getSettings(): Promise<PurgeSettings>;
+  saveSettings(settings: PurgeSettings, now: Date): Promise<void>;
+  /** Records a run as it starts (status 'running'). */
+  startRun(run: PurgeRun): Promise<void>;
+  /** Records the outcome. */
+  finishRun(run: PurgeRun): Promise<void>;
+  /** Newest first (id descending), keyset paged. */
+  listRuns(query: { limit: number; beforeId?: string }): Promise<PurgeRun[]>;
+  /** The newest scheduled run (dry or real, whatever its outcome): the scheduler's clock. */
+  lastScheduledRun(): Promise<PurgeRun | null>;
+}
+
+/**
+ * Named, expiring leases: several Node instances on one database, or
+ * overlapping cron invocations, agree on who does a piece of work.
+ */
+export interface LeasesRepository {
+  /**
+   * True when `holder` now holds `name` until `expiresAt`: the lease was free,
+   * expired, or already this holder's. Of concurrent acquirers exactly one wins.
+   */
+  acquire(name: string, holder: string, now: Date, expiresAt: Date): Promise<boolean>;
+  /** Gives the lease up if `holder` still holds it. */
+  release(name: string, holder: string): Promise<void>;
 }
 
 export interface Repositories {
@@ -127,6 +176,8 @@ export interface Repositories {
   articles: ArticlesRepository;
   images: ImagesRepository;
   invitations: InvitationsRepository;
+  purge: PurgeRepository;
+  leases: LeasesRepository;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */
   ping(): Promise<void>;
 }

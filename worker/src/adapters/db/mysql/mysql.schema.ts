@@ -150,3 +150,52 @@ export const rateLimits = mysqlTable('rate_limits', {
   key: varchar('key', { length: 200 }).primaryKey(),
   tatMs: bigint('tat_ms', { mode: 'number' }).notNull(),
 });
+
+export const articleImages = mysqlTable(
+  'article_images',
+  {
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    imageId: id('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'article_images_pk', columns: [t.articleId, t.imageId] }),
+    index('article_images_image_id_idx').on(t.imageId),
+  ],
+);
+
+export const purgeSettings = mysqlTable('purge_settings', {
+  id: varchar('id', { length: 32 }).primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  intervalHours: int('interval_hours').notNull(),
+  removeDuplicates: boolean('remove_duplicates').notNull(),
+  removeOrphans: boolean('remove_orphans').notNull(),
+  orphanGraceHours: int('orphan_grace_hours').notNull(),
+  dryRun: boolean('dry_run').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const purgeRuns = mysqlTable(
+  'purge_runs',
+  {
+    id: id('id').primaryKey(),
+    trigger: varchar('trigger', { length: 16 }).$type<'manual' | 'scheduled'>().notNull(),
+    dryRun: boolean('dry_run').notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    status: varchar('status', { length: 16 }).$type<'running' | 'succeeded' | 'failed'>().notNull(),
+    removed: longtext('removed').notNull(),
+    bytesFreed: bigint('bytes_freed', { mode: 'number' }).notNull(),
+    error: text('error'),
+  },
+  (t) => [index('purge_runs_trigger_started_at_idx').on(t.trigger, t.startedAt)],
+);
+
+export const leases = mysqlTable('leases', {
+  name: varchar('name', { length: 100 }).primaryKey(),
+  holder: varchar('holder', { length: 100 }).notNull(),
+  expiresAt: timestamp('expires_at').notNull(),
+});

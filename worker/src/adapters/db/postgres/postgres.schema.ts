@@ -128,3 +128,52 @@ export const rateLimits = pgTable('rate_limits', {
   key: varchar('key', { length: 200 }).primaryKey(),
   tatMs: bigint('tat_ms', { mode: 'number' }).notNull(),
 });
+
+export const articleImages = pgTable(
+  'article_images',
+  {
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'article_images_pk', columns: [t.articleId, t.imageId] }),
+    index('article_images_image_id_idx').on(t.imageId),
+  ],
+);
+
+export const purgeSettings = pgTable('purge_settings', {
+  id: text('id').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  intervalHours: integer('interval_hours').notNull(),
+  removeDuplicates: boolean('remove_duplicates').notNull(),
+  removeOrphans: boolean('remove_orphans').notNull(),
+  orphanGraceHours: integer('orphan_grace_hours').notNull(),
+  dryRun: boolean('dry_run').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const purgeRuns = pgTable(
+  'purge_runs',
+  {
+    id: uuid('id').primaryKey(),
+    trigger: text('trigger').$type<'manual' | 'scheduled'>().notNull(),
+    dryRun: boolean('dry_run').notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    status: text('status').$type<'running' | 'succeeded' | 'failed'>().notNull(),
+    removed: text('removed').notNull(),
+    bytesFreed: bigint('bytes_freed', { mode: 'number' }).notNull(),
+    error: text('error'),
+  },
+  (t) => [index('purge_runs_trigger_started_at_idx').on(t.trigger, t.startedAt)],
+);
+
+export const leases = pgTable('leases', {
+  name: varchar('name', { length: 100 }).primaryKey(),
+  holder: varchar('holder', { length: 100 }).notNull(),
+  expiresAt: timestamp('expires_at').notNull(),
+});

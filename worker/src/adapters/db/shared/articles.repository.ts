@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { Article, Image } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
@@ -16,7 +16,7 @@ const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
 
 export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
-  const { articles, articleAuthors, authors, sites, images } = kit.tables;
+  const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
   const byId = kit.prepare(
     db.select().from(articles).where(eq(articles.id, sql.placeholder('id'))).limit(1),
     'articles_by_id',
@@ -102,6 +102,20 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     }
     const message = issues.map((i) => i.message).join('; ') || 'a referenced site or author does not exist';
     return new DomainError('invalid_request', message, issues);
+  }
+
+  /** For each image, one other article that links it (the smallest id, so every dialect picks the same). */
+  async function otherLinks(articleId: string, imageIds: string[]): Promise<Map<string, string>> {
+    const map = new Map<string, string>();
+    for (const part of chunk(imageIds, MAX_PARAMS - 1)) {
+      const rows = await db
+        .select({ imageId: articleImages.imageId, articleId: articleImages.articleId })
+        .from(articleImages)
+        .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, articleId)))
+        .orderBy(asc(articleImages.imageId), asc(articleImages.articleId));
+      for (const row of rows) if (!map.has(row.imageId)) map.set(row.imageId, row.articleId);
+    }
+    return map;
   }
 
   async function exists(id: string): Promise<boolean> {
@@ -210,23 +224,38 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     async delete(id) {
       const key = normalizeId(id);
       if (key === null) return null;
-      // An image added between the read and the delete makes the article
-      // delete fail on the images foreign key; the retry then reports it too,
-      // so no blob is ever left without the row that names it.
+      // An image uploaded between the read and the delete makes the article
+      // delete fail on the images foreign key, and so does one another
+      // article started linking meanwhile (the guard below keeps its row);
+      // the retry then sees it, so no blob is ever left without the row that
+      // names it, and no linked image loses its row.
       for (let attempt = 0; attempt < 3; attempt++) {
         if (!(await exists(key))) return null;
-        const rows = await db
+        const linked = await db
           .select()
           .from(images)
-          .where(eq(images.articleId, key))
+          .where(inArray(images.id, db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, key))))
           .orderBy(asc(images.id));
-        const imageIds = rows.map((r) => r.id);
+        const elsewhere = await otherLinks(key, linked.map((r) => r.id));
+        const doomed = linked.filter((r) => !elsewhere.has(r.id));
+        // Still shown elsewhere: its "uploaded for" moves to an article that shows it.
+        const handedOver = linked.filter((r) => r.articleId === key && elsewhere.has(r.id));
+        const linkedElsewhere = (part: string[]) =>
+          db.select({ id: articleImages.imageId }).from(articleImages).where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
         let results: unknown[];
         try {
           results = await kit.atomic((tx) => [
-            ...chunk(imageIds, MAX_PARAMS - 1).map((part) =>
-              tx.delete(images).where(and(eq(images.articleId, key), inArray(images.id, part))),
+            ...handedOver.map((r) =>
+              tx
+                .update(images)
+                .set({ articleId: elsewhere.get(r.id)! })
+                .where(and(eq(images.id, r.id), eq(images.articleId, key))),
             ),
+            ...chunk(
+              doomed.map((r) => r.id),
+              Math.floor((MAX_PARAMS - 2) / 2),
+            ).map((part) => tx.delete(images).where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part))))),
+            tx.delete(articleImages).where(eq(articleImages.articleId, key)),
             tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)),
             tx.delete(articles).where(eq(articles.id, key)),
           ]);
@@ -235,7 +264,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
           throw err;
         }
         if (kit.affectedRows(results[results.length - 1]) === 0) return null;
-        return rows.map(toImage) as Image[];
+        return doomed.map(toImage) as Image[];
       }
       throw new DomainError('conflict', 'Images are being added to this article; try again');
     },

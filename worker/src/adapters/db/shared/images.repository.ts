@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Image } from '../../../core/domain/entities.js';
 import { DomainError, notFound } from '../../../core/domain/errors.js';
 import type { ImageListQuery, ImagesRepository, MediaListQuery } from '../../../ports/repositories.js';
@@ -24,15 +24,23 @@ export const toImage = (row: ImageRow): Image => ({
 
 export function createImagesRepository(kit: SqlKit): ImagesRepository {
   const { db } = kit;
-  const { images } = kit.tables;
+  const { images, articleImages, articles } = kit.tables;
   const byFilename = kit.prepare(
     db.select().from(images).where(eq(images.filename, sql.placeholder('filename'))).limit(1),
     'images_by_filename',
   );
   // Behind every article read and list page: prepared once per list length.
+  // Through the links: an article shows what it links to, wherever it was uploaded.
   const ofArticles = preparedInList(kit, 'images_in_articles', (ids) =>
-    db.select().from(images).where(inArray(images.articleId, ids)).orderBy(asc(images.articleId), asc(images.id)),
+    db
+      .select({ ...getTableColumns(images), linkedTo: articleImages.articleId })
+      .from(articleImages)
+      .innerJoin(images, eq(images.id, articleImages.imageId))
+      .where(inArray(articleImages.articleId, ids))
+      .orderBy(asc(articleImages.articleId), asc(images.id)),
   );
+  const linkedTo = (articleId: string) =>
+    db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, articleId));
 
   const repo: ImagesRepository = {
     async create(image) {
@@ -41,7 +49,11 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       if (articleId === null) throw notFound();
       refuseNul({ filename: image.filename, contentType: image.contentType, sha256: image.sha256 });
       try {
-        await db.insert(images).values({ ...toImage(image), id, articleId });
+        // The row and its first link at once: an image is never shown by nothing.
+        await kit.atomic((tx) => [
+          tx.insert(images).values({ ...toImage(image), id, articleId }),
+          tx.insert(articleImages).values({ articleId, imageId: id }),
+        ]);
       } catch (err) {
         if (kit.isForeignKeyViolation(err)) throw notFound();
         if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An image with this id or filename already exists');
@@ -71,7 +83,7 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       const rows = await db
         .select()
         .from(images)
-        .where(and(eq(images.articleId, key), before))
+        .where(and(inArray(images.id, linkedTo(key)), before))
         .orderBy(desc(images.id))
         .limit(limit);
       return rows.map(toImage);
@@ -83,7 +95,7 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       const original = new Map(articleIds.map((id) => [normalizeId(id), id]));
       for (const part of chunk(keys, MAX_PARAMS)) {
         const rows = await ofArticles(part);
-        for (const row of rows) map.get(original.get(row.articleId) ?? row.articleId)?.push(toImage(row));
+        for (const row of rows) map.get(original.get(row.linkedTo) ?? row.linkedTo)?.push(toImage(row));
       }
       return map;
     },
@@ -95,7 +107,8 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       if (query.articleId !== undefined) {
         const articleId = normalizeId(query.articleId);
         if (articleId === null) return [];
-        filters.push(eq(images.articleId, articleId));
+        // The images the article shows (its links), as the article DTO lists them.
+        filters.push(inArray(images.id, linkedTo(articleId)));
       }
       if (query.filenameContains !== undefined && query.filenameContains !== '') {
         refuseNul({ q: query.filenameContains });
@@ -120,7 +133,45 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
     async delete(id) {
       const key = normalizeId(id);
       if (key === null) return false;
+      // The links go with the row (ON DELETE CASCADE).
       return kit.affectedRows(await db.delete(images).where(eq(images.id, key))) > 0;
+    },
+
+    async mergeDuplicate(duplicateId, survivorId) {
+      const dup = normalizeId(duplicateId);
+      const keep = normalizeId(survivorId);
+      if (dup === null || keep === null || dup === keep) return false;
+      const [duplicate, survivor] = await Promise.all([repo.findById(dup), repo.findById(keep)]);
+      if (!duplicate || !survivor) return false;
+      const param = sql.param;
+      // Filenames are `{uuid}.{ext}`: no LIKE wildcards, and unique enough
+      // that replacing the text replaces exactly the links to this file,
+      // with or without a `?w=…&format=…` query after it.
+      const mentions = sql`${articles.body} LIKE ${`%${duplicate.filename}%`}`;
+      const results = await kit.atomic((tx) => [
+        // Every article linking the duplicate links the survivor instead.
+        tx.insert(articleImages).select(
+          tx
+            .select({
+              articleId: articleImages.articleId,
+              imageId: sql`${param(keep, articleImages.imageId)}`.as('image_id'),
+            })
+            .from(articleImages)
+            .where(
+              and(
+                eq(articleImages.imageId, dup),
+                notInArray(articleImages.articleId, tx.select({ id: articleImages.articleId }).from(articleImages).where(eq(articleImages.imageId, keep))),
+              ),
+            ),
+        ),
+        tx
+          .update(articles)
+          .set({ body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})` })
+          .where(mentions),
+        // The duplicate's own links go with it (ON DELETE CASCADE).
+        tx.delete(images).where(eq(images.id, dup)),
+      ]);
+      return kit.affectedRows(results[2]) > 0;
     },
   };
   return guarded(kit, repo);

@@ -3,6 +3,8 @@ import type { Repositories } from '../../../ports/repositories.js';
 import { createArticlesRepository } from './articles.repository.js';
 import { createImagesRepository } from './images.repository.js';
 import { createInvitationsRepository } from './invitations.repository.js';
+import { createLeasesRepository } from './leases.repository.js';
+import { createPurgeRepository } from './purge.repository.js';
 import { unavailable } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 import { createUsersRepository } from './users.repository.js';
@@ -14,6 +16,8 @@ export function createRepositories(kit: SqlKit): Repositories {
     articles: createArticlesRepository(kit),
     images: createImagesRepository(kit),
     invitations: createInvitationsRepository(kit),
+    purge: createPurgeRepository(kit),
+    leases: createLeasesRepository(kit),
     async ping() {
       try {
         await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);

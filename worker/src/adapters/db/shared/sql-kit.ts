@@ -22,6 +22,10 @@ export interface Tables {
   images: typeof schema.images;
   invitations: typeof schema.invitations;
   rateLimits: typeof schema.rateLimits;
+  articleImages: typeof schema.articleImages;
+  purgeSettings: typeof schema.purgeSettings;
+  purgeRuns: typeof schema.purgeRuns;
+  leases: typeof schema.leases;
 }
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */

@@ -138,3 +138,61 @@ export const rateLimits = sqliteTable('rate_limits', {
   key: text('key').primaryKey(),
   tatMs: integer('tat_ms').notNull(),
 });
+
+/**
+ * Which articles show which image. images.article_id only says which article
+ * an image was uploaded for; the links are what an article renders, so a
+ * duplicate can be folded into its survivor by moving links, never by
+ * copying bytes (docs/architecture.md, "Images and the link table").
+ */
+export const articleImages = sqliteTable(
+  'article_images',
+  {
+    articleId: text('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    imageId: text('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'article_images_pk', columns: [t.articleId, t.imageId] }),
+    index('article_images_image_id_idx').on(t.imageId),
+  ],
+);
+
+/** The purge settings: one row, id 'media'. No row = the defaults. */
+export const purgeSettings = sqliteTable('purge_settings', {
+  id: text('id').primaryKey(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  intervalHours: integer('interval_hours').notNull(),
+  removeDuplicates: integer('remove_duplicates', { mode: 'boolean' }).notNull(),
+  removeOrphans: integer('remove_orphans', { mode: 'boolean' }).notNull(),
+  orphanGraceHours: integer('orphan_grace_hours').notNull(),
+  dryRun: integer('dry_run', { mode: 'boolean' }).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/** Every purge, manual or scheduled, dry or real: `removed` is the JSON of what was (or would be) removed. */
+export const purgeRuns = sqliteTable(
+  'purge_runs',
+  {
+    id: text('id').primaryKey(),
+    trigger: text('trigger').$type<'manual' | 'scheduled'>().notNull(),
+    dryRun: integer('dry_run', { mode: 'boolean' }).notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    status: text('status').$type<'running' | 'succeeded' | 'failed'>().notNull(),
+    removed: text('removed').notNull(),
+    bytesFreed: integer('bytes_freed').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('purge_runs_trigger_started_at_idx').on(t.trigger, t.startedAt)],
+);
+
+/** Named leases: whoever holds an unexpired row may do the named work (one scheduled purge at a time). */
+export const leases = sqliteTable('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at').notNull(),
+});
