@@ -1,0 +1,54 @@
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describeFile } from './release-artifact.mjs';
+import { canonicalJson } from './release-canonical.mjs';
+
+export const FEED_SCHEMA = 'edge-cms.release-feed/1';
+export const FEED_FILE = 'feed.json';
+export const MANIFEST_SUFFIX = '.manifest.json';
+
+/** The highest sequence in DIR/feed.json, 0 when there is none. */
+export function highestSequence(dir) {
+  const file = path.join(dir, FEED_FILE);
+  if (!existsSync(file)) return 0;
+  const feed = JSON.parse(readFileSync(file, 'utf8'));
+  return Math.max(0, ...feed.releases.map((r) => r.signed.sequence));
+}
+
+/**
+ * (Re)writes DIR/feed.json from every DIR/*.manifest.json: newest sequence
+ * first. Refuses two manifests with one sequence, a sequence at or below an
+ * existing feed's highest that the feed does not already hold (sequences
+ * only grow), and an artifact missing from DIR or differing from its
+ * manifest. The feed itself is not signed; each manifest in it is.
+ */
+export function writeFeed(dir, { now = new Date() } = {}) {
+  const previous = existsSync(path.join(dir, FEED_FILE)) ? JSON.parse(readFileSync(path.join(dir, FEED_FILE), 'utf8')) : { releases: [] };
+  const known = new Set(previous.releases.map((r) => canonicalJson(r.signed)));
+  const prevHighest = Math.max(0, ...previous.releases.map((r) => r.signed.sequence));
+
+  const releases = readdirSync(dir)
+    .filter((f) => f.endsWith(MANIFEST_SUFFIX))
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+  const sequences = new Map();
+  for (const r of releases) {
+    const { sequence, version } = r.signed;
+    if (sequences.has(sequence)) throw new Error(`${version} and ${sequences.get(sequence)} share sequence ${sequence}`);
+    sequences.set(sequence, version);
+    if (sequence <= prevHighest && !known.has(canonicalJson(r.signed))) {
+      throw new Error(`${version}'s sequence ${sequence} is not above the feed's highest ${prevHighest}; sequences only grow`);
+    }
+    for (const a of r.signed.artifacts) {
+      const file = path.join(dir, a.name);
+      if (!existsSync(file)) throw new Error(`${a.name} (of ${version}) is not in ${dir}`);
+      const actual = describeFile(file);
+      if (actual.sha256 !== a.sha256 || actual.length !== a.length) throw new Error(`${a.name} differs from ${version}'s manifest`);
+    }
+  }
+  releases.sort((a, b) => b.signed.sequence - a.signed.sequence);
+  const feed = { schema: FEED_SCHEMA, updatedAt: now.toISOString(), releases };
+  const tmp = path.join(dir, `.${FEED_FILE}.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(feed, null, 2) + '\n');
+  renameSync(tmp, path.join(dir, FEED_FILE));
+  return feed;
+}

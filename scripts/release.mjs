@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeNodeTarball } from './lib/release-artifact.mjs';
+import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.mjs';
+import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.mjs';
+import { createPublicKey } from 'node:crypto';
+
+/**
+ * `npm run release -- <command>`: signed Node releases and their feed
+ * (docs/releases.md).
+ *
+ *   keygen --out FILE
+ *       a new Ed25519 key: the private half to FILE (PKCS#8 PEM, mode 0600,
+ *       refused inside the repository, never overwritten); prints the public
+ *       half as a pinned-keys.ts entry.
+ *   pubkey --key FILE
+ *       prints the public half of an existing private key.
+ *   build --key FILE[,FILE2] --out DIR --min-from VERSION
+ *         [--notes TEXT | --notes-file FILE] [--expires-days 90]
+ *         [--sequence N] [--version X.Y.Z] [--no-build] [--no-feed]
+ *       builds (npm run build; --no-build uses what is built), packs
+ *       edge-cms-VERSION-node.tar.gz into DIR, writes its signed manifest
+ *       DIR/edge-cms-VERSION-node.manifest.json and updates DIR/feed.json.
+ *       The sequence defaults to max(the feed's highest + 1, Unix seconds).
+ *   feed --dir DIR
+ *       rewrites DIR/feed.json from DIR/*.manifest.json.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    out: { type: 'string' },
+    key: { type: 'string' },
+    dir: { type: 'string' },
+    'min-from': { type: 'string' },
+    notes: { type: 'string' },
+    'notes-file': { type: 'string' },
+    'expires-days': { type: 'string', default: '90' },
+    sequence: { type: 'string' },
+    version: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+    'no-feed': { type: 'boolean', default: false },
+    now: { type: 'string' }, // tests: a fixed issue time
+  },
+});
+
+function need(name) {
+  const v = values[name];
+  if (v === undefined || v === '') fail(`--${name} is required`);
+  return v;
+}
+
+function fail(message) {
+  console.error(`release: ${message}`);
+  process.exit(2);
+}
+
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+
+async function main() {
+  const command = positionals[0];
+  switch (command) {
+    case 'keygen': {
+      const info = generateKeyFile(need('out'), root);
+      console.log(`Private key written to ${path.resolve(values.out)} (mode 0600). Keep it out of the repository.`);
+      console.log(`Pin the public key in worker/src/core/releases/pinned-keys.ts:`);
+      console.log(`  { keyId: '${info.keyId}', publicKey: '${info.publicKey}', status: 'active' },`);
+      return;
+    }
+    case 'pubkey': {
+      const info = publicKeyInfo(createPublicKey(loadPrivateKey(need('key'), root)));
+      console.log(JSON.stringify(info));
+      return;
+    }
+    case 'build':
+      return build();
+    case 'feed': {
+      const feed = writeFeed(path.resolve(need('dir')));
+      console.log(`feed.json: ${feed.releases.length} release(s), newest ${feed.releases[0]?.signed.version ?? 'none'}`);
+      return;
+    }
+    default:
+      fail(`unknown command ${command ?? '(none)'}; use keygen, pubkey, build or feed`);
+  }
+}
+
+async function build() {
+  const keys = need('key').split(',').map((k) => loadPrivateKey(k, root));
+  const out = path.resolve(need('out'));
+  const minFrom = need('min-from');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const version = values.version ?? pkg.version;
+  if (!SEMVER.test(version)) fail(`version ${version} is not a semantic version`);
+  if (!SEMVER.test(minFrom)) fail(`--min-from ${minFrom} is not a semantic version`);
+  const days = Number(values['expires-days']);
+  if (!Number.isFinite(days) || days <= 0 || days > 3650) fail('--expires-days must be between 0 and 3650');
+  const notes = values['notes-file'] ? readFileSync(values['notes-file'], 'utf8') : (values.notes ?? '');
+  mkdirSync(out, { recursive: true });
+
+  const floor = highestSequence(out) + 1;
+  const now = values.now ? new Date(values.now) : new Date();
+  const sequence = values.sequence !== undefined ? Number(values.sequence) : Math.max(floor, Math.floor(now.getTime() / 1000));
+  if (!Number.isSafeInteger(sequence) || sequence < floor) fail(`sequence ${values.sequence} must be a whole number of at least ${floor} (sequences only grow)`);
+
+  if (!values['no-build']) {
+    const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) fail('the build failed');
+  }
+
+  const base = `edge-cms-${version}-node`;
+  const tarball = path.join(out, `${base}.tar.gz`);
+  const tmpTarball = path.join(out, `.${base}.tar.gz.tmp`);
+  const artifact = writeNodeTarball(root, tmpTarball);
+  renameSync(tmpTarball, tarball);
+  artifact.name = path.basename(tarball);
+
+  const issuedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const manifest = {
+    schema: 'edge-cms.release-manifest/1',
+    product: 'edge-cms',
+    target: 'node',
+    version,
+    sequence,
+    issuedAt: issuedAt.toISOString(),
+    expiresAt: new Date(issuedAt.getTime() + days * 86_400_000).toISOString(),
+    minUpdateFrom: minFrom,
+    notes,
+    artifacts: [{ name: artifact.name, sha256: artifact.sha256, length: artifact.length }],
+  };
+  const envelope = signManifest(manifest, keys);
+  const manifestFile = path.join(out, `${base}${MANIFEST_SUFFIX}`);
+  writeFileSync(manifestFile, JSON.stringify(envelope, null, 2) + '\n');
+  console.log(`${artifact.name}: ${artifact.length} bytes, sha256 ${artifact.sha256}`);
+  console.log(`${path.basename(manifestFile)}: version ${version}, sequence ${sequence}, expires ${manifest.expiresAt}, signed by ${envelope.signatures.map((s) => s.keyId).join(', ')}`);
+  if (!values['no-feed']) {
+    const feed = writeFeed(out);
+    console.log(`feed.json: ${feed.releases.length} release(s)`);
+  }
+}
+
+await main().catch((e) => fail(e.message));
