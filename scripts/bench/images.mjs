@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
+import webpFactory from '@jsquash/webp/codec/enc/webp_enc.js';
+import { defaultOptions as webpDefaults } from '@jsquash/webp/meta.js';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 
@@ -41,13 +44,28 @@ export async function makeSourceJpeg() {
   return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
+/** libwebp as the app loads it (adapters/image/webp.encoder.ts). */
+async function webpEncoder() {
+  const wasm = new WebAssembly.Module(readFileSync(createRequire(import.meta.url).resolve('@jsquash/webp/codec/enc/webp_enc.wasm')));
+  return webpFactory({
+    noInitialRun: true,
+    instantiateWasm(imports, callback) {
+      const instance = new WebAssembly.Instance(wasm, imports);
+      callback(instance);
+      return instance.exports;
+    },
+  });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The app's path: decode, resize (Triangle), encode JPEG — as photon.image-codec.ts does it. */
-function photonVariant(jpeg, width, height) {
+function photonVariant(jpeg, width, height, webp) {
   const decoded = PhotonImage.new_from_byteslice(jpeg);
   const resized = resize(decoded, width, height, SamplingFilter.Triangle);
-  const out = resized.get_bytes_jpeg(QUALITY);
+  const out = webp
+    ? webp.encode(resized.get_raw_pixels(), width, height, { ...webpDefaults, quality: QUALITY })
+    : resized.get_bytes_jpeg(QUALITY);
   resized.free();
   decoded.free();
   return out;
@@ -57,23 +75,25 @@ function photonVariant(jpeg, width, height) {
 export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
   const input = new Uint8Array(jpeg);
   const height = Math.round((SOURCE.height * TARGET_WIDTH) / SOURCE.width);
-  const photon = { ms: [], bytes: 0 };
-  const vips = { ms: [], bytes: 0 };
-  photonVariant(input, TARGET_WIDTH, height);
-  await sharp(jpeg).resize(TARGET_WIDTH).jpeg({ quality: QUALITY }).toBuffer();
-  for (let i = 0; i < iterations; i++) {
-    let t0 = performance.now();
-    photon.bytes = photonVariant(input, TARGET_WIDTH, height).length;
-    photon.ms.push(performance.now() - t0);
-    t0 = performance.now();
-    vips.bytes = (await sharp(jpeg).resize(TARGET_WIDTH).jpeg({ quality: QUALITY }).toBuffer()).length;
-    vips.ms.push(performance.now() - t0);
+  const webp = await webpEncoder();
+  const out = {};
+  for (const format of ['jpeg', 'webp']) {
+    const ours = { ms: [], bytes: 0 };
+    const vips = { ms: [], bytes: 0 };
+    const viaSharp = () => sharp(jpeg).resize(TARGET_WIDTH)[format]({ quality: QUALITY }).toBuffer();
+    photonVariant(input, TARGET_WIDTH, height, format === 'webp' ? webp : null);
+    await viaSharp();
+    for (let i = 0; i < iterations; i++) {
+      let t0 = performance.now();
+      ours.bytes = photonVariant(input, TARGET_WIDTH, height, format === 'webp' ? webp : null).length;
+      ours.ms.push(performance.now() - t0);
+      t0 = performance.now();
+      vips.bytes = (await viaSharp()).length;
+      vips.ms.push(performance.now() - t0);
+    }
+    out[format] = { app: { ms: median(ours.ms), bytes: ours.bytes }, sharp: { ms: median(vips.ms), bytes: vips.bytes } };
   }
-  return {
-    iterations,
-    photon: { ms: median(photon.ms), bytes: photon.bytes },
-    sharp: { ms: median(vips.ms), bytes: vips.bytes, concurrency: sharp.concurrency() },
-  };
+  return { iterations, sharpConcurrency: sharp.concurrency(), ...out };
 }
 
 /**

@@ -266,7 +266,7 @@ async function main() {
   await server.stop();
 
   // Codecs on their own, once the servers are down: photon (the app's path) and sharp.
-  log(`codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG, photon vs sharp`);
+  log(`codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG and WebP, the app's (photon, libwebp) vs sharp`);
   const codecs = await compareCodecs(sourceJpeg, { iterations: opt.quick ? 3 : 7 });
   results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs };
 
@@ -318,8 +318,10 @@ function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images }) {
     ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
     ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
     ratioRow(`page ${p} vs page 1, throughput`, runs.deepList.rps, runs.list.rps, null, 'req/s', true, cpu('deepList', 'list')),
-    ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px, time (photon vs sharp)`, images.codecs.photon.ms, images.codecs.sharp.ms, 4, 'ms', false),
-    ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px, bytes (photon vs sharp)`, images.codecs.photon.bytes, images.codecs.sharp.bytes, 1.3, 'bytes', false),
+    ...['jpeg', 'webp'].flatMap((f) => [
+      ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, time (app vs sharp)`, images.codecs[f].app.ms, images.codecs[f].sharp.ms, 4, 'ms', false),
+      ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, bytes (app vs sharp)`, images.codecs[f].app.bytes, images.codecs[f].sharp.bytes, 1.3, 'bytes', false),
+    ]),
     ratioRow('GET cached variant vs GET original', images.runs.variant.rps, images.runs.original.rps, 0.5, 'req/s', true,
       images.runs.variant.cpuUsPerRequest === null || images.runs.original.cpuUsPerRequest === null
         ? null
