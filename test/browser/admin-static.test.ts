@@ -25,6 +25,16 @@ const VERSION = { version: '9.8.7-test', commit: 'abc123def456', builtAt: '2026-
 // The machine may be busy with other suites: give client-side fetches time.
 const POLL = { timeout: 10_000 };
 
+// Every page but the sign-in ones needs a session: the stand-in knows one token, for this owner.
+const OWNER = {
+  id: '0190e0b6-0000-7000-8000-000000000001',
+  email: 'owner@example.com',
+  displayName: 'Olive',
+  role: 'owner',
+  verified: true,
+  createdAt: '2026-11-25T21:00:00.000Z',
+};
+
 const READINESS = { ok: true, checks: { database: true, storage: true } };
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -64,6 +74,7 @@ function startServer(): Promise<Server> {
     if (pathname === '/v1/system/version') return json(200, VERSION);
     if (pathname === '/readyz') return json(200, READINESS);
     if (pathname === '/healthz') return json(200, { ok: true });
+    if (pathname === '/v1/auth/me' && req.headers.authorization === 'Bearer static-test-token') return json(200, { user: OWNER });
     if (pathname.startsWith('/v1/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     const { file, status } = resolveAsset(decodeURIComponent(pathname));
     res.writeHead(status, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
@@ -125,6 +136,13 @@ describe('admin static build under the production CSP', () => {
     contexts.push(context);
     const problems = await watchProblems(context);
     await context.addInitScript(recordColorMode);
+    await context.addInitScript(() => {
+      try {
+        sessionStorage.setItem('cms.session', 'static-test-token');
+      } catch {
+        /* documents without storage (the 404 page of a file) */
+      }
+    });
     return { context, problems, page: await context.newPage() };
   }
 

@@ -18,16 +18,18 @@ export interface Screen {
   icon: (props: IconProps) => JSXOutput;
   /** False while the screen is still a placeholder. */
   ready: boolean;
+  /** Shown to the owner only (the API refuses admins). */
+  ownerOnly?: boolean;
 }
 
 /** The admin's screens, in navigation order. The nav and the dashboard both read this list. */
 export const SCREENS: readonly Screen[] = [
   { href: '/', label: 'Dashboard', summary: 'Overview and API health.', icon: IconDashboard, ready: true },
-  { href: '/articles', label: 'Articles', summary: 'Write, publish and unpublish articles.', icon: IconArticles, ready: false },
-  { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: false },
-  { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: false },
+  { href: '/articles', label: 'Articles', summary: 'Write, publish and unpublish articles.', icon: IconArticles, ready: true },
+  { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
+  { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: true, ownerOnly: true },
   { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: false },
-  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: false },
+  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: false, ownerOnly: true },
   { href: '/settings', label: 'Settings', summary: 'Version of the running build.', icon: IconSettings, ready: true },
 ];
 

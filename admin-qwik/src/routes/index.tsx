@@ -1,4 +1,4 @@
-import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, type DocumentHead } from '@builder.io/qwik-city';
 import { IconAlert, IconCheck } from '../components/icons/icons';
 import { ErrorNotice } from '../components/status/error-notice';
@@ -7,9 +7,11 @@ import { PRODUCT_NAME } from '../lib/product';
 import { toRemote, type Remote } from '../lib/remote';
 import { SCREENS } from '../lib/screens';
 import { fetchReadiness, type Readiness } from '../lib/system';
+import { SessionContext } from '../lib/session';
 
 /** Dashboard placeholder: where each screen will live, and whether the API is up. */
 export default component$(() => {
+  const session = useContext(SessionContext);
   const attempt = useSignal(0);
   const health = useSignal<Remote<Readiness>>({ state: 'loading' });
 
@@ -67,7 +69,7 @@ export default component$(() => {
       <section aria-labelledby="screens-heading">
         <h2 id="screens-heading">Screens</h2>
         <ul class="screen-grid">
-          {SCREENS.filter((s) => s.href !== '/').map((s) => (
+          {SCREENS.filter((s) => s.href !== '/' && (!s.ownerOnly || session.user?.role === 'owner')).map((s) => (
             <li key={s.href}>
               <Link href={s.href} class="screen-card">
                 <s.icon size={24} />

@@ -1,17 +1,65 @@
-import { component$, Slot } from '@builder.io/qwik';
+import { component$, Slot, useContextProvider, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { useLocation, useNavigate } from '@builder.io/qwik-city';
+import { LoadingNotice } from '../components/status/loading-notice';
 import { SiteHeader } from '../components/layout/site-header';
 import { SiteNav } from '../components/layout/site-nav';
+import { api } from '../lib/http';
+import { getToken, isPublicPath, loginHref, SessionContext, type PublicUserDto, type SessionState } from '../lib/session';
 
-/** Every page: skip link, header (brand, colour mode), navigation, main content. */
-export default component$(() => (
-  <div class="shell">
-    <a class="skip-link" href="#main">
-      Skip to content
-    </a>
-    <SiteHeader />
-    <SiteNav />
-    <main id="main" tabIndex={-1} class="content">
-      <Slot />
-    </main>
-  </div>
-));
+/**
+ * Every page: skip link, header (brand, colour mode, who is signed in),
+ * navigation, main content. The session guard lives here: a page that is not
+ * public waits, hidden, until `GET /v1/auth/me` confirms a verified session;
+ * without a token the visitor goes to the login page, and an unverified
+ * registrant to the "check your e-mail" page.
+ */
+export default component$(() => {
+  const session = useStore<SessionState>({ status: 'unknown', user: null });
+  useContextProvider(SessionContext, session);
+  const loc = useLocation();
+  const nav = useNavigate();
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- the session exists only in the browser
+  useVisibleTask$(
+    async ({ track }) => {
+      const path = track(() => loc.url.pathname);
+      const token = getToken();
+      if (!token) {
+        session.status = 'signed-out';
+        session.user = null;
+        if (!isPublicPath(path)) await nav(loginHref(location.pathname + location.search));
+        return;
+      }
+      if (session.status !== 'signed-in' || !session.user) {
+        const me = await api<{ user: PublicUserDto }>('GET', '/v1/auth/me');
+        if (!me.ok) {
+          // A 401 has already sent the browser to the login page.
+          if (me.status !== 401) session.status = 'signed-out';
+          return;
+        }
+        session.user = me.data.user;
+        session.status = 'signed-in';
+      }
+      if (session.user && !session.user.verified && !isPublicPath(path)) await nav('/register');
+    },
+    { strategy: 'document-ready' },
+  );
+
+  const guarded = !isPublicPath(loc.url.pathname);
+  const ready = !guarded || (session.status === 'signed-in' && !!session.user?.verified);
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SiteHeader />
+      <SiteNav />
+      <main id="main" tabIndex={-1} class="content">
+        {!ready && <LoadingNotice>Checking your session…</LoadingNotice>}
+        <div hidden={!ready}>
+          <Slot />
+        </div>
+      </main>
+    </div>
+  );
+});

@@ -1,10 +1,203 @@
-import { component$ } from '@builder.io/qwik';
+import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
-import { ComingSoon } from '../../components/coming-soon';
-import { screenByHref } from '../../lib/screens';
+import type { ImageDto } from '../../../../worker/src/contract/article.schema';
+import { LoadingNotice } from '../../components/status/loading-notice';
+import { ConfirmButton } from '../../components/ui/confirm-button';
+import { FormError, Status } from '../../components/ui/form-error';
+import { formatDateTime } from '../../lib/format';
+import { api, formatBytes, type Page } from '../../lib/http';
 
-const screen = screenByHref('/media');
+interface VariantDto {
+  requestedWidth: number | null;
+  contentType: string;
+  bytes: number;
+  url: string;
+  createdAt: string;
+}
+interface VariantStats {
+  count: number;
+  bytes: number;
+  presets: number[];
+}
 
-export default component$(() => <ComingSoon label={screen.label} summary={screen.summary} />);
+/** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
+export default component$(() => {
+  const list = useStore<{ items: ImageDto[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const query = useSignal('');
+  const applied = useSignal('');
+  const detail = useSignal<(ImageDto & { variants: VariantDto[] }) | null>(null);
+  const stats = useSignal<VariantStats | null>(null);
+  const error = useSignal<string | null>(null);
+  const status = useSignal<string | null>(null);
 
-export const head: DocumentHead = { title: screen.label };
+  const load = $(async (q: string, cursor: string | null) => {
+    list.loading = true;
+    const params = new URLSearchParams({ limit: '24' });
+    if (q) params.set('q', q);
+    if (cursor) params.set('cursor', cursor);
+    const res = await api<Page<ImageDto>>('GET', `/v1/media?${params}`);
+    list.loading = false;
+    if (!res.ok) {
+      error.value = res.message;
+      return;
+    }
+    list.items = cursor ? [...list.items, ...res.data.items] : res.data.items;
+    list.nextCursor = res.data.nextCursor;
+  });
+  const loadStats = $(async () => {
+    const res = await api<VariantStats>('GET', '/v1/media/variants');
+    if (res.ok) stats.value = res.data;
+  });
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
+  useVisibleTask$(
+    async ({ track }) => {
+      const q = track(() => applied.value);
+      error.value = null;
+      await Promise.all([load(q, null), loadStats()]);
+    },
+    { strategy: 'document-ready' },
+  );
+
+  const open = $(async (id: string) => {
+    const res = await api<{ image: ImageDto & { variants: VariantDto[] } }>('GET', `/v1/media/${id}`);
+    if (!res.ok) {
+      error.value = res.message;
+      return;
+    }
+    detail.value = res.data.image;
+    setTimeout(() => document.getElementById('detail-heading')?.focus(), 0);
+  });
+
+  const d = detail.value;
+  return (
+    <>
+      <h1>Media</h1>
+      <form class="toolbar" role="search" preventdefault:submit onSubmit$={() => (applied.value = query.value.trim())}>
+        <label for="media-q">Search file names</label>
+        <input id="media-q" type="search" maxLength={48} bind:value={query} />
+        <button type="submit" class="button">
+          Search
+        </button>
+      </form>
+      <FormError message={error.value} />
+      <Status message={status.value} testId="media-status" />
+      {d && (
+        <section class="card" aria-labelledby="detail-heading" data-testid="media-detail">
+          <h2 id="detail-heading" tabIndex={-1}>
+            {d.filename}
+          </h2>
+          <img class="detail-image" src={d.url} alt={d.filename} width={d.width} height={d.height} />
+          <dl class="facts">
+            <dt>Size</dt>
+            <dd>
+              {d.width}×{d.height}, {formatBytes(d.bytes)} ({d.contentType})
+            </dd>
+            <dt>Uploaded</dt>
+            <dd>{formatDateTime(d.createdAt)}</dd>
+            <dt>Address</dt>
+            <dd>
+              <code>{d.url}</code>
+            </dd>
+          </dl>
+          <h3>Variants</h3>
+          {d.variants.length === 0 ? (
+            <p>No variants made yet (they are made on first request).</p>
+          ) : (
+            <table class="table">
+              <thead>
+                <tr>
+                  <th scope="col">Width</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Size</th>
+                  <th scope="col">Address</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.variants.map((v) => (
+                  <tr key={v.url}>
+                    <td>{v.requestedWidth ?? 'full'}</td>
+                    <td>{v.contentType}</td>
+                    <td>{formatBytes(v.bytes)}</td>
+                    <td>
+                      <code>{v.url}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <div class="actions">
+            <button type="button" class="button" onClick$={() => (detail.value = null)}>
+              Close
+            </button>
+            <ConfirmButton
+              label="Delete image"
+              question={`Delete ${d.filename} and its variants?`}
+              confirmLabel="Yes, delete"
+              danger
+              onConfirm$={async () => {
+                const res = await api('DELETE', `/v1/media/${d.id}`);
+                if (!res.ok) {
+                  error.value = res.message;
+                  return;
+                }
+                list.items = list.items.filter((x) => x.id !== d.id);
+                detail.value = null;
+                status.value = `${d.filename} was deleted.`;
+                await loadStats();
+              }}
+            />
+          </div>
+        </section>
+      )}
+      <ul class="media-grid" aria-label="Images" aria-busy={list.loading} data-testid="media-grid">
+        {list.items.map((img) => (
+          <li key={img.id} class="media-tile">
+            <button type="button" class="media-open" onClick$={() => open(img.id)} aria-label={`Open ${img.filename}`}>
+              <img src={img.url} alt="" width={img.width} height={img.height} loading="lazy" />
+            </button>
+            <span class="media-name">{img.filename}</span>
+            <span class="item-meta">
+              {img.width}×{img.height}, {formatBytes(img.bytes)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {list.loading && <LoadingNotice>Loading images…</LoadingNotice>}
+      {!list.loading && list.items.length === 0 && <p class="notice">{applied.value ? 'No image matches.' : 'No images yet.'}</p>}
+      {!list.loading && list.nextCursor && (
+        <button type="button" class="button" onClick$={() => load(applied.value, list.nextCursor)}>
+          Load more
+        </button>
+      )}
+      <section class="card" aria-labelledby="cache-heading">
+        <h2 id="cache-heading">Variant cache</h2>
+        {stats.value ? (
+          <p data-testid="variant-stats">
+            {stats.value.count} variants, {formatBytes(stats.value.bytes)}; preset widths {stats.value.presets.join(', ')} px.
+          </p>
+        ) : (
+          <LoadingNotice>Loading…</LoadingNotice>
+        )}
+        <ConfirmButton
+          label="Empty the variant cache"
+          question="Remove every cached variant? Originals stay."
+          confirmLabel="Yes, empty it"
+          danger
+          onConfirm$={async () => {
+            const res = await api('DELETE', '/v1/media/variants');
+            if (!res.ok) {
+              error.value = res.message;
+              return;
+            }
+            status.value = 'The variant cache was emptied.';
+            await loadStats();
+          }}
+        />
+      </section>
+    </>
+  );
+});
+
+export const head: DocumentHead = { title: 'Media' };

@@ -1,0 +1,319 @@
+import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { Link, useLocation, useNavigate } from '@builder.io/qwik-city';
+import type { ArticleDto, ImageDto } from '../../../../worker/src/contract/article.schema';
+import { LoadingNotice } from '../status/loading-notice';
+import { ConfirmButton } from '../ui/confirm-button';
+import { FormError, Status } from '../ui/form-error';
+import { ArticlePreview } from '../ui/markdown-preview';
+import { formatDateTime } from '../../lib/format';
+import { api, formatBytes, queryParam, upload, type Page } from '../../lib/http';
+import { titleProblem } from '../../lib/title';
+
+interface UploadItem {
+  name: string;
+  percent: number;
+  state: 'uploading' | 'done' | 'failed';
+  error: string | null;
+}
+
+/** The article editor for `/articles/new` and `/articles/edit?id=…`. */
+export const ArticleEditor = component$((props: { isNew: boolean }) => {
+  const loc = useLocation();
+  const nav = useNavigate();
+  const id = useSignal<string | null>(null);
+  const loading = useSignal(!props.isNew);
+  const loadError = useSignal<string | null>(null);
+  const article = useSignal<ArticleDto | null>(null);
+  const title = useSignal('');
+  const body = useSignal('');
+  const format = useSignal<'markdown' | 'html' | 'plaintext'>('markdown');
+  const titleTouched = useSignal(false);
+  const error = useSignal<string | null>(null);
+  const status = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const images = useSignal<ImageDto[]>([]);
+  const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
+  const dragging = useSignal(false);
+  const dropzone = useSignal<HTMLElement>();
+
+  const loadImages = $(async (articleId: string) => {
+    const res = await api<Page<ImageDto>>('GET', `/v1/articles/${encodeURIComponent(articleId)}/images?limit=100`);
+    if (res.ok) images.value = res.data.items;
+  });
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- the id is in the browser's address only
+  useVisibleTask$(
+    async ({ track }) => {
+      track(() => loc.url.href);
+      if (props.isNew) {
+        loading.value = false;
+        return;
+      }
+      const articleId = queryParam('id');
+      id.value = articleId;
+      if (!articleId) {
+        loading.value = false;
+        loadError.value = 'No article was named in the address.';
+        return;
+      }
+      loading.value = true;
+      const res = await api<{ article: ArticleDto }>('GET', `/v1/articles/${encodeURIComponent(articleId)}`);
+      loading.value = false;
+      if (!res.ok) {
+        loadError.value = res.status === 404 ? 'This article does not exist (any more).' : res.message;
+        return;
+      }
+      article.value = res.data.article;
+      title.value = res.data.article.title;
+      body.value = res.data.article.body;
+      format.value = res.data.article.format;
+      await loadImages(articleId);
+    },
+    { strategy: 'document-ready' },
+  );
+
+  const uploadFiles = $(async (files: File[]) => {
+    const articleId = id.value;
+    if (!articleId) return;
+    for (const file of files) {
+      const item: UploadItem = { name: file.name, percent: 0, state: 'uploading', error: null };
+      uploads.items = [...uploads.items, item];
+      const index = uploads.items.length - 1;
+      const update = (patch: Partial<UploadItem>) => {
+        uploads.items = uploads.items.map((it, i) => (i === index ? { ...it, ...patch } : it));
+      };
+      const res = await upload<{ image: ImageDto }>(`/v1/articles/${encodeURIComponent(articleId)}/images`, file, (f) =>
+        update({ percent: Math.round(f * 100) }),
+      );
+      if (res.ok) update({ state: 'done', percent: 100 });
+      else update({ state: 'failed', error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message });
+    }
+    await loadImages(articleId);
+  });
+
+  // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
+  // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
+  useVisibleTask$(({ track, cleanup }) => {
+    track(() => id.value);
+    const el = dropzone.value;
+    if (!el) return;
+    const over = (e: DragEvent) => {
+      e.preventDefault();
+      dragging.value = true;
+    };
+    const leave = () => (dragging.value = false);
+    const drop = (e: DragEvent) => {
+      e.preventDefault();
+      dragging.value = false;
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length) void uploadFiles(files);
+    };
+    el.addEventListener('dragover', over);
+    el.addEventListener('dragleave', leave);
+    el.addEventListener('drop', drop);
+    cleanup(() => {
+      el.removeEventListener('dragover', over);
+      el.removeEventListener('dragleave', leave);
+      el.removeEventListener('drop', drop);
+    });
+  });
+
+  const setStatus = $(async (action: 'publish' | 'unpublish') => {
+    if (!id.value) return;
+    error.value = null;
+    const res = await api<{ article: ArticleDto }>('POST', `/v1/articles/${encodeURIComponent(id.value)}/${action}`);
+    if (!res.ok) {
+      error.value = res.message;
+      return;
+    }
+    article.value = res.data.article;
+    status.value = action === 'publish' ? 'Published: the article is online.' : 'Unpublished: the article is offline.';
+  });
+
+  const problem = titleProblem(title.value);
+  const showTitleError = titleTouched.value && !!problem;
+  const a = article.value;
+
+  if (loading.value) return <LoadingNotice>Loading the article…</LoadingNotice>;
+  if (loadError.value)
+    return (
+      <>
+        <h1>Edit article</h1>
+        <FormError message={loadError.value} />
+        <p>
+          <Link href="/articles">Back to the articles</Link>
+        </p>
+      </>
+    );
+
+  return (
+    <>
+      <p>
+        <Link href="/articles">← Articles</Link>
+      </p>
+      <div class="page-head">
+        <h1>{props.isNew ? 'New article' : 'Edit article'}</h1>
+        {a && (
+          <span class={['badge', a.status === 'online' ? 'badge-ok' : '']} data-testid="article-status">
+            {a.status}
+          </span>
+        )}
+      </div>
+      <form
+        class="editor"
+        preventdefault:submit
+        noValidate
+        onSubmit$={async () => {
+          titleTouched.value = true;
+          error.value = null;
+          status.value = null;
+          if (titleProblem(title.value)) {
+            document.getElementById('article-title')?.focus();
+            return;
+          }
+          busy.value = true;
+          const payload = { title: title.value, body: body.value, format: format.value };
+          const res = id.value
+            ? await api<{ article: ArticleDto }>('PATCH', `/v1/articles/${encodeURIComponent(id.value)}`, { body: payload })
+            : await api<{ article: ArticleDto }>('POST', '/v1/articles', { body: payload });
+          busy.value = false;
+          if (!res.ok) {
+            error.value = res.issues.length ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : res.message;
+            return;
+          }
+          article.value = res.data.article;
+          title.value = res.data.article.title;
+          if (!id.value) {
+            await nav(`/articles/edit?id=${encodeURIComponent(res.data.article.id)}`);
+            return;
+          }
+          status.value = 'Saved.';
+        }}
+      >
+        <div class="field">
+          <label for="article-title">Title</label>
+          <input
+            id="article-title"
+            type="text"
+            required
+            aria-invalid={showTitleError}
+            aria-describedby={showTitleError ? 'article-title-error' : undefined}
+            value={title.value}
+            onInput$={(_, el) => (title.value = el.value)}
+            onBlur$={() => (titleTouched.value = true)}
+          />
+          {showTitleError && (
+            <p id="article-title-error" class="field-error" role="alert">
+              {problem}
+            </p>
+          )}
+        </div>
+        <div class="field">
+          <label for="article-format">Format</label>
+          <select id="article-format" value={format.value} onChange$={(_, el) => (format.value = el.value as 'markdown')}>
+            <option value="markdown">Markdown</option>
+            <option value="html">HTML</option>
+            <option value="plaintext">Plain text</option>
+          </select>
+        </div>
+        <div class="editor-panes">
+          <div class="field">
+            <label for="article-body">Body</label>
+            <textarea id="article-body" rows={16} value={body.value} onInput$={(_, el) => (body.value = el.value)} />
+          </div>
+          <section class="field" aria-labelledby="preview-heading">
+            <h2 id="preview-heading" class="label-like">
+              Preview
+            </h2>
+            <div data-testid="preview">
+              <ArticlePreview body={body.value} format={format.value} />
+            </div>
+          </section>
+        </div>
+        <FormError message={error.value} />
+        <div class="actions">
+          <button type="submit" class="button button-primary" disabled={busy.value}>
+            {busy.value ? 'Saving…' : props.isNew && !id.value ? 'Create article' : 'Save'}
+          </button>
+        </div>
+      </form>
+      {a && id.value && (
+        <div class="actions">
+          {a.status === 'offline' ? (
+            <ConfirmButton label="Publish" question="Put this article online?" confirmLabel="Yes, publish" onConfirm$={() => setStatus('publish')} />
+          ) : (
+            <ConfirmButton label="Unpublish" question="Take this article offline?" confirmLabel="Yes, unpublish" onConfirm$={() => setStatus('unpublish')} />
+          )}
+          <ConfirmButton
+            label="Delete"
+            question="Delete this article and its images for good?"
+            confirmLabel="Yes, delete"
+            danger
+            onConfirm$={async () => {
+              const res = await api('DELETE', `/v1/articles/${encodeURIComponent(id.value!)}`);
+              if (!res.ok) {
+                error.value = res.message;
+                return;
+              }
+              await nav('/articles');
+            }}
+          />
+        </div>
+      )}
+      <Status message={status.value} testId="editor-status" />
+      {a && id.value && (
+        <section class="card" aria-labelledby="images-heading">
+          <h2 id="images-heading">Images</h2>
+          <div ref={dropzone} class={['dropzone', dragging.value && 'dropzone-active']} data-testid="dropzone">
+            <p>Drop JPEG, PNG, WebP or GIF images here, or</p>
+            <label for="image-file" class="button">
+              Choose images…
+            </label>
+            <input
+              id="image-file"
+              class="visually-hidden-input"
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/gif"
+              multiple
+              onChange$={async (_, el) => {
+                const files = Array.from(el.files ?? []);
+                el.value = '';
+                await uploadFiles(files);
+              }}
+            />
+          </div>
+          <ul class="uploads" aria-label="Uploads">
+            {uploads.items.map((u, i) => (
+              <li key={i} data-testid="upload" data-state={u.state}>
+                <label for={`upload-${i}`}>{u.name}</label>
+                <progress id={`upload-${i}`} max={100} value={u.percent} aria-valuetext={`${u.percent}%`} />
+                <span>{u.state === 'done' ? 'Uploaded' : u.state === 'failed' ? 'Failed' : `${u.percent}%`}</span>
+                {u.error && (
+                  <span class="field-error" role="alert">
+                    {u.error}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+          {images.value.length === 0 ? (
+            <p>No images yet.</p>
+          ) : (
+            <ul class="media-grid" aria-label="Images of this article" data-testid="article-images">
+              {images.value.map((img) => (
+                <li key={img.id} class="media-tile">
+                  <img src={img.url} alt={img.filename} width={img.width} height={img.height} loading="lazy" />
+                  <span class="media-name">{img.filename}</span>
+                  <span class="item-meta">
+                    {img.width}×{img.height}, {formatBytes(img.bytes)}, <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
+                  </span>
+                  <code class="media-md">![]({img.url})</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </>
+  );
+});

@@ -1,0 +1,71 @@
+import { $, component$, useSignal, useVisibleTask$, type QRL } from '@builder.io/qwik';
+
+interface ConfirmButtonProps {
+  /** The action, e.g. "Delete". */
+  label: string;
+  /** The question asked before doing it. */
+  question: string;
+  /** The button that does it, e.g. "Yes, delete". */
+  confirmLabel: string;
+  onConfirm$: QRL<() => unknown>;
+  danger?: boolean;
+  disabled?: boolean;
+}
+
+/** A two-step action: the first press asks, the second does it. Focus moves to the question's answer and back. */
+export const ConfirmButton = component$((props: ConfirmButtonProps) => {
+  const armed = useSignal(false);
+  const yes = useSignal<HTMLButtonElement>();
+  const trigger = useSignal<HTMLButtonElement>();
+  const busy = useSignal(false);
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- focus exists only in the browser
+  useVisibleTask$(({ track }) => {
+    if (track(() => armed.value)) yes.value?.focus();
+  });
+
+  const cancel = $(() => {
+    armed.value = false;
+    setTimeout(() => trigger.value?.focus(), 0);
+  });
+
+  return (
+    <span class="confirm">
+      {!armed.value ? (
+        <button
+          ref={trigger}
+          type="button"
+          class={['button', props.danger && 'button-danger']}
+          disabled={props.disabled || busy.value}
+          onClick$={() => (armed.value = true)}
+        >
+          {props.label}
+        </button>
+      ) : (
+        <span class="confirm-ask" role="group" aria-label={props.question}>
+          <span>{props.question}</span>
+          <button
+            ref={yes}
+            type="button"
+            class={['button', props.danger && 'button-danger']}
+            disabled={busy.value}
+            onClick$={async () => {
+              busy.value = true;
+              try {
+                await props.onConfirm$();
+              } finally {
+                busy.value = false;
+                armed.value = false;
+              }
+            }}
+          >
+            {props.confirmLabel}
+          </button>
+          <button type="button" class="button button-quiet" onClick$={cancel}>
+            Cancel
+          </button>
+        </span>
+      )}
+    </span>
+  );
+});

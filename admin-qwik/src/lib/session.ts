@@ -1,0 +1,58 @@
+import { createContextId } from '@builder.io/qwik';
+import type { PublicUserDto } from '../../../worker/src/contract/user.schema';
+
+export type { PublicUserDto };
+
+/**
+ * The session token lives in sessionStorage: it survives reloads and
+ * navigation in the tab, is gone when the tab closes, and is never sent
+ * anywhere but the `Authorization` header of same-origin API calls (no
+ * cookie, so no CSRF surface). Other tabs sign in on their own.
+ */
+const TOKEN_KEY = 'cms.session';
+
+export function getToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  try {
+    sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* storage unavailable: nothing to clear */
+  }
+}
+
+/** Pages anyone may open; every other page needs a verified session. */
+export const PUBLIC_PATHS = ['/login', '/register', '/verify', '/reset-password', '/accept-invite'] as const;
+
+export function isPublicPath(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return (PUBLIC_PATHS as readonly string[]).includes(path);
+}
+
+/** What the shell knows about who is signed in. Plain data so Qwik can serialise it. */
+export interface SessionState {
+  status: 'unknown' | 'signed-out' | 'signed-in';
+  user: PublicUserDto | null;
+}
+
+export const SessionContext = createContextId<SessionState>('cms.session');
+
+/** `/login?next=/articles` — back to where the guard found the visitor. */
+export function loginHref(next?: string): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? `/login?next=${encodeURIComponent(next)}` : '/login';
+}
+
+/** A same-site path from `?next=`, or the dashboard. */
+export function safeNext(raw: string | null): string {
+  return raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : '/';
+}

@@ -1,0 +1,7 @@
+import { TitleSchema } from '../../../worker/src/contract/article.schema';
+
+/** The API's own title rule (the shared zod schema): the first problem, or null. */
+export function titleProblem(title: string): string | null {
+  const result = TitleSchema.safeParse(title);
+  return result.success ? null : (result.error.issues[0]?.message ?? 'title is invalid');
+}

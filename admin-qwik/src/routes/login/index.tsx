@@ -1,0 +1,75 @@
+import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { Link, useNavigate, type DocumentHead } from '@builder.io/qwik-city';
+import { FormError } from '../../components/ui/form-error';
+import { api, queryParam } from '../../lib/http';
+import { getToken, safeNext, SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+
+/** Sign in; offers registration while the first account does not exist yet. */
+export default component$(() => {
+  const session = useContext(SessionContext);
+  const nav = useNavigate();
+  const email = useSignal('');
+  const password = useSignal('');
+  const error = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const registrationOpen = useSignal(false);
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- browser-only state
+  useVisibleTask$(
+    async () => {
+      if (getToken() && session.status === 'signed-in') {
+        await nav(safeNext(queryParam('next')));
+        return;
+      }
+      const reg = await api<{ open: boolean }>('GET', '/v1/auth/registration', { auth: false });
+      registrationOpen.value = reg.ok && reg.data.open === true;
+    },
+    { strategy: 'document-ready' },
+  );
+
+  return (
+    <section class="auth-card" aria-labelledby="login-heading">
+      <h1 id="login-heading">Sign in</h1>
+      {registrationOpen.value && (
+        <p class="notice" data-testid="registration-open">
+          No account exists yet. <Link href="/register">Create the first account</Link>.
+        </p>
+      )}
+      <form
+        class="stack"
+        preventdefault:submit
+        onSubmit$={async () => {
+          error.value = null;
+          busy.value = true;
+          const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/login', {
+            auth: false,
+            body: { email: email.value.trim(), password: password.value },
+          });
+          busy.value = false;
+          if (!res.ok) {
+            error.value = res.status === 401 ? 'The e-mail address or the password is wrong.' : res.message;
+            return;
+          }
+          setToken(res.data.token);
+          session.user = res.data.user;
+          session.status = 'signed-in';
+          await nav(res.data.user.verified ? safeNext(queryParam('next')) : '/register');
+        }}
+      >
+        <label for="login-email">E-mail address</label>
+        <input id="login-email" type="email" name="email" autocomplete="username" required bind:value={email} />
+        <label for="login-password">Password</label>
+        <input id="login-password" type="password" name="password" autocomplete="current-password" required bind:value={password} />
+        <FormError message={error.value} />
+        <button type="submit" class="button button-primary" disabled={busy.value}>
+          {busy.value ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        <Link href="/reset-password">Forgot your password?</Link>
+      </p>
+    </section>
+  );
+});
+
+export const head: DocumentHead = { title: 'Sign in' };

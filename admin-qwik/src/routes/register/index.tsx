@@ -1,0 +1,147 @@
+import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { ConfirmButton } from '../../components/ui/confirm-button';
+import { FormError, Status } from '../../components/ui/form-error';
+import { LoadingNotice } from '../../components/status/loading-notice';
+import { api } from '../../lib/http';
+import { clearToken, getToken, SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+
+type View = 'loading' | 'closed' | 'form' | 'check-email';
+
+/**
+ * First run: the registration form while `GET /v1/auth/registration` says
+ * open; after registering, "check your e-mail" with resend and cancel.
+ */
+export default component$(() => {
+  const session = useContext(SessionContext);
+  const view = useSignal<View>('loading');
+  const email = useSignal('');
+  const displayName = useSignal('');
+  const password = useSignal('');
+  const error = useSignal<string | null>(null);
+  const status = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const registeredAs = useSignal('');
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- browser-only state
+  useVisibleTask$(
+    async () => {
+      if (getToken()) {
+        const me = await api<{ user: PublicUserDto }>('GET', '/v1/auth/me');
+        if (me.ok && !me.data.user.verified) {
+          registeredAs.value = me.data.user.email;
+          view.value = 'check-email';
+          return;
+        }
+      }
+      const reg = await api<{ open: boolean }>('GET', '/v1/auth/registration', { auth: false });
+      view.value = reg.ok && reg.data.open ? 'form' : 'closed';
+    },
+    { strategy: 'document-ready' },
+  );
+
+  return (
+    <section class="auth-card" aria-labelledby="register-heading">
+      <h1 id="register-heading">{view.value === 'check-email' ? 'Check your e-mail' : 'Create the first account'}</h1>
+      {view.value === 'loading' && <LoadingNotice>Checking whether registration is open…</LoadingNotice>}
+      {view.value === 'closed' && (
+        <p class="notice" role="status">
+          Registration is closed: an account already exists. <Link href="/login">Sign in</Link>, or ask the owner for an invitation.
+        </p>
+      )}
+      {view.value === 'form' && (
+        <form
+          class="stack"
+          preventdefault:submit
+          onSubmit$={async () => {
+            error.value = null;
+            if (password.value.length < 12) {
+              error.value = 'The password must be at least 12 characters.';
+              return;
+            }
+            busy.value = true;
+            const body: Record<string, string> = { email: email.value.trim(), password: password.value };
+            if (displayName.value.trim()) body.displayName = displayName.value.trim();
+            const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/register', { auth: false, body });
+            busy.value = false;
+            if (!res.ok) {
+              error.value = res.issues.length ? res.issues.map((i) => i.message).join(' ') : res.message;
+              return;
+            }
+            setToken(res.data.token);
+            session.user = res.data.user;
+            session.status = 'signed-in';
+            registeredAs.value = res.data.user.email;
+            view.value = 'check-email';
+          }}
+        >
+          <label for="reg-email">E-mail address</label>
+          <input id="reg-email" type="email" autocomplete="email" required bind:value={email} />
+          <label for="reg-name">Display name (optional)</label>
+          <input id="reg-name" type="text" autocomplete="name" maxLength={100} bind:value={displayName} />
+          <label for="reg-password">Password</label>
+          <input
+            id="reg-password"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={12}
+            aria-describedby="reg-password-hint"
+            bind:value={password}
+          />
+          <p id="reg-password-hint" class="hint">
+            At least 12 characters.
+          </p>
+          <FormError message={error.value} />
+          <button type="submit" class="button button-primary" disabled={busy.value}>
+            {busy.value ? 'Creating…' : 'Create account'}
+          </button>
+        </form>
+      )}
+      {view.value === 'check-email' && (
+        <div class="stack" data-testid="check-email">
+          <p>
+            We sent a link to <strong>{registeredAs.value}</strong>. Open it to verify your address, then sign in.
+          </p>
+          <div class="actions">
+            <button
+              type="button"
+              class="button"
+              disabled={busy.value}
+              onClick$={async () => {
+                error.value = null;
+                const res = await api('POST', '/v1/auth/verify/resend');
+                if (res.ok) status.value = 'A new link is on its way; the previous one no longer works.';
+                else error.value = res.message;
+              }}
+            >
+              Send the e-mail again
+            </button>
+            <ConfirmButton
+              label="Cancel registration"
+              question="Delete this unverified account?"
+              confirmLabel="Yes, cancel registration"
+              danger
+              onConfirm$={async () => {
+                const res = await api('DELETE', '/v1/auth/registration');
+                if (!res.ok) {
+                  error.value = res.message;
+                  return;
+                }
+                clearToken();
+                session.status = 'signed-out';
+                session.user = null;
+                status.value = 'Your registration was cancelled.';
+                view.value = 'form';
+              }}
+            />
+          </div>
+          <FormError message={error.value} />
+        </div>
+      )}
+      <Status message={status.value} />
+    </section>
+  );
+});
+
+export const head: DocumentHead = { title: 'Create account' };

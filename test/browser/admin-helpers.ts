@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { buildNode } from '../../scripts/build-node.mjs';
+import { launchChromium, watchProblems, type BrowserProblems } from '../support/browser.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+
+/** The key the admin keeps its session token under (sessionStorage; see admin-qwik/src/lib/session.ts). */
+export const TOKEN_KEY = 'cms.session';
+export const POLL = { timeout: 15_000 };
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Cms {
+  server: ServerProcess;
+  browser: Browser;
+  contexts: BrowserContext[];
+  stop(): Promise<void>;
+}
+
+/** The real Node server (fresh SQLite and uploads in a temporary directory, log mailer) and Chromium. */
+export async function startCms(): Promise<Cms> {
+  await buildNode();
+  const cwd = await mkdtemp(path.join(tmpdir(), 'cms-admin-'));
+  const server = await startServer(cwd, {});
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    browser,
+    contexts,
+    async stop() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      await server.stop();
+      await rm(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A phone-sized context whose CSP violations, console errors and page errors are recorded. */
+export async function newPage(cms: Cms): Promise<{ context: BrowserContext; page: Page; problems: BrowserProblems }> {
+  const context = await cms.browser.newContext({ viewport: { width: 375, height: 800 } });
+  cms.contexts.push(context);
+  const problems = await watchProblems(context);
+  return { context, page: await context.newPage(), problems };
+}
+
+export function expectNoProblems(problems: BrowserProblems): void {
+  expect(problems.cspViolations).toEqual([]);
+  expect(problems.consoleErrors).toEqual([]);
+  expect(problems.pageErrors).toEqual([]);
+}
+
+/** The newest e-mail link to `route` (`/verify`, `/reset-password`, `/accept-invite`) that the log mailer printed, as a path. */
+export function mailLink(server: ServerProcess, route: string, to?: string): string {
+  const out = server.output();
+  const start = to ? out.lastIndexOf(`mail to=${to}`) : 0;
+  const links = [...out.slice(Math.max(0, start)).matchAll(new RegExp(`https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)`, 'g'))];
+  const last = links.at(-1);
+  if (!last) throw new Error(`no ${route} link in the server log:\n${out.slice(-2000)}`);
+  return last[1]!;
+}
+
+export async function waitForMailLink(server: ServerProcess, route: string, to?: string): Promise<string> {
+  const deadline = Date.now() + POLL.timeout;
+  for (;;) {
+    try {
+      return mailLink(server, route, to);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+async function post(server: ServerProcess, p: string, body: unknown, token?: string): Promise<Response> {
+  return fetch(`${server.url}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The first account, verified (so the owner), through the API; returns its session token. */
+export async function createOwner(server: ServerProcess, email: string, password = PASSWORD): Promise<string> {
+  const reg = await post(server, '/v1/auth/register', { email, password, displayName: 'Olive Owner' });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const code = new URL(await waitForMailLink(server, '/verify', email), 'http://x').searchParams.get('code');
+  const ver = await post(server, '/v1/auth/verify', { code });
+  if (ver.status !== 200) throw new Error(`verify: ${ver.status} ${await ver.text()}`);
+  const login = await post(server, '/v1/auth/login', { email, password });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { token: string }).token;
+}
+
+/** Signs in through the login page and waits for the dashboard. */
+export async function signIn(page: Page, base: string, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
+}
