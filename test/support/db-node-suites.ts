@@ -3,6 +3,7 @@ import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../wor
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
+import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
 import { runRateLimiterContract } from '../contract/rate-limiter.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import { domainError, newId, type SetupRepositories } from './db-contract.js';
@@ -44,6 +45,7 @@ export function runNodeDatabaseSuites(
   runArticlesRepositoryContract(name, setup);
   runImagesRepositoryContract(name, setup);
   runInvitationsRepositoryContract(name, setup);
+  runPurgeRepositoryContract(name, setup);
   runRateLimiterContract(name, async () => {
     if (!harness || !db) throw new Error('the database did not open');
     await harness.wipe();

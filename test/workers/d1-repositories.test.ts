@@ -4,6 +4,7 @@ import { createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
+import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
 
@@ -51,6 +52,7 @@ runUsersRepositoryContract('D1 (workerd, env.DB)', setup);
 runArticlesRepositoryContract('D1 (workerd, env.DB)', setup);
 runImagesRepositoryContract('D1 (workerd, env.DB)', setup);
 runInvitationsRepositoryContract('D1 (workerd, env.DB)', setup);
+runPurgeRepositoryContract('D1 (workerd, env.DB)', setup);
 
 describe('D1 specifics', () => {
   it('enforces foreign keys', async () => {
