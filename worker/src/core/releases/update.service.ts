@@ -1,0 +1,180 @@
+import type { Clock, Logger } from '../../ports/runtime.js';
+import type { ReleaseStager, UpdateFeed, UpdateState, UpdateStateStore } from '../../ports/update-feed.js';
+import { downloadArtifact } from './download.js';
+import { ManifestSchema, type Manifest } from './manifest.js';
+import { PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
+import { ReleaseRefusedError, refuse } from './refusal.js';
+import { compareVersions } from './semver.js';
+import { verifyFeed } from './verify-manifest.js';
+
+/** GET /v1/system/update and the POSTs' 200 body (API.md). */
+export interface UpdateStatusDto {
+  current: string;
+  latest: string | null;
+  available: boolean;
+  staged: string | null;
+  lastCheckedAt: string | null;
+  notes: string | null;
+}
+
+export class UpdatesUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpdatesUnavailableError';
+  }
+}
+
+export interface UpdateServiceDeps {
+  /** Null when UPDATE_FEED_URL is unset: status only, no checks. */
+  feed: UpdateFeed | null;
+  store: UpdateStateStore;
+  /** Null where releases are not staged (Workers deploy through wrangler). */
+  stager: ReleaseStager | null;
+  clock: Clock;
+  logger: Logger;
+  currentVersion: string;
+  pinnedKeys?: readonly PinnedKey[];
+  /** Bounds one feed read or artifact download. */
+  timeoutMs?: number;
+}
+
+/** The feed document is small; anything past this is refused unread. */
+const MAX_FEED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Checks the feed, and on Node downloads and stages the latest release.
+ * Every refusal (ReleaseRefusedError) is logged, leaves the state and the
+ * staging area as they were, and is rethrown for the route to answer 400.
+ */
+export class UpdateService {
+  private readonly pinnedKeys: readonly PinnedKey[];
+  constructor(private readonly deps: UpdateServiceDeps) {
+    this.pinnedKeys = deps.pinnedKeys ?? PINNED_RELEASE_KEYS;
+  }
+
+  async status(): Promise<UpdateStatusDto> {
+    return this.toDto(await this.deps.store.load());
+  }
+
+  /** Reads and verifies the feed now; remembers its sequence and latest release. */
+  async check(): Promise<UpdateStatusDto> {
+    const { state } = await this.checkFeed();
+    return this.toDto(state);
+  }
+
+  /** Check, then download, verify and stage the latest release (when newer than the running one). */
+  async download(): Promise<UpdateStatusDto> {
+    const stager = this.deps.stager;
+    if (!stager) throw new UpdatesUnavailableError('this target does not stage releases; deploy a new version instead');
+    const { state, latest, releases, signedLatest } = await this.checkFeed();
+    if (compareVersions(latest.version, this.deps.currentVersion) <= 0) return this.toDto(state);
+    if (state.staged?.version === latest.version && state.staged.sequence === latest.sequence) return this.toDto(state);
+    const artifact = latest.artifacts[0]!;
+    const feed = this.deps.feed!;
+    try {
+      const bytes = await downloadArtifact(latest, artifact.name, new URL(artifact.name, feed.url).href, {
+        fetch: ((url: string, init?: { signal?: AbortSignal }) => feed.get(url, init?.signal)) as typeof fetch,
+        signal: this.deadline(),
+        others: releases,
+      });
+      await stager.stage({ version: latest.version, sequence: latest.sequence, artifactName: artifact.name, signedManifest: signedLatest }, bytes);
+    } catch (e) {
+      this.logRefusal(e);
+      throw e;
+    }
+    const next: UpdateState = { ...state, staged: { version: latest.version, sequence: latest.sequence, stagedAt: this.deps.clock.now().toISOString() } };
+    await this.deps.store.save(next);
+    this.deps.logger.info('release staged', { version: latest.version, sequence: latest.sequence });
+    return this.toDto(next);
+  }
+
+  private async checkFeed() {
+    const feed = this.deps.feed;
+    if (!feed) throw new UpdatesUnavailableError('no update feed is configured (UPDATE_FEED_URL)');
+    const state = await this.deps.store.load();
+    try {
+      const doc = await this.readFeed(feed);
+      const verified = await verifyFeed(doc, {
+        pinnedKeys: this.pinnedKeys,
+        currentVersion: this.deps.currentVersion,
+        highestSequenceSeen: state.highestSequenceSeen,
+        now: this.deps.clock.now(),
+      });
+      const signedLatest = (doc as { releases: { signed?: { sequence?: unknown } }[] }).releases.find((r) => r.signed?.sequence === verified.latest.sequence);
+      const next: UpdateState = {
+        ...state,
+        highestSequenceSeen: Math.max(state.highestSequenceSeen, verified.latest.sequence),
+        lastCheckedAt: this.deps.clock.now().toISOString(),
+        latest: verified.latest,
+      };
+      await this.deps.store.save(next);
+      return { state: next, latest: verified.latest, releases: verified.releases, signedLatest };
+    } catch (e) {
+      this.logRefusal(e);
+      throw e;
+    }
+  }
+
+  private async readFeed(feed: UpdateFeed): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await feed.get(feed.url, this.deadline());
+    } catch (e) {
+      return refuse('download_failed', `feed: ${(e as Error).message}`);
+    }
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel().catch(() => {});
+      return refuse('download_failed', `feed: the server answered ${res.status}`);
+    }
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > MAX_FEED_BYTES) {
+          await reader.cancel().catch(() => {});
+          return refuse('malformed', `the feed is larger than ${MAX_FEED_BYTES} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (e) {
+      if (e instanceof ReleaseRefusedError) throw e;
+      return refuse('download_failed', `feed: ${(e as Error).message}`);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.byteLength;
+    }
+    try {
+      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      return refuse('malformed', 'the feed is not JSON');
+    }
+  }
+
+  private deadline(): AbortSignal | undefined {
+    return this.deps.timeoutMs ? AbortSignal.timeout(this.deps.timeoutMs) : undefined;
+  }
+
+  private logRefusal(e: unknown) {
+    if (e instanceof ReleaseRefusedError) this.deps.logger.error(`update refused (${e.reason})`, e);
+  }
+
+  private toDto(state: UpdateState): UpdateStatusDto {
+    const parsed = state.latest === null || state.latest === undefined ? null : ManifestSchema.safeParse(state.latest);
+    const latest: Manifest | null = parsed?.success ? parsed.data : null;
+    return {
+      current: this.deps.currentVersion,
+      latest: latest?.version ?? null,
+      available: latest !== null && compareVersions(latest.version, this.deps.currentVersion) > 0,
+      staged: state.staged?.version ?? null,
+      lastCheckedAt: state.lastCheckedAt,
+      notes: latest?.notes ?? null,
+    };
+  }
+}

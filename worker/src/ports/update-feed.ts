@@ -1,0 +1,46 @@
+/**
+ * What the update service (core/releases/update.service.ts) needs from the
+ * outside: the feed over HTTP, somewhere to remember what it has seen, and
+ * (Node only) somewhere to stage a verified release. Shapes here are plain
+ * data; the core verifies everything it reads through them.
+ */
+export interface UpdateFeed {
+  /** The feed's URL (`UPDATE_FEED_URL`); artifact names resolve against it. */
+  readonly url: string;
+  /** An HTTP GET. The caller bounds how much of the body it reads. */
+  get(url: string, signal?: AbortSignal): Promise<Response>;
+}
+
+export interface StagedReleaseInfo {
+  version: string;
+  sequence: number;
+  stagedAt: string;
+}
+
+export interface UpdateState {
+  /** Highest manifest sequence ever accepted; never goes down (rollback protection). */
+  highestSequenceSeen: number;
+  lastCheckedAt: string | null;
+  /** The latest verified manifest (the signed body), kept for status; null before the first check. */
+  latest: unknown;
+  staged: StagedReleaseInfo | null;
+}
+
+export interface UpdateStateStore {
+  load(): Promise<UpdateState>;
+  /** Must be durable before it resolves (a crash must not lower highestSequenceSeen). */
+  save(state: UpdateState): Promise<void>;
+}
+
+export interface ReleaseToStage {
+  version: string;
+  sequence: number;
+  artifactName: string;
+  /** The signed manifest envelope, kept beside the artifact. */
+  signedManifest: unknown;
+}
+
+/** Node: writes a verified artifact to releases/<version>/, all or nothing. */
+export interface ReleaseStager {
+  stage(release: ReleaseToStage, bytes: Uint8Array): Promise<void>;
+}
