@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,11 +20,13 @@ import { createPublicKey } from 'node:crypto';
  *       prints the public half of an existing private key.
  *   build --key FILE[,FILE2] --out DIR --min-from VERSION
  *         [--notes TEXT | --notes-file FILE] [--expires-days 90]
- *         [--sequence N] [--version X.Y.Z] [--no-build] [--no-feed]
+ *         [--sequence N] [--version X.Y.Z] [--no-build] [--no-feed] [--replace]
  *       builds (npm run build; --no-build uses what is built), packs
  *       edge-cms-VERSION-node.tar.gz into DIR, writes its signed manifest
  *       DIR/edge-cms-VERSION-node.manifest.json and updates DIR/feed.json.
  *       The sequence defaults to max(the feed's highest + 1, Unix seconds).
+ *       A version already in DIR is refused unless --replace. A dirty git
+ *       tree is reported: the tarball packs the working tree.
  *   feed --dir DIR
  *       rewrites DIR/feed.json from DIR/*.manifest.json.
  */
@@ -44,6 +46,7 @@ const { positionals, values } = parseArgs({
     version: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'no-feed': { type: 'boolean', default: false },
+    replace: { type: 'boolean', default: false },
     now: { type: 'string' }, // tests: a fixed issue time
   },
 });
@@ -112,6 +115,11 @@ async function build() {
   }
 
   const base = `edge-cms-${version}-node`;
+  if (existsSync(path.join(out, `${base}${MANIFEST_SUFFIX}`)) && !values.replace) {
+    fail(`${version} is already released in ${out}; bump the version or pass --replace`);
+  }
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'worker', 'admin-qwik', 'drizzle', 'package.json', 'package-lock.json', 'scripts'], { cwd: root, encoding: 'utf8' });
+  if (dirty.status === 0 && dirty.stdout.trim()) console.warn('release: warning: the working tree has uncommitted changes; the tarball packs them');
   const tarball = path.join(out, `${base}.tar.gz`);
   const tmpTarball = path.join(out, `.${base}.tar.gz.tmp`);
   const artifact = writeNodeTarball(root, tmpTarball);

@@ -143,6 +143,10 @@ describe('scripts/release.mjs end to end', () => {
     const back = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.4.0', '--min-from', '0.1.0', '--sequence', '150');
     expect(back.status).not.toBe(0);
     expect(back.out).toMatch(/sequences only grow/);
+    // a version already published is not silently replaced
+    const again = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--min-from', '0.1.0');
+    expect(again.status).not.toBe(0);
+    expect(again.out).toMatch(/already released/);
   });
 
   it('serves a feed whose latest release verifies, downloads and holds the Node server', async () => {
