@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import type { ApiHarness, TestResponse } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
-import { GIF_1x1, JPEG_400x300, JPEG_QUADRANTS, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
+import { GIF_1x1, gifWithFrames, JPEG_400x300, JPEG_QUADRANTS, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
 
 const bytesOf = async (res: TestResponse) => new Uint8Array(await res.arrayBuffer());
 
@@ -158,6 +158,16 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await api.request(unreadable.url)).status).toBe(200);
       const fine = await uploadImage(JPEG_400x300);
       expect((await api.request(`${fine.url}?w=160`)).status).toBe(200);
+    });
+
+    it('refuses a GIF frame flood at upload, and makes variants of a short animation', async () => {
+      const flood = await upload(api, owner, articleId, gifWithFrames(1001), 'x.gif', 'image/gif');
+      expect(flood.status).toBe(400);
+      expect((await errorOf(flood)).code).toBe('invalid_request');
+      const animation = await uploadImage(gifWithFrames(3));
+      const res = await api.request(`${animation.url}?format=png`);
+      expect(res.status).toBe(200);
+      expect(readImageHeader(await bytesOf(res))).toMatchObject({ contentType: 'image/png', width: 1, height: 1 });
     });
 
     it('GET /v1/media pages every image newest first, by article and by filename text', async () => {

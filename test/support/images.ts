@@ -108,3 +108,14 @@ export function withExifOrientation(jpeg: Uint8Array, orientation: number, littl
   out.set(jpeg.subarray(2), 2 + segment.length);
   return out;
 }
+
+/** GIF_1x1 with its frame (control extension and image) repeated `frames` times. */
+export function gifWithFrames(frames: number): Uint8Array {
+  const head = GIF_1x1.subarray(0, 19); // header, screen descriptor, colour table
+  const frame = GIF_1x1.subarray(19, GIF_1x1.length - 1); // up to the trailer
+  const out = new Uint8Array(head.length + frame.length * frames + 1);
+  out.set(head);
+  for (let i = 0; i < frames; i++) out.set(frame, head.length + i * frame.length);
+  out[out.length - 1] = 0x3b;
+  return out;
+}

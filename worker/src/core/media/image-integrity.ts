@@ -62,7 +62,17 @@ function pngComplete(b: Uint8Array): boolean {
 }
 
 function gifComplete(b: Uint8Array): boolean {
-  if (b.length < 13) return false;
+  const frames = gifFrameCount(b);
+  return frames !== null && frames > 0 && frames <= MAX_GIF_FRAMES;
+}
+
+/**
+ * Frames of a GIF, counted by walking its blocks without decoding; null
+ * when the walk does not reach the trailer. Stops counting past
+ * MAX_GIF_FRAMES + 1, so a frame flood costs no more than that.
+ */
+export function gifFrameCount(b: Uint8Array): number | null {
+  if (b.length < 13) return null;
   let o = 13;
   const flags = b[10]!;
   if (flags & 0x80) o += 3 * (1 << ((flags & 7) + 1));
@@ -78,21 +88,22 @@ function gifComplete(b: Uint8Array): boolean {
   let frames = 0;
   while (o < b.length) {
     const block = b[o]!;
-    if (block === 0x3b) return frames > 0; // trailer
+    if (block === 0x3b) return frames; // trailer
     if (block === 0x21) {
       o = skipSubBlocks(o + 2);
     } else if (block === 0x2c) {
-      if (++frames > MAX_GIF_FRAMES || o + 10 > b.length) return false;
+      if (++frames > MAX_GIF_FRAMES) return frames;
+      if (o + 10 > b.length) return null;
       const local = b[o + 9]!;
       o += 10;
       if (local & 0x80) o += 3 * (1 << ((local & 7) + 1));
       o = skipSubBlocks(o + 1); // after the LZW minimum code size
     } else {
-      return false;
+      return null;
     }
-    if (o < 0) return false;
+    if (o < 0) return null;
   }
-  return false;
+  return null;
 }
 
 function webpComplete(b: Uint8Array): boolean {

@@ -8,6 +8,7 @@ import { sha256Hex } from '../shared/crypto.js';
 import { toImageDto } from '../shared/dto.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
 import { readImageHeader } from './image-header.js';
+import { gifFrameCount, MAX_GIF_FRAMES } from './image-integrity.js';
 
 export interface ImagesDeps {
   repos: Repositories;
@@ -34,6 +35,10 @@ export function createImagesService(deps: ImagesDeps) {
       if (!header) throw invalidFile('The file is not a JPEG, PNG, WebP or GIF image');
       if (header.width * header.height > deps.maxImagePixels) {
         throw invalidFile(`The image has more than ${deps.maxImagePixels} pixels`);
+      }
+      // A frame flood: each frame is a full canvas to whoever decodes it.
+      if (header.contentType === 'image/gif' && (gifFrameCount(bytes) ?? 0) > MAX_GIF_FRAMES) {
+        throw invalidFile(`The GIF has more than ${MAX_GIF_FRAMES} frames`);
       }
       const id = ids.newId();
       const image: Image = {
