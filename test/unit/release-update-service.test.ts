@@ -30,7 +30,7 @@ function service(store: UpdateStateStore, over: Partial<ConstructorParameters<ty
 }
 
 async function publish(manifests: Parameters<typeof makeManifest>[0][], body: Uint8Array = tarball) {
-  const envs = [];
+  const envs: unknown[] = [];
   for (const m of manifests) envs.push(await sign(makeManifest({ ...m, artifacts: [await artifactOf(`edge-cms-${m!.version}-node.tar.gz`, tarball)] }), [key]));
   files.set(FEED, () => Response.json(feedOf(envs)));
   for (const m of manifests) files.set(`https://updates.example/cms/edge-cms-${m!.version}-node.tar.gz`, () => new Response(body.slice()));
@@ -65,7 +65,7 @@ describe('UpdateService', () => {
     staged = [];
     logged = [];
     const bad = tarball.slice();
-    bad[3] ^= 1;
+    bad[3]! ^= 1;
     await publish([{ version: '1.2.0', sequence: 10 }], bad);
     const store = createMemoryUpdateState();
     await expect(service(store).download()).rejects.toMatchObject({ reason: 'artifact_hash_mismatch' });

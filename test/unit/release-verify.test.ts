@@ -50,7 +50,7 @@ describe('verifyManifest', () => {
 
   it('survives a JSON round trip with reordered keys (what is signed is canonical)', async () => {
     const env = await sign(await good(), [k1]);
-    const reordered = JSON.parse(JSON.stringify({ signatures: env.signatures, signed: Object.fromEntries(Object.entries(env.signed).reverse()) }));
+    const reordered = JSON.parse(JSON.stringify({ signatures: env.signatures, signed: Object.fromEntries(Object.entries(env.signed as Record<string, unknown>).reverse()) }));
     expect((await verifyManifest(reordered, ctx)).version).toBe('1.2.0');
   });
 
@@ -143,7 +143,7 @@ describe('verifyArtifact', () => {
   it('refuses a different hash, a different length, an unknown name', async () => {
     const m = await good();
     const flipped = tarball.slice();
-    flipped[100] ^= 1;
+    flipped[100]! ^= 1;
     expect(await refusal(verifyArtifact(m, 'edge-cms-1.2.0-node.tar.gz', flipped))).toBe('artifact_hash_mismatch');
     expect(await refusal(verifyArtifact(m, 'edge-cms-1.2.0-node.tar.gz', tarball.slice(0, -1)))).toBe('artifact_truncated');
     const longer = new Uint8Array(tarball.byteLength + 1);
@@ -203,7 +203,7 @@ describe('downloadArtifact', () => {
     const m = await good();
     expect(await refusal(downloadArtifact(m, name, 'http://x/a', { fetch: fetchOf(streamOf([tarball.slice(0, 10)]).stream) }))).toBe('artifact_truncated');
     const bad = tarball.slice();
-    bad[5] ^= 0xff;
+    bad[5]! ^= 0xff;
     expect(await refusal(downloadArtifact(m, name, 'http://x/a', { fetch: fetchOf(streamOf([bad]).stream) }))).toBe('artifact_hash_mismatch');
     expect(await refusal(downloadArtifact(m, name, 'http://x/a', { fetch: fetchOf(null, { status: 404 }) }))).toBe('download_failed');
     const broken = (async () => {
