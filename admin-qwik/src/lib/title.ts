@@ -1,6 +1,7 @@
+import './zod-csp';
 import { TitleSchema } from '../../../worker/src/contract/article.schema';
 
-/** The API's own title rule (the shared zod schema): the first problem, or null. */
+/** The API's own title rule (the shared zod schema, imported as is): the first problem, or null. */
 export function titleProblem(title: string): string | null {
   const result = TitleSchema.safeParse(title);
   return result.success ? null : (result.error.issues[0]?.message ?? 'title is invalid');

@@ -27,7 +27,8 @@ export default component$(() => {
       if (!token) {
         session.status = 'signed-out';
         session.user = null;
-        if (!isPublicPath(path)) await nav(loginHref(location.pathname + location.search));
+        // A full load: Qwik City's client navigation drops the query string of a static page.
+        if (!isPublicPath(path)) location.replace(loginHref(location.pathname + location.search));
         return;
       }
       if (session.status !== 'signed-in' || !session.user) {

@@ -94,8 +94,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
   // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
   useVisibleTask$(({ track, cleanup }) => {
-    track(() => id.value);
-    const el = dropzone.value;
+    const el = track(() => dropzone.value);
     if (!el) return;
     const over = (e: DragEvent) => {
       e.preventDefault();
@@ -134,20 +133,25 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const showTitleError = titleTouched.value && !!problem;
   const a = article.value;
 
-  if (loading.value) return <LoadingNotice>Loading the article…</LoadingNotice>;
+  if (loading.value)
+    return (
+      <div>
+        <LoadingNotice>Loading the article…</LoadingNotice>
+      </div>
+    );
   if (loadError.value)
     return (
-      <>
+      <div>
         <h1>Edit article</h1>
         <FormError message={loadError.value} />
         <p>
           <Link href="/articles">Back to the articles</Link>
         </p>
-      </>
+      </div>
     );
 
   return (
-    <>
+    <div>
       <p>
         <Link href="/articles">← Articles</Link>
       </p>
@@ -184,7 +188,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           article.value = res.data.article;
           title.value = res.data.article.title;
           if (!id.value) {
-            await nav(`/articles/edit?id=${encodeURIComponent(res.data.article.id)}`);
+            // A full load: Qwik City's client navigation drops the query string of a static page.
+            location.assign(`/articles/edit?id=${encodeURIComponent(res.data.article.id)}`);
             return;
           }
           status.value = 'Saved.';
@@ -314,6 +319,6 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           )}
         </section>
       )}
-    </>
+    </div>
   );
 });

@@ -26,6 +26,7 @@ export default component$(() => {
       <form
         class="stack"
         preventdefault:submit
+          noValidate
         onSubmit$={async () => {
           error.value = null;
           if (!code.value) {

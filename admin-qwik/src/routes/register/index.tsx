@@ -53,6 +53,7 @@ export default component$(() => {
         <form
           class="stack"
           preventdefault:submit
+          noValidate
           onSubmit$={async () => {
             error.value = null;
             if (password.value.length < 12) {

@@ -28,6 +28,7 @@ export default component$(() => {
         <form
           class="stack"
           preventdefault:submit
+          noValidate
           onSubmit$={async () => {
             error.value = null;
             status.value = null;
