@@ -20,7 +20,7 @@ import { createPublicKey } from 'node:crypto';
  *       prints the public half of an existing private key.
  *   build --key FILE[,FILE2] --out DIR --min-from VERSION
  *         [--notes TEXT | --notes-file FILE] [--expires-days 90]
- *         [--sequence N] [--version X.Y.Z] [--no-build] [--no-feed] [--replace]
+ *         [--sequence N] [--no-build] [--no-feed] [--replace]
  *       builds (npm run build; --no-build uses what is built), packs
  *       edge-cms-VERSION-node.tar.gz into DIR, writes its signed manifest
  *       DIR/edge-cms-VERSION-node.manifest.json and updates DIR/feed.json.
@@ -47,6 +47,7 @@ const { positionals, values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'no-feed': { type: 'boolean', default: false },
     replace: { type: 'boolean', default: false },
+    'force-version': { type: 'boolean', default: false }, // tests: label a build with another version
     now: { type: 'string' }, // tests: a fixed issue time
   },
 });
@@ -98,6 +99,9 @@ async function build() {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const version = values.version ?? pkg.version;
   if (!SEMVER.test(version)) fail(`version ${version} is not a semantic version`);
+  if (version !== pkg.version && !values['force-version']) {
+    fail(`--version ${version} differs from package.json's ${pkg.version}, which the built server reports; bump package.json instead`);
+  }
   if (!SEMVER.test(minFrom)) fail(`--min-from ${minFrom} is not a semantic version`);
   const days = Number(values['expires-days']);
   if (!Number.isFinite(days) || days <= 0 || days > 3650) fail('--expires-days must be between 0 and 3650');

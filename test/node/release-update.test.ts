@@ -53,7 +53,7 @@ beforeAll(async () => {
   const key = path.join(tmp, 'keys/k.pem');
   const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', key))!;
   pinned = { keyId: m[1]!, publicKey: m[2]!, status: 'active' };
-  release('build', '--no-build', '--key', key, '--out', site, '--version', '0.5.0', '--min-from', '0.1.0', '--sequence', '50');
+  release('build', '--no-build', '--key', key, '--out', site, '--version', '0.5.0', '--force-version', '--min-from', '0.1.0', '--sequence', '50');
   server = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
     const file = path.join(site, name);
@@ -95,7 +95,7 @@ describe('Node update path (http feed, file state, directory stager)', () => {
 
   it('remembers the highest sequence across restarts: an older feed is a rollback', async () => {
     const older = path.join(tmp, 'older');
-    release('build', '--no-build', '--key', path.join(tmp, 'keys/k.pem'), '--out', older, '--version', '0.4.0', '--min-from', '0.1.0', '--sequence', '40');
+    release('build', '--no-build', '--key', path.join(tmp, 'keys/k.pem'), '--out', older, '--version', '0.4.0', '--force-version', '--min-from', '0.1.0', '--sequence', '40');
     rmSync(site, { recursive: true });
     spawnSync('cp', ['-r', older, site]);
     await expect(service().check()).rejects.toMatchObject({ reason: 'rollback' });

@@ -96,9 +96,9 @@ beforeAll(async () => {
   pinned = [pinnedFrom(k1.out)];
 
   // An old release, then the current one, into the same feed directory.
-  const old = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.2.0', '--min-from', '0.1.0', '--sequence', '100', '--notes', 'old');
+  const old = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.2.0', '--force-version', '--min-from', '0.1.0', '--sequence', '100', '--notes', 'old');
   expect(old.status, old.out).toBe(0);
-  const cur = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--min-from', '0.1.0', '--sequence', '200', '--notes', 'Signed releases.');
+  const cur = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--force-version', '--min-from', '0.1.0', '--sequence', '200', '--notes', 'Signed releases.');
   expect(cur.status, cur.out).toBe(0);
 
   server = createServer((req, res) => {
@@ -140,13 +140,17 @@ describe('scripts/release.mjs end to end', () => {
     expect(inside.out).toMatch(/inside the repository/);
     expect(existsSync(path.join(REPO_ROOT, 'release-test.pem'))).toBe(false);
     // sequences only grow
-    const back = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.4.0', '--min-from', '0.1.0', '--sequence', '150');
+    const back = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.4.0', '--force-version', '--min-from', '0.1.0', '--sequence', '150');
     expect(back.status).not.toBe(0);
     expect(back.out).toMatch(/sequences only grow/);
     // a version already published is not silently replaced
-    const again = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--min-from', '0.1.0');
+    const again = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--force-version', '--min-from', '0.1.0');
     expect(again.status).not.toBe(0);
     expect(again.out).toMatch(/already released/);
+    // the manifest's version is the one the built server reports
+    const lie = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '9.0.0', '--min-from', '0.1.0');
+    expect(lie.status).not.toBe(0);
+    expect(lie.out).toMatch(/differs from package.json/);
   });
 
   it('serves a feed whose latest release verifies, downloads and holds the Node server', async () => {
