@@ -137,14 +137,15 @@ export default component$(() => {
               confirmLabel="Yes, delete"
               danger
               onConfirm$={async () => {
-                const res = await api('DELETE', `/v1/media/${d.id}`);
+                const { id, filename } = detail.value!;
+                const res = await api('DELETE', `/v1/media/${id}`);
                 if (!res.ok) {
                   error.value = res.message;
                   return;
                 }
-                list.items = list.items.filter((x) => x.id !== d.id);
+                list.items = list.items.filter((x) => x.id !== id);
+                status.value = `${filename} was deleted.`;
                 detail.value = null;
-                status.value = `${d.filename} was deleted.`;
                 await loadStats();
               }}
             />
@@ -175,7 +176,7 @@ export default component$(() => {
         <h2 id="cache-heading">Variant cache</h2>
         {stats.value ? (
           <p data-testid="variant-stats">
-            {stats.value.count} variants, {formatBytes(stats.value.bytes)}; preset widths {stats.value.presets.join(', ')} px.
+            {`${stats.value.count} variants, ${formatBytes(stats.value.bytes)}; preset widths ${stats.value.presets.join(', ')} px.`}
           </p>
         ) : (
           <LoadingNotice>Loading…</LoadingNotice>
