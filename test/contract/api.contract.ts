@@ -4,6 +4,7 @@ import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
 import { runMediaApiContract } from './api-media.contract.js';
+import { runPurgeApiContract } from './api-purge.contract.js';
 import { runRateLimitsApiContract } from './api-rate-limits.contract.js';
 import { runSystemApiContract } from './api-system.contract.js';
 import { runUsersApiContract } from './api-users.contract.js';
@@ -23,5 +24,6 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runArticlesApiContract(name, setup);
   runImagesApiContract(name, setup, t.maxUploadBytes);
   runMediaApiContract(name, setup);
+  runPurgeApiContract(name, setup);
   runSystemApiContract(name, setup, t.target);
 }

@@ -37,6 +37,8 @@ export interface ApiHarness {
   /** Every such code, oldest first. */
   codes(path: '/verify' | '/reset-password' | '/accept-invite'): string[];
   clock: TestClock;
+  /** The deps the app runs on (with this clock): for seeding storage directly and for the scheduler. */
+  deps: AppDeps;
   cleanup(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
   const mailLog: string[] = [];
   const clock = new TestClock();
   const pending: Promise<unknown>[] = [];
-  const app = createApp({
+  const appDeps: AppDeps = {
     ...deps,
     clock,
     mailer: options.delivered ? deps.mailer : createLogMailer((line) => mailLog.push(line)),
@@ -68,10 +70,12 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
     // Deferred work (e-mails sent after the response) finishes before request() returns.
     defer: (work) => void pending.push(work.catch(() => {})),
-  });
+  };
+  const app = createApp(appDeps);
   return {
     mailLog,
     clock,
+    deps: appDeps,
     cleanup,
     async request(path, options = {}) {
       const headers = new Headers(options.headers);

@@ -4,10 +4,13 @@ import { serve } from '@hono/node-server';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { createApp } from './http/app.js';
+import { scheduledPurge } from './http/services.js';
 import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often the purge scheduler looks whether a purge is due (the Worker's cron runs as often). */
+const PURGE_TICK_MS = 15 * 60 * 1000;
 
 async function main() {
   const settings = parseSettings(process.env, 'node');
@@ -20,13 +23,25 @@ async function main() {
     deps.logger.info('listening', { url: `http://localhost:${info.port}`, version: deps.version.version });
   });
 
+  // The same call as the Worker's cron; a database lease keeps instances
+  // sharing MySQL/PostgreSQL from purging at once. Unref'd: it never keeps
+  // the process alive; a tick in progress finishes before the database closes.
+  const purge = scheduledPurge(deps);
+  let purging: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    purging = purge(deps.clock.now()).catch((err) => deps.logger.error('scheduled purge failed', err));
+  };
+  const purgeTimer = setInterval(tick, PURGE_TICK_MS).unref();
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     deps.logger.info('stopping', { signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    clearInterval(purgeTimer);
     server.close(async () => {
+      await purging;
       await close().catch((err) => deps.logger.error('database close failed', err));
       clearTimeout(force);
       process.exit(0);

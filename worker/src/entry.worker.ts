@@ -1,5 +1,7 @@
 import { parseSettings, SettingsError } from './config/settings.js';
 import { createApp, type App } from './http/app.js';
+import type { AppDeps } from './http/deps.js';
+import { scheduledPurge } from './http/services.js';
 import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
 
 /**
@@ -7,12 +9,14 @@ import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
  * request (bindings only exist inside a handler), then reused.
  */
 let app: App | undefined;
+let deps: AppDeps | undefined;
 let settingsError: SettingsError | undefined;
 
 function appFor(env: WorkerBindings & Record<string, unknown>): App | undefined {
   if (app || settingsError) return app;
   try {
-    app = createApp(buildWorkerDeps(env, parseSettings(env, 'workers')));
+    deps = buildWorkerDeps(env, parseSettings(env, 'workers'));
+    app = createApp(deps);
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     settingsError = err;
@@ -32,6 +36,18 @@ export default {
       );
     }
     return current.fetch(request, env, ctx);
+  },
+
+  /** The cron trigger (wrangler.toml): the purge runs when enabled and due (ARCHITECTURE rule 6). */
+  async scheduled(controller, env, ctx): Promise<void> {
+    if (!appFor(env) || !deps) return;
+    const current = deps;
+    ctx.waitUntil(
+      scheduledPurge(current)(new Date(controller.scheduledTime)).then(
+        () => undefined,
+        (err) => current.logger.error('scheduled purge failed', err),
+      ),
+    );
   },
 } satisfies ExportedHandler<WorkerBindings & Record<string, unknown>>;
 

@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { mediaRoutes } from './routes/media.routes.js';
+import { purgeRoutes } from './routes/purge.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
 import { healthRoutes, openApiRoute, systemRoutes } from './routes/system.routes.js';
 import { buildServices } from './services.js';
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps) {
     .route('/auth', authRoutes(rateLimiting(deps), deps.defer))
     .route('/user', usersRoutes)
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
+    .route('/media/purge', purgeRoutes)
     .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))
     .route('/', openApiRoute(deps.version))

@@ -6,7 +6,33 @@ import { createArticlesService } from '../core/articles/articles.service.js';
 import { createImagesService } from '../core/media/images.service.js';
 import { createMediaService } from '../core/media/media.service.js';
 import { createVariantsService } from '../core/media/variants.service.js';
+import type { PurgeRun } from '../core/domain/purge.entities.js';
+import { createPurgeService, runScheduledPurge, type PurgeDeps } from '../core/purge/purge.service.js';
 import type { AppDeps } from './deps.js';
+
+/** What a purge needs, the same for a request and for the scheduler. */
+export function purgeDeps(deps: AppDeps, dropVariants: (imageIds: string[]) => Promise<void>): PurgeDeps {
+  return { ...deps, logError: (message, err) => deps.logger.error(message, err), dropVariants };
+}
+
+/**
+ * What the Worker's cron handler and the Node timer both call (ARCHITECTURE
+ * rule 6): runScheduledPurge over deps built outside any request.
+ */
+export function scheduledPurge(deps: AppDeps): (now: Date) => Promise<PurgeRun | null> {
+  const purge = scheduledPurgeDeps(deps);
+  return (now) => runScheduledPurge(purge, now);
+}
+
+function scheduledPurgeDeps(deps: AppDeps): PurgeDeps {
+  const variants = createVariantsService({
+    ...deps,
+    logError: (message, err) => deps.logger.error(message, err),
+    presets: deps.settings.imageVariantWidths,
+    maxImagePixels: deps.settings.maxImagePixels,
+  });
+  return purgeDeps(deps, variants.clearForQuietly);
+}
 
 /** The core services, built once from the ports. */
 export function buildServices(deps: AppDeps) {
@@ -31,6 +57,7 @@ export function buildServices(deps: AppDeps) {
     }),
     variants,
     media: createMediaService({ ...deps, variants, logError }),
+    purge: createPurgeService(purgeDeps(deps, variants.clearForQuietly)),
   };
 }
 

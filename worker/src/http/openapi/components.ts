@@ -83,6 +83,21 @@ export const EXTRA_COMPONENTS = {
     createdAt: timestamp,
   }),
   VariantCache: obj({ count: { type: 'integer' }, bytes: { type: 'integer' }, presets: { type: 'array', items: { type: 'integer' } } }),
+  PurgeRun: obj({
+    id: { type: 'string', format: 'uuid' },
+    trigger: { enum: ['manual', 'scheduled'] },
+    dryRun: { type: 'boolean' },
+    startedAt: timestamp,
+    finishedAt: nullable(timestamp),
+    status: { enum: ['running', 'succeeded', 'failed'] },
+    removed: obj({
+      duplicates: { type: 'array', items: { type: 'object' } },
+      orphanBlobs: { type: 'array', items: { type: 'object' } },
+      rowsWithoutBlob: { type: 'array', items: { type: 'object' } },
+    }),
+    bytesFreed: { type: 'integer' },
+    error: nullable({ type: 'string' }),
+  }),
 } as const;
 
 export const ALL_COMPONENTS = { ...COMPONENTS, ...EXTRA_COMPONENTS };

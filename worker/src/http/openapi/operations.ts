@@ -6,6 +6,7 @@ import {
 } from '../../contract/article.schema.js';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
 import {
   AcceptInvitationSchema,
   CreateInvitationSchema,
@@ -88,6 +89,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/v1/media', summary: 'The media library, newest first (?articleId=, ?q=)', tag: 'media', auth: 'media.read', query: MediaListQuerySchema, ok: ok(200, pageOf('Image')), errors: [400, 401, 403] },
   { method: 'get', path: '/v1/media/variants', summary: 'The variant cache: count, bytes, presets', tag: 'media', auth: 'media.read', ok: ok(200, ref('VariantCache')), errors: [401, 403] },
   { method: 'delete', path: '/v1/media/variants', summary: 'Empty the variant cache (originals untouched)', tag: 'media', auth: 'media.manage', ok: ok(204, null), errors: [401, 403] },
+  { method: 'get', path: '/v1/media/purge/settings', summary: 'Purge settings, with lastRunAt and nextRunAt', tag: 'media', auth: 'media.read', ok: ok(200, obj({ settings: { type: 'object' } })), errors: [401, 403] },
+  { method: 'put', path: '/v1/media/purge/settings', summary: 'Change the purge settings (stored in the database)', tag: 'media', auth: 'purge.configure', body: PurgeSettingsSchema, ok: ok(200, obj({ settings: { type: 'object' } })), errors: [400, 401, 403] },
+  { method: 'post', path: '/v1/media/purge', summary: 'Purge duplicates and orphans now (or a dry run): what was removed, bytes freed', tag: 'media', auth: 'purge.run', body: PurgeRunRequestSchema, ok: ok(200, obj({ run: { type: 'object' } })), errors: [400, 401, 403] },
+  { method: 'get', path: '/v1/media/purge/runs', summary: 'Past purge runs, manual and scheduled, newest first', tag: 'media', auth: 'media.read', query: PageQuerySchema, ok: ok(200, pageOf('PurgeRun')), errors: [400, 401, 403] },
   { method: 'get', path: '/v1/media/{id}', summary: 'One image with its variants', tag: 'media', auth: 'media.read', ok: ok(200, obj({ image: { type: 'object' } })), errors: [401, 403, 404] },
   { method: 'delete', path: '/v1/media/{id}', summary: 'Delete an image, its variants and cached copies', tag: 'media', auth: 'media.manage', ok: ok(204, null), errors: [401, 403, 404] },
   { method: 'delete', path: '/v1/media/{id}/variants', summary: 'Drop one image’s variants', tag: 'media', auth: 'media.manage', ok: ok(204, null), errors: [401, 403, 404] },

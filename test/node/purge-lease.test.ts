@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openNodeDatabase, type NodeDatabase } from '../../worker/src/adapters/db/node-database.js';
+import { systemClock, uuidV7Ids } from '../../worker/src/adapters/runtime/system.runtime.js';
+import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
+import { runScheduledPurge, type PurgeDeps } from '../../worker/src/core/purge/purge.service.js';
+import type { BlobStore } from '../../worker/src/ports/blob-store.js';
+import { MIGRATIONS_ROOT, mysqlHarness, postgresHarness, type NodeDbHarness } from '../support/db-node-harness.js';
+import { memoryBlobStore } from '../support/memory-blob-store.js';
+
+/** Listing storage takes a while, so both instances are inside a purge at once unless the lease stops one. */
+function slowBlobs(): BlobStore {
+  const blobs = memoryBlobStore();
+  return {
+    ...blobs,
+    async list(prefix, cursor, limit) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return blobs.list(prefix, cursor, limit);
+    },
+  };
+}
+
+const instanceDeps = (db: NodeDatabase, blobs: BlobStore): PurgeDeps => ({
+  repos: db.repos,
+  blobs,
+  clock: systemClock,
+  ids: uuidV7Ids,
+  logError: (message, err) => {
+    throw Object.assign(new Error(message), { cause: err });
+  },
+  dropVariants: async () => undefined,
+});
+
+describe.each([
+  ['PostgreSQL', postgresHarness],
+  ['MariaDB', mysqlHarness],
+])('scheduled purge on two Node instances sharing %s', (_name, makeHarness) => {
+  let harness: NodeDbHarness;
+  let one: NodeDatabase;
+  let two: NodeDatabase;
+  beforeAll(async () => {
+    harness = await makeHarness();
+    one = await openNodeDatabase(harness.url, { migrationsRoot: MIGRATIONS_ROOT });
+    two = await openNodeDatabase(harness.url, { migrationsRoot: MIGRATIONS_ROOT });
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await harness?.destroy();
+  });
+
+  it('runs the purge on exactly one instance per due time', async () => {
+    const blobs = slowBlobs();
+    await one.repos.purge.saveSettings({ ...DEFAULT_PURGE_SETTINGS, enabled: true, intervalHours: 1 }, new Date());
+    const now = new Date();
+    const [a, b] = await Promise.all([
+      runScheduledPurge(instanceDeps(one, blobs), now),
+      runScheduledPurge(instanceDeps(two, blobs), now),
+    ]);
+    expect([a, b].filter((run) => run !== null)).toHaveLength(1);
+    expect(await two.repos.purge.listRuns({ limit: 10 })).toHaveLength(1);
+    // The lease was given back: once due again, the other instance may run.
+    const later = new Date(now.getTime() + 2 * 60 * 60 * 1000);
+    expect(await runScheduledPurge(instanceDeps(a ? two : one, blobs), later)).not.toBeNull();
+    expect(await one.repos.purge.listRuns({ limit: 10 })).toHaveLength(2);
+  });
+});

@@ -1,0 +1,40 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
+import worker from '../../worker/src/entry.worker.js';
+
+const repos = createD1Repositories(env.DB);
+
+/** Invokes the Worker's scheduled() as the cron trigger would, and waits for its waitUntil work. */
+async function cron(at: Date): Promise<void> {
+  const controller = createScheduledController({ scheduledTime: at, cron: '*/15 * * * *' });
+  const ctx = createExecutionContext();
+  await worker.scheduled(controller, env as unknown as Parameters<typeof worker.scheduled>[1], ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+describe('Worker cron trigger', () => {
+  beforeEach(async () => {
+    await env.DB.batch(['purge_runs', 'purge_settings', 'leases'].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  });
+
+  it('does nothing while the purge is disabled', async () => {
+    await cron(new Date());
+    expect(await repos.purge.listRuns({ limit: 5 })).toEqual([]);
+  });
+
+  it('records a scheduled run when enabled and due, honouring dry run, and not again before the interval', async () => {
+    await repos.purge.saveSettings({ ...DEFAULT_PURGE_SETTINGS, enabled: true, dryRun: true, intervalHours: 1 }, new Date());
+    const now = Date.now();
+    await cron(new Date(now));
+    const runs = await repos.purge.listRuns({ limit: 5 });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ trigger: 'scheduled', dryRun: true, status: 'succeeded' });
+    // The next tick, 15 minutes later, is not due yet.
+    await cron(new Date(now + 15 * 60_000));
+    expect(await repos.purge.listRuns({ limit: 5 })).toHaveLength(1);
+    // The lease was given back.
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM leases').first<{ n: number }>())?.n).toBe(0);
+  });
+});
