@@ -20,6 +20,8 @@ describe('admin accounts', () => {
     await page.waitForURL(`${base}/login?next=%2Farticles`, POLL);
     await page.getByTestId('registration-open').waitFor(POLL);
     await page.getByRole('link', { name: 'Create the first account' }).click();
+    // Fill the registration form only once it is there (the login form leaves as it arrives).
+    await page.getByRole('button', { name: 'Create account' }).waitFor(POLL);
 
     await page.getByLabel('E-mail address').fill('first@example.com');
     await page.getByLabel('Password').fill('short');
@@ -51,6 +53,7 @@ describe('admin accounts', () => {
     await page.getByText('Your e-mail address is verified.').waitFor(POLL);
     await page.getByRole('link', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${base}/login`, POLL);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(POLL);
     // Registration is closed now.
     await page.getByLabel('E-mail address').fill('owner@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
@@ -84,7 +87,7 @@ describe('admin accounts', () => {
     const { page, problems } = await newPage(cms);
     await page.goto(`${base}/login`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
-    await page.getByRole('heading', { name: 'Reset your password' }).waitFor(POLL);
+    await page.getByRole('button', { name: 'Send the link' }).waitFor(POLL);
     const before = cms.server.output().length;
     await page.getByLabel('E-mail address').fill('owner@example.com');
     await page.getByRole('button', { name: 'Send the link' }).click();

@@ -159,6 +159,7 @@ describe('admin articles and media', () => {
       dt.items.add(new File([new Uint8Array(bytes)], 'dot.png', { type: 'image/png' }));
       return dt;
     }, Array.from(PNG_1x1));
+    await page.locator('[data-testid="dropzone"][data-drop-ready]').waitFor(POLL);
     await page.getByTestId('dropzone').dispatchEvent('dragover', { dataTransfer });
     await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
     await uploads.nth(1).and(page.locator('[data-state="done"]')).waitFor(POLL);

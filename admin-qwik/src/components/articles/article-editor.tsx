@@ -110,12 +110,14 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     el.addEventListener('dragover', over);
     el.addEventListener('dragleave', leave);
     el.addEventListener('drop', drop);
+    el.dataset.dropReady = 'true';
     cleanup(() => {
+      delete el.dataset.dropReady;
       el.removeEventListener('dragover', over);
       el.removeEventListener('dragleave', leave);
       el.removeEventListener('drop', drop);
     });
-  });
+  }, { strategy: 'document-ready' });
 
   const setStatus = $(async (action: 'publish' | 'unpublish') => {
     if (!id.value) return;
@@ -167,7 +169,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         class="editor"
         preventdefault:submit
         noValidate
-        onSubmit$={async () => {
+        onSubmit$={async (_, form) => {
+          // The fields as they are now (typing can outrun the input handlers while the page resumes).
+          title.value = (form.querySelector('#article-title') as HTMLInputElement).value;
+          body.value = (form.querySelector('#article-body') as HTMLTextAreaElement).value;
           titleTouched.value = true;
           error.value = null;
           status.value = null;

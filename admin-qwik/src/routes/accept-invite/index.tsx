@@ -27,7 +27,11 @@ export default component$(() => {
         class="stack"
         preventdefault:submit
           noValidate
-        onSubmit$={async () => {
+        onSubmit$={async (_, form) => {
+          // Read the fields themselves: typing can outrun the bound signals while the page resumes.
+          const data = new FormData(form);
+          displayName.value = String(data.get('displayName') ?? '');
+          password.value = String(data.get('password') ?? '');
           error.value = null;
           if (!code.value) {
             error.value = 'This link has no invitation code.';
@@ -55,9 +59,9 @@ export default component$(() => {
         }}
       >
         <label for="invite-name">Display name</label>
-        <input id="invite-name" type="text" autocomplete="name" maxLength={100} bind:value={displayName} />
+        <input id="invite-name" name="displayName" type="text" autocomplete="name" maxLength={100} />
         <label for="invite-password">Password</label>
-        <input id="invite-password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="invite-hint" bind:value={password} />
+        <input id="invite-password" name="password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="invite-hint" />
         <p id="invite-hint" class="hint">
           At least 12 characters.
         </p>

@@ -38,7 +38,11 @@ export default component$(() => {
       <form
         class="stack"
         preventdefault:submit
-        onSubmit$={async () => {
+        onSubmit$={async (_, form) => {
+          // Read the fields themselves: typing can outrun the bound signals while the page resumes.
+          const data = new FormData(form);
+          email.value = String(data.get('email') ?? '');
+          password.value = String(data.get('password') ?? '');
           error.value = null;
           busy.value = true;
           const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/login', {
@@ -57,9 +61,9 @@ export default component$(() => {
         }}
       >
         <label for="login-email">E-mail address</label>
-        <input id="login-email" type="email" name="email" autocomplete="username" required bind:value={email} />
+        <input id="login-email" type="email" name="email" autocomplete="username" required />
         <label for="login-password">Password</label>
-        <input id="login-password" type="password" name="password" autocomplete="current-password" required bind:value={password} />
+        <input id="login-password" type="password" name="password" autocomplete="current-password" required />
         <FormError message={error.value} />
         <button type="submit" class="button button-primary" disabled={busy.value}>
           {busy.value ? 'Signing in…' : 'Sign in'}

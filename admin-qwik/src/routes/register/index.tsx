@@ -54,7 +54,12 @@ export default component$(() => {
           class="stack"
           preventdefault:submit
           noValidate
-          onSubmit$={async () => {
+          onSubmit$={async (_, form) => {
+            // Read the fields themselves: typing can outrun the bound signals while the page resumes.
+            const data = new FormData(form);
+            email.value = String(data.get('email') ?? '');
+            displayName.value = String(data.get('displayName') ?? '');
+            password.value = String(data.get('password') ?? '');
             error.value = null;
             if (password.value.length < 12) {
               error.value = 'The password must be at least 12 characters.';
@@ -77,18 +82,18 @@ export default component$(() => {
           }}
         >
           <label for="reg-email">E-mail address</label>
-          <input id="reg-email" type="email" autocomplete="email" required bind:value={email} />
+          <input id="reg-email" name="email" type="email" autocomplete="email" required />
           <label for="reg-name">Display name (optional)</label>
-          <input id="reg-name" type="text" autocomplete="name" maxLength={100} bind:value={displayName} />
+          <input id="reg-name" name="displayName" type="text" autocomplete="name" maxLength={100} />
           <label for="reg-password">Password</label>
           <input
             id="reg-password"
+            name="password"
             type="password"
             autocomplete="new-password"
             required
             minLength={12}
             aria-describedby="reg-password-hint"
-            bind:value={password}
           />
           <p id="reg-password-hint" class="hint">
             At least 12 characters.

@@ -29,7 +29,9 @@ export default component$(() => {
           class="stack"
           preventdefault:submit
           noValidate
-          onSubmit$={async () => {
+          onSubmit$={async (_, form) => {
+            // Uncontrolled fields, read on submit: typing can outrun bound signals while the page resumes.
+            email.value = String(new FormData(form).get('email') ?? '');
             error.value = null;
             status.value = null;
             busy.value = true;
@@ -40,7 +42,7 @@ export default component$(() => {
           }}
         >
           <label for="reset-email">E-mail address</label>
-          <input id="reset-email" type="email" autocomplete="email" required bind:value={email} />
+          <input id="reset-email" name="email" type="email" autocomplete="email" required />
           <FormError message={error.value} />
           <button type="submit" class="button button-primary" disabled={busy.value}>
             Send the link
@@ -51,7 +53,10 @@ export default component$(() => {
         <form
           class="stack"
           preventdefault:submit
-          onSubmit$={async () => {
+          onSubmit$={async (_, form) => {
+            const data = new FormData(form);
+            password.value = String(data.get('password') ?? '');
+            repeat.value = String(data.get('repeat') ?? '');
             error.value = null;
             if (password.value.length < 12) {
               error.value = 'The password must be at least 12 characters.';
@@ -76,12 +81,12 @@ export default component$(() => {
           }}
         >
           <label for="reset-password">New password</label>
-          <input id="reset-password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="reset-hint" bind:value={password} />
+          <input id="reset-password" name="password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="reset-hint" />
           <p id="reset-hint" class="hint">
             At least 12 characters.
           </p>
           <label for="reset-repeat">Repeat the new password</label>
-          <input id="reset-repeat" type="password" autocomplete="new-password" required bind:value={repeat} />
+          <input id="reset-repeat" name="repeat" type="password" autocomplete="new-password" required />
           <FormError message={error.value} />
           <button type="submit" class="button button-primary" disabled={busy.value}>
             Change password
