@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
-import { createOwner, expectNoProblems, newPage, POLL, signIn, startCms, type Cms } from './admin-helpers.js';
+import { createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, signIn, startCms, type Cms } from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
@@ -59,6 +59,7 @@ describe('admin articles and media', () => {
     await page.getByLabel('Format').selectOption('plaintext');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
+    await expectNoSideScroll(page);
 
     // Not public while offline.
     let pub = (await (await fetch(`${base}/v1/articles`)).json()) as { items: { id: string; title: string }[] };
@@ -145,8 +146,14 @@ describe('admin articles and media', () => {
     await page.goto(`${base}/articles/edit?id=${id}`);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
 
-    await page.locator('#image-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(JPEG_400x300) });
+    // A slow uplink and a ~0.5 MB file, so the bar has progress to show before it completes.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    await page.locator('#image-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(paddedJpeg(JPEG_400x300, 8)) });
     const uploads = page.getByTestId('upload');
+    await expect.poll(() => uploads.first().locator('progress').getAttribute('value'), { timeout: 15_000, interval: 20 }).toMatch(/^[1-9]\d?$/);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await uploads.first().and(page.locator('[data-state="done"]')).waitFor(POLL);
     expect(await uploads.first().locator('progress').getAttribute('value')).toBe('100');
     expect(await uploads.first().textContent()).toContain('Uploaded');
@@ -164,6 +171,7 @@ describe('admin articles and media', () => {
     await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
     await uploads.nth(1).and(page.locator('[data-state="done"]')).waitFor(POLL);
     await expect.poll(() => images.locator('li').count(), POLL).toBe(2);
+    await expectNoSideScroll(page);
     const apiImages = (await (await apiCall('GET', `/v1/articles/${id}/images`)).json()) as { items: { url: string; filename: string; width: number }[] };
     expect(apiImages.items.map((i) => i.width).sort()).toEqual([1, 400]);
     // Every image is loaded from the same origin (img-src 'self').
@@ -186,6 +194,7 @@ describe('admin articles and media', () => {
     const detail = page.getByTestId('media-detail');
     await detail.getByRole('heading', { name: jpeg.filename }).waitFor(POLL);
     expect(await detail.locator('tbody tr').count()).toBe(1);
+    await expectNoSideScroll(page);
     expect(await detail.locator('tbody').textContent()).toContain(String(stats.presets[0]));
 
     await page.getByRole('button', { name: 'Empty the variant cache' }).click();
@@ -204,3 +213,17 @@ describe('admin articles and media', () => {
     expectNoProblems(problems);
   });
 });
+
+/** The JPEG with `segments` comment segments of 64 KiB after its SOI marker: the same image, a bigger file. */
+function paddedJpeg(jpeg: Uint8Array, segments: number): Uint8Array {
+  const comment = new Uint8Array(4 + 65_531);
+  comment.set([0xff, 0xfe, 0xff, 0xfd]); // COM, length 65533 (the length counts itself)
+  const parts = [jpeg.subarray(0, 2), ...Array.from({ length: segments }, () => comment), jpeg.subarray(2)];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -103,3 +103,9 @@ export async function signIn(page: Page, base: string, email: string, password =
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
 }
+
+/** Usable at 375 px: nothing makes the page scroll sideways. */
+export async function expectNoSideScroll(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}

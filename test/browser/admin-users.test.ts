@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, expectNoProblems, mailLink, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
+import { createOwner, expectNoProblems, expectNoSideScroll, mailLink, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
@@ -41,6 +41,7 @@ describe('admin users and invitations', () => {
     const invites = owner.page.getByTestId('invite-list');
     await expect.poll(() => invites.locator('li').count(), POLL).toBe(1);
     expect(await invites.textContent()).toContain('Expires');
+    await expectNoSideScroll(owner.page);
     const first = await waitForMailLink(cms.server, '/accept-invite', ADMIN);
     await invites.getByRole('button', { name: 'Renew' }).click();
     await owner.page.getByTestId('users-status').getByText(`Invitation to ${ADMIN} renewed`).waitFor(POLL);
