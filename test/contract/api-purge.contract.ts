@@ -206,5 +206,28 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       const runs = (await (await api.request('/v1/media/purge/runs', { token: owner })).json()).items;
       expect(runs.filter((r: { trigger: string }) => r.trigger === 'scheduled')).toHaveLength(2);
     });
+
+    it('shows a scheduled real purge on the very next anonymous read (no stale cached article)', async () => {
+      const first = (await createArticle(api, owner, { format: 'markdown' })).id;
+      const second = (await createArticle(api, owner, { format: 'markdown' })).id;
+      const original = await uploadImage(first, GIF_1x1);
+      const copy = await uploadImage(second, GIF_1x1);
+      await setBody(second, `![copy](${copy.url})`, 'markdown');
+      expect((await api.request(`/v1/articles/${second}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+      expect((await putSettings({ ...DEFAULTS, enabled: true })).status).toBe(200);
+      // Read (and, where there is a cache, cached) after the last write request.
+      const before = (await (await api.request(`/v1/articles/${second}`)).json()).article;
+      expect(before.body).toContain(copy.url);
+      api.clock.advance(48 * HOUR);
+      const run = await scheduledPurge(api.deps)(api.clock.now());
+      expect(run).toMatchObject({ trigger: 'scheduled', dryRun: false });
+      // Earlier tests left an older copy of these bytes: the oldest survives.
+      const folded = run!.removed.duplicates.find((d) => d.imageId === copy.id)!;
+      expect(run!.removed.duplicates.find((d) => d.imageId === original.id)?.survivorId ?? original.id).toBe(folded.survivorId);
+      const after = (await (await api.request(`/v1/articles/${second}`)).json()).article;
+      expect(after.body).toBe(`![copy](/static/uploadedImages/${folded.survivorFilename})`);
+      expect(after.images.map((i: Img) => i.id)).toEqual([folded.survivorId]);
+      expect((await api.request(`/static/uploadedImages/${folded.survivorFilename}`)).status).toBe(200);
+    });
   });
 }
