@@ -40,6 +40,9 @@ describe('admin articles and media', () => {
     await title.fill('x'.repeat(201));
     await page.getByRole('alert').getByText('title must be at most 200 characters').waitFor(POLL);
 
+    await title.fill('Tab\tinside');
+    await page.getByRole('alert').getByText('title must not contain control characters').waitFor(POLL);
+
     await title.fill('Hello from the edge');
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByLabel('Body').fill('# A heading\n\nSome **bold** words and a [link](https://example.com/).\n\n- one\n- two');
@@ -65,8 +68,15 @@ describe('admin articles and media', () => {
     let pub = (await (await fetch(`${base}/v1/articles`)).json()) as { items: { id: string; title: string }[] };
     expect(pub.items.map((a) => a.id)).not.toContain(id);
 
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('button', { name: 'Yes, publish' }).click();
+    // By keyboard: the question takes focus, Escape backs out and returns focus, Enter confirms.
+    await page.getByRole('button', { name: 'Publish' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Yes, publish');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Publish');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Yes, publish');
+    await page.keyboard.press('Enter');
     await page.getByTestId('editor-status').getByText('Published').waitFor(POLL);
     expect(await page.getByTestId('article-status').textContent()).toBe('online');
 

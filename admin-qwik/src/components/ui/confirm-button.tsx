@@ -12,7 +12,7 @@ interface ConfirmButtonProps {
   disabled?: boolean;
 }
 
-/** A two-step action: the first press asks, the second does it. Focus moves to the question's answer and back. */
+/** A two-step action: the first press asks, the second does it. Focus moves to the answer; Escape or Cancel goes back. */
 export const ConfirmButton = component$((props: ConfirmButtonProps) => {
   const armed = useSignal(false);
   const yes = useSignal<HTMLButtonElement>();
@@ -42,7 +42,14 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
           {props.label}
         </button>
       ) : (
-        <span class="confirm-ask" role="group" aria-label={props.question}>
+        <span
+          class="confirm-ask"
+          role="group"
+          aria-label={props.question}
+          onKeyDown$={(e) => {
+            if (e.key === 'Escape') void cancel();
+          }}
+        >
           <span>{props.question}</span>
           <button
             ref={yes}

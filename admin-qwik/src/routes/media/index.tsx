@@ -23,7 +23,6 @@ interface VariantStats {
 /** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
 export default component$(() => {
   const list = useStore<{ items: ImageDto[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
-  const query = useSignal('');
   const applied = useSignal('');
   const detail = useSignal<(ImageDto & { variants: VariantDto[] }) | null>(null);
   const stats = useSignal<VariantStats | null>(null);
@@ -73,9 +72,9 @@ export default component$(() => {
   return (
     <>
       <h1>Media</h1>
-      <form class="toolbar" role="search" preventdefault:submit onSubmit$={() => (applied.value = query.value.trim())}>
+      <form class="toolbar" role="search" preventdefault:submit onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}>
         <label for="media-q">Search file names</label>
-        <input id="media-q" type="search" maxLength={48} bind:value={query} />
+        <input id="media-q" name="q" type="search" maxLength={48} />
         <button type="submit" class="button">
           Search
         </button>

@@ -21,7 +21,6 @@ export default component$(() => {
   const names = useStore<Record<string, string>>({});
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
-  const inviteEmail = useSignal('');
 
   const loadUsers = $(async (cursor: string | null) => {
     const res = await api<Page<PublicUserDto>>('GET', `/v1/user?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
@@ -92,8 +91,10 @@ export default component$(() => {
               <form
                 class="inline-form"
                 preventdefault:submit
-                onSubmit$={async () => {
-                  const value = (names[u.id] ?? '').trim();
+                onSubmit$={async (_, form) => {
+                  // The field as it is now: typing can outrun the input handler while the page resumes.
+                  const value = (form.querySelector('input') as HTMLInputElement).value.trim();
+                  names[u.id] = value;
                   const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, { body: { displayName: value || null } });
                   if (!res.ok) {
                     error.value = res.message;
@@ -159,8 +160,8 @@ export default component$(() => {
         <form
           class="inline-form"
           preventdefault:submit
-          onSubmit$={async () => {
-            const email = inviteEmail.value.trim();
+          onSubmit$={async (_, form) => {
+            const email = String(new FormData(form).get('email') ?? '').trim();
             if (!email) return;
             const res = await api<{ invitation: InvitationDto }>('POST', '/v1/user/invite', { body: { email, role: 'admin' } });
             if (!res.ok) {
@@ -168,12 +169,12 @@ export default component$(() => {
               return;
             }
             state.invites = [res.data.invitation, ...state.invites.filter((i) => i.id !== res.data.invitation.id)];
-            inviteEmail.value = '';
+            form.reset();
             await done(`Invitation sent to ${email}.`);
           }}
         >
           <label for="invite-email">Invite an admin by e-mail</label>
-          <input id="invite-email" type="email" autocomplete="off" required bind:value={inviteEmail} />
+          <input id="invite-email" name="email" type="email" autocomplete="off" required />
           <button type="submit" class="button button-primary">
             Send invitation
           </button>
