@@ -107,6 +107,17 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(Date.parse(settings.nextRunAt)).toBeLessThanOrEqual(api.clock.now().getTime());
       expect((await (await api.request('/v1/media/purge/settings', { token: admin })).json()).settings).toMatchObject(edges);
       expect((await purge({ dryRun: 'yes' })).status).toBe(400);
+      // A body the server cannot read as JSON is refused, never taken for "no body".
+      const asText = await api.request('/v1/media/purge', {
+        method: 'POST',
+        token: owner,
+        body: '{"dryRun":true}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(asText.status).toBe(400);
+      const noBody = await api.request('/v1/media/purge', { method: 'POST', token: owner });
+      expect(noBody.status).toBe(200);
+      expect((await noBody.json()).run).toMatchObject({ dryRun: false, status: 'succeeded', bytesFreed: 0 });
     });
 
     it('folds duplicates into the oldest copy without breaking any article; the dry run shows exactly what the real run removes', async () => {

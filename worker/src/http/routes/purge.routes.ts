@@ -1,9 +1,25 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { DomainError } from '../../core/domain/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { validate } from '../validate.js';
+
+/**
+ * No body means a real run, so a body the JSON validator would skip (another
+ * content type) must not quietly turn an intended dry run into a real one.
+ */
+const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header('content-type');
+  const length = c.req.header('content-length');
+  const hasBody = type !== undefined || (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  if (hasBody && !/^application\/json\s*(;|$)/i.test(type ?? '')) {
+    const message = 'Send the body as application/json, or no body for a real run';
+    throw new DomainError('invalid_request', message, [{ path: 'body', message }]);
+  }
+  await next();
+};
 
 /** `/v1/media/purge`: duplicate and orphan purge, its settings and its record. */
 export const purgeRoutes = new Hono<AppEnv>()
@@ -15,6 +31,6 @@ export const purgeRoutes = new Hono<AppEnv>()
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.purge.runs(limit, cursor));
   })
-  .post('/', allow('purge.run'), validate('json', PurgeRunRequestSchema), async (c) =>
+  .post('/', allow('purge.run'), jsonOrNoBody, validate('json', PurgeRunRequestSchema), async (c) =>
     c.json({ run: await c.var.services.purge.run(c.req.valid('json').dryRun ?? false) }),
   );
