@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoProblems, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
+import { expectNoProblems, mailLink, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
 
 /** First run, sign out, the session guard and password reset, in Chromium against the real Node server. */
 describe('admin accounts', () => {
@@ -48,7 +48,12 @@ describe('admin accounts', () => {
     await page.waitForURL(`${base}/register`, POLL);
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor(POLL);
 
-    const link = await waitForMailLink(cms.server, '/verify', 'owner@example.com');
+    // Resending replaces the code: the newest link is the one that works.
+    const firstLink = await waitForMailLink(cms.server, '/verify', 'owner@example.com');
+    await page.getByRole('button', { name: 'Send the e-mail again' }).click();
+    await page.getByRole('status').getByText('A new link is on its way').waitFor(POLL);
+    await expect.poll(() => mailLink(cms.server, '/verify', 'owner@example.com'), POLL).not.toBe(firstLink);
+    const link = mailLink(cms.server, '/verify', 'owner@example.com');
     await page.goto(`${base}${link}`);
     await page.getByText('Your e-mail address is verified.').waitFor(POLL);
     await page.getByRole('link', { name: 'Sign in', exact: true }).click();
