@@ -3,6 +3,7 @@ import { createOwner, expectNoProblems, expectNoSideScroll, mailLink, newPage, P
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
+const HEIR = 'heir@example.com';
 
 /** Users and invitations in Chromium against the real Node server. */
 describe('admin users and invitations', () => {
@@ -89,6 +90,25 @@ describe('admin users and invitations', () => {
     await adminRow.getByRole('button', { name: 'Yes, delete' }).click();
     await owner.page.getByTestId('users-status').getByText(`${ADMIN} was deleted.`).waitFor(POLL);
     await expect.poll(() => owner.page.getByTestId('user-list').locator('li').count(), POLL).toBe(1);
+
+    // Transfer ownership (confirmed) to a newly accepted admin: the old owner loses the users screen.
+    await owner.page.getByLabel('Invite an admin by e-mail').fill(HEIR);
+    await owner.page.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.page.getByTestId('users-status').getByText(`Invitation sent to ${HEIR}.`).waitFor(POLL);
+    const code = new URL(await waitForMailLink(cms.server, '/accept-invite', HEIR), base).searchParams.get('code');
+    const accepted = await fetch(`${base}/v1/auth/invitation/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code, password: PASSWORD }),
+    });
+    expect(accepted.status).toBe(201);
+    await owner.page.reload();
+    const heirRow = owner.page.getByTestId('user-list').locator('li', { hasText: HEIR });
+    await heirRow.getByRole('button', { name: 'Make owner' }).click();
+    await heirRow.getByRole('button', { name: 'Yes, transfer' }).click();
+    await owner.page.getByText('Only the owner manages users and invitations.').waitFor(POLL);
+    await expect.poll(() => owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(), POLL).toBe(0);
+    expect(await owner.page.getByTestId('whoami').textContent()).toContain('admin');
     expectNoProblems(owner.problems);
   });
 });
