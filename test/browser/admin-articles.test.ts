@@ -222,6 +222,28 @@ describe('admin articles and media', () => {
 
     expectNoProblems(problems);
   });
+
+  it('pages the media library with "Load more"', async () => {
+    const base = cms.server.url;
+    const created = (await (await apiCall('POST', '/v1/articles', { title: 'Many pictures' })).json()) as { article: { id: string } };
+    for (let i = 0; i < 25; i++) {
+      const form = new FormData();
+      form.append('file', new Blob([PNG_1x1], { type: 'image/png' }), `dot-${i}.png`);
+      const res = await fetch(`${base}/v1/articles/${created.article.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      expect(res.status).toBe(201);
+    }
+    const all = (await (await apiCall('GET', '/v1/media?limit=100')).json()) as { items: unknown[] };
+    expect(all.items.length).toBeGreaterThan(24);
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/media`);
+    const grid = page.getByTestId('media-grid');
+    await expect.poll(() => grid.locator('li').count(), POLL).toBe(24);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => grid.locator('li').count(), POLL).toBe(Math.min(48, all.items.length));
+    await expectNoSideScroll(page);
+    expectNoProblems(problems);
+  });
 });
 
 /** The JPEG with `segments` comment segments of 64 KiB after its SOI marker: the same image, a bigger file. */
