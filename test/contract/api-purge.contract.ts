@@ -212,6 +212,7 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(await tick(api.clock.now())).toBeNull();
       const settings = (await (await api.request('/v1/media/purge/settings', { token: owner })).json()).settings;
       expect(settings.nextRunAt).toBe(new Date(first!.startedAt.getTime() + 2 * HOUR).toISOString());
+      expect(settings.lastRunAt).toBe(first!.startedAt.toISOString());
       api.clock.advance(HOUR);
       expect(await tick(api.clock.now())).toMatchObject({ trigger: 'scheduled', dryRun: true });
       const runs = (await (await api.request('/v1/media/purge/runs', { token: owner })).json()).items;
