@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHarness } from '../support/api-harness.js';
+import { registerOwner } from '../support/api-flows.js';
 
 export const REQUIRED_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'strict-transport-security'];
 
@@ -61,6 +62,18 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
         expect(res.status, `${method} ${path}`).toBe(status);
         expectSecurityHeaders(res, `${method} ${path}`);
       }
+    });
+
+    it('reports the update status to verified users; checking without a feed is a 409', async () => {
+      expect((await api.request('/v1/system/update')).status).toBe(401);
+      const owner = await registerOwner(api, 'updates@example.com');
+      const res = await api.request('/v1/system/update', { token: owner.token });
+      expect(res.status).toBe(200);
+      const version = (await (await api.request('/v1/system/version')).json()).version;
+      expect(await res.json()).toEqual({ current: version, latest: null, available: false, staged: null, lastCheckedAt: null, notes: null });
+      const check = await api.request('/v1/system/update/check', { method: 'POST', token: owner.token });
+      expect(check.status).toBe(409);
+      expect((await check.json()).error.code).toBe('conflict');
     });
 
     it('never shows a stack trace or internal detail in an error body', async () => {

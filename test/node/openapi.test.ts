@@ -85,6 +85,8 @@ describe('OpenAPI description', () => {
     await check('get', '/v1/user/invite', await api.request('/v1/user/invite', { token: owner.token }));
     await check('get', '/v1/user', await api.request('/v1/user', { token: owner.token }));
     await check('get', '/v1/system/version', await api.request('/v1/system/version'));
+    await check('get', '/v1/system/update', await api.request('/v1/system/update', { token: owner.token }));
+    await check('post', '/v1/system/update/check', await api.request('/v1/system/update/check', { method: 'POST', token: owner.token }));
     await check('get', '/v1/media/variants', await api.request('/v1/media/variants', { token: owner.token }));
     await check('get', '/v1/media', await api.request('/v1/media', { token: owner.token }));
   });

@@ -27,6 +27,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     tokens: trap('tokens'),
     assets: trap('assets'),
     logger: { info: () => {}, error: () => {} },
+    updates: trap('updates'),
     rateLimiter: {
       take: async () => {
         throw new Error('limiter store is down');

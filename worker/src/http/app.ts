@@ -12,6 +12,7 @@ import { mediaRoutes } from './routes/media.routes.js';
 import { purgeRoutes } from './routes/purge.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
 import { healthRoutes, openApiRoute, systemRoutes } from './routes/system.routes.js';
+import { updateRoutes } from './routes/update.routes.js';
 import { buildServices } from './services.js';
 
 /** The one Hono app both targets serve; only the deps differ. */
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps) {
     .route('/media/purge', purgeRoutes)
     .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))
+    .route('/system/update', updateRoutes(deps.updates))
     .route('/', openApiRoute(deps.version))
     .all('*', notFoundJson);
 

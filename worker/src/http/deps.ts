@@ -6,6 +6,7 @@ import type { Mailer } from '../ports/mailer.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { PublicReadCache } from './middleware/public-read-cache.js';
+import type { UpdateService } from '../core/releases/update.service.js';
 import type { AssetServer, Defer, Clock, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
@@ -30,4 +31,6 @@ export interface AppDeps {
   defer: Defer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: PublicReadCache;
+  /** Release feed checks (both targets) and staging (Node only). */
+  updates: UpdateService;
 }

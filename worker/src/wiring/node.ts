@@ -5,11 +5,15 @@ import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
-import { createDeferTracker, createJsonLogger } from '../adapters/runtime/system.runtime.js';
+import { createDeferTracker, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
+import { UpdateService } from '../core/releases/update.service.js';
+import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js';
+import { createFileUpdateState } from '../adapters/update/file-update-state.js';
+import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
@@ -41,9 +45,21 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   });
   const logger = createJsonLogger(writeLog);
   const deferred = createDeferTracker(logger);
+  const version = buildInfo('node');
+  const releasesDir = path.join(options.appRoot, 'releases');
+  const updates = new UpdateService({
+    feed: settings.updateFeedUrl ? createHttpUpdateFeed(settings.updateFeedUrl) : null,
+    store: createFileUpdateState(path.join(releasesDir, 'update-state.json')),
+    stager: createDirReleaseStager(releasesDir),
+    clock: systemClock,
+    logger,
+    currentVersion: version.version,
+    timeoutMs: 120_000,
+  });
   const deps: AppDeps = {
+    updates,
     settings,
-    version: buildInfo('node'),
+    version,
     repos: database.repos,
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),

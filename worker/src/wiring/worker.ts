@@ -5,6 +5,10 @@ import { createD1Repositories } from '../adapters/db/sqlite/d1.js';
 import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
 import { buildInfo } from '../config/build-info.js';
+import { UpdateService } from '../core/releases/update.service.js';
+import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import { createMemoryUpdateState } from '../adapters/update/memory-update-state.js';
+import { systemClock } from '../adapters/runtime/system.runtime.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
 import { commonDeps } from './common.js';
@@ -20,9 +24,20 @@ export interface WorkerBindings {
 export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDeps {
   const writeLog = (line: string) => console.log(line);
   const logger = createJsonLogger(writeLog);
+  const version = buildInfo('workers');
   return {
     settings,
-    version: buildInfo('workers'),
+    version,
+    // Workers update by deploying: status and checks only. The state lives per
+    // isolate until a durable store (a D1 row) is added.
+    updates: new UpdateService({
+      feed: settings.updateFeedUrl ? createHttpUpdateFeed(settings.updateFeedUrl) : null,
+      store: createMemoryUpdateState(),
+      stager: null,
+      clock: systemClock,
+      logger,
+      currentVersion: version.version,
+    }),
     repos: createD1Repositories(env.DB),
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),

@@ -75,6 +75,14 @@ export const wrapped = (key: string, name: ComponentName) => obj({ [key]: ref(na
 export { obj };
 
 export const EXTRA_COMPONENTS = {
+  UpdateStatus: obj({
+    current: { type: 'string' },
+    latest: nullable({ type: 'string' }),
+    available: { type: 'boolean' },
+    staged: nullable({ type: 'string' }),
+    lastCheckedAt: nullable(timestamp),
+    notes: nullable({ type: 'string' }),
+  }),
   Variant: obj({
     requestedWidth: nullable({ type: 'integer' }),
     contentType: { type: 'string' },

@@ -52,6 +52,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/healthz', summary: 'The process serves', tag: 'system', auth: 'public', ok: ok(200, obj({ ok: { const: true } })) },
   { method: 'get', path: '/readyz', summary: 'Database and storage answer', tag: 'system', auth: 'public', ok: ok(200, { type: 'object' }), errors: [503] },
   { method: 'get', path: '/v1/system/version', summary: 'The running build', tag: 'system', auth: 'public', ok: ok(200, ref('Version')) },
+  { method: 'get', path: '/v1/system/update', summary: 'Running version, newest release in the feed, what is staged', tag: 'system', auth: 'system.read', ok: ok(200, ref('UpdateStatus')), errors: [401, 403] },
+  { method: 'post', path: '/v1/system/update/check', summary: 'Read and verify the release feed now', tag: 'system', auth: 'updates.apply', ok: ok(200, ref('UpdateStatus')), errors: [400, 401, 403, 409] },
+  { method: 'post', path: '/v1/system/update/download', summary: 'Download, verify and stage the newest release (Node); 400 names the refusal, nothing staged', tag: 'system', auth: 'updates.apply', ok: ok(200, ref('UpdateStatus')), errors: [400, 401, 403, 409] },
   { method: 'get', path: '/v1/openapi.json', summary: 'This description', tag: 'system', auth: 'public', ok: ok(200, { type: 'object' }) },
 
   { method: 'get', path: '/v1/auth/registration', summary: 'Whether registration is open', tag: 'auth', auth: 'public', ok: ok(200, obj({ open: { type: 'boolean' } })) },
