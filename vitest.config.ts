@@ -50,6 +50,7 @@ export default defineConfig({
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
           setupFiles: ['./test/workers/apply-migrations.ts'],
+          globalSetup: ['./test/workers/global-setup.ts'],
           testTimeout: 30_000,
         },
       },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createSmtpMailer } from '../../worker/src/adapters/mail/smtp.mailer.js';
 
 // Inside workerd, worker-mailer talks through the real `cloudflare:sockets`.
@@ -12,6 +12,18 @@ describe('SMTP mailer in workerd', () => {
     expect(error).toMatchObject({ name: 'DomainError', code: 'unavailable' });
     expect((error as Error).message).not.toContain('s3cret-pw');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('delivers a multipart message to a real SMTP server', async () => {
+    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${inject('smtpPort')}`, from: 'CMS <no-reply@example.test>', timeoutMs: 5000 });
+    const to = `workerd-${crypto.randomUUID()}@example.test`;
+    await mailer.send({ ...message, to, subject: 'Delivered from workerd' });
+    const inbox = (await (await fetch(inject('smtpInboxUrl'))).json()) as { to: string[]; raw: string }[];
+    const mail = inbox.find((m) => m.to.includes(to));
+    expect(mail, 'the message reached the SMTP server').toBeDefined();
+    expect(mail!.raw).toMatch(/^Subject: Delivered from workerd/m);
+    expect(mail!.raw).toMatch(/text\/plain/);
+    expect(mail!.raw).toMatch(/text\/html/);
   });
 
   it('refuses an injecting recipient before opening a socket', async () => {
