@@ -1,16 +1,9 @@
 import { Hono } from 'hono';
-import { IdSchema } from '../../contract/article.schema.js';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
-import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
+import { idParam } from '../params.js';
 import { allow } from '../middleware/auth.js';
 import { validate } from '../validate.js';
-
-/** A malformed id is just an unknown image: the same 404 as any other. */
-const imageId = (raw: string): string => {
-  if (!IdSchema.safeParse(raw).success) throw notFound();
-  return raw.toLowerCase();
-};
 
 /** `/v1/media`: the library across articles, and the variant cache panel. */
 export const mediaRoutes = new Hono<AppEnv>()
@@ -22,12 +15,12 @@ export const mediaRoutes = new Hono<AppEnv>()
     await c.var.services.variants.clearAll();
     return c.body(null, 204);
   })
-  .get('/:id', allow('media.read'), async (c) => c.json({ image: await c.var.services.media.get(imageId(c.req.param('id'))) }))
+  .get('/:id', allow('media.read'), async (c) => c.json({ image: await c.var.services.media.get(idParam(c.req.param('id'))) }))
   .delete('/:id', allow('media.manage'), async (c) => {
-    await c.var.services.media.delete(imageId(c.req.param('id')));
+    await c.var.services.media.delete(idParam(c.req.param('id')));
     return c.body(null, 204);
   })
   .delete('/:id/variants', allow('media.manage'), async (c) => {
-    await c.var.services.media.clearVariants(imageId(c.req.param('id')));
+    await c.var.services.media.clearVariants(idParam(c.req.param('id')));
     return c.body(null, 204);
   });

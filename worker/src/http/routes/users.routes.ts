@@ -1,17 +1,10 @@
 import { Hono } from 'hono';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CreateInvitationSchema, UpdateUserSchema } from '../../contract/user.schema.js';
-import { IdSchema } from '../../contract/article.schema.js';
-import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
+import { idParam } from '../params.js';
 import { allow, currentUser } from '../middleware/auth.js';
 import { validate } from '../validate.js';
-
-/** A malformed id names nothing: the same 404 as an unknown one. */
-const idParam = (raw: string): string => {
-  if (!IdSchema.safeParse(raw).success) throw notFound();
-  return raw.toLowerCase();
-};
 
 /** `/v1/user`: users and invitations, the owner's business (API.md). */
 export const usersRoutes = new Hono<AppEnv>()

@@ -1,0 +1,8 @@
+import { IdSchema } from '../contract/article.schema.js';
+import { notFound } from '../core/domain/errors.js';
+
+/** A malformed id names nothing: the same uniform 404 as an unknown one. */
+export function idParam(raw: string): string {
+  if (!IdSchema.safeParse(raw).success) throw notFound();
+  return raw.toLowerCase();
+}
