@@ -1,5 +1,6 @@
 import { parseSettings, SettingsError } from './config/settings.js';
 import { createApp, type App } from './http/app.js';
+import { withSecurityHeaders } from './http/middleware/security-headers.js';
 import type { AppDeps } from './http/deps.js';
 import { scheduledPurge } from './http/services.js';
 import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
@@ -30,9 +31,8 @@ export default {
     const current = appFor(env);
     if (!current) {
       // The problem is in the log; the response names nothing secret.
-      return Response.json(
-        { error: { code: 'unavailable', message: 'The service is misconfigured; see the Worker log' } },
-        { status: 503 },
+      return withSecurityHeaders(
+        Response.json({ error: { code: 'unavailable', message: 'The service is misconfigured; see the Worker log' } }, { status: 503 }),
       );
     }
     return current.fetch(request, env, ctx);

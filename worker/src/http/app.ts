@@ -3,7 +3,7 @@ import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { notFoundJson, onError } from './middleware/errors.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
 import { articlesRoutes } from './routes/articles.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
@@ -42,12 +42,8 @@ export function createApp(deps: AppDeps) {
   app.route('/v1', api);
   app.route('/static/uploadedImages', staticImagesRoutes(deps.settings.imageVariantWidths));
   app.all('/static/*', notFoundJson);
-  // Everything else is the admin SPA. Copying the response makes its headers
-  // mutable, so the security headers can be added to static files too.
-  app.on(['GET', 'HEAD'], '*', async (c) => {
-    const res = await deps.assets.fetch(c.req.raw);
-    return new Response(res.body, res);
-  });
+  // Everything else is the admin SPA: static files get the same headers.
+  app.on(['GET', 'HEAD'], '*', async (c) => withSecurityHeaders(await deps.assets.fetch(c.req.raw)));
   app.notFound(notFoundJson);
   return app;
 }
