@@ -3,8 +3,9 @@ import type { Article, Image, NewUser } from '../../worker/src/core/domain/entit
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 
 /**
- * What every repository contract suite is given. Sites and authors have no
- * port yet, so each adapter's test file inserts them with its own driver.
+ * What every repository contract suite is given. The articles and images
+ * suites insert bare sites and authors with each adapter's own driver (they
+ * predate the SitesRepository and AuthorsRepository ports).
  * Runs in workerd too: no Node imports here.
  */
 export interface DbFixtures {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../worker/src/adapters/db/node-database.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
+import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
+import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
 import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
@@ -46,6 +48,8 @@ export function runNodeDatabaseSuites(
   runImagesRepositoryContract(name, setup);
   runInvitationsRepositoryContract(name, setup);
   runPurgeRepositoryContract(name, setup);
+  runSitesRepositoryContract(name, setup);
+  runAuthorsRepositoryContract(name, setup);
   runRateLimiterContract(name, async () => {
     if (!harness || !db) throw new Error('the database did not open');
     await harness.wipe();

@@ -2,6 +2,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
+import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
+import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
 import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
@@ -53,6 +55,8 @@ runArticlesRepositoryContract('D1 (workerd, env.DB)', setup);
 runImagesRepositoryContract('D1 (workerd, env.DB)', setup);
 runInvitationsRepositoryContract('D1 (workerd, env.DB)', setup);
 runPurgeRepositoryContract('D1 (workerd, env.DB)', setup);
+runSitesRepositoryContract('D1 (workerd, env.DB)', setup);
+runAuthorsRepositoryContract('D1 (workerd, env.DB)', setup);
 
 describe('D1 specifics', () => {
   it('enforces foreign keys', async () => {

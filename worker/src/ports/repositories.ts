@@ -1,4 +1,4 @@
-import type { Article, Image, Invitation, NewUser, User } from '../core/domain/entities.js';
+import type { Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
 import type { ArticleStatus } from '../contract/article.schema.js';
 import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
 
@@ -102,6 +102,34 @@ export interface ArticlesRepository {
   delete(id: string): Promise<Image[] | null>;
 }
 
+export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description'>>;
+
+export interface SitesRepository {
+  create(site: Site): Promise<void>;
+  /** Null when unknown (or the id is malformed). */
+  findById(id: string): Promise<Site | null>;
+  /** Newest first (id descending), keyset paged. */
+  list(query: { limit: number; beforeId?: string }): Promise<Site[]>;
+  /** Returns the updated site, or null when unknown. */
+  update(id: string, patch: SitePatch, now: Date): Promise<Site | null>;
+  /** False when unknown. A site that articles use → DomainError('conflict'); nothing is deleted. */
+  delete(id: string): Promise<boolean>;
+}
+
+export type AuthorPatch = Partial<Pick<Author, 'name' | 'slug' | 'bio' | 'avatarUrl'>>;
+
+export interface AuthorsRepository {
+  /** A taken slug → DomainError('conflict'). */
+  create(author: Author): Promise<void>;
+  findById(id: string): Promise<Author | null>;
+  /** Newest first (id descending), keyset paged. */
+  list(query: { limit: number; beforeId?: string }): Promise<Author[]>;
+  /** Returns the updated author, or null when unknown. A taken slug → DomainError('conflict'). */
+  update(id: string, patch: AuthorPatch, now: Date): Promise<Author | null>;
+  /** False when unknown. An author that articles use → DomainError('conflict'); nothing is deleted. */
+  delete(id: string): Promise<boolean>;
+}
+
 export interface ImageListQuery {
   limit: number;
   /** Keyset: only images with an id lower than this, newest first. */
@@ -174,6 +202,8 @@ export interface LeasesRepository {
 export interface Repositories {
   users: UsersRepository;
   articles: ArticlesRepository;
+  sites: SitesRepository;
+  authors: AuthorsRepository;
   images: ImagesRepository;
   invitations: InvitationsRepository;
   purge: PurgeRepository;

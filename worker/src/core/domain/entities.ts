@@ -73,3 +73,23 @@ export interface Invitation {
   createdAt: Date;
   invitedBy: string | null;
 }
+
+export interface Site {
+  id: string;
+  name: string;
+  baseUrl: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Author {
+  id: string;
+  name: string;
+  /** Unique across authors. */
+  slug: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Repositories } from '../../../ports/repositories.js';
 import { createArticlesRepository } from './articles.repository.js';
+import { createAuthorsRepository } from './authors.repository.js';
 import { createImagesRepository } from './images.repository.js';
 import { createInvitationsRepository } from './invitations.repository.js';
 import { createLeasesRepository } from './leases.repository.js';
 import { createPurgeRepository } from './purge.repository.js';
 import { unavailable } from './repository-support.js';
+import { createSitesRepository } from './sites.repository.js';
 import type { SqlKit } from './sql-kit.js';
 import { createUsersRepository } from './users.repository.js';
 
@@ -14,6 +16,8 @@ export function createRepositories(kit: SqlKit): Repositories {
   return {
     users: createUsersRepository(kit),
     articles: createArticlesRepository(kit),
+    sites: createSitesRepository(kit),
+    authors: createAuthorsRepository(kit),
     images: createImagesRepository(kit),
     invitations: createInvitationsRepository(kit),
     purge: createPurgeRepository(kit),
