@@ -2,6 +2,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 import { runAccountsApiContract } from './api-accounts.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
+import { runContentApiContract } from './api-content.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
 import { runMediaApiContract } from './api-media.contract.js';
 import { runPurgeApiContract } from './api-purge.contract.js';
@@ -22,6 +23,7 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runUsersApiContract(name, setup);
   runRateLimitsApiContract(name, setup);
   runArticlesApiContract(name, setup);
+  runContentApiContract(name, setup);
   runImagesApiContract(name, setup, t.maxUploadBytes);
   runMediaApiContract(name, setup);
   runPurgeApiContract(name, setup);

@@ -7,6 +7,8 @@ import { securityHeaders, withSecurityHeaders } from './middleware/security-head
 import { articlesRoutes } from './routes/articles.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
+import { sitesRoutes } from './routes/sites.routes.js';
+import { authorsRoutes } from './routes/authors.routes.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { purgeRoutes } from './routes/purge.routes.js';
@@ -24,6 +26,8 @@ export function createApp(deps: AppDeps) {
     .route('/auth', authRoutes(rateLimiting(deps), deps.defer))
     .route('/user', usersRoutes)
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
+    .route('/sites', sitesRoutes)
+    .route('/authors', authorsRoutes)
     .route('/media/purge', purgeRoutes)
     .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))

@@ -3,6 +3,8 @@ import { createInvitationsService } from '../core/accounts/invitations.service.j
 import { createPasswordResetService } from '../core/accounts/password-reset.service.js';
 import { createUsersService } from '../core/accounts/users.service.js';
 import { createArticlesService } from '../core/articles/articles.service.js';
+import { createAuthorsService } from '../core/content/authors.service.js';
+import { createSitesService } from '../core/content/sites.service.js';
 import { createImagesService } from '../core/media/images.service.js';
 import { createMediaService } from '../core/media/media.service.js';
 import { createVariantsService } from '../core/media/variants.service.js';
@@ -49,6 +51,8 @@ export function buildServices(deps: AppDeps) {
     users: createUsersService(deps),
     invitations: createInvitationsService({ ...deps, publicUrl: deps.settings.publicUrl }),
     articles: createArticlesService({ ...deps, logError, dropVariants: variants.clearForQuietly }),
+    sites: createSitesService(deps),
+    authors: createAuthorsService(deps),
     images: createImagesService({
       ...deps,
       logError,

@@ -38,6 +38,15 @@ export const COMPONENTS = {
   }),
   Session: obj({ token: { type: 'string' }, user: { $ref: '#/components/schemas/User' } }),
   Invitation: obj({ id: uuid, email: { type: 'string' }, role: { enum: ['owner', 'admin'] }, expiresAt: timestamp, createdAt: timestamp }),
+  Site: obj({ id: uuid, name: { type: 'string' }, baseUrl: { type: 'string' }, description: nullable({ type: 'string' }), createdAt: timestamp }),
+  Author: obj({
+    id: uuid,
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    bio: nullable({ type: 'string' }),
+    avatarUrl: nullable({ type: 'string' }),
+    createdAt: timestamp,
+  }),
   Image: obj({
     id: uuid,
     articleId: uuid,

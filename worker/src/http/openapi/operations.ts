@@ -4,9 +4,11 @@ import {
   ListArticlesQuerySchema,
   UpdateArticleSchema,
 } from '../../contract/article.schema.js';
+import { CreateAuthorSchema, UpdateAuthorSchema } from '../../contract/author.schema.js';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
+import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
 import {
   AcceptInvitationSchema,
   CreateInvitationSchema,
@@ -47,6 +49,8 @@ const ok = (status: number, schema: object | null): [number, object | null] => [
 const article = wrapped('article', 'Article');
 const user = wrapped('user', 'User');
 const invitation = wrapped('invitation', 'Invitation');
+const site = wrapped('site', 'Site');
+const author = wrapped('author', 'Author');
 
 export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/healthz', summary: 'The process serves', tag: 'system', auth: 'public', ok: ok(200, obj({ ok: { const: true } })) },
@@ -77,6 +81,17 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/v1/user/invite', summary: 'Invite by e-mail (valid 3 days)', tag: 'users', auth: 'invitations.manage', body: CreateInvitationSchema, ok: ok(201, invitation), errors: [400, 401, 403, 409, 503] },
   { method: 'delete', path: '/v1/user/invite/{id}', summary: 'Cancel an invitation', tag: 'users', auth: 'invitations.manage', ok: ok(204, null), errors: [401, 403, 404] },
   { method: 'post', path: '/v1/user/invite/{id}/renew', summary: 'New code, 3 more days, e-mail sent again', tag: 'users', auth: 'invitations.manage', ok: ok(200, invitation), errors: [401, 403, 404, 503] },
+
+  { method: 'get', path: '/v1/sites', summary: 'Sites, newest first', tag: 'sites', auth: 'public', query: PageQuerySchema, ok: ok(200, pageOf('Site')), errors: [400] },
+  { method: 'post', path: '/v1/sites', summary: 'Create a site', tag: 'sites', auth: 'sites.write', body: CreateSiteSchema, ok: ok(201, site), errors: [400, 401, 403] },
+  { method: 'get', path: '/v1/sites/{id}', summary: 'One site', tag: 'sites', auth: 'public', ok: ok(200, site), errors: [404] },
+  { method: 'patch', path: '/v1/sites/{id}', summary: 'Edit a site', tag: 'sites', auth: 'sites.write', body: UpdateSiteSchema, ok: ok(200, site), errors: [400, 401, 403, 404] },
+  { method: 'delete', path: '/v1/sites/{id}', summary: 'Delete a site (409 while articles use it)', tag: 'sites', auth: 'sites.write', ok: ok(204, null), errors: [401, 403, 404, 409] },
+  { method: 'get', path: '/v1/authors', summary: 'Authors, newest first', tag: 'authors', auth: 'public', query: PageQuerySchema, ok: ok(200, pageOf('Author')), errors: [400] },
+  { method: 'post', path: '/v1/authors', summary: 'Create an author (slug unique)', tag: 'authors', auth: 'authors.write', body: CreateAuthorSchema, ok: ok(201, author), errors: [400, 401, 403, 409] },
+  { method: 'get', path: '/v1/authors/{id}', summary: 'One author', tag: 'authors', auth: 'public', ok: ok(200, author), errors: [404] },
+  { method: 'patch', path: '/v1/authors/{id}', summary: 'Edit an author (slug unique)', tag: 'authors', auth: 'authors.write', body: UpdateAuthorSchema, ok: ok(200, author), errors: [400, 401, 403, 404, 409] },
+  { method: 'delete', path: '/v1/authors/{id}', summary: 'Delete an author (409 while articles name it)', tag: 'authors', auth: 'authors.write', ok: ok(204, null), errors: [401, 403, 404, 409] },
 
   { method: 'get', path: '/v1/articles', summary: 'Articles, newest first (the public sees online ones)', tag: 'articles', auth: 'public', query: ListArticlesQuerySchema, ok: ok(200, pageOf('Article')), errors: [400] },
   { method: 'post', path: '/v1/articles', summary: 'Create an article (offline)', tag: 'articles', auth: 'content.write', body: CreateArticleSchema, ok: ok(201, article), errors: [400, 401] },

@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
+import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import type { AppEnv } from '../env.js';
+import { allow } from '../middleware/auth.js';
+import { idParam } from '../params.js';
+import { validate } from '../validate.js';
+
+/** `/v1/sites`: public reads, verified writes (API.md "Sites and authors"). */
+export const sitesRoutes = new Hono<AppEnv>()
+  .get('/', validate('query', PageQuerySchema), async (c) => {
+    const { limit, cursor } = c.req.valid('query');
+    return c.json(await c.var.services.sites.list(limit, cursor));
+  })
+  .get('/:id', async (c) => c.json({ site: await c.var.services.sites.get(idParam(c.req.param('id'))) }))
+  .post('/', allow('sites.write'), validate('json', CreateSiteSchema), async (c) =>
+    c.json({ site: await c.var.services.sites.create(c.req.valid('json')) }, 201),
+  )
+  .patch('/:id', allow('sites.write'), validate('json', UpdateSiteSchema), async (c) =>
+    c.json({ site: await c.var.services.sites.update(idParam(c.req.param('id')), c.req.valid('json')) }),
+  )
+  .delete('/:id', allow('sites.write'), async (c) => {
+    await c.var.services.sites.delete(idParam(c.req.param('id')));
+    return c.body(null, 204);
+  });
