@@ -3,7 +3,7 @@ import type { Article, Image } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
 import { toImage } from './images.repository.js';
-import { MAX_PARAMS, chunk, guarded, invalid, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
+import { MAX_PARAMS, chunk, guarded, invalid, normalizeId, refuseNul, refuseOversizedRow, requireId, requireLimit } from './repository-support.js';
 import { preparedInList } from './prepared-in-list.js';
 import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
@@ -139,6 +139,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
       const authorIds = authorIdsOf(article.authorIds) ?? [];
       refuseNul({ title: article.title, body: article.body });
+      refuseOversizedRow(kit, { title: article.title, body: article.body });
       try {
         await kit.atomic((tx) => [
           tx.insert(articles).values({
@@ -178,6 +179,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId = patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
       const authorIds = authorIdsOf(patch.authorIds);
       refuseNul({ title: patch.title, body: patch.body });
+      refuseOversizedRow(kit, { title: patch.title, body: patch.body });
       const set = {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.body !== undefined && { body: patch.body }),

@@ -80,3 +80,15 @@ export function guarded<T extends object>(kit: SqlKit, repo: T): T {
   }
   return out as T;
 }
+
+/** Refuses a write larger than the store can hold, as 413 rather than a driver error. */
+export function refuseOversizedRow(kit: { maxRowBytes?: number }, fields: Record<string, string | null | undefined>): void {
+  if (kit.maxRowBytes === undefined) return;
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  for (const value of Object.values(fields)) if (value) bytes += encoder.encode(value).byteLength;
+  // Leave room for the row's other columns.
+  if (bytes > kit.maxRowBytes - 4096) {
+    throw new DomainError('payload_too_large', `This database stores at most about ${Math.floor(kit.maxRowBytes / 1_000_000)} MB per article`);
+  }
+}

@@ -41,6 +41,12 @@ export interface Preparable<Row> {
 
 export interface SqlKit {
   readonly dialect: 'sqlite' | 'mysql' | 'postgres';
+  /**
+   * The largest row the store accepts, where it has one below the engine's
+   * own (D1: 2,000,000 bytes); larger writes are refused as too large
+   * before they are sent.
+   */
+  readonly maxRowBytes?: number;
   readonly db: SqlDb;
   readonly tables: Tables;
   /** Rows matched by an update or delete, from the driver's raw result. */

@@ -11,6 +11,9 @@ export function createD1Kit(d1: D1Database): SqlKit {
   const db = drizzle(d1);
   return {
     dialect: 'sqlite',
+    // Cloudflare D1's documented limit on a string, BLOB or row; local
+    // simulation does not enforce it, so the adapter does.
+    maxRowBytes: 2_000_000,
     db: db as unknown as SqlDb,
     tables: schema,
     affectedRows: (result) => (result as D1Result | undefined)?.meta?.changes ?? 0,

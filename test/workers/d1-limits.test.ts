@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHarness } from '../support/api-harness.js';
+import { createArticle, registerOwner } from '../support/api-flows.js';
+import { workerHarness } from './support/worker-harness.js';
+
+/** D1 stores at most about 2 MB per row: a bigger article body is a clear 413 there, never a 500. */
+describe('D1 row size', () => {
+  let api: ApiHarness;
+  let owner: string;
+  beforeAll(async () => {
+    api = await workerHarness();
+    owner = (await registerOwner(api, 'big@example.com')).token;
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('answers an article body over the row limit with 413 and stores nothing', async () => {
+    const body = 'x'.repeat(2_100_000);
+    const res = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'Too big', body } });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe('payload_too_large');
+    const list = await (await api.request('/v1/articles', { token: owner })).json();
+    expect(list.items).toEqual([]);
+    const article = await createArticle(api, owner, { title: 'Fits', body: 'y'.repeat(1_000_000) });
+    const edit = await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { body } });
+    expect(edit.status).toBe(413);
+  });
+});
