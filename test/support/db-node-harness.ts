@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DbFixtures } from './db-contract.js';
+import { TABLES_CHILD_FIRST } from './tables.js';
 
 /**
  * A private database per test file on each Node dialect, plus the raw access
@@ -23,20 +24,6 @@ export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.
 export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MIGRATIONS_ROOT = path.resolve(import.meta.dirname, '../../drizzle');
 
-const TABLES_CHILD_FIRST = [
-  'article_images',
-  'images',
-  'article_authors',
-  'articles',
-  'authors',
-  'sites',
-  'invitations',
-  'users',
-  'rate_limits',
-  'purge_runs',
-  'purge_settings',
-  'leases',
-];
 const freshName = () => `cms_test_${randomBytes(6).toString('hex')}`;
 
 function sqlFixtures(run: (sql: string, params: unknown[]) => Promise<unknown>, mark: (i: number) => string, now: unknown): DbFixtures {

@@ -9,23 +9,10 @@ import { runInvitationsRepositoryContract } from '../contract/invitations-reposi
 import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
+import { TABLES_CHILD_FIRST } from '../support/tables.js';
 
 // The setup file has applied drizzle/sqlite/migrations through applyD1Migrations,
 // exactly as `wrangler d1 migrations apply` would.
-const TABLES_CHILD_FIRST = [
-  'article_images',
-  'images',
-  'article_authors',
-  'articles',
-  'authors',
-  'sites',
-  'invitations',
-  'users',
-  'rate_limits',
-  'purge_runs',
-  'purge_settings',
-  'leases',
-];
 const now = Date.now();
 
 const fixtures: DbFixtures = {

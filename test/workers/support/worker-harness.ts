@@ -2,26 +2,12 @@ import { env } from 'cloudflare:test';
 import { parseSettings } from '../../../worker/src/config/settings.js';
 import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
 import { harnessFor, type ApiHarness } from '../../support/api-harness.js';
+import { TABLES_CHILD_FIRST } from '../../support/tables.js';
 
-// Children before parents, so foreign keys never object.
-const TABLES = [
-  'article_images',
-  'images',
-  'article_authors',
-  'articles',
-  'authors',
-  'sites',
-  'invitations',
-  'users',
-  'rate_limits',
-  'purge_runs',
-  'purge_settings',
-  'leases',
-];
 
 /** Each suite starts from an empty D1 database and R2 bucket, like a fresh deployment. */
 async function reset(): Promise<void> {
-  await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  await env.DB.batch(TABLES_CHILD_FIRST.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
   let cursor: string | undefined;
   do {
     const page = await env.MEDIA.list({ cursor });
