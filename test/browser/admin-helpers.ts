@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -47,9 +47,31 @@ export async function newPage(cms: Cms): Promise<{ context: BrowserContext; page
   return { context, page: await context.newPage(), problems };
 }
 
-export function expectNoProblems(problems: BrowserProblems): void {
+/** An API answer the test provokes on purpose: Chromium logs every non-2xx fetch as a console error. */
+export interface ExpectedAnswer {
+  /** Matched against the request's URL path (`/v1/sites/…`). */
+  path: RegExp;
+  status: number;
+}
+
+/**
+ * Zero CSP violations, console errors and page errors. `expected` names the
+ * error answers the test provoked (the browser's own "Failed to load
+ * resource" line for each); every one must have been seen, and nothing else.
+ */
+export function expectNoProblems(problems: BrowserProblems, expected: ExpectedAnswer[] = []): void {
   expect(problems.cspViolations).toEqual([]);
-  expect(problems.consoleErrors).toEqual([]);
+  const unseen = new Set(expected);
+  const rest = problems.consoleErrors.filter((line) => {
+    const m = /^(\S+?): Failed to load resource: the server responded with a status of (\d+)/.exec(line);
+    if (!m) return true;
+    const hit = expected.find((e) => e.status === Number(m[2]) && e.path.test(new URL(m[1]!).pathname));
+    if (!hit) return true;
+    unseen.delete(hit);
+    return false;
+  });
+  expect(rest).toEqual([]);
+  expect([...unseen]).toEqual([]);
   expect(problems.pageErrors).toEqual([]);
 }
 
@@ -108,4 +130,34 @@ export async function signIn(page: Page, base: string, email: string, password =
 export async function expectNoSideScroll(page: Page): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Where screenshots go: test/artifacts/ (CI keeps them; a .gitignore written here keeps them out of commits). */
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+/**
+ * Screenshots of the page as it is, in light and then dark colour mode
+ * (through the system preference the admin follows by default), as
+ * `test/artifacts/<name>-light.png` and `-dark.png`.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await writeFile(path.join(ARTIFACTS, '.gitignore'), '*\n');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), POLL).toBe(colorScheme);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${colorScheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+/** A JSON call to the API as a test fixture (not through the admin). */
+export async function apiCall<T = unknown>(server: ServerProcess, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${server.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }

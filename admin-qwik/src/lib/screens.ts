@@ -3,10 +3,12 @@ import type { JSXOutput } from '@builder.io/qwik';
 import {
   IconActivity,
   IconArticles,
+  IconAuthors,
   IconDashboard,
   IconIntegrations,
   IconMedia,
   IconSettings,
+  IconSites,
   IconUsers,
 } from '../components/icons/icons';
 
@@ -26,6 +28,8 @@ export interface Screen {
 export const SCREENS: readonly Screen[] = [
   { href: '/', label: 'Dashboard', summary: 'Overview and API health.', icon: IconDashboard, ready: true },
   { href: '/articles', label: 'Articles', summary: 'Write, publish and unpublish articles.', icon: IconArticles, ready: true },
+  { href: '/sites', label: 'Sites', summary: 'Where articles are published.', icon: IconSites, ready: true },
+  { href: '/authors', label: 'Authors', summary: 'The people articles are credited to.', icon: IconAuthors, ready: true },
   { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
   { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: true, ownerOnly: true },
   { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: false },

@@ -94,3 +94,37 @@ export const IconSpinner = (p: IconProps) => (
     <path d="M21 12a9 9 0 1 1-9-9" />
   </Icon>
 );
+
+export const IconSites = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z" />
+  </Icon>
+);
+
+export const IconAuthors = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20l4-1 11-11-3-3L5 16z" />
+    <path d="M14 7l3 3" />
+  </Icon>
+);
+
+export const IconProfile = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+  </Icon>
+);
+
+export const IconCopy = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="8" y="8" width="12" height="12" rx="2" />
+    <path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />
+  </Icon>
+);
+
+export const IconDownload = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3v12M7 10l5 5 5-5M4 20h16" />
+  </Icon>
+);

@@ -1,0 +1,265 @@
+import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { LoadingNotice } from '../status/loading-notice';
+import { ConfirmButton } from '../ui/confirm-button';
+import { FormError, Status } from '../ui/form-error';
+import { CATALOGS, toBody, type CatalogItem, type CatalogKind, type FieldDef } from '../../lib/catalog';
+import { formatDateTime } from '../../lib/format';
+import { api, type Issue, type Page } from '../../lib/http';
+
+const PAGE_SIZE = 20;
+
+/** Form fields for a site or an author; uncontrolled (read on submit), errors tied to their field. */
+const Fields = component$((props: { fields: FieldDef[]; prefix: string; values: Record<string, unknown>; issues: Issue[] }) => (
+  <>
+    {props.fields.map((f) => {
+      const id = `${props.prefix}-${f.name}`;
+      const problem = props.issues.find((i) => i.path === f.name)?.message;
+      const describedBy = [f.hint && `${id}-hint`, problem && `${id}-error`].filter(Boolean).join(' ') || undefined;
+      const value = props.values[f.name];
+      const common = {
+        id,
+        name: f.name,
+        maxLength: f.maxLength,
+        'aria-invalid': problem ? true : undefined,
+        'aria-describedby': describedBy,
+      };
+      return (
+        <div class="field" key={f.name}>
+          <label for={id}>
+            {f.label}
+            {!f.required && <span class="optional"> (optional)</span>}
+          </label>
+          {f.type === 'textarea' ? (
+            <textarea {...common} rows={3} value={typeof value === 'string' ? value : ''} />
+          ) : (
+            <input
+              {...common}
+              type={f.type}
+              required={f.required}
+              autoComplete="off"
+              inputMode={f.type === 'url' ? 'url' : undefined}
+              value={typeof value === 'string' ? value : ''}
+            />
+          )}
+          {f.hint && (
+            <p class="hint" id={`${id}-hint`}>
+              {f.hint}
+            </p>
+          )}
+          {problem && (
+            <p class="field-error" id={`${id}-error`}>
+              {problem}
+            </p>
+          )}
+        </div>
+      );
+    })}
+  </>
+));
+
+function formValues(form: HTMLFormElement): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new FormData(form)) out[k] = typeof v === 'string' ? v : '';
+  return out;
+}
+
+/** Messages of issues that no field shows, plus the API's message. */
+function summary(message: string, issues: Issue[], fields: FieldDef[]): string {
+  const loose = issues.filter((i) => !fields.some((f) => f.name === i.path)).map((i) => i.message);
+  return issues.length ? ['Please correct the marked fields.', ...loose].join(' ') : message;
+}
+
+/** Sites or authors: list with paging, create, edit in place, delete with confirmation (409 explained). */
+export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
+  const def = CATALOGS[props.kind];
+  const list = useStore<{ items: CatalogItem[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const editing = useSignal<string | null>(null);
+  const createIssues = useSignal<Issue[]>([]);
+  const editIssues = useSignal<Issue[]>([]);
+  const createError = useSignal<string | null>(null);
+  const error = useSignal<string | null>(null);
+  const status = useSignal<string | null>(null);
+  const busy = useSignal(false);
+
+  const load = $(async (cursor: string | null) => {
+    const d = CATALOGS[props.kind];
+    list.loading = true;
+    const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (cursor) q.set('cursor', cursor);
+    const res = await api<Page<CatalogItem>>('GET', `${d.endpoint}?${q}`);
+    list.loading = false;
+    if (!res.ok) {
+      error.value = res.message;
+      return;
+    }
+    list.items = cursor ? [...list.items, ...res.data.items] : res.data.items;
+    list.nextCursor = res.data.nextCursor;
+  });
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
+  useVisibleTask$(() => load(null), { strategy: 'document-ready' });
+
+  const focusLater = $((id: string) => setTimeout(() => document.getElementById(id)?.focus(), 0));
+
+  return (
+    <>
+      <h1>{def.title}</h1>
+      <section class="card" aria-labelledby="list-heading">
+        <h2 id="list-heading">All {def.title.toLowerCase()}</h2>
+        <FormError message={error.value} />
+        <Status message={status.value} testId="catalog-status" />
+        <ul class="item-list" aria-busy={list.loading} data-testid="catalog-list">
+          {list.items.map((item) => (
+            <li key={item.id} class="item item-catalog">
+              {editing.value === item.id ? (
+                <form
+                  class="stack catalog-edit"
+                  noValidate
+                  aria-label={`Edit ${item.name}`}
+                  preventdefault:submit
+                  onKeyDown$={(e) => {
+                    if (e.key === 'Escape') {
+                      editing.value = null;
+                      void focusLater(`edit-${item.id}`);
+                    }
+                  }}
+                  onSubmit$={async (_, form) => {
+                    const d = CATALOGS[props.kind];
+                    error.value = null;
+                    status.value = null;
+                    const checked = toBody(props.kind, formValues(form), false);
+                    if ('issues' in checked) {
+                      editIssues.value = checked.issues;
+                      await focusLater(`e-${item.id}-${checked.issues[0]?.path ?? 'name'}`);
+                      return;
+                    }
+                    const res = await api<Record<string, CatalogItem>>('PATCH', `${d.endpoint}/${encodeURIComponent(item.id)}`, { body: checked.body });
+                    if (!res.ok) {
+                      editIssues.value = res.issues;
+                      error.value = summary(res.message, res.issues, d.fields);
+                      return;
+                    }
+                    const saved = res.data[d.kind]!;
+                    list.items = list.items.map((x) => (x.id === item.id ? saved : x));
+                    editIssues.value = [];
+                    editing.value = null;
+                    status.value = `${saved.name} was saved.`;
+                    await focusLater(`edit-${item.id}`);
+                  }}
+                >
+                  <Fields fields={def.fields} prefix={`e-${item.id}`} values={item} issues={editIssues.value} />
+                  <div class="actions">
+                    <button type="submit" class="button button-primary">
+                      Save
+                    </button>
+                    <button
+                      type="button"
+                      class="button button-quiet"
+                      onClick$={() => {
+                        editing.value = null;
+                        editIssues.value = [];
+                        void focusLater(`edit-${item.id}`);
+                      }}
+                    >
+                      Cancel
+                    </button>
+                  </div>
+                </form>
+              ) : (
+                <>
+                  <div class="catalog-text">
+                    <strong class="item-title">{item.name}</strong>
+                    <code class="catalog-meta">{String(item[def.metaField] ?? '')}</code>
+                    {typeof (item.description ?? item.bio) === 'string' && <p class="hint">{String(item.description ?? item.bio)}</p>}
+                    <span class="item-meta">
+                      Created <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+                    </span>
+                  </div>
+                  <div class="actions">
+                    <button
+                      type="button"
+                      class="button"
+                      id={`edit-${item.id}`}
+                      aria-label={`Edit ${item.name}`}
+                      onClick$={() => {
+                        editIssues.value = [];
+                        editing.value = item.id;
+                        void focusLater(`e-${item.id}-name`);
+                      }}
+                    >
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete the ${def.noun} ${item.name}?`}
+                      confirmLabel="Yes, delete"
+                      danger
+                      onConfirm$={async () => {
+                        const d = CATALOGS[props.kind];
+                        status.value = null;
+                        const res = await api('DELETE', `${d.endpoint}/${encodeURIComponent(item.id)}`);
+                        if (!res.ok) {
+                          error.value = res.status === 409 ? `${item.name} was not deleted: ${res.message}` : res.message;
+                          return;
+                        }
+                        error.value = null;
+                        list.items = list.items.filter((x) => x.id !== item.id);
+                        status.value = `${item.name} was deleted.`;
+                      }}
+                    />
+                  </div>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+        {list.loading && <LoadingNotice>Loading {def.title.toLowerCase()}…</LoadingNotice>}
+        {!list.loading && list.items.length === 0 && <p class="notice">No {def.title.toLowerCase()} yet.</p>}
+        {!list.loading && list.nextCursor && (
+          <button type="button" class="button" onClick$={() => load(list.nextCursor)}>
+            Load more {def.title.toLowerCase()}
+          </button>
+        )}
+      </section>
+      <section class="card" aria-labelledby="create-heading">
+        <h2 id="create-heading">New {def.noun}</h2>
+        <form
+          class="stack"
+          noValidate
+          preventdefault:submit
+          onSubmit$={async (_, form) => {
+            const d = CATALOGS[props.kind];
+            createError.value = null;
+            status.value = null;
+            const checked = toBody(props.kind, formValues(form), true);
+            if ('issues' in checked) {
+              createIssues.value = checked.issues;
+              createError.value = summary('', checked.issues, d.fields);
+              await focusLater(`new-${checked.issues[0]?.path ?? 'name'}`);
+              return;
+            }
+            busy.value = true;
+            const res = await api<Record<string, CatalogItem>>('POST', d.endpoint, { body: checked.body });
+            busy.value = false;
+            if (!res.ok) {
+              createIssues.value = res.issues;
+              createError.value = summary(res.message, res.issues, d.fields);
+              return;
+            }
+            const item = res.data[d.kind]!;
+            createIssues.value = [];
+            list.items = [item, ...list.items.filter((x) => x.id !== item.id)];
+            form.reset();
+            status.value = `${item.name} was created.`;
+          }}
+        >
+          <Fields fields={def.fields} prefix="new" values={{}} issues={createIssues.value} />
+          <FormError message={createError.value} />
+          <button type="submit" class="button button-primary" disabled={busy.value}>
+            Create {def.noun}
+          </button>
+        </form>
+      </section>
+    </>
+  );
+});

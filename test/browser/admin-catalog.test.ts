@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+
+const OWNER = 'owner@example.com';
+
+/** Sites and authors screens in Chromium against the real Node server. */
+describe('admin sites and authors', () => {
+  let cms: Cms;
+  let token: string;
+  beforeAll(async () => {
+    cms = await startCms();
+    token = await createOwner(cms.server, OWNER);
+  });
+  afterAll(async () => {
+    await cms?.stop();
+  });
+
+  it('creates, validates, edits, pages and deletes sites; a site that articles use is refused with the reason', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, OWNER);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+    await page.getByRole('heading', { name: 'New site' }).waitFor(POLL);
+    await page.getByText('No sites yet.').waitFor(POLL);
+
+    // The API's own rule, checked before sending: not an http(s) URL.
+    await page.locator('#new-name').fill('Main site');
+    await page.locator('#new-baseUrl').fill('ftp://example.com');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
+    expect(await page.locator('#new-baseUrl').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#new-baseUrl-error').textContent()).toContain('http(s) URL');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-baseUrl');
+
+    await page.getByLabel('Base URL').fill('https://example.com');
+    await page.getByLabel('Description (optional)').fill('The main one.');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.getByTestId('catalog-status').getByText('Main site was created.').waitFor(POLL);
+    const list = page.getByTestId('catalog-list');
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(1);
+    expect(await list.textContent()).toContain('https://example.com');
+    expect(await page.locator('#new-name').inputValue()).toBe('');
+
+    // Edit in place; Escape backs out; then save a new name.
+    await list.getByRole('button', { name: 'Edit Main site' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')), POLL).toBe('name');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Edit');
+    await list.getByRole('button', { name: 'Edit Main site' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Main site' });
+    await edit.getByLabel('Name').fill('Main site (renamed)');
+    await edit.getByLabel('Description (optional)').fill('');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('catalog-status').getByText('Main site (renamed) was saved.').waitFor(POLL);
+    const saved = await apiCall<{ items: { name: string; description: string | null }[] }>(cms.server, 'GET', '/v1/sites', token);
+    expect(saved.body.items[0]).toMatchObject({ name: 'Main site (renamed)', description: null });
+
+    // An article on that site: deleting the site is refused with the API's 409, explained.
+    const siteId = ((saved.body.items[0] as unknown) as { id: string }).id;
+    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, { title: 'On the site', siteId });
+    expect(art.status).toBe(201);
+    const row = list.locator('li', { hasText: 'Main site (renamed)' });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('alert').getByText('Main site (renamed) was not deleted: This site cannot be deleted: articles use it').waitFor(POLL);
+    expect(await list.locator('li').count()).toBe(1);
+    await expectNoSideScroll(page);
+    await screenshots(page, 'sites');
+
+    // Paging: 21 more sites, 20 on the first page, the rest by "Load more".
+    for (let i = 1; i <= 21; i++) {
+      const r = await apiCall(cms.server, 'POST', '/v1/sites', token, { name: `Site ${String(i).padStart(2, '0')}`, baseUrl: `https://s${i}.example.com` });
+      expect(r.status).toBe(201);
+    }
+    await page.reload();
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
+    await page.getByRole('button', { name: 'Load more sites' }).click();
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(22);
+    expect(await page.getByRole('button', { name: 'Load more sites' }).count()).toBe(0);
+
+    // A site no article uses goes, after the confirmation.
+    const unused = list.locator('li', { hasText: 'Site 07' });
+    await unused.getByRole('button', { name: 'Delete' }).click();
+    await unused.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('catalog-status').getByText('Site 07 was deleted.').waitFor(POLL);
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(21);
+    expectNoProblems(problems, [{ path: /^\/v1\/sites\/[0-9a-f-]+$/, status: 409 }]);
+  });
+
+  it('creates an author with a slug made from the name, edits it, and refuses to delete one that articles name', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, OWNER);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Authors' }).click();
+    await page.getByRole('heading', { name: 'New author' }).waitFor(POLL);
+
+    await page.locator('#new-name').fill('Ada Lovelace');
+    await page.locator('#new-bio').fill('Wrote the first program.');
+    await page.getByRole('button', { name: 'Create author' }).click();
+    await page.getByTestId('catalog-status').getByText('Ada Lovelace was created.').waitFor(POLL);
+    const list = page.getByTestId('catalog-list');
+    await expect.poll(() => list.textContent(), POLL).toContain('ada-lovelace');
+
+    // A slug the API would refuse is named at its field.
+    await page.locator('#new-name').fill('Grace Hopper');
+    await page.locator('#new-slug').fill('Grace Hopper');
+    await page.getByRole('button', { name: 'Create author' }).click();
+    expect(await page.locator('#new-slug-error').textContent()).toContain('lower-case');
+    await page.locator('#new-slug').fill('grace');
+    await page.getByRole('button', { name: 'Create author' }).click();
+    await page.getByTestId('catalog-status').getByText('Grace Hopper was created.').waitFor(POLL);
+
+    // The same slug twice: the API's answer is shown.
+    await page.locator('#new-name').fill('Another Grace');
+    await page.locator('#new-slug').fill('grace');
+    await page.getByRole('button', { name: 'Create author' }).click();
+    await page.getByRole('alert').first().waitFor(POLL);
+    expect(await list.locator('li').count()).toBe(2);
+
+    const authors = await apiCall<{ items: { id: string; name: string }[] }>(cms.server, 'GET', '/v1/authors', token);
+    const ada = authors.body.items.find((a) => a.name === 'Ada Lovelace')!;
+    expect((await apiCall(cms.server, 'POST', '/v1/articles', token, { title: 'By Ada', authorIds: [ada.id] })).status).toBe(201);
+
+    await list.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Ada Lovelace' });
+    await edit.getByLabel('Avatar address (optional)').fill('https://example.com/ada.png');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('catalog-status').getByText('Ada Lovelace was saved.').waitFor(POLL);
+    const adaNow = await apiCall<{ author: { avatarUrl: string | null; slug: string } }>(cms.server, 'GET', `/v1/authors/${ada.id}`, token);
+    expect(adaNow.body.author).toMatchObject({ avatarUrl: 'https://example.com/ada.png', slug: 'ada-lovelace' });
+
+    const row = list.locator('li', { hasText: 'Ada Lovelace' });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('alert').getByText(/^Ada Lovelace was not deleted: .*articles/).waitFor(POLL);
+
+    const grace = list.locator('li', { hasText: 'Grace Hopper' });
+    await grace.getByRole('button', { name: 'Delete' }).click();
+    await grace.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('catalog-status').getByText('Grace Hopper was deleted.').waitFor(POLL);
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(1);
+    await expectNoSideScroll(page);
+    await screenshots(page, 'authors');
+    expectNoProblems(problems, [
+      { path: /^\/v1\/authors$/, status: 409 },
+      { path: /^\/v1\/authors\/[0-9a-f-]+$/, status: 409 },
+    ]);
+  });
+});
