@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { EMPTY_SEO } from '../../worker/src/contract/seo.schema.js';
 import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 
@@ -74,6 +75,7 @@ export function sampleArticle(overrides: Partial<Article> = {}): Article {
     createdAt: new Date('2026-11-25T21:00:00.001Z'),
     updatedAt: new Date('2026-11-25T21:00:00.001Z'),
     publishedAt: null,
+    seo: { ...EMPTY_SEO },
     ...overrides,
   };
 }

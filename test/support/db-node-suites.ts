@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../worker/src/adapters/db/node-database.js';
+import { runActivityLogContract } from '../contract/activity-log.contract.js';
+import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
 import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
@@ -50,6 +52,12 @@ export function runNodeDatabaseSuites(
   runPurgeRepositoryContract(name, setup);
   runSitesRepositoryContract(name, setup);
   runAuthorsRepositoryContract(name, setup);
+  runApiKeysRepositoryContract(name, setup);
+  runActivityLogContract(name, async (maxBytes) => {
+    if (!harness || !db) throw new Error('the database did not open');
+    await harness.wipe();
+    return { store: db.activityLog(maxBytes), cleanup: async () => undefined };
+  });
   runRateLimiterContract(name, async () => {
     if (!harness || !db) throw new Error('the database did not open');
     await harness.wipe();

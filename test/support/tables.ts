@@ -16,4 +16,7 @@ export const TABLES_CHILD_FIRST = [
   'purge_runs',
   'purge_settings',
   'leases',
+  'api_keys',
+  'activity_log',
+  'activity_log_usage',
 ] as const;

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { createD1ActivityLog, createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { runActivityLogContract } from '../contract/activity-log.contract.js';
+import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
 import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
@@ -44,6 +46,11 @@ runInvitationsRepositoryContract('D1 (workerd, env.DB)', setup);
 runPurgeRepositoryContract('D1 (workerd, env.DB)', setup);
 runSitesRepositoryContract('D1 (workerd, env.DB)', setup);
 runAuthorsRepositoryContract('D1 (workerd, env.DB)', setup);
+runApiKeysRepositoryContract('D1 (workerd, env.DB)', setup);
+runActivityLogContract('D1 (workerd, env.DB)', async (maxBytes) => {
+  await env.DB.batch(TABLES_CHILD_FIRST.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+  return { store: createD1ActivityLog(env.DB, maxBytes), cleanup: async () => undefined };
+});
 
 describe('D1 specifics', () => {
   it('enforces foreign keys', async () => {

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { PageQuerySchema } from './pagination.schema.js';
+import { SeoInputSchema, type SeoDto } from './seo.schema.js';
 
-// C0/C1 controls and DEL; tabs and newlines are not welcome in a title either.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-// With the u flag a valid surrogate pair is one code point; only a lone half matches.
-// No database stores a lone half unchanged (UTF-8 cannot encode it), so refuse it.
-export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
+
+export { LONE_SURROGATE };
 
 /** The one title rule, shared by the API, the domain and the admin. */
 export const TitleSchema = z
@@ -37,6 +36,7 @@ export const CreateArticleSchema = z.object({
   format: ArticleFormatSchema.optional().default('markdown'),
   siteId: IdSchema.nullable().optional(),
   authorIds: z.array(IdSchema).max(50).optional(),
+  seo: SeoInputSchema.optional(),
 });
 export type CreateArticleInput = z.output<typeof CreateArticleSchema>;
 
@@ -78,5 +78,6 @@ export interface ArticleDto {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  seo: SeoDto;
   images: ImageDto[];
 }

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { LONE_SURROGATE } from './article.schema.js';
-
-// C0/C1 controls and DEL.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
 
 /** A display name: 1..200 characters after trimming, no control characters. */
 export const nameSchema = (field: string) =>

@@ -1,4 +1,4 @@
-import type { Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
+import type { ApiKey, Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
 import type { ArticleStatus } from '../contract/article.schema.js';
 import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
 
@@ -81,7 +81,7 @@ export interface ArticleListQuery {
   beforeId?: string;
 }
 
-export type ArticlePatch = Partial<Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds'>>;
+export type ArticlePatch = Partial<Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'seo'>>;
 
 export interface ArticlesRepository {
   /** Unknown siteId or authorIds → DomainError('invalid_request'). */
@@ -163,8 +163,9 @@ export interface ImagesRepository {
   delete(id: string): Promise<boolean>;
   /**
    * Folds a duplicate into its survivor, all or nothing: every article linking
-   * the duplicate links the survivor, every article body naming the
-   * duplicate's filename names the survivor's, then the duplicate's row (and
+   * the duplicate links the survivor, every article body and SEO record
+   * (og image) naming the duplicate's filename names the survivor's, then
+   * the duplicate's row (and
    * links) go. False, changing nothing, when either image is gone. The
    * caller deletes the duplicate's blobs afterwards.
    */
@@ -199,6 +200,19 @@ export interface LeasesRepository {
   release(name: string, holder: string): Promise<void>;
 }
 
+export interface ApiKeysRepository {
+  /** `secretHash`: SHA-256 (hex) of the whole secret; the secret itself is never stored. */
+  create(key: ApiKey, secretHash: string): Promise<void>;
+  /** The key holding this secret, expired or not (the caller decides); null when unknown or deleted. */
+  findBySecretHash(secretHash: string): Promise<ApiKey | null>;
+  /** Newest first (id descending), keyset paged. */
+  list(query: { limit: number; beforeId?: string }): Promise<ApiKey[]>;
+  /** False when unknown. The key is refused from the next request on. */
+  delete(id: string): Promise<boolean>;
+  /** Records a use. */
+  touch(id: string, at: Date): Promise<void>;
+}
+
 export interface Repositories {
   users: UsersRepository;
   articles: ArticlesRepository;
@@ -208,6 +222,7 @@ export interface Repositories {
   invitations: InvitationsRepository;
   purge: PurgeRepository;
   leases: LeasesRepository;
+  apiKeys: ApiKeysRepository;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */
   ping(): Promise<void>;
 }

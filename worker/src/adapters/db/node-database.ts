@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { ActivityLogStore } from '../../ports/activity-log.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
+import { createSqlActivityLogStore } from './shared/activity-log.store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import { createSqlRateLimiter } from './shared/rate-limit.store.js';
 import { createRepositories } from './shared/repositories.js';
@@ -15,6 +17,8 @@ export interface NodeDatabase {
    * Offered on SQLite too; the wiring may prefer memory there.
    */
   rateLimiter: RateLimiter;
+  /** The activity log in this database: what Workers use (D1); Node keeps an NDJSON file by default. */
+  activityLog(maxBytes: number): ActivityLogStore;
   close(): Promise<void>;
 }
 
@@ -66,5 +70,11 @@ function targetOf(url: string): Target {
 export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
   const target = targetOf(url);
   const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'));
-  return { repos: createRepositories(kit), rateLimiter: createSqlRateLimiter(kit), dialect: target.dialect, close };
+  return {
+    repos: createRepositories(kit),
+    rateLimiter: createSqlRateLimiter(kit),
+    activityLog: (maxBytes) => createSqlActivityLogStore(kit, maxBytes),
+    dialect: target.dialect,
+    close,
+  };
 }

@@ -1,6 +1,7 @@
 import type { ArticleDto, CreateArticleInput, ImageDto, UpdateArticleInput } from '../../contract/article.schema.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import type { ArticleStatus } from '../../contract/article.schema.js';
+import { toSeo } from '../../contract/seo.schema.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
@@ -85,6 +86,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         createdAt: now,
         updatedAt: now,
         publishedAt: null,
+        seo: toSeo(input.seo),
       };
       await repos.articles.create(article);
       return toArticleDto(article, []);

@@ -1,5 +1,7 @@
 import type { ArticleFormat, ArticleStatus } from '../../contract/article.schema.js';
 import type { Role } from '../../contract/user.schema.js';
+import type { SeoDto } from '../../contract/seo.schema.js';
+import type { ApiKeyScope } from '../../contract/api-key.schema.js';
 
 /** Domain types: what repositories return. Dates are Date objects, never strings. */
 
@@ -43,6 +45,7 @@ export interface Article {
   updatedAt: Date;
   /** First publication; null while never published. */
   publishedAt: Date | null;
+  seo: SeoDto;
 }
 
 export interface Image {
@@ -92,4 +95,16 @@ export interface Author {
   avatarUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  /** The owner who made it; null once that account is gone. */
+  createdBy: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
 }

@@ -20,12 +20,6 @@ export interface PurgeDeps {
   logError: (message: string, err: unknown) => void;
   /** Removes every variant of these images; failures are logged, not thrown. */
   dropVariants: (imageIds: string[]) => Promise<void>;
-  /**
-   * Extension point for references outside articles (SEO og images, once
-   * that table exists): called before a duplicate is folded, it must point
-   * every such reference at the survivor. Until then nothing else refers.
-   */
-  moveOtherImageReferences?: (duplicate: Image, survivor: Image) => Promise<void>;
   /** Hook for the activity log (its own issue): told of every finished run. */
   recordPurgeActivity?: (run: PurgeRun) => Promise<void>;
   /** Public reads served from memory (Node with SQLite) must forget removed images. */
@@ -70,8 +64,8 @@ async function execute(deps: PurgeDeps, plan: PurgeRemoved): Promise<PurgeRemove
   for (const item of plan.duplicates) {
     const [duplicate, survivor] = await Promise.all([repos.images.findById(item.imageId), repos.images.findById(item.survivorId)]);
     if (!duplicate || !survivor) continue;
-    // Every reference moves to the survivor before anything is deleted.
-    await deps.moveOtherImageReferences?.(duplicate, survivor);
+    // Every reference (links, bodies, og images) moves to the survivor, in
+    // one transaction, before any blob is deleted.
     if (!(await repos.images.mergeDuplicate(duplicate.id, survivor.id))) continue;
     await blobs.delete(originalKey(duplicate.filename)).catch((err) => logError('duplicate blob left behind', err));
     await deps.dropVariants([duplicate.id]);

@@ -44,6 +44,7 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
     publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
+    seo: { ...a.seo },
     images: images.map(toImageDto),
   };
 }

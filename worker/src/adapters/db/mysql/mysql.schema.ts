@@ -92,6 +92,7 @@ export const articles = mysqlTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     publishedAt: timestamp('published_at'),
+    seo: text('seo'),
   },
   (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
 );
@@ -198,4 +199,38 @@ export const leases = mysqlTable('leases', {
   name: varchar('name', { length: 100 }).primaryKey(),
   holder: varchar('holder', { length: 100 }).notNull(),
   expiresAt: timestamp('expires_at').notNull(),
+});
+
+export const apiKeys = mysqlTable('api_keys', {
+  id: id('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  prefix: varchar('prefix', { length: 32 }).notNull(),
+  secretHash: char('secret_hash', { length: 64 }).notNull().unique('api_keys_secret_hash_unique'),
+  scopes: varchar('scopes', { length: 255 }).notNull(),
+  createdBy: id('created_by'),
+  createdAt: timestamp('created_at').notNull(),
+  lastUsedAt: timestamp('last_used_at'),
+  expiresAt: timestamp('expires_at'),
+});
+
+export const activityLog = mysqlTable(
+  'activity_log',
+  {
+    id: id('id').primaryKey(),
+    at: timestamp('at').notNull(),
+    actorType: varchar('actor_type', { length: 16 }).$type<'user' | 'apiKey' | 'system'>().notNull(),
+    actorId: varchar('actor_id', { length: 64 }),
+    action: varchar('action', { length: 64 }).notNull(),
+    subjectType: varchar('subject_type', { length: 32 }),
+    subjectId: varchar('subject_id', { length: 64 }),
+    ip: varchar('ip', { length: 64 }),
+    details: longtext('details'),
+    bytes: int('bytes').notNull(),
+  },
+  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+);
+
+export const activityLogUsage = mysqlTable('activity_log_usage', {
+  id: varchar('id', { length: 16 }).primaryKey(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
 });

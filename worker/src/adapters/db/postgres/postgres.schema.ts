@@ -70,6 +70,7 @@ export const articles = pgTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     publishedAt: timestamp('published_at'),
+    seo: text('seo'),
   },
   (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
 );
@@ -176,4 +177,38 @@ export const leases = pgTable('leases', {
   name: varchar('name', { length: 100 }).primaryKey(),
   holder: varchar('holder', { length: 100 }).notNull(),
   expiresAt: timestamp('expires_at').notNull(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  prefix: text('prefix').notNull(),
+  secretHash: text('secret_hash').notNull().unique('api_keys_secret_hash_unique'),
+  scopes: text('scopes').notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: timestamp('created_at').notNull(),
+  lastUsedAt: timestamp('last_used_at'),
+  expiresAt: timestamp('expires_at'),
+});
+
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: uuid('id').primaryKey(),
+    at: timestamp('at').notNull(),
+    actorType: text('actor_type').$type<'user' | 'apiKey' | 'system'>().notNull(),
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    ip: text('ip'),
+    details: text('details'),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+);
+
+export const activityLogUsage = pgTable('activity_log_usage', {
+  id: text('id').primaryKey(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
 });

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { EMPTY_SEO, type SeoDto } from '../../../contract/seo.schema.js';
 import type { Article, Image } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
@@ -9,7 +10,29 @@ import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
 
-const toArticle = (row: ArticleRow, authorIds: string[]): Article => ({ ...row, authorIds });
+const toArticle = (row: ArticleRow, authorIds: string[]): Article => ({ ...row, authorIds, seo: parseSeo(row.seo) });
+
+/** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
+function parseSeo(text: string | null): SeoDto {
+  if (text === null) return { ...EMPTY_SEO };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return { ...EMPTY_SEO };
+    const record = value as Record<string, unknown>;
+    const str = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : null);
+    return {
+      metaTitle: str('metaTitle'),
+      metaDescription: str('metaDescription'),
+      canonicalUrl: str('canonicalUrl'),
+      ogImage: str('ogImage'),
+      noindex: record.noindex === true,
+    };
+  } catch {
+    return { ...EMPTY_SEO };
+  }
+}
+
+const seoText = (seo: SeoDto): string => JSON.stringify(seo);
 
 // Three parameters per link row; keeps each insert under D1's parameter cap.
 const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
@@ -139,7 +162,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
       const authorIds = authorIdsOf(article.authorIds) ?? [];
       refuseNul({ title: article.title, body: article.body });
-      refuseOversizedRow(kit, { title: article.title, body: article.body });
+      refuseOversizedRow(kit, { title: article.title, body: article.body, seo: seoText(article.seo) });
       try {
         await kit.atomic((tx) => [
           tx.insert(articles).values({
@@ -152,6 +175,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             createdAt: article.createdAt,
             updatedAt: article.updatedAt,
             publishedAt: article.publishedAt,
+            seo: seoText(article.seo),
           }),
           ...linkInserts(tx, id, authorIds),
         ]);
@@ -178,13 +202,15 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       if (key === null) return null;
       const siteId = patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
       const authorIds = authorIdsOf(patch.authorIds);
+      const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
       refuseNul({ title: patch.title, body: patch.body });
-      refuseOversizedRow(kit, { title: patch.title, body: patch.body });
+      refuseOversizedRow(kit, { title: patch.title, body: patch.body, seo });
       const set = {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.body !== undefined && { body: patch.body }),
         ...(patch.format !== undefined && { format: patch.format }),
         ...(siteId !== undefined && { siteId }),
+        ...(seo !== undefined && { seo }),
         updatedAt: now,
       };
       let results: unknown[];

@@ -148,6 +148,8 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       // that replacing the text replaces exactly the links to this file,
       // with or without a `?w=…&format=…` query after it.
       const mentions = sql`${articles.body} LIKE ${`%${duplicate.filename}%`}`;
+      // SEO data is JSON text: an og image naming the duplicate moves the same way.
+      const seoMentions = sql`${articles.seo} LIKE ${`%${duplicate.filename}%`}`;
       const results = await kit.atomic((tx) => [
         // Every article linking the duplicate links the survivor instead.
         tx.insert(articleImages).select(
@@ -168,10 +170,14 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
           .update(articles)
           .set({ body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})` })
           .where(mentions),
+        tx
+          .update(articles)
+          .set({ seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})` })
+          .where(seoMentions),
         // The duplicate's own links go with it (ON DELETE CASCADE).
         tx.delete(images).where(eq(images.id, dup)),
       ]);
-      return kit.affectedRows(results[2]) > 0;
+      return kit.affectedRows(results[3]) > 0;
     },
   };
   return guarded(kit, repo);

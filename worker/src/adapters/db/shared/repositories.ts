@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Repositories } from '../../../ports/repositories.js';
+import { createApiKeysRepository } from './api-keys.repository.js';
 import { createArticlesRepository } from './articles.repository.js';
 import { createAuthorsRepository } from './authors.repository.js';
 import { createImagesRepository } from './images.repository.js';
@@ -22,6 +23,7 @@ export function createRepositories(kit: SqlKit): Repositories {
     invitations: createInvitationsRepository(kit),
     purge: createPurgeRepository(kit),
     leases: createLeasesRepository(kit),
+    apiKeys: createApiKeysRepository(kit),
     async ping() {
       try {
         await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);

@@ -26,6 +26,9 @@ export interface Tables {
   purgeSettings: typeof schema.purgeSettings;
   purgeRuns: typeof schema.purgeRuns;
   leases: typeof schema.leases;
+  apiKeys: typeof schema.apiKeys;
+  activityLog: typeof schema.activityLog;
+  activityLogUsage: typeof schema.activityLogUsage;
 }
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */

@@ -75,6 +75,8 @@ export const articles = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     publishedAt: timestamp('published_at'),
+    /** The article's SEO data as JSON (null: none set); a text column so the purge can rewrite image names in it like the body. */
+    seo: text('seo'),
   },
   (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
 );
@@ -195,4 +197,41 @@ export const leases = sqliteTable('leases', {
   name: text('name').primaryKey(),
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at').notNull(),
+});
+
+/** Integration keys: only the SHA-256 of the secret is stored; `scopes` is a comma list. */
+export const apiKeys = sqliteTable('api_keys', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  prefix: text('prefix').notNull(),
+  secretHash: text('secret_hash').notNull().unique('api_keys_secret_hash_unique'),
+  scopes: text('scopes').notNull(),
+  createdBy: text('created_by'),
+  createdAt: timestamp('created_at').notNull(),
+  lastUsedAt: timestamp('last_used_at'),
+  expiresAt: timestamp('expires_at'),
+});
+
+/** The activity log where it lives in the database (Workers). `bytes`: the entry's NDJSON line length, for the size bound. */
+export const activityLog = sqliteTable(
+  'activity_log',
+  {
+    id: text('id').primaryKey(),
+    at: timestamp('at').notNull(),
+    actorType: text('actor_type').$type<'user' | 'apiKey' | 'system'>().notNull(),
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    ip: text('ip'),
+    details: text('details'),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+);
+
+/** One row (id 'log'): the activity log's total bytes, kept with every append and trim so the bound needs no full scan. */
+export const activityLogUsage = sqliteTable('activity_log_usage', {
+  id: text('id').primaryKey(),
+  bytes: integer('bytes').notNull(),
 });
