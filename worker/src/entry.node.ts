@@ -1,9 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { createApp } from './http/app.js';
+import { adapterErrorResponse } from './http/malformed-request.js';
 import { scheduledPurge } from './http/services.js';
 import { buildNodeDeps } from './wiring/node.js';
 
@@ -19,8 +22,18 @@ async function main() {
   const appRoot = process.env.CMS_APP_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret });
   const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: process.env.HOST ?? '0.0.0.0' }, (info) => {
-    deps.logger.info('listening', { url: `http://localhost:${info.port}`, version: deps.version.version });
+  // serve() without its one shortcoming: it cannot take an errorHandler, so
+  // requests the adapter cannot parse would get a bare 400 without headers.
+  const listener = getRequestListener(app.fetch, {
+    errorHandler: (err) => {
+      if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err);
+      return adapterErrorResponse(err instanceof RequestError);
+    },
+  });
+  const server = createServer(listener);
+  server.listen(settings.port, process.env.HOST ?? '0.0.0.0', () => {
+    const { port } = server.address() as AddressInfo;
+    deps.logger.info('listening', { url: `http://localhost:${port}`, version: deps.version.version });
   });
 
   // The same call as the Worker's cron; a database lease keeps instances
@@ -47,7 +60,7 @@ async function main() {
       process.exit(0);
     });
     // Idle keep-alive sockets would hold close() open until the grace runs out.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -1,0 +1,45 @@
+import { lastCode } from './stack.mjs';
+import { multipart, must, send } from './http.mjs';
+
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+export async function uploadPng(origin, token, articleId, png = PNG_1x1) {
+  const m = multipart(png, { filename: 'pixel.png', type: 'image/png' });
+  return send(origin, {
+    method: 'POST',
+    path: `/v1/articles/${articleId}/images`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
+    body: m.body,
+  });
+}
+
+/**
+ * One of everything the fuzzer can aim its path parameters at: a site, an
+ * author, an online and an offline article, an image, an admin (invited and
+ * accepted) and a pending invitation.
+ */
+export async function createFixtures(server, token) {
+  const o = server.url;
+  const site = (await must(o, 'POST', '/v1/sites', 201, { token, body: { name: 'Reliability', baseUrl: 'https://example.com' } })).site;
+  const author = (await must(o, 'POST', '/v1/authors', 201, { token, body: { name: 'Ada', slug: 'ada' } })).author;
+  const article = (await must(o, 'POST', '/v1/articles', 201, { token, body: { title: 'Online', body: '# hi', siteId: site.id, authorIds: [author.id] } })).article;
+  await must(o, 'POST', `/v1/articles/${article.id}/publish`, 200, { token });
+  const offline = (await must(o, 'POST', '/v1/articles', 201, { token, body: { title: 'Offline' } })).article;
+  const up = await uploadPng(o, token, article.id);
+  if (up.status !== 201) throw new Error(`fixture upload: ${up.status} ${up.body.toString('utf8').slice(0, 200)}`);
+  const image = JSON.parse(up.body.toString('utf8')).image;
+  await must(o, 'POST', '/v1/user/invite', 201, { token, body: { email: 'admin@reliability.test', role: 'admin' } });
+  const code = lastCode(server.log(), '/accept-invite');
+  const admin = (await must(o, 'POST', '/v1/auth/invitation/accept', 201, { body: { code, password: 'reliability admin password' } })).user;
+  const invitation = (await must(o, 'POST', '/v1/user/invite', 201, { token, body: { email: 'pending@reliability.test', role: 'admin' } })).invitation;
+  return {
+    siteId: site.id,
+    authorId: author.id,
+    articleId: article.id,
+    offlineArticleId: offline.id,
+    imageId: image.id,
+    filename: image.filename,
+    adminId: admin.id,
+    invitationId: invitation.id,
+  };
+}

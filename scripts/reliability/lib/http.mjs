@@ -1,0 +1,90 @@
+import http from 'node:http';
+
+/**
+ * A raw HTTP client for hostile requests. `fetch` normalises paths (`..`,
+ * `%2e`), refuses some methods and headers, and always sends a well-formed
+ * body; node:http sends what we give it, which is the point here.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+/**
+ * @param {string} origin  http://127.0.0.1:PORT
+ * @param {{ method?: string, path: string, headers?: Record<string, string | string[]>, body?: Buffer | string, timeoutMs?: number }} req
+ * @returns {Promise<{ status: number, headers: http.IncomingHttpHeaders, body: Buffer, ms: number, error?: string }>}
+ */
+export function send(origin, { method = 'GET', path, headers = {}, body, timeoutMs = 15_000 }) {
+  const url = new URL(origin);
+  const started = performance.now();
+  // node:http frames a GET/DELETE/OPTIONS body with nothing unless told its length.
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+    headers = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (value) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...value, ms: performance.now() - started });
+    };
+    let req;
+    try {
+      req = http.request(
+        { host: url.hostname, port: url.port, method, path, headers, agent },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', (err) => done({ status: 0, headers: {}, body: Buffer.alloc(0), error: `response: ${err.message}` }));
+        },
+      );
+    } catch (err) {
+      // node:http refuses this request before sending (e.g. a bad header character): not a server finding.
+      return done({ status: -1, headers: {}, body: Buffer.alloc(0), error: `not sendable: ${err.message}` });
+    }
+    req.on('error', (err) => done({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.message }));
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.end(body);
+  });
+}
+
+export async function json(origin, method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload;
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await send(origin, { method, path, headers, body: payload });
+  let parsed = null;
+  try {
+    parsed = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    // not JSON
+  }
+  return { ...res, json: parsed };
+}
+
+/** Like `json`, but anything other than `expected` throws with the answer. */
+export async function must(origin, method, path, expected, options) {
+  const res = await json(origin, method, path, options);
+  if (res.status !== expected) {
+    throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${res.error ?? ''} ${res.body.toString('utf8').slice(0, 300)}`);
+  }
+  return res.json;
+}
+
+/** A multipart/form-data body with one part, built by hand so that file names and part types can be anything. */
+export function multipart(bytes, { field = 'file', filename = 'image.png', type = 'application/octet-stream' } = {}) {
+  const boundary = `----reliability${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    'latin1',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, Buffer.from(bytes), tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export function closeAgent() {
+  agent.destroy();
+}

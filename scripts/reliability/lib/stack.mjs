@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildNode, NODE_BUNDLE } from '../../build-node.mjs';
+import { onCleanup, startServer, trackTempDir } from '../../bench/lib/processes.mjs';
+import { must } from './http.mjs';
+
+/**
+ * The servers the reliability runs talk to: the real Node bundle (what
+ * `npm start` runs) on a temp directory, with SQLite or a fresh PostgreSQL
+ * database of its own, and the first owner registered through the API.
+ */
+
+export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const OWNER = { email: 'owner@reliability.test', password: 'reliability owner password' };
+
+let built = false;
+export async function ensureBuilt() {
+  if (built) return;
+  await buildNode();
+  built = true;
+}
+
+export function tempDir(prefix) {
+  return trackTempDir(mkdtempSync(path.join(os.tmpdir(), `edge-cms-reliability-${prefix}-`)));
+}
+
+let dbCounter = 0;
+/**
+ * A fresh PostgreSQL database on the shared server, named after this process
+ * so concurrent test runs never meet it, dropped at the end (and on Ctrl-C).
+ */
+export async function freshPostgres() {
+  const { default: postgres } = await import('postgres');
+  const name = `reliability_${process.pid}_${++dbCounter}`;
+  const admin = postgres(PG_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await sql.end();
+    }
+  };
+  // A synchronous last resort for Ctrl-C: psql may be missing, the async drop above is the normal path.
+  onCleanup(() => {
+    if (!dropped) process.stderr.write(`reliability: database ${name} may be left on ${url.host}; drop it by hand\n`);
+  });
+  return { name, url: url.toString(), port: Number(url.port || 5432), drop };
+}
+
+/**
+ * Starts the Node server. `env` overrides the defaults (SQLite and a local
+ * directory in `dir`, a random JWT secret, mail to the log).
+ */
+export async function nodeServer(name, { dir = tempDir('node'), env = {} } = {}) {
+  await ensureBuilt();
+  const jwtSecret = randomBytes(32).toString('hex');
+  const logFile = path.join(dir, 'server.log');
+  const fullEnv = {
+    DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`,
+    STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
+    JWT_SECRET: jwtSecret,
+    PUBLIC_URL: 'http://127.0.0.1',
+    ...env,
+  };
+  const server = await startServer({ name, script: NODE_BUNDLE, env: fullEnv, cwd: dir, logFile, readyPath: '/readyz' });
+  return { ...server, dir, logFile, jwtSecret: fullEnv.JWT_SECRET, env: fullEnv, log: () => readFileSync(logFile, 'utf8') };
+}
+
+/** The newest `{PUBLIC_URL}{page}?code=…` link the log mailer wrote. */
+export function lastCode(logText, page) {
+  const all = [...logText.matchAll(new RegExp(`${page}\\?code=([A-Za-z0-9_-]+)`, 'g'))];
+  if (all.length === 0) throw new Error(`no ${page}?code= link in the server log`);
+  return all.at(-1)[1];
+}
+
+/** Registers and verifies the first account (the owner) and signs in. Returns its token. */
+export async function registerOwner(server, log = server.log) {
+  await must(server.url, 'POST', '/v1/auth/register', 201, { body: OWNER });
+  const code = lastCode(log(), '/verify');
+  await must(server.url, 'POST', '/v1/auth/verify', 200, { body: { code } });
+  const session = await must(server.url, 'POST', '/v1/auth/login', 200, { body: OWNER });
+  return session.token;
+}

@@ -1,0 +1,19 @@
+import type { ErrorBody, ErrorCode } from '../contract/errors.js';
+import { ERROR_STATUS } from '../contract/errors.js';
+import { SECURITY_HEADERS } from './middleware/security-headers.js';
+
+/**
+ * The answer for a request the Node adapter could not even turn into a
+ * Request (a backslash in the path, a Host header that is no host), which
+ * therefore never reaches the Hono app and its onError. Without it
+ * @hono/node-server answers a bare 400: no body, none of the security
+ * headers. Found by the reliability fuzzer (docs/reliability.md).
+ */
+export function adapterErrorResponse(malformed: boolean): Response {
+  const code: ErrorCode = malformed ? 'invalid_request' : 'internal';
+  const body: ErrorBody = { error: { code, message: malformed ? 'Malformed request' : 'Internal error' } };
+  return new Response(JSON.stringify(body), {
+    status: ERROR_STATUS[code],
+    headers: [['Content-Type', 'application/json; charset=UTF-8'], ...SECURITY_HEADERS.map(([n, v]) => [n, v] as [string, string])],
+  });
+}
