@@ -155,7 +155,7 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 export async function apiCall<T = unknown>(server: ServerProcess, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -1,5 +1,5 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import type { DocumentHead } from '@builder.io/qwik-city';
+import { Link, type DocumentHead } from '@builder.io/qwik-city';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
@@ -71,7 +71,12 @@ export default component$(() => {
   const d = detail.value;
   return (
     <>
-      <h1>Media</h1>
+      <div class="page-head">
+        <h1>Media</h1>
+        <Link href="/media/purge" class="button">
+          Purge settings and runs
+        </Link>
+      </div>
       <form class="toolbar" role="search" preventdefault:submit onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}>
         <label for="media-q">Search file names</label>
         <input id="media-q" name="q" type="search" maxLength={48} />
