@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanupNow, installExitHandlers } from '../bench/lib/processes.mjs';
 import { closeAgent } from './lib/http.mjs';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
+import { headersSection, headersStep } from './steps/headers.step.mjs';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults and
@@ -18,6 +19,7 @@ import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STEPS = {
   fuzz: { run: fuzzStep, section: fuzzSection },
+  headers: { run: headersStep, section: headersSection },
 };
 
 const { values: opt } = parseArgs({
