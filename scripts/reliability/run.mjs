@@ -7,6 +7,7 @@ import { cleanupNow, installExitHandlers } from '../bench/lib/processes.mjs';
 import { closeAgent } from './lib/http.mjs';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
 import { headersSection, headersStep } from './steps/headers.step.mjs';
+import { loadSection, loadStep } from './steps/load.step.mjs';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults and
@@ -20,6 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const STEPS = {
   fuzz: { run: fuzzStep, section: fuzzSection },
   headers: { run: headersStep, section: headersSection },
+  load: { run: loadStep, section: loadSection },
 };
 
 const { values: opt } = parseArgs({
@@ -29,6 +31,7 @@ const { values: opt } = parseArgs({
     seconds: { type: 'string', default: '60' },
     connections: { type: 'string', default: '50' },
     seed: { type: 'string', default: '8' },
+    'no-wrangler': { type: 'boolean', default: false },
     out: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -41,6 +44,7 @@ if (opt.help) {
   --seconds S        load duration per target (60)
   --connections N    load connections (50)
   --seed N           fast-check seed (8): the same seed sends the same requests
+  --no-wrangler      skip the wrangler dev load run
   --out FILE         write the report here (docs/reliability.md; with --only or --quick: nothing unless given)`);
   process.exit(0);
 }
@@ -52,6 +56,7 @@ const cfg = {
   seconds: opt.quick ? 10 : Number(opt.seconds),
   connections: Number(opt.connections),
   seed: Number(opt.seed),
+  skipWrangler: opt['no-wrangler'],
 };
 const log = (msg) => process.stdout.write(`reliability: ${msg}\n`);
 

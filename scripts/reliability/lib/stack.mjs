@@ -86,10 +86,25 @@ export function lastCode(logText, page) {
   return all.at(-1)[1];
 }
 
+/** The code of the next e-mail to `page`: the log may be written after the response (workerd flushes late). */
+export async function nextCode(log, page, before = '', timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = log();
+    const fresh = text.includes(before) ? text.slice(text.lastIndexOf(before) + before.length) : text;
+    try {
+      return lastCode(before ? fresh : text, page);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** Registers and verifies the first account (the owner) and signs in. Returns its token. */
 export async function registerOwner(server, log = server.log) {
   await must(server.url, 'POST', '/v1/auth/register', 201, { body: OWNER });
-  const code = lastCode(log(), '/verify');
+  const code = await nextCode(log, '/verify');
   await must(server.url, 'POST', '/v1/auth/verify', 200, { body: { code } });
   const session = await must(server.url, 'POST', '/v1/auth/login', 200, { body: OWNER });
   return session.token;
