@@ -1,12 +1,11 @@
 import { component$, useContext } from '@builder.io/qwik';
-import { Link, useNavigate } from '@builder.io/qwik-city';
+import { Link } from '@builder.io/qwik-city';
 import { PRODUCT_NAME } from '../../lib/product';
 import { clearToken, SessionContext } from '../../lib/session';
 import { ColorModeToggle } from './color-mode-toggle';
 
 export const SiteHeader = component$(() => {
   const session = useContext(SessionContext);
-  const nav = useNavigate();
   return (
     <header class="site-header">
       <Link href="/" class="brand">
@@ -20,18 +19,18 @@ export const SiteHeader = component$(() => {
       <div class="header-tools">
         {session.status === 'signed-in' && session.user && (
           <>
-            <span class="whoami" data-testid="whoami">
+            <Link href="/profile" class="whoami" data-testid="whoami" aria-label={`Your profile: ${session.user.displayName || session.user.email}, ${session.user.role}`}>
               {session.user.displayName || session.user.email} <span class="badge">{session.user.role}</span>
-            </span>
+            </Link>
             <button
               type="button"
               class="button button-quiet"
               onClick$={async () => {
-                // Tokens are stateless: signing out forgets this tab's token.
+                // Tokens are stateless: signing out forgets this tab's token. A full load to the
+                // login page drops whatever the screens held in memory, and leaves no task of the
+                // page that was open to send the visitor to `/login?next=` that page.
                 clearToken();
-                session.status = 'signed-out';
-                session.user = null;
-                await nav('/login');
+                location.assign('/login');
               }}
             >
               Sign out
