@@ -19,11 +19,11 @@ export interface Cms {
   stop(): Promise<void>;
 }
 
-/** The real Node server (fresh SQLite and uploads in a temporary directory, log mailer) and Chromium. */
-export async function startCms(): Promise<Cms> {
+/** The real Node server (fresh SQLite and uploads in a temporary directory, log mailer, `env` added) and Chromium. */
+export async function startCms(env: Record<string, string> = {}): Promise<Cms> {
   await buildNode();
   const cwd = await mkdtemp(path.join(tmpdir(), 'cms-admin-'));
-  const server = await startServer(cwd, {});
+  const server = await startServer(cwd, env);
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   return {
@@ -160,4 +160,13 @@ export async function apiCall<T = unknown>(server: ServerProcess, method: string
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** An admin (not owner) account: invited by the owner and accepted, through the API. */
+export async function createAdmin(server: ServerProcess, ownerToken: string, email: string, password = PASSWORD): Promise<void> {
+  const invite = await apiCall(server, 'POST', '/v1/user/invite', ownerToken, { email, role: 'admin' });
+  if (invite.status !== 201) throw new Error(`invite: ${invite.status}`);
+  const code = new URL(await waitForMailLink(server, '/accept-invite', email), server.url).searchParams.get('code');
+  const accepted = await apiCall(server, 'POST', '/v1/auth/invitation/accept', '', { code, password });
+  if (accepted.status !== 201) throw new Error(`accept: ${accepted.status}`);
 }

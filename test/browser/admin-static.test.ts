@@ -36,6 +36,7 @@ const OWNER = {
 };
 
 const READINESS = { ok: true, checks: { database: true, storage: true } };
+const UPDATE_STATUS = { current: '9.8.7-test', latest: null, available: false, staged: null, lastCheckedAt: null, notes: null };
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dist = path.join(root, 'admin-qwik/dist');
@@ -75,6 +76,7 @@ function startServer(): Promise<Server> {
     if (pathname === '/readyz') return json(200, READINESS);
     if (pathname === '/healthz') return json(200, { ok: true });
     if (pathname === '/v1/auth/me' && req.headers.authorization === 'Bearer static-test-token') return json(200, { user: OWNER });
+    if (pathname === '/v1/system/update' && req.headers.authorization === 'Bearer static-test-token') return json(200, UPDATE_STATUS);
     if (pathname.startsWith('/v1/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     const { file, status } = resolveAsset(decodeURIComponent(pathname));
     res.writeHead(status, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });

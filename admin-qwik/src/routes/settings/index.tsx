@@ -2,6 +2,7 @@ import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
 import { ErrorNotice } from '../../components/status/error-notice';
 import { LoadingNotice } from '../../components/status/loading-notice';
+import { UpdatePanel } from '../../components/settings/update-panel';
 import { formatDateTime } from '../../lib/format';
 import { toRemote, type Remote } from '../../lib/remote';
 import { fetchVersion, type VersionDto } from '../../lib/system';
@@ -12,8 +13,9 @@ const TARGET_NAMES: Record<VersionDto['target'], string> = {
 };
 
 /**
- * Settings. For now: the running build's version, read from the API in the
- * browser (the HTML is static, so the server that answers is the one to ask).
+ * Settings: the running build's version, read from the API in the browser
+ * (the HTML is static, so the server that answers is the one to ask), and
+ * the update panel.
  */
 export default component$(() => {
   const attempt = useSignal(0);
@@ -73,6 +75,7 @@ export default component$(() => {
           )}
         </div>
       </section>
+      <UpdatePanel />
     </>
   );
 });

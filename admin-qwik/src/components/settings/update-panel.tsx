@@ -1,0 +1,147 @@
+import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { LoadingNotice } from '../status/loading-notice';
+import { ConfirmButton } from '../ui/confirm-button';
+import { FormError, Status } from '../ui/form-error';
+import { formatDateTime } from '../../lib/format';
+import { api } from '../../lib/http';
+import { SessionContext } from '../../lib/session';
+import { actionError, describeLastApply, type UpdateAction, type UpdateStatus } from '../../lib/update';
+
+/** How long to wait for the server to come back after apply / roll back. */
+const RESTART_WAIT_MS = 120_000;
+
+/**
+ * The update panel of /settings: what runs, what the feed offers, what is
+ * staged; for the owner: check now, download + verify + stage, restart to
+ * apply, roll back. Every refusal is the API's own message.
+ */
+export const UpdatePanel = component$(() => {
+  const session = useContext(SessionContext);
+  const status = useSignal<UpdateStatus | null>(null);
+  const loadError = useSignal<string | null>(null);
+  const error = useSignal<string | null>(null);
+  const message = useSignal<string | null>(null);
+  const busy = useSignal<UpdateAction | null>(null);
+
+  const load = $(async () => {
+    const res = await api<UpdateStatus>('GET', '/v1/system/update');
+    if (res.ok) {
+      status.value = res.data;
+      loadError.value = null;
+    } else loadError.value = res.message;
+    return res;
+  });
+
+  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
+  useVisibleTask$(
+    async () => {
+      await load();
+    },
+    { strategy: 'document-ready' },
+  );
+
+  const run = $(async (action: UpdateAction) => {
+    busy.value = action;
+    error.value = null;
+    message.value = action === 'check' ? 'Reading the release feed…' : action === 'download' ? 'Downloading and verifying…' : null;
+    const res = await api<UpdateStatus>('POST', `/v1/system/update/${action}`);
+    if (!res.ok) {
+      busy.value = null;
+      message.value = null;
+      error.value = actionError(action, res);
+      return;
+    }
+    status.value = res.data;
+    if (action === 'check') message.value = res.data.available ? `Version ${res.data.latest} is available.` : `Up to date: ${res.data.current} is the latest release.`;
+    if (action === 'download') message.value = `Version ${res.data.staged} was downloaded, verified and staged.`;
+    if (action === 'apply' || action === 'rollback') {
+      // The server restarts: wait for it to answer again with the switch done.
+      message.value = action === 'apply' ? 'Restarting into the new release…' : 'Restarting into the previous release…';
+      const deadline = Date.now() + RESTART_WAIT_MS;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const again = await api<UpdateStatus>('GET', '/v1/system/update');
+        if (again.ok && !again.data.pending) {
+          status.value = again.data;
+          message.value = again.data.lastApply ? describeLastApply(again.data.lastApply) : `Running ${again.data.current}.`;
+          break;
+        }
+        if (Date.now() > deadline) {
+          message.value = null;
+          error.value = 'The server has not come back after two minutes. Reload this page to see its state.';
+          break;
+        }
+      }
+    }
+    busy.value = null;
+  });
+
+  const s = status.value;
+  const isOwner = session.user?.role === 'owner';
+  return (
+    <section class="card" aria-labelledby="update-heading" data-testid="update-panel">
+      <h2 id="update-heading">Updates</h2>
+      {!s && !loadError.value && <LoadingNotice>Loading update status…</LoadingNotice>}
+      <FormError message={loadError.value} />
+      {s && (
+        <>
+          <dl class="facts" data-testid="update-facts">
+            <dt>Running</dt>
+            <dd>{s.current}</dd>
+            <dt>Latest release</dt>
+            <dd>{s.latest ?? 'unknown'}</dd>
+            <dt>Last checked</dt>
+            <dd>{s.lastCheckedAt ? formatDateTime(s.lastCheckedAt) : 'never'}</dd>
+            <dt>Staged</dt>
+            <dd>{s.staged ?? 'nothing'}</dd>
+            {s.previous !== undefined && (
+              <>
+                <dt>Previous release</dt>
+                <dd>{s.previous ?? 'none'}</dd>
+              </>
+            )}
+          </dl>
+          {s.available && (
+            <div class="notice" data-testid="update-available">
+              <p class="notice-title">{`Version ${s.latest} is available.`}</p>
+              {s.notes && <p class="notes">{s.notes}</p>}
+            </div>
+          )}
+          {s.pending && <p class="notice">{`An ${s.pending.operation} to ${s.pending.version} is under way.`}</p>}
+          {s.lastApply && <p data-testid="last-apply">{describeLastApply(s.lastApply)}</p>}
+          {s.supervised === false && isOwner && (
+            <p class="hint">This server was not started by the supervisor: it cannot restart into another release by itself.</p>
+          )}
+        </>
+      )}
+      <Status message={message.value} testId="update-status" />
+      <FormError message={error.value} />
+      {s && !isOwner && <p class="hint">Only the owner checks for, downloads and applies updates.</p>}
+      {s && isOwner && (
+        <div class="actions">
+          <button type="button" class="button" disabled={!!busy.value} onClick$={() => run('check')}>
+            {busy.value === 'check' ? 'Checking…' : 'Check now'}
+          </button>
+          <button type="button" class="button" disabled={!!busy.value || !s.available || s.staged === s.latest} onClick$={() => run('download')}>
+            {busy.value === 'download' ? 'Downloading…' : 'Download + verify + stage'}
+          </button>
+          <ConfirmButton
+            label="Restart to apply"
+            question={s.staged ? `Restart into ${s.staged}? The site is unavailable for a moment.` : 'Restart into the staged release?'}
+            confirmLabel="Yes, restart"
+            disabled={!!busy.value}
+            onConfirm$={() => run('apply')}
+          />
+          <ConfirmButton
+            label="Roll back"
+            question={s.previous ? `Go back to ${s.previous}? The site is unavailable for a moment.` : 'Go back to the previous release?'}
+            confirmLabel="Yes, roll back"
+            danger
+            disabled={!!busy.value}
+            onConfirm$={() => run('rollback')}
+          />
+        </div>
+      )}
+    </section>
+  );
+});
