@@ -20,13 +20,15 @@ import { createPublicKey } from 'node:crypto';
  *       prints the public half of an existing private key.
  *   build --key FILE[,FILE2] --out DIR --min-from VERSION
  *         [--notes TEXT | --notes-file FILE] [--expires-days 90]
- *         [--sequence N] [--no-build] [--no-feed] [--replace]
+ *         [--sequence N] [--no-build] [--no-feed] [--replace] [--from DIR]
  *       builds (npm run build; --no-build uses what is built), packs
  *       edge-cms-VERSION-node.tar.gz into DIR, writes its signed manifest
  *       DIR/edge-cms-VERSION-node.manifest.json and updates DIR/feed.json.
  *       The sequence defaults to max(the feed's highest + 1, Unix seconds).
  *       A version already in DIR is refused unless --replace. A dirty git
- *       tree is reported: the tarball packs the working tree.
+ *       tree is reported: the tarball packs the working tree. --from DIR
+ *       packs an already built tree (an unpacked release, a test fixture)
+ *       instead of this checkout, with DIR/package.json's version.
  *   feed --dir DIR
  *       rewrites DIR/feed.json from DIR/*.manifest.json.
  */
@@ -47,6 +49,7 @@ const { positionals, values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'no-feed': { type: 'boolean', default: false },
     replace: { type: 'boolean', default: false },
+    from: { type: 'string' },
     'force-version': { type: 'boolean', default: false }, // tests: label a build with another version
     now: { type: 'string' }, // tests: a fixed issue time
   },
@@ -96,7 +99,8 @@ async function build() {
   const keys = need('key').split(',').map((k) => loadPrivateKey(k, root));
   const out = path.resolve(need('out'));
   const minFrom = need('min-from');
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const source = values.from ? path.resolve(values.from) : root;
+  const pkg = JSON.parse(readFileSync(path.join(source, 'package.json'), 'utf8'));
   const version = values.version ?? pkg.version;
   if (!SEMVER.test(version)) fail(`version ${version} is not a semantic version`);
   if (version !== pkg.version && !values['force-version']) {
@@ -113,7 +117,7 @@ async function build() {
   const sequence = values.sequence !== undefined ? Number(values.sequence) : Math.max(floor, Math.floor(now.getTime() / 1000));
   if (!Number.isSafeInteger(sequence) || sequence < floor) fail(`sequence ${values.sequence} must be a whole number of at least ${floor} (sequences only grow)`);
 
-  if (!values['no-build']) {
+  if (!values['no-build'] && !values.from) {
     const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) fail('the build failed');
   }
@@ -122,11 +126,11 @@ async function build() {
   if (existsSync(path.join(out, `${base}${MANIFEST_SUFFIX}`)) && !values.replace) {
     fail(`${version} is already released in ${out}; bump the version or pass --replace`);
   }
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'worker', 'admin-qwik', 'drizzle', 'package.json', 'package-lock.json', 'scripts'], { cwd: root, encoding: 'utf8' });
+  const dirty = values.from ? { status: 1 } : spawnSync('git', ['status', '--porcelain', '--', 'worker', 'admin-qwik', 'drizzle', 'package.json', 'package-lock.json', 'scripts'], { cwd: root, encoding: 'utf8' });
   if (dirty.status === 0 && dirty.stdout.trim()) console.warn('release: warning: the working tree has uncommitted changes; the tarball packs them');
   const tarball = path.join(out, `${base}.tar.gz`);
   const tmpTarball = path.join(out, `.${base}.tar.gz.tmp`);
-  const artifact = writeNodeTarball(root, tmpTarball);
+  const artifact = writeNodeTarball(source, tmpTarball);
   renameSync(tmpTarball, tarball);
   artifact.name = path.basename(tarball);
 

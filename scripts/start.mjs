@@ -4,9 +4,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * `npm start` on a fresh clone: install dependencies when missing, build what
- * is stale, then run the Node server in this process (it applies migrations
- * and handles SIGTERM/SIGINT itself).
+ * `npm start`.
+ *   - A source checkout (a fresh clone): install dependencies when missing,
+ *     build what is stale, then run the Node server in this process (it
+ *     applies migrations and handles SIGTERM/SIGINT itself).
+ *   - In production (NODE_ENV=production) or in an unpacked release (no
+ *     sources to build): run the supervisor, which runs the current release
+ *     as a child and can switch releases (docs/releases.md).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -22,12 +26,16 @@ function run(cmd, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const installed = path.join(root, 'node_modules/.package-lock.json');
-const manifest = path.join(root, 'package.json');
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
-  console.log('Installing dependencies…');
-  run(npm, ['install', '--no-audit', '--no-fund']);
+const fromSource = existsSync(path.join(root, 'worker/src'));
+if (fromSource) {
+  const installed = path.join(root, 'node_modules/.package-lock.json');
+  const manifest = path.join(root, 'package.json');
+  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
+    console.log('Installing dependencies…');
+    run(npm, ['install', '--no-audit', '--no-fund']);
+  }
+  run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 }
 
-run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
-await import(pathToFileURL(path.join(root, 'dist/node/server.mjs')).href);
+const entry = process.env.NODE_ENV === 'production' || !fromSource ? 'scripts/supervisor.mjs' : 'dist/node/server.mjs';
+await import(pathToFileURL(path.join(root, entry)).href);

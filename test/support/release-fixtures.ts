@@ -1,7 +1,10 @@
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { base64urlEncode, keyIdOf, sha256Hex } from '../../worker/src/core/releases/bytes.js';
 import { signedBytes } from '../../worker/src/core/releases/canonical-json.js';
 import { FEED_SCHEMA, MANIFEST_SCHEMA, type Manifest } from '../../worker/src/core/releases/manifest.js';
-import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
+import { PINNED_RELEASE_KEYS, type PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
+import { REPO_ROOT } from './paths.js';
 
 /** Release keys and manifests made at test time (Web Crypto, like the verifier). */
 export interface TestKey {
@@ -49,4 +52,115 @@ export async function sign(manifest: unknown, keys: TestKey[]) {
 
 export function feedOf(releases: unknown[]) {
   return { schema: FEED_SCHEMA, updatedAt: '2026-11-01T00:00:00.000Z', releases };
+}
+
+export interface AppFixtureOptions {
+  /** The version the server reports and its package.json says. */
+  version: string;
+  /** The two keys the build pins instead of the real release keys (test keys). */
+  pins: readonly [PinnedKey, PinnedKey];
+  /**
+   * A release that applies one more SQLite migration (table `fixture_probe`)
+   * and then fails at start-up: what a broken release looks like.
+   */
+  brokenAfterMigrating?: boolean;
+  /** The install directory the supervisor runs from: link the repository's node_modules. */
+  withNodeModules?: boolean;
+}
+
+function replaceOnce(text: string, from: string, to: string): string {
+  const parts = text.split(from);
+  if (parts.length !== 2) throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${parts.length - 1}`);
+  return parts.join(to);
+}
+
+/**
+ * A built release tree in `dir` made from the real dist/node/server.mjs
+ * (built by scripts/build-node.mjs), the way `release build --from DIR`
+ * packs it: the bundle relabelled with another version and pinned to test
+ * keys (both by exact, counted replacements, so a changed bundle fails
+ * loudly), the migrations, package files and the supervisor.
+ */
+export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  let bundle = readFileSync(path.join(REPO_ROOT, 'dist/node/server.mjs'), 'utf8');
+  bundle = replaceOnce(bundle, `name: "edge-cms",\n  version: "${pkg.version}",`, `name: "edge-cms",\n  version: "${opts.version}",`);
+  PINNED_RELEASE_KEYS.forEach((real, i) => {
+    const pin = opts.pins[i]!;
+    bundle = replaceOnce(bundle, `keyId: "${real.keyId}", publicKey: "${real.publicKey}"`, `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}"`);
+  });
+  if (opts.brokenAfterMigrating) bundle = replaceOnce(bundle, 'const app = createApp(deps);', 'throw new Error("fixture: this release fails after its migrations");');
+  mkdirSync(path.join(dir, 'dist/node'), { recursive: true });
+  writeFileSync(path.join(dir, 'dist/node/server.mjs'), bundle);
+  mkdirSync(path.join(dir, 'admin-qwik/dist'), { recursive: true });
+  writeFileSync(path.join(dir, 'admin-qwik/dist/index.html'), `<!doctype html><title>edge-cms ${opts.version}</title>\n`);
+  for (const d of ['sqlite', 'mysql', 'postgres']) cpSync(path.join(REPO_ROOT, 'drizzle', d, 'migrations'), path.join(dir, 'drizzle', d, 'migrations'), { recursive: true });
+  if (opts.brokenAfterMigrating) {
+    const migrations = path.join(dir, 'drizzle/sqlite/migrations');
+    writeFileSync(path.join(migrations, '9000_fixture_probe.sql'), 'CREATE TABLE `fixture_probe` (`id` integer PRIMARY KEY);\n');
+    const journal = JSON.parse(readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8')) as { entries: { idx: number; when: number }[] };
+    const last = journal.entries.at(-1)!;
+    journal.entries.push({ idx: last.idx + 1, version: '6', when: last.when + 1, tag: '9000_fixture_probe', breakpoints: true } as never);
+    writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal, null, 2));
+  }
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version: opts.version }, null, 2) + '\n');
+  cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
+  for (const f of ['scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor']) cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
+  if (opts.withNodeModules) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+}
+
+export interface SupervisorProcess {
+  child: import('node:child_process').ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+/** `node INSTALL/scripts/supervisor.mjs` in INSTALL, as `NODE_ENV=production npm start` runs it. */
+export async function startSupervisor(installDir: string, env: Record<string, string>): Promise<SupervisorProcess> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [path.join(installDir, 'scripts/supervisor.mjs')], {
+    cwd: installDir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', CMS_STOP_GRACE_MS: '5000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Polls until `probe` returns a value other than undefined (or throws after timeoutMs). */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+}
+
+/** The version the server on `baseUrl` reports, or undefined while none answers. */
+export async function runningVersion(baseUrl: string): Promise<string | undefined> {
+  try {
+    const r = await fetch(`${baseUrl}/v1/system/version`, { signal: AbortSignal.timeout(2_000) });
+    return r.status === 200 ? ((await r.json()) as { version: string }).version : undefined;
+  } catch {
+    return undefined;
+  }
 }

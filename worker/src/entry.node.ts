@@ -20,7 +20,10 @@ async function main() {
   const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
   // The bundle lives in dist/node/; migrations and the admin build are two levels up.
   const appRoot = process.env.CMS_APP_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret });
+  // Under scripts/supervisor.mjs: releases/ is the install's, not this release's, and requests go over IPC.
+  const supervised = process.env.CMS_SUPERVISED === '1' && typeof process.send === 'function';
+  const releasesDir = process.env.CMS_RELEASES_DIR ? path.resolve(process.env.CMS_RELEASES_DIR) : undefined;
+  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null });
   const app = createApp(deps);
   // serve() without its one shortcoming: it cannot take an errorHandler, so
   // requests the adapter cannot parse would get a bare 400 without headers.
@@ -64,6 +67,8 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The supervisor is gone (even kill -9): stop, so that no orphan keeps the port from the next one.
+  if (supervised) process.on('disconnect', () => stop('supervisor gone'));
 }
 
 main().catch((err) => {

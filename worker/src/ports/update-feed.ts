@@ -44,3 +44,41 @@ export interface ReleaseToStage {
 export interface ReleaseStager {
   stage(release: ReleaseToStage, bytes: Uint8Array): Promise<void>;
 }
+
+/** What the supervisor (scripts/supervisor.mjs) last did, as recorded in releases/supervisor.json. */
+export interface LastApply {
+  /** The request's id; the activity log records each outcome once. */
+  id: string;
+  operation: 'apply' | 'rollback';
+  /** The release switched to (or attempted). */
+  version: string;
+  from: string;
+  /** applied: running it; rolled_back: it was not healthy, `from` runs again; failed: nothing was switched. */
+  outcome: 'applied' | 'rolled_back' | 'failed';
+  at: string;
+  reason: string | null;
+  actorId: string | null;
+}
+
+export interface SwitcherStatus {
+  /** False when the server was started without the supervisor: no apply or rollback. */
+  supervised: boolean;
+  /** The release a rollback goes back to. */
+  previous: string | null;
+  pending: { operation: 'apply' | 'rollback'; version: string; since: string } | null;
+  lastApply: LastApply | null;
+}
+
+export interface SwitchRequest {
+  operation: 'apply' | 'rollback';
+  /** apply: the staged version; rollback: null (the supervisor's previous release). */
+  version: string | null;
+  actorId: string | null;
+}
+
+/** Node under the supervisor: asks it to switch releases (it restarts this process). */
+export interface ReleaseSwitcher {
+  status(): Promise<SwitcherStatus>;
+  /** Resolves once the supervisor accepted (it then stops this server) or refused, with why. */
+  request(req: SwitchRequest): Promise<{ accepted: boolean; message: string | null }>;
+}

@@ -14,6 +14,7 @@ import { UpdateService } from '../core/releases/update.service.js';
 import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js';
 import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
 import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
@@ -28,6 +29,10 @@ export interface NodeWiringOptions {
   appRoot: string;
   jwtSecret: string;
   writeLog?: (line: string) => void;
+  /** Shared by every release under the supervisor (CMS_RELEASES_DIR); default appRoot/releases. */
+  releasesDir?: string;
+  /** The supervisor's IPC channel when it started this process. */
+  supervisor?: SupervisorChannel | null;
 }
 
 export function nodeBlobStore(settings: Settings): BlobStore {
@@ -46,11 +51,12 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   const logger = createJsonLogger(writeLog);
   const deferred = createDeferTracker(logger);
   const version = buildInfo('node');
-  const releasesDir = path.join(options.appRoot, 'releases');
+  const releasesDir = options.releasesDir ?? path.join(options.appRoot, 'releases');
   const updates = new UpdateService({
     feed: settings.updateFeedUrl ? createHttpUpdateFeed(settings.updateFeedUrl) : null,
     store: createFileUpdateState(path.join(releasesDir, 'update-state.json')),
     stager: createDirReleaseStager(releasesDir),
+    switcher: createSupervisorSwitcher(path.join(releasesDir, 'supervisor.json'), options.supervisor ?? null),
     clock: systemClock,
     logger,
     currentVersion: version.version,

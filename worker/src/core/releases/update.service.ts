@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../../ports/runtime.js';
-import type { ReleaseStager, UpdateFeed, UpdateState, UpdateStateStore } from '../../ports/update-feed.js';
+import type { LastApply, ReleaseStager, ReleaseSwitcher, SwitcherStatus, UpdateFeed, UpdateState, UpdateStateStore } from '../../ports/update-feed.js';
 import { downloadArtifact } from './download.js';
 import { ManifestSchema, type Manifest } from './manifest.js';
 import { PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
@@ -15,7 +15,21 @@ export interface UpdateStatusDto {
   staged: string | null;
   lastCheckedAt: string | null;
   notes: string | null;
+  /** Node under the supervisor: apply and rollback are available. */
+  supervised: boolean;
+  /** The release POST /rollback goes back to. */
+  previous: string | null;
+  /** An apply or rollback the supervisor is carrying out. */
+  pending: SwitcherStatus['pending'];
+  /** The supervisor's last apply or rollback and how it ended. */
+  lastApply: LastApply | null;
 }
+
+/** Where an update is a deployment, apply and rollback say how to do it instead. */
+export const WORKERS_APPLY_MESSAGE =
+  'On Cloudflare Workers an update is a deployment: `wrangler versions upload` then `wrangler versions deploy` (or `npm run deploy`); roll back with `wrangler rollback`. See docs/releases.md, "Workers".';
+const UNSUPERVISED_MESSAGE =
+  'This server was not started by the supervisor, so it cannot restart into another release. Start it with `NODE_ENV=production npm start` (docs/releases.md, "The supervisor").';
 
 export class UpdatesUnavailableError extends Error {
   constructor(message: string) {
@@ -34,6 +48,8 @@ export interface UpdateServiceDeps {
   logger: Logger;
   currentVersion: string;
   pinnedKeys?: readonly PinnedKey[];
+  /** Node: the supervisor handshake. Absent on Workers. */
+  switcher?: ReleaseSwitcher | null;
   /** Bounds one feed read or artifact download. */
   timeoutMs?: number;
 }
@@ -54,6 +70,40 @@ export class UpdateService {
 
   async status(): Promise<UpdateStatusDto> {
     return this.toDto(await this.deps.store.load());
+  }
+
+  /** Asks the supervisor to restart into the staged release (202: it answers before the switch). */
+  async apply(actorId: string | null): Promise<UpdateStatusDto> {
+    const switcher = await this.supervisor();
+    const state = await this.deps.store.load();
+    const staged = state.staged;
+    if (!staged || compareVersions(staged.version, this.deps.currentVersion) <= 0) {
+      throw new UpdatesUnavailableError('no release newer than the running one is staged; download it first');
+    }
+    return this.ask(switcher, { operation: 'apply', version: staged.version, actorId });
+  }
+
+  /** Asks the supervisor to go back to the previous release (and, on SQLite, its database backup). */
+  async rollback(actorId: string | null): Promise<UpdateStatusDto> {
+    const switcher = await this.supervisor();
+    if (!(await switcher.status()).previous) throw new UpdatesUnavailableError('there is no previous release to roll back to');
+    return this.ask(switcher, { operation: 'rollback', version: null, actorId });
+  }
+
+  private async supervisor(): Promise<ReleaseSwitcher> {
+    const switcher = this.deps.switcher;
+    if (!switcher) throw new UpdatesUnavailableError(WORKERS_APPLY_MESSAGE);
+    const status = await switcher.status();
+    if (!status.supervised) throw new UpdatesUnavailableError(UNSUPERVISED_MESSAGE);
+    if (status.pending) throw new UpdatesUnavailableError(`an ${status.pending.operation} to ${status.pending.version} is in progress`);
+    return switcher;
+  }
+
+  private async ask(switcher: ReleaseSwitcher, req: Parameters<ReleaseSwitcher['request']>[0]): Promise<UpdateStatusDto> {
+    const answer = await switcher.request(req);
+    if (!answer.accepted) throw new UpdatesUnavailableError(`the supervisor refused: ${answer.message ?? 'no reason given'}`);
+    this.deps.logger.info(`update ${req.operation} requested`, { version: req.version, actorId: req.actorId });
+    return this.status();
   }
 
   /** Reads and verifies the feed now; remembers its sequence and latest release. */
@@ -165,16 +215,22 @@ export class UpdateService {
     if (e instanceof ReleaseRefusedError) this.deps.logger.error(`update refused (${e.reason})`, e);
   }
 
-  private toDto(state: UpdateState): UpdateStatusDto {
+  private async toDto(state: UpdateState): Promise<UpdateStatusDto> {
+    const sw = this.deps.switcher ? await this.deps.switcher.status() : null;
     const parsed = state.latest === null || state.latest === undefined ? null : ManifestSchema.safeParse(state.latest);
     const latest: Manifest | null = parsed?.success ? parsed.data : null;
     return {
       current: this.deps.currentVersion,
       latest: latest?.version ?? null,
       available: latest !== null && compareVersions(latest.version, this.deps.currentVersion) > 0,
-      staged: state.staged?.version ?? null,
+      // A staged release that is now running (or older) is nothing to apply.
+      staged: state.staged && compareVersions(state.staged.version, this.deps.currentVersion) > 0 ? state.staged.version : null,
       lastCheckedAt: state.lastCheckedAt,
       notes: latest?.notes ?? null,
+      supervised: sw?.supervised ?? false,
+      previous: sw?.previous ?? null,
+      pending: sw?.pending ?? null,
+      lastApply: sw?.lastApply ?? null,
     };
   }
 }

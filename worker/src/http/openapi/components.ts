@@ -91,6 +91,27 @@ export const EXTRA_COMPONENTS = {
     staged: nullable({ type: 'string' }),
     lastCheckedAt: nullable(timestamp),
     notes: nullable({ type: 'string' }),
+    supervised: { type: 'boolean', description: 'Node started by the supervisor: apply and rollback are available (false on Workers)' },
+    previous: { ...nullable({ type: 'string' }), description: 'The release a rollback goes back to' },
+    pending: {
+      ...nullable(obj({ operation: { enum: ['apply', 'rollback'] }, version: { type: 'string' }, since: timestamp })),
+      description: 'An apply or rollback the supervisor is carrying out',
+    },
+    lastApply: {
+      ...nullable(
+        obj({
+          id: { type: 'string' },
+          operation: { enum: ['apply', 'rollback'] },
+          version: { type: 'string', description: 'The release switched to (or attempted)' },
+          from: { type: 'string' },
+          outcome: { enum: ['applied', 'rolled_back', 'failed'], description: 'rolled_back: not healthy in time, `from` runs again; failed: nothing was switched' },
+          at: timestamp,
+          reason: nullable({ type: 'string' }),
+          actorId: nullable({ type: 'string' }),
+        }),
+      ),
+      description: "The supervisor's last apply or rollback and how it ended",
+    },
   }),
   Variant: obj({
     requestedWidth: nullable({ type: 'integer' }),

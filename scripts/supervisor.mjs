@@ -1,0 +1,248 @@
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.mjs';
+import { killLeftover, startChild, stopChild, waitHealthy } from './lib/supervisor/child.mjs';
+import { readJson, writeFileDurable } from './lib/supervisor/durable.mjs';
+import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/release-dir.mjs';
+
+/**
+ * The production process manager (`NODE_ENV=production npm start`, or
+ * `node scripts/supervisor.mjs`; docs/releases.md, "The supervisor"). It
+ * runs the current release as a child, and on the server's request
+ * (POST /v1/system/update/apply or /rollback, passed over the IPC channel)
+ * switches releases: prepare, stop, back up SQLite, switch, start, and
+ * switch back when /readyz is not healthy in time.
+ *
+ * releases/supervisor.json is the only truth about which release runs. It
+ * is replaced atomically at each step, and every step after a restart is
+ * derived from it alone, so a kill -9 anywhere leaves one whole version
+ * running once the supervisor is started again.
+ */
+const installDir = path.resolve(process.env.CMS_INSTALL_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const releasesDir = path.join(installDir, 'releases');
+const STATE_FILE = path.join(releasesDir, 'supervisor.json');
+const BACKUPS = path.join(releasesDir, 'backups');
+const HEALTH_TIMEOUT_MS = Number(process.env.CMS_HEALTH_TIMEOUT_MS ?? 60_000);
+const STOP_GRACE_MS = Number(process.env.CMS_STOP_GRACE_MS ?? 15_000);
+const MAX_TRIALS = 2;
+const port = process.env.PORT ?? '8787';
+const healthHost = !process.env.HOST || process.env.HOST === '0.0.0.0' || process.env.HOST === '::' ? '127.0.0.1' : process.env.HOST;
+const baseUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthHost}:${port}`;
+const dbFile = sqliteFile(process.env.DATABASE_URL, installDir);
+
+const log = (msg, fields = {}, level = 'info') =>
+  process.stdout.write(JSON.stringify({ level, msg, source: 'supervisor', at: new Date().toISOString(), ...fields }) + '\n');
+
+/** Test hook: kill -9 this process at a named step (test/node/release-supervisor*.test.ts). */
+function failpoint(name) {
+  if (process.env.CMS_SUPERVISOR_FAILPOINT === name) {
+    log('failpoint: killing the supervisor', { failpoint: name }, 'warn');
+    process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+let state;
+let running = null;
+let busy = false;
+let stopping = false;
+let backoffMs = 1_000;
+
+function save() {
+  writeFileDurable(STATE_FILE, JSON.stringify(state, null, 2) + '\n');
+}
+
+function initialState() {
+  const pkg = readJson(path.join(installDir, 'package.json'));
+  return { schema: 'edge-cms.supervisor/1', current: { version: pkg.version, dir: '.' }, previous: null, pending: null, lastApply: null, child: null };
+}
+
+const release = (r) => ({ version: r.version, dir: r.dir, backup: r.backup ?? null });
+
+function launch() {
+  const current = state.current;
+  const r = startChild({ installDir, appDir: current.dir, env: process.env, onMessage: handleMessage });
+  running = r;
+  state.child = { pid: r.pid, dir: current.dir };
+  save();
+  log('started', { version: current.version, pid: r.pid });
+  void r.exited.then((e) => {
+    if (running !== r) return;
+    running = null;
+    if (stopping || busy) return;
+    log('the server exited; restarting it', { version: current.version, ...e, inMs: backoffMs }, 'error');
+    setTimeout(() => !stopping && !busy && !running && launch(), backoffMs);
+    backoffMs = Math.min(backoffMs * 2, 30_000);
+  });
+  return r;
+}
+
+function outcome(p, result, reason) {
+  return { id: p.id, operation: p.operation, version: p.to?.version ?? p.version, from: p.from?.version ?? state.current.version, outcome: result, at: new Date().toISOString(), reason, actorId: p.actorId ?? null };
+}
+
+async function handleMessage(m, child) {
+  if (m?.type !== 'cms.update') return;
+  const reply = (accepted, message) => child.connected && child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
+  const refusal = refuse(m);
+  if (refusal) return reply(false, refusal);
+  await switchTo(m, () => reply(true, null)).catch((e) => log('update failed', { error: e.stack ?? String(e) }, 'error'));
+}
+
+function refuse(m) {
+  if (busy || state.pending) return 'an update or rollback is already in progress';
+  if (m.operation === 'apply') {
+    if (m.version === state.current.version) return `${m.version} is already running`;
+    try {
+      stagedManifest(installDir, m.version);
+    } catch (e) {
+      return e.message;
+    }
+    return null;
+  }
+  if (m.operation === 'rollback') return state.previous ? null : 'there is no previous release to roll back to';
+  return `unknown operation ${m.operation}`;
+}
+
+/**
+ * apply: to the staged version. rollback: to `previous`, with its database
+ * backup. `accepted` answers the server once the request is on disk.
+ */
+async function switchTo(m, accepted) {
+  busy = true;
+  const pending = { id: m.id, operation: m.operation, phase: 'preparing', version: m.operation === 'apply' ? m.version : state.previous.version, actorId: m.actorId ?? null, since: new Date().toISOString() };
+  state.pending = pending;
+  save();
+  accepted();
+  log(`${m.operation} requested`, { version: pending.version, from: state.current.version });
+  let to;
+  try {
+    to = m.operation === 'apply' ? { version: m.version, dir: prepareRelease(installDir, m.version, log), backup: null } : release(state.previous);
+    if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs'))) throw new Error(`${to.dir} holds no server`);
+  } catch (e) {
+    log('preparing the release failed; nothing switched', { version: pending.version, error: e.message }, 'error');
+    state.lastApply = outcome(pending, 'failed', e.message);
+    state.pending = null;
+    save();
+    busy = false;
+    return;
+  }
+  failpoint('prepared');
+  // Let the server's 202 leave (and its keep-alive connection go idle) before asking it to stop.
+  await new Promise((r) => setTimeout(r, 300));
+  await stopChild(running, STOP_GRACE_MS);
+  running = null;
+  failpoint('stopped');
+  const backup = dbFile ? backupSqlite(dbFile, BACKUPS, `${state.current.version}-${Date.now()}`, installDir) : null;
+  failpoint('backed-up');
+  const from = { ...release(state.current), backup };
+  state = {
+    ...state,
+    current: { version: to.version, dir: to.dir },
+    previous: from,
+    pending: { ...pending, phase: 'trial', from, to, keepPrevious: state.previous, toRestore: to.backup, restored: false, attempts: 1 },
+  };
+  save();
+  failpoint('switched');
+  await trial();
+}
+
+/** Starts state.current (restoring its backup first on a rollback) and keeps it only when healthy. */
+async function trial() {
+  busy = true;
+  const p = state.pending;
+  if (p.toRestore && dbFile && !p.restored) {
+    restoreSqlite(path.resolve(installDir, p.toRestore), dbFile);
+    p.restored = true;
+    save();
+    failpoint('restored');
+  }
+  const r = launch();
+  failpoint('trial-started');
+  const reason = await waitHealthy({ baseUrl, version: p.to.version, timeoutMs: HEALTH_TIMEOUT_MS, running: r });
+  if (stopping) return;
+  if (reason) return revert(reason);
+  state.lastApply = outcome(p, 'applied', null);
+  state.pending = null;
+  save();
+  log(`${p.operation} done`, { version: p.to.version, from: p.from.version });
+  busy = false;
+  backoffMs = 1_000;
+  prune();
+}
+
+/** Back to the release that ran before the switch, with the database as it was then. */
+async function revert(reason) {
+  busy = true;
+  const p = state.pending;
+  log(`${p.to.version} is not healthy; switching back to ${p.from.version}`, { reason }, 'error');
+  p.phase = 'reverting';
+  p.reason = reason;
+  save();
+  failpoint('reverting');
+  const r = running;
+  running = null;
+  await stopChild(r, STOP_GRACE_MS);
+  if (p.from.backup && dbFile) restoreSqlite(path.resolve(installDir, p.from.backup), dbFile);
+  state = { ...state, current: { version: p.from.version, dir: p.from.dir }, previous: p.keepPrevious, pending: null, lastApply: outcome(p, 'rolled_back', reason) };
+  save();
+  busy = false;
+  const back = launch();
+  const again = await waitHealthy({ baseUrl, version: p.from.version, timeoutMs: HEALTH_TIMEOUT_MS, running: back });
+  if (again) log(`${p.from.version} is not healthy either`, { reason: again }, 'error');
+}
+
+/** Keeps the current and previous releases, a staged newer one, and the backups they refer to. */
+function prune() {
+  try {
+    const staged = readJson(path.join(releasesDir, 'update-state.json'))?.staged?.version;
+    const keep = new Set([state.current.version, state.previous?.version, staged].filter(Boolean));
+    const usedDeps = new Set();
+    for (const name of readdirSync(releasesDir)) {
+      const dir = path.join(releasesDir, name);
+      if (!/^\d+\.\d+\.\d+/.test(name)) continue;
+      if (!keep.has(name)) rmSync(dir, { recursive: true, force: true });
+      else if (existsSync(path.join(dir, 'app/node_modules'))) usedDeps.add(realpathSync(path.join(dir, 'app/node_modules')));
+    }
+    const deps = path.join(releasesDir, 'deps');
+    if (existsSync(deps)) {
+      for (const d of readdirSync(deps)) if (!usedDeps.has(path.join(realpathSync(deps), d, 'node_modules'))) rmSync(path.join(deps, d), { recursive: true, force: true });
+    }
+    pruneBackups(BACKUPS, [state.previous?.backup], installDir);
+  } catch (e) {
+    log('pruning old releases failed', { error: e.message }, 'warn');
+  }
+}
+
+/** After a restart: finish or undo whatever the state file says was in progress. */
+async function boot() {
+  mkdirSync(releasesDir, { recursive: true });
+  cleanScratch(installDir);
+  state = readJson(STATE_FILE) ?? initialState();
+  if (state.child?.pid) await killLeftover(state.child.pid, path.resolve(installDir, state.child.dir));
+  const p = state.pending;
+  if (!p) return void launch();
+  log('resuming after a restart', { operation: p.operation, phase: p.phase, version: p.version }, 'warn');
+  if (p.phase === 'preparing') {
+    state.lastApply = outcome(p, 'failed', 'the supervisor stopped while preparing; nothing was switched');
+    state.pending = null;
+    save();
+    return void launch();
+  }
+  if (p.phase === 'reverting') return revert(p.reason);
+  p.attempts = (p.attempts ?? 1) + 1;
+  save();
+  if (p.attempts > MAX_TRIALS) return revert(`the supervisor stopped ${MAX_TRIALS} times while ${p.to.version} was starting`);
+  return trial();
+}
+
+function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping', { signal });
+  void stopChild(running, STOP_GRACE_MS).then(() => process.exit(0));
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+
+await boot();

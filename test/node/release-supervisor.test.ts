@@ -1,0 +1,275 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildNode } from '../../scripts/build-node.mjs';
+import { loadPrivateKey, signManifest } from '../../scripts/lib/release-keys.mjs';
+import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
+import {
+  artifactOf,
+  eventually,
+  feedOf,
+  makeAppFixture,
+  makeKey,
+  makeManifest,
+  runningVersion,
+  sign,
+  startSupervisor,
+  type SupervisorProcess,
+} from '../support/release-fixtures.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { freePort } from '../support/server-process.js';
+
+/**
+ * The issue's end-to-end test. A local feed server on 127.0.0.1; v1 runs
+ * under the supervisor; v2 is published → the check notifies → download,
+ * verify, stage → apply → v2 answers. Each attack on the feed is refused
+ * through the running server with v2 untouched. A v3 that migrates and then
+ * fails to start is rolled back to v2 automatically, database included. A
+ * kill -9 of the server in the middle of a download leaves v2 running and
+ * nothing staged. A manual rollback returns to v1 and its database backup.
+ *
+ * Releases are `release build --from` fixtures of the real bundle
+ * (makeAppFixture): relabelled versions pinned to keys made here.
+ */
+let tmp: string;
+let install: string;
+let site: string;
+let feed: Server;
+let feedBase: string;
+let base: string;
+let sup: SupervisorProcess;
+let token: string;
+let keyFiles: string[];
+let pins: [PinnedKey, PinnedKey];
+/** Served instead of the file of that name (attacks). */
+const overrides = new Map<string, Buffer>();
+/** A name whose response is held open until released (to kill the server mid-download). */
+let stallOn: string | null = null;
+let stalled: (() => void) | null = null;
+
+function release(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stdout + r.stderr);
+  return r.stdout;
+}
+
+function publish(version: string, sequence: number, opts: { broken?: boolean } = {}) {
+  const src = path.join(tmp, `src-${version}`);
+  makeAppFixture(src, { version, pins, brokenAfterMigrating: opts.broken });
+  release('build', '--from', src, '--key', keyFiles[0]!, '--out', site, '--min-from', '0.1.0', '--sequence', String(sequence), '--notes', `Release ${version}.`);
+}
+
+async function api(method: string, route: string, body?: unknown) {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> };
+}
+
+const status = async () => (await api('GET', '/v1/system/update')).body;
+const stagedVersions = () => readdirSync(path.join(install, 'releases')).filter((n) => /^\d+\.\d+\.\d+$/.test(n)).sort();
+const tables = () => {
+  const db = new Database(path.join(install, 'data/cms.db'), { readonly: true });
+  try {
+    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+};
+
+async function siteNames(): Promise<string[]> {
+  const r = await api('GET', '/v1/sites?limit=100');
+  return (r.body.items as { name: string }[]).map((s) => s.name).sort();
+}
+
+beforeAll(async () => {
+  await buildNode();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'cms-supervisor-'));
+  install = path.join(tmp, 'install');
+  site = path.join(tmp, 'site');
+  keyFiles = [path.join(tmp, 'keys/k1.pem'), path.join(tmp, 'keys/k2.pem')];
+  pins = keyFiles.map((k) => {
+    const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', k))!;
+    return { keyId: m[1]!, publicKey: m[2]!, status: 'active' as const };
+  }) as [PinnedKey, PinnedKey];
+  makeAppFixture(install, { version: '0.1.0', pins, withNodeModules: true });
+
+  feed = createServer((req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+    const file = path.join(site, name);
+    const bytes = overrides.get(name) ?? (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && existsSync(file) ? readFileSync(file) : null);
+    if (!bytes) return void res.writeHead(404).end();
+    if (stallOn === name) {
+      res.writeHead(200, { 'content-length': bytes.length });
+      res.write(bytes.subarray(0, 1024));
+      stalled?.();
+      return;
+    }
+    res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+  });
+  await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+  feedBase = `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
+
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feedBase}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' });
+  expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
+
+  const reg = await fetch(`${base}/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'a long enough password' }),
+  });
+  token = ((await reg.json()) as { token: string }).token;
+  const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(sup.output())![1];
+  const verified = await fetch(`${base}/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  expect(verified.status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  stalled = null;
+  await sup?.stop();
+  if (process.env.CMS_TEST_SUPERVISOR_LOG) writeFileSync(process.env.CMS_TEST_SUPERVISOR_LOG, sup?.output() ?? '');
+  feed?.closeAllConnections();
+  await new Promise((resolve) => feed?.close(resolve));
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('self-update under the supervisor (real server, local feed)', () => {
+  it('v2 is published, notified, downloaded, verified, staged and applied; v2 answers', { timeout: 60_000 }, async () => {
+    publish('0.2.0', 100);
+    expect(await status()).toMatchObject({ current: '0.1.0', available: false, supervised: true, previous: null, lastApply: null });
+    expect(await api('POST', '/v1/system/update/apply')).toMatchObject({ status: 409 }); // nothing staged yet
+
+    expect((await api('POST', '/v1/system/update/check')).body).toMatchObject({ latest: '0.2.0', available: true, staged: null, notes: 'Release 0.2.0.' });
+    expect((await api('POST', '/v1/system/update/download')).body).toMatchObject({ staged: '0.2.0' });
+    expect(readdirSync(path.join(install, 'releases/0.2.0')).sort()).toEqual(['edge-cms-0.2.0-node.tar.gz', 'release-manifest.json']);
+    await api('POST', '/v1/sites', { name: 'before v2', baseUrl: 'https://before.example' });
+
+    const applied = await api('POST', '/v1/system/update/apply');
+    expect(applied.status).toBe(202);
+    expect(applied.body.pending).toMatchObject({ operation: 'apply', version: '0.2.0' });
+    await eventually('the apply to finish', async () => ((await status().catch(() => null))?.lastApply ? true : undefined));
+    expect(await runningVersion(base)).toBe('0.2.0');
+    expect(await status()).toMatchObject({
+      current: '0.2.0',
+      staged: null,
+      previous: '0.1.0',
+      pending: null,
+      lastApply: { operation: 'apply', version: '0.2.0', from: '0.1.0', outcome: 'applied', reason: null },
+    });
+    expect(existsSync(path.join(install, 'releases/0.2.0/app/dist/node/server.mjs'))).toBe(true);
+    expect(readdirSync(path.join(install, 'releases/backups'))).toHaveLength(1);
+    expect(await siteNames()).toEqual(['before v2']);
+  });
+
+  it('refuses each attack on the feed through the running server, v2 untouched', async () => {
+    const name = 'edge-cms-0.4.0-node.tar.gz';
+    const bytes = Buffer.alloc(64 * 1024, 7);
+    const artifact = await artifactOf(name, new Uint8Array(bytes));
+    const releaseKey = loadPrivateKey(keyFiles[1]!, REPO_ROOT); // the second pinned key: rotation works too
+    const stranger = await makeKey();
+    const m = (over: object = {}) =>
+      makeManifest({ version: '0.4.0', sequence: 400, issuedAt: new Date(Date.now() - 3_600_000).toISOString(), expiresAt: new Date(Date.now() + 86_400_000).toISOString(), minUpdateFrom: '0.1.0', notes: 'attack', artifacts: [artifact], ...over });
+    const flipped = Buffer.from(bytes);
+    flipped[1000]! ^= 1;
+    const cases: { reason: string; entry: unknown; served?: Buffer }[] = [
+      { reason: 'signature_missing', entry: { signed: m(), signatures: [] } },
+      { reason: 'key_not_pinned', entry: await sign(m(), [stranger]) },
+      { reason: 'signature_invalid', entry: (() => { const e = signManifest(m(), [releaseKey]); e.signed.notes = 'tampered after signing'; return e; })() },
+      { reason: 'rollback', entry: signManifest(m({ sequence: 99 }), [releaseKey]) },
+      { reason: 'expired', entry: signManifest(m({ issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z' }), [releaseKey]) },
+      { reason: 'downgrade', entry: signManifest(m({ version: '0.1.5', artifacts: [{ ...artifact, name: 'edge-cms-0.1.5-node.tar.gz' }] }), [releaseKey]) },
+      { reason: 'version_jump', entry: signManifest(m({ minUpdateFrom: '0.3.0' }), [releaseKey]) },
+    ];
+    // The manifest verifies here: the feed check succeeds, the bytes served are refused.
+    const artifactCases = [
+      { reason: 'artifact_hash_mismatch', entry: signManifest(m(), [releaseKey]), served: flipped },
+      { reason: 'artifact_too_long', entry: signManifest(m(), [releaseKey]), served: Buffer.concat([bytes, bytes]) },
+    ];
+    const before = await status();
+    try {
+      for (const c of [...cases, ...artifactCases]) {
+        if (c === artifactCases[0]) expect(await status()).toEqual(before); // no sequence, no latest moved
+        overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
+        overrides.set(name, c.served ?? bytes);
+        const r = await api('POST', '/v1/system/update/download');
+        expect({ reason: c.reason, status: r.status, code: r.body.error?.code, issue: r.body.error?.issues?.[0]?.message }).toEqual({ reason: c.reason, status: 400, code: 'invalid_request', issue: c.reason });
+        expect(stagedVersions()).toEqual(['0.2.0']);
+        expect(await runningVersion(base)).toBe('0.2.0');
+      }
+    } finally {
+      overrides.clear();
+    }
+    expect(await status()).toMatchObject({ current: '0.2.0', staged: null, latest: '0.4.0', lastApply: before.lastApply });
+  });
+
+  it('a kill -9 of the server mid-download leaves v2 running and nothing staged', { timeout: 60_000 }, async () => {
+    publish('0.3.0', 500, { broken: true });
+    stallOn = 'edge-cms-0.3.0-node.tar.gz';
+    const downloading = new Promise<void>((resolve) => (stalled = resolve));
+    const request = api('POST', '/v1/system/update/download').catch((e: Error) => e);
+    await downloading;
+    const pid = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
+    process.kill(pid, 'SIGKILL');
+    expect(await request).toBeInstanceOf(Error); // the connection died with the server
+    stallOn = null;
+    feed.closeAllConnections();
+    await eventually('the supervisor to restart v2', async () => {
+      const now = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
+      return now !== pid && (await runningVersion(base)) === '0.2.0' ? true : undefined;
+    });
+    expect(stagedVersions()).toEqual(['0.2.0']);
+    expect(readdirSync(path.join(install, 'releases')).filter((n) => n.startsWith('.staging'))).toEqual([]);
+    expect((await status()).staged).toBeNull();
+  });
+
+  it('a v3 that migrates and then fails to start is rolled back to v2 automatically, database included', { timeout: 60_000 }, async () => {
+    expect((await api('POST', '/v1/system/update/download')).body).toMatchObject({ latest: '0.3.0', staged: '0.3.0' });
+    const applied = await api('POST', '/v1/system/update/apply');
+    expect(applied.status).toBe(202);
+    const after = await eventually('the v3 outcome', async () => {
+      const s = await status().catch(() => undefined);
+      return s?.lastApply?.version === '0.3.0' ? s : undefined;
+    });
+    expect(after).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null, staged: '0.3.0', lastApply: { operation: 'apply', from: '0.2.0', outcome: 'rolled_back' } });
+    expect(after.lastApply.reason).toMatch(/exited .* before it was ready/);
+    expect(sup.output()).toContain('fixture: this release fails after its migrations');
+    // v3's migration ran (the backup is what undid it)
+    expect(tables()).not.toContain('fixture_probe');
+    expect(await siteNames()).toEqual(['before v2']);
+  });
+
+  it('a manual rollback returns to v1 and its database backup (what was written since is set aside)', { timeout: 90_000 }, async () => {
+    await api('POST', '/v1/sites', { name: 'written on v2', baseUrl: 'https://v2.example' });
+    expect(await siteNames()).toEqual(['before v2', 'written on v2']);
+    const r = await api('POST', '/v1/system/update/rollback');
+    expect(r.status).toBe(202);
+    await eventually('the rollback to finish', async () => ((await status().catch(() => null))?.lastApply?.operation === 'rollback' ? true : undefined));
+    expect(await runningVersion(base)).toBe('0.1.0');
+    expect(await status()).toMatchObject({
+      current: '0.1.0',
+      previous: '0.2.0',
+      lastApply: { operation: 'rollback', version: '0.1.0', from: '0.2.0', outcome: 'applied' },
+    });
+    // v1's database as it was when v2 was applied: the site written on v2 is gone from the live database…
+    expect(await siteNames()).toEqual(['before v2']);
+    // …and kept in the backup taken before the rollback, which a rollback of the rollback restores.
+    const back = await api('POST', '/v1/system/update/rollback');
+    expect(back.status).toBe(202);
+    await eventually('the second rollback to finish', async () => ((await status().catch(() => null))?.lastApply?.version === '0.2.0' ? true : undefined));
+    expect(await runningVersion(base)).toBe('0.2.0');
+    expect(await siteNames()).toEqual(['before v2', 'written on v2']);
+  });
+
+  it('apply and rollback need a session', async () => {
+    for (const op of ['apply', 'rollback']) expect((await fetch(`${base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
+  });
+});
