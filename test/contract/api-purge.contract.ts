@@ -135,6 +135,9 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       await setBody(b, `<p><img src="${b1.url}"><img src="${a1.url}?w=320"></p>`, 'html');
       await setBody(c, `See ${c1.url} and ${d2.url}?format=png`, 'plaintext');
       await setBody(d, `![](${d2.url}) ![](${d3.url})`, 'markdown');
+      // An og image is a reference too: it must move with the duplicate.
+      const seo = { metaTitle: 'Share me', ogImage: c1.url };
+      expect((await api.request(`/v1/articles/${d}/seo`, { method: 'PUT', token: owner, json: seo })).status).toBe(200);
       await expectEverythingRenders([a, b, c, d]);
 
       const dry = await purge({ dryRun: true });
@@ -161,6 +164,13 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(await shown(d)).toEqual([a2.id, d3.id].sort());
       const body = (await (await api.request(`/v1/articles/${c}`, { token: owner })).json()).article.body;
       expect(body).toBe(`See ${a1.url} and ${a2.url}?format=png`);
+      const og = (await (await api.request(`/v1/articles/${d}/seo`, { token: owner })).json()).seo;
+      expect(og).toEqual({ metaTitle: 'Share me', metaDescription: null, canonicalUrl: null, ogImage: a1.url, noindex: false });
+      expect((await api.request(og.ogImage)).status).toBe(200);
+      // Both runs are in the activity log, as the owner's.
+      const logged = (await (await api.request('/v1/activity?action=media.purge&limit=2', { token: owner })).json()).items;
+      expect(logged.map((e: { subjectId: string }) => e.subjectId)).toEqual([real.id, plan.id]);
+      expect(logged[0]).toMatchObject({ actorType: 'user', subjectType: 'purgeRun', details: { trigger: 'manual', dryRun: false, duplicates: 3, bytesFreed: real.bytesFreed } });
       // Nothing left to fold: the next dry run is empty.
       expect((await (await purge({ dryRun: true })).json()).run.removed.duplicates).toEqual([]);
 
@@ -207,6 +217,8 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await putSettings({ ...DEFAULTS, enabled: true, intervalHours: 2, dryRun: true })).status).toBe(200);
       const first = await tick(api.clock.now());
       expect(first).toMatchObject({ trigger: 'scheduled', dryRun: true, status: 'succeeded' });
+      const [logged] = (await (await api.request('/v1/activity?action=media.purge&limit=1', { token: owner })).json()).items;
+      expect(logged).toMatchObject({ actorType: 'system', actorId: null, subjectId: first!.id, details: { trigger: 'scheduled', dryRun: true } });
       expect(await tick(api.clock.now())).toBeNull();
       api.clock.advance(HOUR);
       expect(await tick(api.clock.now())).toBeNull();

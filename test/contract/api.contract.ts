@@ -1,5 +1,8 @@
 import type { ApiHarness } from '../support/api-harness.js';
 import { runAccountsApiContract } from './api-accounts.contract.js';
+import { runActivityApiContract } from './api-activity.contract.js';
+import { runApiKeysApiContract } from './api-keys.contract.js';
+import { runSeoApiContract } from './api-seo.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runContentApiContract } from './api-content.contract.js';
@@ -28,4 +31,7 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runMediaApiContract(name, setup);
   runPurgeApiContract(name, setup);
   runSystemApiContract(name, setup, t.target);
+  runActivityApiContract(name, setup);
+  runApiKeysApiContract(name, setup);
+  runSeoApiContract(name, setup);
 }

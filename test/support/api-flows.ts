@@ -40,3 +40,16 @@ export async function upload(api: ApiHarness, token: string, articleId: string, 
   form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
   return api.request(`/v1/articles/${articleId}/images`, { method: 'POST', token, body: form });
 }
+
+/** Invites an admin and accepts for them: a verified, non-owner session. */
+export async function inviteAdmin(api: ApiHarness, ownerToken: string, email: string): Promise<{ token: string; id: string }> {
+  const invited = await api.request('/v1/user/invite', { method: 'POST', token: ownerToken, json: { email, role: 'admin' } });
+  if (invited.status !== 201) throw new Error(`invite ${email}: ${invited.status} ${await invited.text()}`);
+  const res = await api.request('/v1/auth/invitation/accept', {
+    method: 'POST',
+    json: { code: api.lastCode('/accept-invite'), password: 'a long enough password' },
+  });
+  if (res.status !== 201) throw new Error(`accept ${email}: ${res.status} ${await res.text()}`);
+  const body = await res.json();
+  return { token: body.token, id: body.user.id };
+}

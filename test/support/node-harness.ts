@@ -35,6 +35,7 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
     const raw: Record<string, string> = {
       DATABASE_URL: server?.url ?? `sqlite:${path.join(dir, 'cms.db')}`,
       STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
+      ACTIVITY_LOG_FILE: path.join(dir, 'activity.ndjson'),
       JWT_SECRET: NODE_TEST_JWT_SECRET,
       MAX_UPLOAD_BYTES: String(NODE_MAX_UPLOAD_BYTES),
     };

@@ -28,6 +28,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     assets: trap('assets'),
     logger: { info: () => {}, error: () => {} },
     updates: trap('updates'),
+    activityLog: trap('activityLog'),
     rateLimiter: {
       take: async () => {
         throw new Error('limiter store is down');

@@ -29,6 +29,7 @@ describe('parseSettings', () => {
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       activityLogMaxBytes: 10_485_760,
+      activityLogFile: './data/activity.ndjson',
       updateFeedUrl: undefined,
       rateLimits: {
         login: { limit: 5, windowSeconds: 900 },

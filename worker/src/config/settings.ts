@@ -65,6 +65,8 @@ const RawSettingsSchema = z.object({
     .refine((ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)), 'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096')
     .default([160, 320, 640, 960, 1280, 1920]),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
+  /** Not in API.md's table: Node only, the NDJSON file of the activity log. */
+  ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),
   UPDATE_FEED_URL: httpUrl.optional(),
   /** Not in API.md's table: the per-client budgets. Failed logins only count. */
   RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
@@ -91,6 +93,7 @@ export interface Settings {
   maxImagePixels: number;
   imageVariantWidths: number[];
   activityLogMaxBytes: number;
+  activityLogFile: string;
   updateFeedUrl: string | undefined;
   rateLimits: Record<'login' | 'passwordReset' | 'verification', { limit: number; windowSeconds: number }>;
 }
@@ -142,6 +145,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
+    activityLogFile: s.ACTIVITY_LOG_FILE,
     updateFeedUrl: s.UPDATE_FEED_URL,
     rateLimits: {
       login: s.RATE_LIMIT_LOGIN,

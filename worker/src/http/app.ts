@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
+import { activityRecorder } from './activity.js';
 import { authenticate } from './middleware/auth.js';
+import { activityRoutes } from './routes/activity.routes.js';
+import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
 import { articlesRoutes } from './routes/articles.routes.js';
@@ -21,6 +24,7 @@ import { buildServices } from './services.js';
 export function createApp(deps: AppDeps) {
   const services = buildServices(deps);
   const api = new Hono<AppEnv>()
+    .use(activityRecorder(deps))
     .use(authenticate)
     .use(deps.publicReadCache?.middleware ?? ((_c, next) => next()))
     .route('/auth', authRoutes(rateLimiting(deps), deps.defer))
@@ -28,6 +32,8 @@ export function createApp(deps: AppDeps) {
     .route('/articles', articlesRoutes(deps.settings.maxUploadBytes))
     .route('/sites', sitesRoutes)
     .route('/authors', authorsRoutes)
+    .route('/activity', activityRoutes)
+    .route('/api-keys', apiKeysRoutes)
     .route('/media/purge', purgeRoutes)
     .route('/media', mediaRoutes)
     .route('/system', systemRoutes(deps.version))

@@ -57,24 +57,37 @@ export function sameAddress(a: string, b: string): boolean {
   return !!ga && !!gb && ga.every((g, i) => g === gb[i]);
 }
 
+/** An address as logs show it: trimmed, without brackets or zone, IPv4-mapped IPv6 as IPv4; null for no IP address. */
+export function displayAddressOf(raw: string | undefined | null): string | null {
+  const key = clientKeyOf(raw);
+  if (!key) return null;
+  if (key.startsWith('v4:')) return key.slice(3);
+  return raw!.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+}
+
 /**
  * The client behind a request: the network peer, unless the peer is one of
  * our trusted proxies, in which case the address it reports in X-Real-IP
  * (or, failing that, the last untrusted hop of X-Forwarded-For). A client's
- * own X-Real-IP, X-Forwarded-For, True-Client-IP… change nothing.
+ * own X-Real-IP, X-Forwarded-For, True-Client-IP… change nothing. Returns
+ * the address as given (checked to be one), or undefined.
  */
-export function resolveClient(peer: string | undefined, headers: Headers, trustedProxies: string[]): string | null {
-  if (!peer || !trustedProxies.some((p) => sameAddress(p, peer))) return clientKeyOf(peer);
+export function resolveClientAddress(peer: string | undefined, headers: Headers, trustedProxies: string[]): string | undefined {
+  if (!peer || !trustedProxies.some((p) => sameAddress(p, peer))) return peer;
   const realIp = headers.get('x-real-ip');
   if (realIp) {
     // Duplicate headers arrive joined by commas: the proxy's value is the last.
     const last = realIp.split(',').map((s) => s.trim()).filter(Boolean).pop();
-    const key = clientKeyOf(last);
-    if (key) return key;
+    if (clientKeyOf(last)) return last;
   }
   const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
-    if (!trustedProxies.some((p) => sameAddress(p, hops[i]!))) return clientKeyOf(hops[i]) ?? clientKeyOf(peer);
+    if (!trustedProxies.some((p) => sameAddress(p, hops[i]!))) return clientKeyOf(hops[i]) ? hops[i] : peer;
   }
-  return clientKeyOf(peer);
+  return peer;
+}
+
+/** The rate-limit key of the client behind a request (see resolveClientAddress). */
+export function resolveClient(peer: string | undefined, headers: Headers, trustedProxies: string[]): string | null {
+  return clientKeyOf(resolveClientAddress(peer, headers, trustedProxies));
 }

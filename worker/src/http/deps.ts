@@ -1,5 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import type { VersionDto } from '../contract/system.schema.js';
+import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ImageCodec } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   defer: Defer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: PublicReadCache;
+  /** The activity log: an NDJSON file on Node, D1 on Workers. */
+  activityLog: ActivityLogStore;
   /** Release feed checks (both targets) and staging (Node only). */
   updates: UpdateService;
 }

@@ -1,3 +1,5 @@
+import { createActivityService, SYSTEM } from '../core/activity/activity.service.js';
+import { createApiKeysService } from '../core/accounts/api-keys.service.js';
 import { createAccountsService } from '../core/accounts/accounts.service.js';
 import { createInvitationsService } from '../core/accounts/invitations.service.js';
 import { createPasswordResetService } from '../core/accounts/password-reset.service.js';
@@ -9,7 +11,7 @@ import { createImagesService } from '../core/media/images.service.js';
 import { createMediaService } from '../core/media/media.service.js';
 import { createVariantsService } from '../core/media/variants.service.js';
 import type { PurgeRun } from '../core/domain/purge.entities.js';
-import { createPurgeService, runScheduledPurge, type PurgeDeps } from '../core/purge/purge.service.js';
+import { createPurgeService, purgeRunDetails, runScheduledPurge, toPurgeRunDto, type PurgeDeps } from '../core/purge/purge.service.js';
 import type { AppDeps } from './deps.js';
 
 /** What a purge needs, the same for a request and for the scheduler. */
@@ -33,7 +35,12 @@ function scheduledPurgeDeps(deps: AppDeps): PurgeDeps {
     presets: deps.settings.imageVariantWidths,
     maxImagePixels: deps.settings.maxImagePixels,
   });
-  return purgeDeps(deps, variants.clearForQuietly);
+  const activity = createActivityService({ ...deps, logError: (message, err) => deps.logger.error(message, err) });
+  return {
+    ...purgeDeps(deps, variants.clearForQuietly),
+    recordPurgeActivity: (run) =>
+      activity.record({ actor: SYSTEM, action: 'media.purge', subject: { type: 'purgeRun', id: run.id }, details: purgeRunDetails(toPurgeRunDto(run)) }),
+  };
 }
 
 /** The core services, built once from the ports. */
@@ -46,6 +53,8 @@ export function buildServices(deps: AppDeps) {
     maxImagePixels: deps.settings.maxImagePixels,
   });
   return {
+    activity: createActivityService({ ...deps, logError }),
+    apiKeys: createApiKeysService(deps),
     accounts: createAccountsService({ ...deps, publicUrl: deps.settings.publicUrl }),
     passwordReset: createPasswordResetService({ ...deps, publicUrl: deps.settings.publicUrl }),
     users: createUsersService(deps),

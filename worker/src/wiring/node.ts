@@ -4,6 +4,7 @@ import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.j
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
+import { createNdjsonFileActivityLog } from '../adapters/activity/ndjson-file.activity-log.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { createDeferTracker, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
@@ -67,6 +68,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     settings,
     version,
     repos: database.repos,
+    activityLog: createNdjsonFileActivityLog(path.resolve(settings.activityLogFile), settings.activityLogMaxBytes),
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
     logger,

@@ -1,7 +1,7 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createDurableObjectRateLimiter, type RateLimiterObject } from '../adapters/rate-limit/durable-object.rate-limiter.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
-import { createD1Repositories } from '../adapters/db/sqlite/d1.js';
+import { createD1ActivityLog, createD1Repositories } from '../adapters/db/sqlite/d1.js';
 import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
 import { buildInfo } from '../config/build-info.js';
@@ -39,6 +39,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
       currentVersion: version.version,
     }),
     repos: createD1Repositories(env.DB),
+    activityLog: createD1ActivityLog(env.DB, settings.activityLogMaxBytes),
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),
     logger,

@@ -1,10 +1,10 @@
-import type { User } from '../domain/entities.js';
+import type { ApiKey, User } from '../domain/entities.js';
 import { decide } from './policy.js';
 
-/** Who is calling. API keys join this union with the integrations issue. */
-export type Actor = { type: 'anonymous' } | { type: 'user'; user: User };
+/** Who is calling: nobody, a signed-in account, or an integration's API key. */
+export type Actor = { type: 'anonymous' } | { type: 'user'; user: User } | { type: 'apiKey'; key: ApiKey };
 
 export const ANONYMOUS: Actor = { type: 'anonymous' };
 
-/** Verified users may read offline articles; unverified registrants may not. */
+/** Verified users (and keys with content:read) may read offline articles; unverified registrants may not. */
 export const canReadOffline = (actor: Actor): boolean => decide(actor, 'content.readOffline') === 'allow';

@@ -36,13 +36,15 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     },
 
     /** Single use; every session issued before ends (the token version moves). */
-    async confirm(code: string, password: string): Promise<void> {
+    /** Returns the id of the account whose password was reset. */
+    async confirm(code: string, password: string): Promise<string> {
       const userId = await repos.users.resetPassword(await sha256Hex(code), await passwords.hash(password), clock.now());
       if (!userId) {
         throw new DomainError('invalid_request', 'The code is not valid or has expired', [
           { path: 'code', message: 'not valid or expired' },
         ]);
       }
+      return userId;
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '../../contract/api-key.schema.js';
 import type { Actor } from './actor.js';
 
 /**
@@ -8,6 +9,7 @@ import type { Actor } from './actor.js';
 export const POLICY = {
   'account.self': 'session',
   'content.write': 'session',
+  'media.upload': 'session',
   'content.readOffline': 'verified',
   'media.read': 'verified',
   'media.manage': 'verified',
@@ -24,9 +26,23 @@ export const POLICY = {
 } as const satisfies Record<string, 'session' | 'verified' | 'owner'>;
 
 export type Permission = keyof typeof POLICY;
+
+/**
+ * What each API key scope grants (API.md "API keys"). Nothing else: a key
+ * never passes an owner-only route, an account route (`account.self`), the
+ * activity log or the system routes, whatever its scopes.
+ */
+export const SCOPE_GRANTS: Record<ApiKeyScope, readonly Permission[]> = {
+  'content:read': ['content.readOffline'],
+  'content:write': ['content.write', 'sites.write', 'authors.write'],
+  'media:write': ['media.upload', 'media.read', 'media.manage'],
+};
 export type Decision = 'allow' | 'unauthenticated' | 'forbidden';
 
 export function decide(actor: Actor, permission: Permission): Decision {
+  if (actor.type === 'apiKey') {
+    return actor.key.scopes.some((scope) => SCOPE_GRANTS[scope].includes(permission)) ? 'allow' : 'forbidden';
+  }
   if (actor.type !== 'user') return 'unauthenticated';
   const needs = POLICY[permission];
   if (needs === 'session') return 'allow';

@@ -1,7 +1,7 @@
 import type { ArticleDto, CreateArticleInput, ImageDto, UpdateArticleInput } from '../../contract/article.schema.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import type { ArticleStatus } from '../../contract/article.schema.js';
-import { toSeo } from '../../contract/seo.schema.js';
+import { toSeo, type SeoDto } from '../../contract/seo.schema.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
@@ -95,6 +95,13 @@ export function createArticlesService(deps: ArticlesDeps) {
     async update(id: string, input: UpdateArticleInput): Promise<ArticleDto> {
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       const updated = await repos.articles.update(id, patch, clock.now());
+      if (!updated) throw notFound();
+      return withImages(updated);
+    },
+
+    /** Replaces the article's SEO record (PUT semantics: what is left out is cleared). */
+    async setSeo(id: string, seo: SeoDto): Promise<ArticleDto> {
+      const updated = await repos.articles.update(id, { seo }, clock.now());
       if (!updated) throw notFound();
       return withImages(updated);
     },

@@ -20,10 +20,28 @@ export interface PurgeDeps {
   logError: (message: string, err: unknown) => void;
   /** Removes every variant of these images; failures are logged, not thrown. */
   dropVariants: (imageIds: string[]) => Promise<void>;
-  /** Hook for the activity log (its own issue): told of every finished run. */
+  /**
+   * Told of every finished run. The scheduler records those in the activity
+   * log as the system's; a manual run is recorded by its route, which knows
+   * who asked.
+   */
   recordPurgeActivity?: (run: PurgeRun) => Promise<void>;
   /** Public reads served from memory (Node with SQLite) must forget removed images. */
   publicReadCache?: { invalidate(): void };
+}
+
+/** What the activity log keeps of a run: counts, not the lists (the run record has those). */
+export function purgeRunDetails(run: PurgeRunDto): Record<string, unknown> {
+  return {
+    trigger: run.trigger,
+    dryRun: run.dryRun,
+    status: run.status,
+    duplicates: run.removed.duplicates.length,
+    orphanBlobs: run.removed.orphanBlobs.length,
+    rowsWithoutBlob: run.removed.rowsWithoutBlob.length,
+    bytesFreed: run.bytesFreed,
+    ...(run.error !== null && { error: run.error }),
+  };
 }
 
 export function toPurgeRunDto(run: PurgeRun): PurgeRunDto {

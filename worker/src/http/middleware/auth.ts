@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { User } from '../../core/domain/entities.js';
 import { ANONYMOUS } from '../../core/accounts/actor.js';
+import { looksLikeApiKey } from '../../core/accounts/api-keys.service.js';
 import { decide, type Permission } from '../../core/accounts/policy.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
@@ -23,7 +24,19 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const match = /^Bearer ([^\s]+)$/i.exec(header);
   if (!match || match[1]!.length > MAX_TOKEN_LENGTH) throw unauthorized();
-  const user = await c.var.services.accounts.authenticate(match[1]!);
+  const token = match[1]!;
+  if (looksLikeApiKey(token)) {
+    const found = await c.var.services.apiKeys.authenticate(token);
+    if (!found) throw unauthorized();
+    c.set('actor', { type: 'apiKey', key: found.key });
+    if (found.touch) {
+      // Last use and the activity entry are written after the response.
+      c.var.audit('apiKey.use', { subject: { type: 'apiKey', id: found.key.id }, details: { name: found.key.name } });
+      c.var.defer(c.var.services.apiKeys.touch(found.key.id));
+    }
+    return next();
+  }
+  const user = await c.var.services.accounts.authenticate(token);
   if (!user) throw unauthorized();
   c.set('actor', { type: 'user', user });
   return next();

@@ -4,7 +4,10 @@ import {
   ListArticlesQuerySchema,
   UpdateArticleSchema,
 } from '../../contract/article.schema.js';
+import { ActivityExportQuerySchema, ActivityFilterSchema, ActivityListQuerySchema } from '../../contract/activity.schema.js';
+import { CreateApiKeySchema } from '../../contract/api-key.schema.js';
 import { CreateAuthorSchema, UpdateAuthorSchema } from '../../contract/author.schema.js';
+import { SeoInputSchema } from '../../contract/seo.schema.js';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
@@ -102,8 +105,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/v1/articles/{id}', summary: 'Delete an article and its images', tag: 'articles', auth: 'content.write', ok: ok(204, null), errors: [401, 404] },
   { method: 'post', path: '/v1/articles/{id}/publish', summary: 'Put online', tag: 'articles', auth: 'content.write', ok: ok(200, article), errors: [401, 404] },
   { method: 'post', path: '/v1/articles/{id}/unpublish', summary: 'Take offline', tag: 'articles', auth: 'content.write', ok: ok(200, article), errors: [401, 404] },
+  { method: 'get', path: '/v1/articles/{id}/seo', summary: 'An article’s SEO data (same visibility as the article)', tag: 'articles', auth: 'public', ok: ok(200, wrapped('seo', 'Seo')), errors: [404] },
+  { method: 'put', path: '/v1/articles/{id}/seo', summary: 'Replace an article’s SEO data (fields left out are cleared)', tag: 'articles', auth: 'content.write', body: SeoInputSchema, ok: ok(200, wrapped('seo', 'Seo')), errors: [400, 401, 403, 404] },
   { method: 'get', path: '/v1/articles/{id}/images', summary: 'An article’s images', tag: 'articles', auth: 'public', query: PageQuerySchema, ok: ok(200, pageOf('Image')), errors: [400, 404] },
-  { method: 'post', path: '/v1/articles/{id}/images', summary: 'Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)', tag: 'articles', auth: 'content.write', multipart: true, ok: ok(201, wrapped('image', 'Image')), errors: [400, 401, 404, 413, 503] },
+  { method: 'post', path: '/v1/articles/{id}/images', summary: 'Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)', tag: 'articles', auth: 'media.upload', multipart: true, ok: ok(201, wrapped('image', 'Image')), errors: [400, 401, 404, 413, 503] },
 
   { method: 'get', path: '/static/uploadedImages/{filename}', summary: 'An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png', tag: 'media', auth: 'public', ok: ok(200, null), errors: [400, 404] },
   { method: 'get', path: '/v1/media', summary: 'The media library, newest first (?articleId=, ?q=)', tag: 'media', auth: 'media.read', query: MediaListQuerySchema, ok: ok(200, pageOf('Image')), errors: [400, 401, 403] },
@@ -116,4 +121,12 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/v1/media/{id}', summary: 'One image with its variants', tag: 'media', auth: 'media.read', ok: ok(200, obj({ image: { type: 'object' } })), errors: [401, 403, 404] },
   { method: 'delete', path: '/v1/media/{id}', summary: 'Delete an image, its variants and cached copies', tag: 'media', auth: 'media.manage', ok: ok(204, null), errors: [401, 403, 404] },
   { method: 'delete', path: '/v1/media/{id}/variants', summary: 'Drop one image’s variants', tag: 'media', auth: 'media.manage', ok: ok(204, null), errors: [401, 403, 404] },
+
+  { method: 'get', path: '/v1/activity', summary: 'The activity log, newest first (?action=, ?actorId=, ?from=, ?to=)', tag: 'activity', auth: 'activity.read', query: ActivityListQuerySchema, ok: ok(200, pageOf('ActivityEntry')), errors: [400, 401, 403] },
+  { method: 'get', path: '/v1/activity/summary', summary: 'Counts by action, actor and UTC day over ?from=&to=, and the log’s size and bound', tag: 'activity', auth: 'activity.read', query: ActivityFilterSchema, ok: ok(200, ref('ActivitySummary')), errors: [400, 401, 403] },
+  { method: 'get', path: '/v1/activity/export', summary: 'The matching entries as a streamed download (?format=csv|ndjson, default ndjson)', tag: 'activity', auth: 'activity.read', query: ActivityExportQuerySchema, ok: ok(200, null), errors: [400, 401, 403] },
+
+  { method: 'get', path: '/v1/api-keys', summary: 'Integration keys (never their secrets)', tag: 'api-keys', auth: 'apiKeys.manage', query: PageQuerySchema, ok: ok(200, pageOf('ApiKey')), errors: [400, 401, 403] },
+  { method: 'post', path: '/v1/api-keys', summary: 'Create a key: the secret is in this answer only', tag: 'api-keys', auth: 'apiKeys.manage', body: CreateApiKeySchema, ok: ok(201, obj({ apiKey: ref('ApiKey'), secret: { type: 'string', pattern: '^cms_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$' } })), errors: [400, 401, 403] },
+  { method: 'delete', path: '/v1/api-keys/{id}', summary: 'Revoke a key: refused from the next request on', tag: 'api-keys', auth: 'apiKeys.manage', ok: ok(204, null), errors: [401, 403, 404] },
 ];

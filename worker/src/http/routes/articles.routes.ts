@@ -5,6 +5,8 @@ import {
   UpdateArticleSchema,
 } from '../../contract/article.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { SeoInputSchema, toSeo } from '../../contract/seo.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
 import { allow } from '../middleware/auth.js';
@@ -17,24 +19,43 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     .get('/', validate('query', ListArticlesQuerySchema), async (c) =>
       c.json(await c.var.services.articles.list(c.var.actor, c.req.valid('query'))),
     )
-    .post('/', allow('content.write'), validate('json', CreateArticleSchema), async (c) =>
-      c.json({ article: await c.var.services.articles.create(c.req.valid('json')) }, 201),
-    )
+    .post('/', allow('content.write'), validate('json', CreateArticleSchema), async (c) => {
+      const article = await c.var.services.articles.create(c.req.valid('json'));
+      c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
+      return c.json({ article }, 201);
+    })
     .get('/:id', async (c) =>
       c.json({ article: await c.var.services.articles.get(c.var.actor, idParam(c.req.param('id'))) }),
     )
-    .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) =>
-      c.json({ article: await c.var.services.articles.update(idParam(c.req.param('id')), c.req.valid('json')) }),
-    )
-    .post('/:id/publish', allow('content.write'), async (c) =>
-      c.json({ article: await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'online') }),
-    )
-    .post('/:id/unpublish', allow('content.write'), async (c) =>
-      c.json({ article: await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'offline') }),
-    )
+    .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) => {
+      const input = c.req.valid('json');
+      const article = await c.var.services.articles.update(idParam(c.req.param('id')), input);
+      c.var.audit('article.update', { ...subject('article', article.id), details: { title: article.title, fields: Object.keys(input) } });
+      return c.json({ article });
+    })
+    .post('/:id/publish', allow('content.write'), async (c) => {
+      const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'online');
+      c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
+      return c.json({ article });
+    })
+    .post('/:id/unpublish', allow('content.write'), async (c) => {
+      const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'offline');
+      c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
+      return c.json({ article });
+    })
     .delete('/:id', allow('content.write'), async (c) => {
-      await c.var.services.articles.delete(idParam(c.req.param('id')));
+      const id = idParam(c.req.param('id'));
+      await c.var.services.articles.delete(id);
+      c.var.audit('article.delete', subject('article', id));
       return c.body(null, 204);
+    })
+    .get('/:id/seo', async (c) =>
+      c.json({ seo: (await c.var.services.articles.get(c.var.actor, idParam(c.req.param('id')))).seo }),
+    )
+    .put('/:id/seo', allow('content.write'), validate('json', SeoInputSchema), async (c) => {
+      const article = await c.var.services.articles.setSeo(idParam(c.req.param('id')), toSeo(c.req.valid('json')));
+      c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
+      return c.json({ seo: article.seo });
     })
     .get('/:id/images', validate('query', PageQuerySchema), async (c) => {
       const { limit, cursor } = c.req.valid('query');
@@ -42,7 +63,7 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     })
     .post(
       '/:id/images',
-      allow('content.write'),
+      allow('media.upload'),
       // 404 for an unknown article before a byte of the upload is read.
       async (c, next) => {
         await c.var.services.articles.existing(idParam(c.req.param('id')));
@@ -52,6 +73,7 @@ export const articlesRoutes = (maxUploadBytes: number) =>
       async (c) => {
         const bytes = await readUploadedFile(c, maxUploadBytes);
         const image = await c.var.services.images.upload(idParam(c.req.param('id')), bytes);
+        c.var.audit('image.upload', { ...subject('image', image.id), details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes } });
         return c.json({ image }, 201);
       },
     );

@@ -11,6 +11,8 @@ import {
 import { toPublicUser } from '../../core/shared/dto.js';
 import type { Defer } from '../../ports/runtime.js';
 import { deferFor } from '../defer.js';
+import { DomainError } from '../../core/domain/errors.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow, currentUser } from '../middleware/auth.js';
 import type { rateLimiting } from '../middleware/rate-limit.js';
@@ -20,38 +22,63 @@ import { validate } from '../validate.js';
 export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer: Defer) =>
   new Hono<AppEnv>()
     .get('/registration', async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }))
-    .post('/register', validate('json', RegisterSchema), async (c) =>
-      c.json(await c.var.services.accounts.register(c.req.valid('json')), 201),
-    )
+    .post('/register', validate('json', RegisterSchema), async (c) => {
+      const session = await c.var.services.accounts.register(c.req.valid('json'));
+      c.var.audit('user.register', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id), details: { email: session.user.email } });
+      return c.json(session, 201);
+    })
     .delete('/registration', allow('account.self'), async (c) => {
-      await c.var.services.accounts.cancelRegistration(currentUser(c));
+      const user = currentUser(c);
+      await c.var.services.accounts.cancelRegistration(user);
+      c.var.audit('user.registration.cancel', { ...subject('user', user.id), details: { email: user.email } });
       return c.body(null, 204);
     })
-    .post('/verify', limit('verification'), validate('json', VerifySchema), async (c) =>
-      c.json({ user: await c.var.services.accounts.verify(c.req.valid('json').code) }),
-    )
+    .post('/verify', limit('verification'), validate('json', VerifySchema), async (c) => {
+      const user = await c.var.services.accounts.verify(c.req.valid('json').code);
+      c.var.audit('user.verify', { actor: { type: 'user', user }, ...subject('user', user.id), details: { role: user.role } });
+      return c.json({ user });
+    })
     // Each resend is an e-mail: it spends the reset budget, not a free one.
     .post('/verify/resend', allow('account.self'), limit('passwordReset'), async (c) => {
-      await c.var.services.accounts.resendVerification(currentUser(c));
+      const user = currentUser(c);
+      await c.var.services.accounts.resendVerification(user);
+      c.var.audit('user.verify.resend', subject('user', user.id));
       return c.body(null, 202);
     })
     .post('/login', limit('login', { refundOnSuccess: true }), validate('json', LoginSchema), async (c) => {
       const { email, password } = c.req.valid('json');
-      return c.json(await c.var.services.accounts.login(email, password));
+      try {
+        const session = await c.var.services.accounts.login(email, password);
+        c.var.audit('auth.login', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id) });
+        return c.json(session);
+      } catch (err) {
+        // Who tried which address from where: what a brute-force review needs.
+        if (err instanceof DomainError && err.code === 'unauthorized') c.var.audit('auth.login.failed', { details: { email } });
+        throw err;
+      }
     })
     .post('/password-reset', limit('passwordReset'), validate('json', PasswordResetRequestSchema), async (c) => {
-      await c.var.services.passwordReset.request(c.req.valid('json').email, deferFor(c, fallbackDefer));
+      const { email } = c.req.valid('json');
+      await c.var.services.passwordReset.request(email, deferFor(c, fallbackDefer));
+      c.var.audit('auth.passwordReset.request', { details: { email } });
       return c.json({ ok: true }, 202);
     })
     .post('/password-reset/confirm', limit('passwordReset'), validate('json', PasswordResetConfirmSchema), async (c) => {
       const { code, password } = c.req.valid('json');
-      await c.var.services.passwordReset.confirm(code, password);
+      const userId = await c.var.services.passwordReset.confirm(code, password);
+      c.var.audit('auth.passwordReset.confirm', { actor: { type: 'user', user: { id: userId } }, ...subject('user', userId) });
       return c.json({ ok: true });
     })
     .get('/me', allow('account.self'), (c) => c.json({ user: toPublicUser(currentUser(c)) }))
-    .patch('/me', allow('account.self'), validate('json', UpdateMeSchema), async (c) =>
-      c.json(await c.var.services.accounts.updateMe(currentUser(c), c.req.valid('json'))),
-    )
-    .post('/invitation/accept', limit('verification'), validate('json', AcceptInvitationSchema), async (c) =>
-      c.json(await c.var.services.invitations.accept(c.req.valid('json')), 201),
-    );
+    .patch('/me', allow('account.self'), validate('json', UpdateMeSchema), async (c) => {
+      const input = c.req.valid('json');
+      const result = await c.var.services.accounts.updateMe(currentUser(c), input);
+      const changed = { ...(input.displayName !== undefined && { displayName: input.displayName }), password: input.password !== undefined };
+      c.var.audit(input.password !== undefined ? 'user.password.change' : 'user.update', { ...subject('user', result.user.id), details: changed });
+      return c.json(result);
+    })
+    .post('/invitation/accept', limit('verification'), validate('json', AcceptInvitationSchema), async (c) => {
+      const session = await c.var.services.invitations.accept(c.req.valid('json'));
+      c.var.audit('invitation.accept', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id), details: { email: session.user.email, role: session.user.role } });
+      return c.json(session, 201);
+    });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { CreateAuthorSchema, UpdateAuthorSchema } from '../../contract/author.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
@@ -13,13 +14,19 @@ export const authorsRoutes = new Hono<AppEnv>()
     return c.json(await c.var.services.authors.list(limit, cursor));
   })
   .get('/:id', async (c) => c.json({ author: await c.var.services.authors.get(idParam(c.req.param('id'))) }))
-  .post('/', allow('authors.write'), validate('json', CreateAuthorSchema), async (c) =>
-    c.json({ author: await c.var.services.authors.create(c.req.valid('json')) }, 201),
-  )
-  .patch('/:id', allow('authors.write'), validate('json', UpdateAuthorSchema), async (c) =>
-    c.json({ author: await c.var.services.authors.update(idParam(c.req.param('id')), c.req.valid('json')) }),
-  )
+  .post('/', allow('authors.write'), validate('json', CreateAuthorSchema), async (c) => {
+    const author = await c.var.services.authors.create(c.req.valid('json'));
+    c.var.audit('author.create', { ...subject('author', author.id), details: { name: author.name } });
+    return c.json({ author }, 201);
+  })
+  .patch('/:id', allow('authors.write'), validate('json', UpdateAuthorSchema), async (c) => {
+    const author = await c.var.services.authors.update(idParam(c.req.param('id')), c.req.valid('json'));
+    c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
+    return c.json({ author });
+  })
   .delete('/:id', allow('authors.write'), async (c) => {
-    await c.var.services.authors.delete(idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.authors.delete(id);
+    c.var.audit('author.delete', subject('author', id));
     return c.body(null, 204);
   });

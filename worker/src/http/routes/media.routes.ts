@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
 import { allow } from '../middleware/auth.js';
@@ -13,14 +14,19 @@ export const mediaRoutes = new Hono<AppEnv>()
   .get('/variants', allow('media.read'), async (c) => c.json(await c.var.services.variants.stats()))
   .delete('/variants', allow('media.manage'), async (c) => {
     await c.var.services.variants.clearAll();
+    c.var.audit('media.variants.clear', subject('variants', null));
     return c.body(null, 204);
   })
   .get('/:id', allow('media.read'), async (c) => c.json({ image: await c.var.services.media.get(idParam(c.req.param('id'))) }))
   .delete('/:id', allow('media.manage'), async (c) => {
-    await c.var.services.media.delete(idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.media.delete(id);
+    c.var.audit('image.delete', subject('image', id));
     return c.body(null, 204);
   })
   .delete('/:id/variants', allow('media.manage'), async (c) => {
-    await c.var.services.media.clearVariants(idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.media.clearVariants(id);
+    c.var.audit('image.variants.clear', subject('image', id));
     return c.body(null, 204);
   });

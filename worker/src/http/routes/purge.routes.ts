@@ -1,7 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../../core/domain/errors.js';
+import { purgeRunDetails } from '../../core/purge/purge.service.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { validate } from '../validate.js';
@@ -24,13 +26,17 @@ const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** `/v1/media/purge`: duplicate and orphan purge, its settings and its record. */
 export const purgeRoutes = new Hono<AppEnv>()
   .get('/settings', allow('media.read'), async (c) => c.json({ settings: await c.var.services.purge.settings() }))
-  .put('/settings', allow('purge.configure'), validate('json', PurgeSettingsSchema), async (c) =>
-    c.json({ settings: await c.var.services.purge.saveSettings(c.req.valid('json')) }),
-  )
+  .put('/settings', allow('purge.configure'), validate('json', PurgeSettingsSchema), async (c) => {
+    const settings = await c.var.services.purge.saveSettings(c.req.valid('json'));
+    c.var.audit('media.purge.settings', { ...subject('purgeSettings', null), details: { ...settings } });
+    return c.json({ settings });
+  })
   .get('/runs', allow('media.read'), validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.purge.runs(limit, cursor));
   })
-  .post('/', allow('purge.run'), jsonOrNoBody, validate('json', PurgeRunRequestSchema), async (c) =>
-    c.json({ run: await c.var.services.purge.run(c.req.valid('json').dryRun ?? false) }),
-  );
+  .post('/', allow('purge.run'), jsonOrNoBody, validate('json', PurgeRunRequestSchema), async (c) => {
+    const run = await c.var.services.purge.run(c.req.valid('json').dryRun ?? false);
+    c.var.audit('media.purge', { ...subject('purgeRun', run.id), details: purgeRunDetails(run) });
+    return c.json({ run });
+  });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
@@ -13,13 +14,19 @@ export const sitesRoutes = new Hono<AppEnv>()
     return c.json(await c.var.services.sites.list(limit, cursor));
   })
   .get('/:id', async (c) => c.json({ site: await c.var.services.sites.get(idParam(c.req.param('id'))) }))
-  .post('/', allow('sites.write'), validate('json', CreateSiteSchema), async (c) =>
-    c.json({ site: await c.var.services.sites.create(c.req.valid('json')) }, 201),
-  )
-  .patch('/:id', allow('sites.write'), validate('json', UpdateSiteSchema), async (c) =>
-    c.json({ site: await c.var.services.sites.update(idParam(c.req.param('id')), c.req.valid('json')) }),
-  )
+  .post('/', allow('sites.write'), validate('json', CreateSiteSchema), async (c) => {
+    const site = await c.var.services.sites.create(c.req.valid('json'));
+    c.var.audit('site.create', { ...subject('site', site.id), details: { name: site.name } });
+    return c.json({ site }, 201);
+  })
+  .patch('/:id', allow('sites.write'), validate('json', UpdateSiteSchema), async (c) => {
+    const site = await c.var.services.sites.update(idParam(c.req.param('id')), c.req.valid('json'));
+    c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
+    return c.json({ site });
+  })
   .delete('/:id', allow('sites.write'), async (c) => {
-    await c.var.services.sites.delete(idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.sites.delete(id);
+    c.var.audit('site.delete', subject('site', id));
     return c.body(null, 204);
   });

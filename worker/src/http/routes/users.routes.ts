@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CreateInvitationSchema, UpdateUserSchema } from '../../contract/user.schema.js';
+import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
 import { allow, currentUser } from '../middleware/auth.js';
@@ -12,25 +13,37 @@ export const usersRoutes = new Hono<AppEnv>()
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.invitations.list(limit, cursor));
   })
-  .post('/invite', allow('invitations.manage'), validate('json', CreateInvitationSchema), async (c) =>
-    c.json({ invitation: await c.var.services.invitations.create(currentUser(c), c.req.valid('json')) }, 201),
-  )
+  .post('/invite', allow('invitations.manage'), validate('json', CreateInvitationSchema), async (c) => {
+    const invitation = await c.var.services.invitations.create(currentUser(c), c.req.valid('json'));
+    c.var.audit('invitation.create', { ...subject('invitation', invitation.id), details: { email: invitation.email, role: invitation.role } });
+    return c.json({ invitation }, 201);
+  })
   .delete('/invite/:id', allow('invitations.manage'), async (c) => {
-    await c.var.services.invitations.cancel(idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.invitations.cancel(id);
+    c.var.audit('invitation.cancel', subject('invitation', id));
     return c.body(null, 204);
   })
-  .post('/invite/:id/renew', allow('invitations.manage'), async (c) =>
-    c.json({ invitation: await c.var.services.invitations.renew(currentUser(c), idParam(c.req.param('id'))) }),
-  )
+  .post('/invite/:id/renew', allow('invitations.manage'), async (c) => {
+    const invitation = await c.var.services.invitations.renew(currentUser(c), idParam(c.req.param('id')));
+    c.var.audit('invitation.renew', { ...subject('invitation', invitation.id), details: { email: invitation.email } });
+    return c.json({ invitation });
+  })
   .get('/', allow('users.manage'), validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.users.list(limit, cursor));
   })
   .get('/:id', allow('users.manage'), async (c) => c.json({ user: await c.var.services.users.get(idParam(c.req.param('id'))) }))
-  .patch('/:id', allow('users.manage'), validate('json', UpdateUserSchema), async (c) =>
-    c.json({ user: await c.var.services.users.update(currentUser(c), idParam(c.req.param('id')), c.req.valid('json')) }),
-  )
+  .patch('/:id', allow('users.manage'), validate('json', UpdateUserSchema), async (c) => {
+    const input = c.req.valid('json');
+    const user = await c.var.services.users.update(currentUser(c), idParam(c.req.param('id')), input);
+    // A role change (ownership transfer included) is what the log is for.
+    c.var.audit(input.role === undefined ? 'user.update' : 'user.role', { ...subject('user', user.id), details: { ...input, role: user.role } });
+    return c.json({ user });
+  })
   .delete('/:id', allow('users.manage'), async (c) => {
-    await c.var.services.users.delete(currentUser(c), idParam(c.req.param('id')));
+    const id = idParam(c.req.param('id'));
+    await c.var.services.users.delete(currentUser(c), id);
+    c.var.audit('user.delete', subject('user', id));
     return c.body(null, 204);
   });

@@ -1,0 +1,47 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ActivityActor } from '../core/activity/activity.service.js';
+import { displayAddressOf, resolveClientAddress } from './client-address.js';
+import type { AppDeps } from './deps.js';
+import { deferFor } from './defer.js';
+import type { AppEnv } from './env.js';
+
+export interface AuditOptions {
+  subject?: { type: string; id: string | null } | null;
+  details?: Record<string, unknown> | null;
+  /** Who did it, when it is not the request's actor (a login: the account that just signed in). */
+  actor?: ActivityActor;
+}
+
+/** Writes one activity entry for this request, after the response if the runtime allows. */
+export type Audit = (action: string, options?: AuditOptions) => void;
+
+/**
+ * Gives every /v1 request its `defer` (waitUntil, or the process's deferred
+ * work on Node) and its `audit` function: the entry names the
+ * request's actor and client address, and is written through waitUntil (or
+ * the process's deferred work on Node) so the log never delays or fails
+ * the request.
+ */
+export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' | 'defer'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const defer = deferFor(c, deps.defer);
+    c.set('defer', defer);
+    c.set('audit', (action, options = {}) => {
+      const ip = displayAddressOf(resolveClientAddress(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy));
+      const work = c.var.services.activity.record({
+        actor: options.actor ?? c.var.actor,
+        action,
+        subject: options.subject ?? null,
+        details: options.details ?? null,
+        ip,
+      });
+      defer(work);
+    });
+    await next();
+  };
+}
+
+/** The subject shorthand routes use. */
+export const subject = (type: string, id: string | null) => ({ subject: { type, id } });
+
+export const audit = (c: Context<AppEnv>, action: string, options?: AuditOptions) => c.var.audit(action, options);
