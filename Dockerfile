@@ -1,0 +1,48 @@
+# syntax=docker/dockerfile:1
+# The Node target in a container (docs/releases.md, "Containers").
+#   docker build --build-arg SOURCE_COMMIT=$(git rev-parse --short=12 HEAD) -t edge-cms .
+#   docker compose up        (compose.yaml: PostgreSQL and MinIO)
+# A container is updated by running a newer image, not by the in-app
+# supervisor: the server runs directly, and POST /v1/system/update/apply
+# answers 409 saying so.
+
+ARG NODE_IMAGE=node:22.12-bookworm-slim
+
+# --- build: the admin's static files and the Node bundle (needs the dev dependencies)
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY worker ./worker
+COPY drizzle ./drizzle
+COPY admin-qwik ./admin-qwik
+ARG SOURCE_COMMIT=unknown
+RUN SOURCE_COMMIT=${SOURCE_COMMIT} npm run build -- --force
+
+# --- runtime: production dependencies and what the build made, nothing else
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=8787 \
+    HOST=0.0.0.0 \
+    DATABASE_URL=sqlite:/app/data/cms.db \
+    STORAGE_URL=file:/app/uploads \
+    CMS_RELEASES_DIR=/app/data/releases
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /src/dist/node ./dist/node
+COPY --from=build /src/admin-qwik/dist ./admin-qwik/dist
+COPY --from=build /src/drizzle/sqlite/migrations ./drizzle/sqlite/migrations
+COPY --from=build /src/drizzle/mysql/migrations ./drizzle/mysql/migrations
+COPY --from=build /src/drizzle/postgres/migrations ./drizzle/postgres/migrations
+# The server writes only under data/ (SQLite, the generated JWT secret, the
+# activity log) and uploads/; the code stays root-owned and read-only to it.
+RUN mkdir -p /app/data /app/uploads && chown node:node /app/data /app/uploads
+USER node
+VOLUME ["/app/data", "/app/uploads"]
+EXPOSE 8787
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/readyz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/node/server.mjs"]
