@@ -60,7 +60,7 @@ describe('admin articles and media', () => {
 
     await page.getByLabel('Title').fill('Hello from the edge, edited');
     await page.getByLabel('Format').selectOption('plaintext');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await expectNoSideScroll(page);
 

@@ -5,9 +5,25 @@ import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
+import { AuthorPicker } from './author-picker';
+import { SeoPanel } from './seo-panel';
+import type { AuthorDto, SiteDto } from '../../lib/catalog';
 import { formatDateTime } from '../../lib/format';
 import { api, formatBytes, queryParam, upload, type Page } from '../../lib/http';
 import { titleProblem } from '../../lib/title';
+
+/** Every item of a paged list (sites, authors: small catalogues), up to `max`. */
+async function loadAll<T>(path: string, max = 1000): Promise<{ items: T[]; error: string | null }> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: Awaited<ReturnType<typeof api<Page<T>>>> = await api<Page<T>>('GET', `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (!res.ok) return { items, error: res.message };
+    items.push(...res.data.items);
+    cursor = res.data.nextCursor;
+  } while (cursor && items.length < max);
+  return { items, error: null };
+}
 
 interface UploadItem {
   name: string;
@@ -35,6 +51,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
   const dragging = useSignal(false);
   const dropzone = useSignal<HTMLElement>();
+  const sites = useSignal<SiteDto[]>([]);
+  const authors = useSignal<AuthorDto[]>([]);
+  const siteId = useSignal('');
+  const authorIds = useSignal<string[]>([]);
 
   const loadImages = $(async (articleId: string) => {
     const res = await api<Page<ImageDto>>('GET', `/v1/articles/${encodeURIComponent(articleId)}/images?limit=100`);
@@ -45,6 +65,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   useVisibleTask$(
     async ({ track }) => {
       track(() => loc.url.href);
+      const [siteList, authorList] = await Promise.all([loadAll<SiteDto>('/v1/sites'), loadAll<AuthorDto>('/v1/authors')]);
+      sites.value = siteList.items;
+      authors.value = authorList.items;
+      if (siteList.error || authorList.error) error.value = `Sites or authors could not be loaded: ${siteList.error ?? authorList.error}`;
       if (props.isNew) {
         loading.value = false;
         return;
@@ -67,6 +91,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
       title.value = res.data.article.title;
       body.value = res.data.article.body;
       format.value = res.data.article.format;
+      siteId.value = res.data.article.siteId ?? '';
+      authorIds.value = res.data.article.authorIds ?? [];
       await loadImages(articleId);
     },
     { strategy: 'document-ready' },
@@ -181,7 +207,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             return;
           }
           busy.value = true;
-          const payload = { title: title.value, body: body.value, format: format.value };
+          const site = (form.querySelector('#article-site') as HTMLSelectElement | null)?.value ?? siteId.value;
+          siteId.value = site;
+          const payload = { title: title.value, body: body.value, format: format.value, siteId: site || null, authorIds: authorIds.value };
           const res = id.value
             ? await api<{ article: ArticleDto }>('PATCH', `/v1/articles/${encodeURIComponent(id.value)}`, { body: payload })
             : await api<{ article: ArticleDto }>('POST', '/v1/articles', { body: payload });
@@ -192,6 +220,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           }
           article.value = res.data.article;
           title.value = res.data.article.title;
+          siteId.value = res.data.article.siteId ?? '';
+          authorIds.value = res.data.article.authorIds ?? [];
           if (!id.value) {
             // A full load: Qwik City's client navigation drops the query string of a static page.
             location.assign(`/articles/edit?id=${encodeURIComponent(res.data.article.id)}`);
@@ -226,6 +256,19 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             <option value="plaintext">Plain text</option>
           </select>
         </div>
+        <div class="field">
+          <label for="article-site">Site</label>
+          <select id="article-site" value={siteId.value} onChange$={(_, el) => (siteId.value = el.value)}>
+            <option value="">No site</option>
+            {sites.value.map((site) => (
+              <option key={site.id} value={site.id}>
+                {site.name}
+              </option>
+            ))}
+            {siteId.value && !sites.value.some((x) => x.id === siteId.value) && <option value={siteId.value}>Unknown site</option>}
+          </select>
+        </div>
+        <AuthorPicker authors={authors.value} selected={authorIds} />
         <div class="editor-panes">
           <div class="field">
             <label for="article-body">Body</label>
@@ -324,6 +367,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           )}
         </section>
       )}
+      {a && id.value && <SeoPanel articleId={id.value} title={a.title} images={images.value} />}
     </div>
   );
 });

@@ -1,0 +1,23 @@
+import './zod-csp';
+import { SeoInputSchema, type SeoDto } from '../../../worker/src/contract/seo.schema';
+import type { Issue } from './http';
+
+export type { SeoDto };
+
+export const SEO_LIMITS = { metaTitle: 200, metaDescription: 500, canonicalUrl: 2048, ogImage: 2048 } as const;
+
+/** The SEO form → the PUT body (the whole record; empty text clears a field), checked with the API's schema. */
+export function seoFromForm(form: HTMLFormElement): { body: Record<string, unknown> } | { issues: Issue[] } {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? '');
+  const body = {
+    metaTitle: text('metaTitle'),
+    metaDescription: text('metaDescription'),
+    canonicalUrl: text('canonicalUrl'),
+    ogImage: text('ogImage'),
+    noindex: data.get('noindex') === 'on',
+  };
+  const result = SeoInputSchema.safeParse(body);
+  if (result.success) return { body };
+  return { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+}
