@@ -105,7 +105,7 @@ describe('Dockerfile', () => {
   });
 
   it('takes from the build stage what a Node release carries (scripts/lib/release-artifact.mjs), all of it made by `npm run build` or copied in', async () => {
-    const { NODE_RELEASE_PATHS } = (await import('../../scripts/lib/release-artifact.mjs')) as { NODE_RELEASE_PATHS: string[] };
+    const { NODE_RELEASE_PATHS } = await import('../../scripts/lib/release-artifact.mjs');
     const fromBuild = runtime.filter((s) => s.op === 'COPY' && copyOf(s).from === 'build').flatMap((s) => copyOf(s).sources.map((p) => p.replace(/^\/src\//, '')));
     const built = ['dist/node', 'admin-qwik/dist']; // scripts/build.mjs: build-node.mjs and build-admin.mjs
     expect(NODE_RELEASE_PATHS).toEqual(expect.arrayContaining(built));
