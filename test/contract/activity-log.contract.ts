@@ -80,6 +80,19 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
       expect(await store.list({ limit: 10, action: "'; DROP TABLE activity_log; --" })).toEqual([]);
     });
 
+    it('scans every matching entry newest first, a bounded batch at a time', async () => {
+      const store = await open();
+      const ids = ascendingIds(23);
+      for (const [i, id] of ids.entries()) await store.append(sampleEntry({ id, action: i % 2 === 0 ? 'auth.login' : 'article.create' }));
+      const batches: string[][] = [];
+      for await (const batch of store.scan({ action: 'auth.login' }, 5)) batches.push(batch.map((e) => e.id));
+      expect(batches.map((b) => b.length)).toEqual([5, 5, 2]);
+      expect(batches.flat()).toEqual(ids.filter((_, i) => i % 2 === 0).reverse());
+      const none: unknown[] = [];
+      for await (const batch of store.scan({ action: 'nothing.here' }, 5)) none.push(batch);
+      expect(none).toEqual([]);
+    });
+
     it('counts by action, by actor and by UTC day over a range', async () => {
       const store = await open();
       await store.append(sampleEntry({ at: DAY1, action: 'auth.login' }));

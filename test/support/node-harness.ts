@@ -12,7 +12,13 @@ import { freshMysqlDatabase, freshPostgresDatabase, type FreshDatabase } from '.
 export const NODE_TEST_JWT_SECRET = 'node-test-secret-0123456789abcdef0123';
 export const NODE_MAX_UPLOAD_BYTES = 64 * 1024;
 
-export type NodeBackend = { db: 'sqlite' | 'postgres' | 'mysql'; storage: 'local' | 's3'; mail?: 'log' | 'smtp' };
+export type NodeBackend = {
+  db: 'sqlite' | 'postgres' | 'mysql';
+  storage: 'local' | 's3';
+  mail?: 'log' | 'smtp';
+  /** More settings, by their environment names (e.g. ACTIVITY_LOG_MAX_BYTES). */
+  settings?: Record<string, string>;
+};
 
 /** With `mail: 'smtp'`, e-mails go through worker-mailer to a real SMTP catcher, which tests may stop. */
 export type NodeHarness = ApiHarness & { smtp?: SmtpCatcher };
@@ -39,6 +45,7 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       JWT_SECRET: NODE_TEST_JWT_SECRET,
       MAX_UPLOAD_BYTES: String(NODE_MAX_UPLOAD_BYTES),
     };
+    Object.assign(raw, backend.settings);
     if (backend.storage === 's3') {
       const s3 = await startS3rver();
       cleanups.unshift(s3.stop);

@@ -56,6 +56,11 @@ export interface ActivityLogStore {
   append(entry: ActivityEntry): Promise<void>;
   /** Newest first. */
   list(query: ActivityPageQuery): Promise<ActivityEntry[]>;
+  /**
+   * Every matching entry, newest first, in batches of at most `batchSize`:
+   * what exports stream. Holds one batch at a time, and reads the log once.
+   */
+  scan(filter: ActivityFilter, batchSize: number): AsyncGenerator<ActivityEntry[]>;
   count(filter: ActivityFilter): Promise<ActivityCounts>;
   /** The log's current size in bytes. */
   size(): Promise<number>;

@@ -142,6 +142,20 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
       return out;
     },
 
+    async *scan(filter, batchSize) {
+      let batch: ActivityEntry[] = [];
+      for await (const line of linesBackward(file)) {
+        const entry = parseLine(line);
+        if (!entry || !matches(entry, filter)) continue;
+        batch.push(entry);
+        if (batch.length >= batchSize) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    },
+
     async count(filter) {
       const result = { byAction: {} as Record<string, number>, byActor: {} as Record<string, number>, byDay: {} as Record<string, number>, total: 0 };
       const bump = (map: Record<string, number>, key: string) => {

@@ -122,14 +122,7 @@ export function createActivityService(deps: ActivityDeps) {
 
     /** Every matching entry, newest first, a page at a time: what the export streams. */
     async *entries(filter: ActivityFilterInput): AsyncGenerator<ActivityEntryDto[]> {
-      let beforeId: string | undefined;
-      for (;;) {
-        const rows = await log.list({ ...filterOf(filter), limit: EXPORT_BATCH, ...(beforeId && { beforeId }) });
-        if (rows.length === 0) return;
-        yield rows.map(toActivityEntryDto);
-        if (rows.length < EXPORT_BATCH) return;
-        beforeId = rows[rows.length - 1]!.id;
-      }
+      for await (const rows of log.scan(filterOf(filter), EXPORT_BATCH)) yield rows.map(toActivityEntryDto);
     },
   };
 }

@@ -147,6 +147,17 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
       return rows.map(toEntry);
     },
 
+    // Keyset pages: each is one indexed range read, however deep.
+    async *scan(filter, batchSize) {
+      let beforeId: string | undefined;
+      for (;;) {
+        const rows = await safe.list({ ...filter, limit: batchSize, ...(beforeId && { beforeId }) });
+        if (rows.length > 0) yield rows;
+        if (rows.length < batchSize) return;
+        beforeId = rows[rows.length - 1]!.id;
+      }
+    },
+
     async count(filter) {
       const condition = where(filter);
       const n = sql<number>`count(*)`;
@@ -166,5 +177,7 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
       return result;
     },
   };
-  return guarded(kit, store);
+  // scan calls the guarded list, so its failures read as 'unavailable' too.
+  const safe = guarded(kit, store);
+  return safe;
 }

@@ -67,8 +67,12 @@ export function unavailable(cause: unknown): DomainError {
 export function guarded<T extends object>(kit: SqlKit, repo: T): T {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(repo)) {
+    // An async generator is returned as it is: wrapping it in an async
+    // function would hand out a promise instead of the iterable. Its reads go
+    // through the guarded methods instead.
+    const generator = typeof fn === 'function' && fn.constructor.name === 'AsyncGeneratorFunction';
     out[name] =
-      typeof fn === 'function'
+      typeof fn === 'function' && !generator
         ? async (...args: unknown[]) => {
             try {
               return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
