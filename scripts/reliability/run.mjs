@@ -8,6 +8,7 @@ import { closeAgent } from './lib/http.mjs';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
 import { headersSection, headersStep } from './steps/headers.step.mjs';
 import { loadSection, loadStep } from './steps/load.step.mjs';
+import { faultsSection, faultsStep } from './steps/faults.step.mjs';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults and
@@ -22,6 +23,7 @@ const STEPS = {
   fuzz: { run: fuzzStep, section: fuzzSection },
   headers: { run: headersStep, section: headersSection },
   load: { run: loadStep, section: loadSection },
+  faults: { run: faultsStep, section: faultsSection },
 };
 
 const { values: opt } = parseArgs({

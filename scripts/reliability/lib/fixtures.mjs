@@ -3,13 +3,14 @@ import { multipart, must, send } from './http.mjs';
 
 const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-export async function uploadPng(origin, token, articleId, png = PNG_1x1) {
+export async function uploadPng(origin, token, articleId, png = PNG_1x1, timeoutMs = 15_000) {
   const m = multipart(png, { filename: 'pixel.png', type: 'image/png' });
   return send(origin, {
     method: 'POST',
     path: `/v1/articles/${articleId}/images`,
     headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
     body: m.body,
+    timeoutMs,
   });
 }
 

@@ -2,50 +2,75 @@ import net from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a dependency (PostgreSQL, s3rver, an
- * SMTP server) that the fault runs can cut and restore. Cutting resets every
- * open connection and every new one, which is what a dead host or a dropped
- * network looks like to the server; the shared database itself is never
- * touched, so nobody else on the machine notices.
+ * SMTP server) that the fault runs can cut and restore; the shared database
+ * itself is never touched, so nobody else on the machine notices.
+ * - `cut()`: every open connection is reset and the port stops listening, so
+ *   new connections are refused — what a stopped database server looks like.
+ * - `blackhole()`: connections stay open but nothing gets through, and new
+ *   ones are accepted and then ignored — a dead host or a dropped network,
+ *   where only the client's own timeouts help.
+ * `restore()` lets new connections through again (black-holed ones are reset).
  */
 export async function startTcpProxy(targetPort, targetHost = '127.0.0.1') {
-  const sockets = new Set();
-  let cut = false;
+  const pairs = new Set();
+  const held = new Set();
+  let mode = 'open';
   const server = net.createServer((client) => {
-    if (cut) return client.resetAndDestroy();
+    client.on('error', () => {});
+    if (mode === 'blackhole') {
+      held.add(client);
+      client.on('close', () => held.delete(client));
+      client.resume(); // read and drop
+      return;
+    }
     const upstream = net.connect(targetPort, targetHost);
-    sockets.add(client).add(upstream);
+    const pair = { client, upstream };
+    pairs.add(pair);
     const drop = () => {
-      sockets.delete(client);
-      sockets.delete(upstream);
+      pairs.delete(pair);
       client.destroy();
       upstream.destroy();
     };
-    client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('close', drop);
+    client.on('data', (d) => mode === 'open' && upstream.write(d));
+    upstream.on('data', (d) => mode === 'open' && client.write(d));
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
+  const listen = (port) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
+  const port = server.address().port;
   return {
-    port: server.address().port,
-    get connections() {
-      return sockets.size / 2;
-    },
-    /** Resets every connection now and refuses new ones until `restore`. */
+    port,
     cut() {
-      cut = true;
-      for (const s of sockets) s.resetAndDestroy();
-      sockets.clear();
+      mode = 'cut';
+      if (server.listening) server.close();
+      for (const { client, upstream } of pairs) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+      for (const s of held) s.resetAndDestroy();
     },
-    restore() {
-      cut = false;
+    blackhole() {
+      mode = 'blackhole';
+      for (const { client } of pairs) held.add(client);
+    },
+    async restore() {
+      for (const s of held) s.resetAndDestroy();
+      held.clear();
+      mode = 'open';
+      if (!server.listening) await listen(port);
     },
     close() {
       this.cut();
-      return new Promise((resolve) => server.close(() => resolve()));
+      return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
     },
   };
 }

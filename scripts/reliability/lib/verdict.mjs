@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const STACK = /\n\s+at .+:\d+:\d+|\bat (?:async )?[\w$.<>]+ \((?:file:|node:|\/)/;
 const DRIVER = /\b(?:SELECT\s.+\sFROM|INSERT INTO|DELETE FROM|UPDATE\s+\w+\s+SET)\b|SQLITE_|better-sqlite3|drizzle|PostgresError|ER_\w+|ECONNREFUSED|ECONNRESET|node_modules/i;
-const API_PATH = /^\/(?:v1(?:\/|$|\?)|static\/|healthz|readyz)/;
+// /readyz answers 503 with its checks (as its OpenAPI entry says), not with an error body.
+const API_PATH = /^\/(?:v1(?:\/|$|\?)|static\/|healthz)/;
 
 /** The path as the server routes it (`/static/../x` is `/x`, the admin's). */
 const normalized = (p) => {

@@ -1,0 +1,96 @@
+import { must, send } from './lib/http.mjs';
+import { uploadPng } from './lib/fixtures.mjs';
+import { isAlive, outageRun } from './lib/outage.mjs';
+import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.mjs';
+import { startTcpProxy } from './lib/tcp-proxy.mjs';
+
+/**
+ * Step 4a/4b: the database, then the object store, become unreachable
+ * behind a proxy of our own while traffic runs; then they come back.
+ */
+
+export async function databaseOutage(mode, { outageMs }) {
+  const pg = await freshPostgres();
+  const proxy = await startTcpProxy(pg.port);
+  const url = new URL(pg.url);
+  url.port = String(proxy.port);
+  const server = await nodeServer(`Node + PostgreSQL via proxy (${mode})`, { env: { DATABASE_URL: url.toString() } });
+  try {
+    const token = await registerOwner(server);
+    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'outage' } })).article;
+    await must(server.url, 'POST', `/v1/articles/${article.id}/publish`, 200, { token });
+    const auth = { authorization: `Bearer ${token}` };
+    const kinds = [
+      { name: 'public read', request: () => ({ path: `/v1/articles/${article.id}` }) },
+      { name: 'public list', request: () => ({ path: '/v1/articles?limit=20' }) },
+      { name: 'authenticated read', request: () => ({ path: '/v1/auth/me', headers: auth }) },
+      { name: 'write', request: () => ({ method: 'POST', path: '/v1/articles', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'during outage' }) }) },
+      { name: 'login', request: () => ({ method: 'POST', path: '/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) }) },
+      { name: 'readyz', request: () => ({ path: '/readyz' }) },
+    ];
+    const pid = server.pid;
+    const result = await outageRun(server, {
+      kinds,
+      fail: () => (mode === 'cut' ? proxy.cut() : proxy.blackhole()),
+      restore: () => proxy.restore(),
+      beforeMs: 2000,
+      outageMs,
+      afterMs: 12_000,
+      ctx: { secrets: [server.jwtSecret], paths: [server.dir] },
+    });
+    const health = await send(server.url, { path: '/healthz' });
+    return { mode, ...result, samePid: isAlive(pid) && health.status === 200 };
+  } finally {
+    await server.stop();
+    await proxy.close();
+    await pg.drop();
+  }
+}
+
+/** Storage behind the proxy: uploads refused with 503 and no row without its blob; reads 503; recovery. */
+export async function storageOutage() {
+  const { startS3rver } = await import('../../test/support/s3rver.ts');
+  const s3 = await startS3rver('reliability');
+  const proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
+  const endpoint = `http://127.0.0.1:${proxy.port}`;
+  const server = await nodeServer('Node + SQLite + s3rver via proxy', {
+    env: {
+      STORAGE_URL: `s3://${s3.bucket}?endpoint=${encodeURIComponent(endpoint)}&region=${s3.region}&forcePathStyle=true`,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    },
+  });
+  const out = { steps: [] };
+  const step = (what, res, want) => {
+    out.steps.push({ what, status: res.status, ms: Math.round(res.ms), ok: want(res.status), body: res.body.toString('utf8').slice(0, 160) });
+  };
+  try {
+    const token = await registerOwner(server);
+    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'storage' } })).article;
+    const images = async () => (await must(server.url, 'GET', `/v1/articles/${article.id}/images?limit=100`, 200, { token })).items;
+    const first = await uploadPng(server.url, token, article.id);
+    step('upload, storage up', first, (s) => s === 201);
+    const stored = JSON.parse(first.body.toString('utf8')).image;
+    for (const [mode, label] of [['cut', 'refused (reset)'], ['blackhole', 'black-holed']]) {
+      mode === 'cut' ? proxy.cut() : proxy.blackhole();
+      const rows = (await images()).length;
+      const up = await uploadPng(server.url, token, article.id, undefined, 90_000);
+      step(`upload, storage ${label}`, up, (s) => s === 503);
+      step(`rows after the failed upload (${rows} before)`, { status: (await images()).length, ms: 0, body: Buffer.from('') }, (n) => n === rows);
+      step(`read the stored image, storage ${label}`, await send(server.url, { path: new URL(stored.url, server.url).pathname, timeoutMs: 90_000 }), (s) => s === 503);
+      await proxy.restore();
+    }
+    step('upload after restore', await uploadPng(server.url, token, article.id), (s) => s === 201);
+    step('read after restore', await send(server.url, { path: new URL(stored.url, server.url).pathname }), (s) => s === 200);
+    // Every row's blob is there.
+    for (const img of await images()) {
+      step(`row ${img.filename} has its blob`, await send(server.url, { path: new URL(img.url, server.url).pathname }), (s) => s === 200);
+    }
+    out.alive = (await send(server.url, { path: '/healthz' })).status === 200;
+    return out;
+  } finally {
+    await server.stop();
+    await proxy.close();
+    await s3.stop();
+  }
+}

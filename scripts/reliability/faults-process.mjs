@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { multipart, must, send } from './lib/http.mjs';
+import { nodeServer, nextCode, OWNER, registerOwner, tempDir } from './lib/stack.mjs';
+import { startTcpProxy } from './lib/tcp-proxy.mjs';
+
+/** Step 4c–4e: kill -9 mid-upload, a full disk, SMTP down. */
+
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const bigPng = (n, size) => Buffer.concat([PNG_1x1, Buffer.alloc(size, n % 251)]);
+const sha256 = (b) => createHash('sha256').update(b).digest('hex');
+
+/** Every image row of the article, each served whole and matching its recorded hash. */
+async function checkImages(origin, token, articleId) {
+  const rows = (await must(origin, 'GET', `/v1/articles/${articleId}/images?limit=100`, 200, { token })).items;
+  const broken = [];
+  for (const row of rows) {
+    const res = await send(origin, { path: new URL(row.url, origin).pathname });
+    if (res.status !== 200 || res.body.length !== row.bytes || sha256(res.body) !== row.sha256) broken.push(`${row.filename}: ${res.status}, ${res.body.length}/${row.bytes} bytes`);
+  }
+  return { rows, broken };
+}
+
+/** Sends an upload in 64 KiB chunks; `onProgress(sentBytes, total, ended)` may kill the server. */
+function streamingUpload(origin, token, articleId, bytes, killAt) {
+  const m = multipart(bytes, { filename: 'big.png', type: 'image/png' });
+  const url = new URL(origin);
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, method: 'POST', path: `/v1/articles/${articleId}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType, 'content-length': m.body.length } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+        res.on('error', () => resolve({ status: 0 }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0 }));
+    let sent = 0;
+    const next = () => {
+      if (killAt.fraction !== undefined && sent >= m.body.length * killAt.fraction) killAt.kill();
+      if (sent >= m.body.length) {
+        req.end();
+        if (killAt.afterMs !== undefined) setTimeout(killAt.kill, killAt.afterMs);
+        return;
+      }
+      const chunk = m.body.subarray(sent, sent + 65536);
+      sent += chunk.length;
+      if (req.write(chunk)) setImmediate(next);
+      else req.once('drain', next);
+    };
+    next();
+  });
+}
+
+export async function killDuringUpload({ quick }) {
+  const dir = tempDir('kill');
+  const env = { JWT_SECRET: 'kill-9-reliability-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(16 * 1024 * 1024), DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`, STORAGE_URL: `file:${path.join(dir, 'uploads')}` };
+  let server = await nodeServer('Node + SQLite (kill -9)', { dir, env });
+  const token = await registerOwner(server);
+  const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'kill' } })).article;
+  // How long the server takes from the end of the body to its answer, so the kills can land
+  // while it parses, hashes, writes the file and inserts the row, and just after.
+  const t0 = performance.now();
+  const whole = await streamingUpload(server.url, token, article.id, bigPng(255, 6 * 1024 * 1024), {});
+  if (whole.status !== 201) throw new Error(`uninterrupted upload: ${whole.status} ${whole.body}`);
+  const uploadMs = performance.now() - t0;
+  const fractions = quick ? [0.5, 0.9, 1.2] : [0.3, 0.5, 0.7, 0.8, 0.9, 1.0, 1.1, 1.3];
+  const points = [{ fraction: 0.5 }, ...fractions.map((f) => ({ afterMs: Math.round(uploadMs * f) }))];
+  const rounds = [];
+  for (const [i, point] of points.entries()) {
+    const bytes = bigPng(i, 6 * 1024 * 1024);
+    const pid = server.pid;
+    let killed = false;
+    const kill = () => {
+      if (killed) return;
+      killed = true;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const killAt = { ...point, kill };
+    const answer = await streamingUpload(server.url, token, article.id, bytes, killAt);
+    await server.stop();
+    server = await nodeServer('Node + SQLite (kill -9, restarted)', { dir, env });
+    const { rows, broken } = await checkImages(server.url, token, article.id);
+    const acknowledged = answer.status === 201 ? JSON.parse(answer.body).image.filename : null;
+    rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const files = readdirSync(path.join(dir, 'uploads'), { recursive: true }).filter((f) => !f.includes('variants'));
+    rounds.push({
+      point: point.fraction !== undefined ? `after ${point.fraction * 100}% of the body` : `${point.afterMs} ms after the body`,
+      answer: answer.status,
+      rows: rows.length,
+      broken,
+      lostAcknowledged: acknowledged && !rows.some((r) => r.filename === acknowledged) ? acknowledged : null,
+      filesOnDisk: files.length,
+    });
+  }
+  await server.stop();
+  return { uploadMs, rounds };
+}
+
+/** A tmpfs of a few MiB for the data directory; null when mounting is not allowed here. */
+function mountTmpfs(dir, size) {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return () => execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+  } catch (err) {
+    return { error: String(err.stderr ?? err.message).trim() };
+  }
+}
+
+export async function diskFull() {
+  const dir = tempDir('diskfull');
+  const unmount = mountTmpfs(dir, '6m');
+  if (typeof unmount !== 'function') return { ran: false, reason: `mount -t tmpfs failed: ${unmount.error}` };
+  let server;
+  try {
+    server = await nodeServer('Node + SQLite on a 6 MiB tmpfs', { dir, env: { MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) } });
+    const token = await registerOwner(server);
+    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'disk' } })).article;
+    const uploads = [];
+    for (let i = 0; i < 12; i++) {
+      const m = multipart(bigPng(i + 1, 1024 * 1024 - 200), { filename: 'fill.png', type: 'image/png' });
+      const res = await send(server.url, { method: 'POST', path: `/v1/articles/${article.id}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body });
+      uploads.push({ status: res.status, body: res.status === 201 ? '' : res.body.toString('utf8').slice(0, 200) });
+    }
+    const write = await send(server.url, { method: 'POST', path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x', body: 'y'.repeat(3 * 1024 * 1024) }) });
+    const { rows, broken } = await checkImages(server.url, token, article.id);
+    const read = await send(server.url, { path: `/v1/articles/${article.id}`, headers: { authorization: `Bearer ${token}` } });
+    // Free space through the API, then upload again.
+    for (const r of rows.slice(0, 2)) await send(server.url, { method: 'DELETE', path: `/v1/media/${r.id}`, headers: { authorization: `Bearer ${token}` } });
+    const m = multipart(bigPng(99, 512 * 1024), { filename: 'after.png', type: 'image/png' });
+    const after = await send(server.url, { method: 'POST', path: `/v1/articles/${article.id}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body });
+    return { ran: true, uploads, bigWrite: { status: write.status, body: write.body.toString('utf8').slice(0, 200) }, rows: rows.length, broken, readWhileFull: read.status, afterFreeing: after.status, alive: (await send(server.url, { path: '/healthz' })).status === 200 };
+  } finally {
+    await server?.stop();
+    unmount();
+  }
+}
+
+export async function smtpDown() {
+  const { startSmtpCatcher, parseMail } = await import('../../test/support/smtp-catcher.ts');
+  const catcher = await startSmtpCatcher();
+  const proxy = await startTcpProxy(catcher.port);
+  const server = await nodeServer('Node + SQLite + SMTP via proxy', { env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}` } });
+  const mails = () => catcher.messages.map((m) => parseMail(m.raw).parts.map((p) => p.body).join('\n')).join('\n');
+  const steps = [];
+  const step = (what, res, ok) => steps.push({ what, status: res.status, ms: Math.round(res.ms ?? 0), ok, body: res.body ? res.body.toString('utf8').slice(0, 160) : '' });
+  try {
+    const token = await registerOwner(server, mails);
+    const invite = (email) => send(server.url, { method: 'POST', path: '/v1/user/invite', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'admin' }) });
+    const pending = async () => (await must(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items.map((i) => i.email);
+    const first = await invite('first@reliability.test');
+    step('invite, SMTP up', first, first.status === 201);
+    const firstId = JSON.parse(first.body.toString('utf8')).invitation.id;
+    const firstCode = await nextCode(mails, '/accept-invite');
+    for (const [mode, label] of [['cut', 'refused'], ['blackhole', 'black-holed']]) {
+      mode === 'cut' ? proxy.cut() : proxy.blackhole();
+      const email = `${mode}@reliability.test`;
+      const res = await invite(email);
+      step(`invite, SMTP ${label}`, res, res.status === 503);
+      const list = await pending();
+      step(`no invitation left for ${email}`, { status: list.includes(email) ? 'present' : 'absent' }, !list.includes(email));
+      const renew = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
+      step(`renew, SMTP ${label}`, renew, renew.status === 503);
+      const reset = await send(server.url, { method: 'POST', path: '/v1/auth/password-reset', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: OWNER.email }) });
+      step(`password reset, SMTP ${label} (202 by design)`, reset, reset.status === 202);
+      await proxy.restore();
+    }
+    // By design (invitations.service.ts renew): a renewal kills the old link whether or not its e-mail
+    // goes out, so a link the owner meant to replace never outlives the attempt; renewing again once
+    // SMTP is back sends a working one.
+    const accept = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: firstCode, password: 'reliability admin password' }) });
+    step('the code from before the failed renewals is dead (by design)', accept, accept.status === 400);
+    const renewed = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
+    step('renew once SMTP is back', renewed, renewed.status === 200);
+    const fresh = await nextCode(mails, '/accept-invite', firstCode);
+    const accepted = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh, password: 'reliability admin password' }) });
+    step('accept with the renewed code', accepted, accepted.status === 201);
+    const again = await invite('after@reliability.test');
+    step('invite after SMTP is back', again, again.status === 201);
+    const resetLogged = server.log().split('\n').filter((l) => /reset/i.test(l) && /error|fail/i.test(l)).length;
+    return { steps, resetFailuresLogged: resetLogged };
+  } finally {
+    await server.stop();
+    await proxy.close();
+    await catcher.stop();
+  }
+}
