@@ -9,6 +9,7 @@ import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
 import { headersSection, headersStep } from './steps/headers.step.mjs';
 import { loadSection, loadStep } from './steps/load.step.mjs';
 import { faultsSection, faultsStep } from './steps/faults.step.mjs';
+import { racesSection, racesStep } from './steps/races.step.mjs';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults and
@@ -24,6 +25,7 @@ const STEPS = {
   headers: { run: headersStep, section: headersSection },
   load: { run: loadStep, section: loadSection },
   faults: { run: faultsStep, section: faultsSection },
+  races: { run: racesStep, section: racesSection },
 };
 
 const { values: opt } = parseArgs({

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../lib/stack.mjs';
+
+/**
+ * Step 5: the races are already API contract tests, run against every
+ * target (test/contract/api-auth.contract.ts, "20 parallel registrations and
+ * verifications make exactly one owner"; test/contract/api-users.contract.ts,
+ * "20 parallel accepts of one code make one account"). Rather than copy
+ * them, this step runs exactly those tests on SQLite, MariaDB, PostgreSQL
+ * (Node) and D1 (workerd) and reports their results.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const vitest = path.join(root, 'node_modules/.bin/vitest');
+const TARGETS = [
+  ['node', ['test/node/api/sqlite-local.test.ts', 'test/node/api/mysql-local.test.ts', 'test/node/api/postgres-s3.test.ts']],
+  ['workers', ['test/workers/api.test.ts']],
+];
+
+export async function racesStep(_cfg, log) {
+  const results = [];
+  for (const [project, files] of TARGETS) {
+    const out = path.join(tempDir('races'), 'vitest.json');
+    log(`races: vitest --project ${project} -t "20 parallel"`);
+    const run = spawnSync(vitest, ['run', '--project', project, ...files, '-t', '20 parallel', '--reporter=json', `--outputFile=${out}`], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      timeout: 300_000,
+    });
+    let report;
+    try {
+      report = JSON.parse(readFileSync(out, 'utf8'));
+    } catch {
+      results.push({ project, error: `vitest exited ${run.status}: ${(run.stdout + run.stderr).slice(-800)}` });
+      continue;
+    }
+    for (const file of report.testResults) {
+      for (const t of file.assertionResults.filter((a) => a.status !== 'skipped' && a.status !== 'pending')) {
+        results.push({ project, file: path.relative(root, file.name), name: t.fullName, status: t.status, ms: Math.round(t.duration ?? 0) });
+      }
+    }
+  }
+  return results;
+}
+
+export function racesSection(results) {
+  const lines = [
+    'The races are API contract tests already (`test/contract/api-auth.contract.ts`: "20 parallel registrations and verifications make exactly one owner" — exactly one 200 among 20 verifications, the owner is that one, every other session dead; `test/contract/api-users.contract.ts`: "20 parallel accepts of one code make one account" — one 201, nineteen 400, one user). This step runs exactly those tests (`vitest -t "20 parallel"`) on every database instead of duplicating them:',
+    '',
+    '| project | file | test | result | ms |',
+    '|---|---|---|---|---|',
+  ];
+  let failures = 0;
+  for (const r of results) {
+    if (r.error) {
+      failures++;
+      lines.push(`| ${r.project} | — | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} | **failed** | |`);
+      continue;
+    }
+    if (r.status !== 'passed') failures++;
+    lines.push(`| ${r.project} | ${r.file} | ${r.name.replace(/\|/g, '¦')} | ${r.status === 'passed' ? 'passed' : `**${r.status}**`} | ${r.ms} |`);
+  }
+  if (!results.some((r) => !r.error)) failures++;
+  return { title: '5. Races', body: lines.join('\n'), failures };
+}
