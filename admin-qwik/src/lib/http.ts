@@ -115,3 +115,36 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
+
+/**
+ * A file the API answers with `Content-Disposition: attachment`, fetched with
+ * the session token (a plain link could not send it) and handed to the
+ * browser's downloads through a temporary object URL. Never throws.
+ */
+export async function download(path: string): Promise<Result<{ filename: string; bytes: number }>> {
+  const token = getToken();
+  if (!token) {
+    signedOut();
+    return { ok: false, status: 401, code: 'unauthorized', message: 'You are signed out.', issues: [] };
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { authorization: `Bearer ${token}` }, credentials: 'same-origin' });
+  } catch (err) {
+    return { ok: false, status: null, code: 'network', message: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`, issues: [] };
+  }
+  if (!res.ok) return toResult(res.status, await res.text(), true) as Result<never>;
+  const blob = await res.blob();
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'download';
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { ok: true, status: res.status, data: { filename, bytes: blob.size } };
+}
