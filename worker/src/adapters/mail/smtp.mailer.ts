@@ -59,7 +59,8 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           html: message.html,
         });
       } catch (error) {
-        throw new DomainError('unavailable', describeFailure(error, where));
+        // The server's address goes to the log (cause), not into the 503.
+        throw Object.assign(new DomainError('unavailable', describeFailure(error)), { cause: new Error(`SMTP server ${where}`) });
       } finally {
         await mailer?.close().catch(() => undefined);
       }
@@ -71,16 +72,16 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
  * A short reason for the log and the 503, built from a fixed vocabulary: the
  * raw error can quote the server's reply to AUTH, so it is never passed on.
  */
-function describeFailure(error: unknown, where: string): string {
+function describeFailure(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
   // worker-mailer quotes replies as "…: 535 5.7.8 …"; a port number in a connect error is not one.
   const reply = /(?:^|:\s)([45]\d\d)[\s-]/.exec(raw)?.[1];
   const code = reply ? ` (reply ${reply})` : '';
-  if (/auth|login|credentials/i.test(raw)) return `E-mail could not be sent: SMTP authentication failed at ${where}${code}`;
-  if (/timeout/i.test(raw)) return `E-mail could not be sent: SMTP server ${where} timed out`;
+  if (/auth|login|credentials/i.test(raw)) return `E-mail could not be sent: SMTP authentication failed${code}`;
+  if (/timeout/i.test(raw)) return `E-mail could not be sent: the SMTP server timed out`;
   if (/^(Invalid (MAIL|RCPT)|Failed (to send DATA|send email body))/i.test(raw)) {
-    return `E-mail could not be sent: SMTP server ${where} refused the message${code}`;
+    return `E-mail could not be sent: the SMTP server refused the message${code}`;
   }
-  if (/TLS|certificate|handshake|SSL/i.test(raw)) return `E-mail could not be sent: TLS with SMTP server ${where} failed`;
-  return `E-mail could not be sent: SMTP server ${where} is unreachable or closed the connection${code}`;
+  if (/TLS|certificate|handshake|SSL/i.test(raw)) return `E-mail could not be sent: TLS with the SMTP server failed`;
+  return `E-mail could not be sent: the SMTP server is unreachable or closed the connection${code}`;
 }

@@ -7,8 +7,11 @@ export const systemClock: Clock = { now: () => new Date() };
 export const uuidV7Ids: IdGenerator = { newId: () => uuidv7() };
 
 // Log lines are JSON; control characters in values are escaped by JSON itself.
+// `cause` carries what an answer must not show (a dependency's address, the driver's error).
 const errorFields = (err: unknown) =>
-  err instanceof Error ? { error: err.message, name: err.name, stack: err.stack } : { error: String(err) };
+  err instanceof Error
+    ? { error: err.message, name: err.name, stack: err.stack, ...(err.cause === undefined ? {} : { cause: err.cause instanceof Error ? err.cause.message : String(err.cause) }) }
+    : { error: String(err) };
 
 export function createJsonLogger(write: (line: string) => void): Logger {
   return {
