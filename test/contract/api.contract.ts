@@ -3,6 +3,7 @@ import { runAccountsApiContract } from './api-accounts.contract.js';
 import { runActivityApiContract } from './api-activity.contract.js';
 import { runApiKeysApiContract } from './api-keys.contract.js';
 import { runSeoApiContract } from './api-seo.contract.js';
+import { runSyndicationApiContract } from './api-syndication.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runContentApiContract } from './api-content.contract.js';
@@ -34,4 +35,5 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runActivityApiContract(name, setup);
   runApiKeysApiContract(name, setup);
   runSeoApiContract(name, setup);
+  runSyndicationApiContract(name, setup);
 }

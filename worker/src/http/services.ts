@@ -7,6 +7,7 @@ import { createUsersService } from '../core/accounts/users.service.js';
 import { createArticlesService } from '../core/articles/articles.service.js';
 import { createAuthorsService } from '../core/content/authors.service.js';
 import { createSitesService } from '../core/content/sites.service.js';
+import { createSyndicationService } from '../core/syndication/syndication.service.js';
 import { createImagesService } from '../core/media/images.service.js';
 import { createMediaService } from '../core/media/media.service.js';
 import { createVariantsService } from '../core/media/variants.service.js';
@@ -61,6 +62,7 @@ export function buildServices(deps: AppDeps) {
     invitations: createInvitationsService({ ...deps, publicUrl: deps.settings.publicUrl }),
     articles: createArticlesService({ ...deps, logError, dropVariants: variants.clearForQuietly }),
     sites: createSitesService(deps),
+    syndication: createSyndicationService({ ...deps, publicUrl: deps.settings.publicUrl }),
     authors: createAuthorsService(deps),
     images: createImagesService({
       ...deps,

@@ -128,6 +128,13 @@ export const EXTRA_COMPONENTS = {
     ogImage: nullable({ type: 'string' }),
     noindex: { type: 'boolean' },
   }),
+  StructuredData: obj({
+    robots: { enum: ['index, follow', 'noindex'] },
+    canonicalUrl: nullable({ type: 'string' }),
+    openGraph: { type: 'object', additionalProperties: { type: 'string' } },
+    jsonLd: { type: 'object' },
+    jsonLdText: { type: 'string' },
+  }),
   ActivityEntry: obj({
     id: uuid,
     at: timestamp,

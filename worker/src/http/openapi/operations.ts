@@ -89,6 +89,8 @@ export const OPERATIONS: Operation[] = [
 
   { method: 'get', path: '/v1/sites', summary: 'Sites, newest first', tag: 'sites', auth: 'public', query: PageQuerySchema, ok: ok(200, pageOf('Site')), errors: [400] },
   { method: 'post', path: '/v1/sites', summary: 'Create a site', tag: 'sites', auth: 'sites.write', body: CreateSiteSchema, ok: ok(201, site), errors: [400, 401, 403] },
+  { method: 'get', path: '/v1/sites/{id}/sitemap.xml', summary: 'sitemap.xml of the site’s online articles (noindex ones left out; up to 50,000 URLs)', tag: 'sites', auth: 'public', ok: ok(200, null), errors: [404] },
+  { method: 'get', path: '/v1/sites/{id}/feed.xml', summary: 'RSS 2.0 feed of the site’s 50 newest online articles', tag: 'sites', auth: 'public', ok: ok(200, null), errors: [404] },
   { method: 'get', path: '/v1/sites/{id}', summary: 'One site', tag: 'sites', auth: 'public', ok: ok(200, site), errors: [404] },
   { method: 'patch', path: '/v1/sites/{id}', summary: 'Edit a site', tag: 'sites', auth: 'sites.write', body: UpdateSiteSchema, ok: ok(200, site), errors: [400, 401, 403, 404] },
   { method: 'delete', path: '/v1/sites/{id}', summary: 'Delete a site (409 while articles use it)', tag: 'sites', auth: 'sites.write', ok: ok(204, null), errors: [401, 403, 404, 409] },
@@ -105,6 +107,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/v1/articles/{id}', summary: 'Delete an article and its images', tag: 'articles', auth: 'content.write', ok: ok(204, null), errors: [401, 404] },
   { method: 'post', path: '/v1/articles/{id}/publish', summary: 'Put online', tag: 'articles', auth: 'content.write', ok: ok(200, article), errors: [401, 404] },
   { method: 'post', path: '/v1/articles/{id}/unpublish', summary: 'Take offline', tag: 'articles', auth: 'content.write', ok: ok(200, article), errors: [401, 404] },
+  { method: 'get', path: '/v1/articles/{id}/structured-data', summary: 'Open Graph properties, JSON-LD (also as script-safe text) and robots for a page head', tag: 'articles', auth: 'public', ok: ok(200, ref('StructuredData')), errors: [404] },
   { method: 'get', path: '/v1/articles/{id}/seo', summary: 'An article’s SEO data (same visibility as the article)', tag: 'articles', auth: 'public', ok: ok(200, wrapped('seo', 'Seo')), errors: [404] },
   { method: 'put', path: '/v1/articles/{id}/seo', summary: 'Replace an article’s SEO data (fields left out are cleared)', tag: 'articles', auth: 'content.write', body: SeoInputSchema, ok: ok(200, wrapped('seo', 'Seo')), errors: [400, 401, 403, 404] },
   { method: 'get', path: '/v1/articles/{id}/images', summary: 'An article’s images', tag: 'articles', auth: 'public', query: PageQuerySchema, ok: ok(200, pageOf('Image')), errors: [400, 404] },

@@ -49,6 +49,9 @@ export const articlesRoutes = (maxUploadBytes: number) =>
       c.var.audit('article.delete', subject('article', id));
       return c.body(null, 204);
     })
+    .get('/:id/structured-data', async (c) =>
+      c.json(await c.var.services.syndication.structuredData(c.var.actor, idParam(c.req.param('id')))),
+    )
     .get('/:id/seo', async (c) =>
       c.json({ seo: (await c.var.services.articles.get(c.var.actor, idParam(c.req.param('id')))).seo }),
     )

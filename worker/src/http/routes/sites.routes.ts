@@ -13,6 +13,19 @@ export const sitesRoutes = new Hono<AppEnv>()
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.sites.list(limit, cursor));
   })
+  // Crawlers and feed readers may cache these for a few minutes.
+  .get('/:id/sitemap.xml', async (c) =>
+    c.body(await c.var.services.syndication.sitemap(idParam(c.req.param('id'))), 200, {
+      'content-type': 'application/xml; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+    }),
+  )
+  .get('/:id/feed.xml', async (c) =>
+    c.body(await c.var.services.syndication.feed(idParam(c.req.param('id'))), 200, {
+      'content-type': 'application/rss+xml; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+    }),
+  )
   .get('/:id', async (c) => c.json({ site: await c.var.services.sites.get(idParam(c.req.param('id'))) }))
   .post('/', allow('sites.write'), validate('json', CreateSiteSchema), async (c) => {
     const site = await c.var.services.sites.create(c.req.valid('json'));
