@@ -84,6 +84,21 @@ const tables = () => {
   }
 };
 
+interface Entry {
+  action: string;
+  actorType: string;
+  actorId: string | null;
+  subjectId: string | null;
+  details: Record<string, unknown> | null;
+}
+/** The activity log's update entries, oldest first. */
+async function updateActivity(): Promise<Entry[]> {
+  const r = await api('GET', '/v1/activity?limit=100');
+  return (r.body.items as Entry[]).filter((e) => e.action.startsWith('update.')).reverse();
+}
+const eventuallyLogged = (what: string, match: (e: Entry) => boolean) =>
+  eventually(what, async () => (await updateActivity()).find(match), 15_000);
+
 async function siteNames(): Promise<string[]> {
   const r = await api('GET', '/v1/sites?limit=100');
   return (r.body.items as { name: string }[]).map((s) => s.name).sort();
@@ -168,6 +183,15 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     expect(existsSync(path.join(install, 'releases/0.2.0/app/dist/node/server.mjs'))).toBe(true);
     expect(readdirSync(path.join(install, 'releases/backups'))).toHaveLength(1);
     expect(await siteNames()).toEqual(['before v2']);
+    // The owner's requests, and the supervisor's outcome as a system entry written by v2 when it started
+    await eventuallyLogged('the applied outcome', (e) => e.actorType === 'system');
+    expect((await updateActivity()).map((e) => [e.action, e.actorType, e.subjectId])).toEqual([
+      ['update.check', 'user', '0.2.0'],
+      ['update.download', 'user', '0.2.0'],
+      ['update.apply', 'user', '0.2.0'],
+      ['update.apply', 'system', '0.2.0'],
+    ]);
+    expect((await updateActivity()).at(-1)!.details).toMatchObject({ outcome: 'applied', from: '0.1.0', automatic: false });
   });
 
   it('refuses each attack on the feed through the running server, v2 untouched', async () => {
@@ -209,6 +233,8 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       overrides.clear();
     }
     expect(await status()).toMatchObject({ current: '0.2.0', staged: null, latest: '0.4.0', lastApply: before.lastApply });
+    const refusals = (await updateActivity()).filter((e) => e.details?.refused).map((e) => [e.action, e.details!.refused]);
+    expect(refusals).toEqual([...cases, ...artifactCases].map((c) => ['update.download', c.reason]));
   });
 
   it('a kill -9 of the server mid-download leaves v2 running and nothing staged', { timeout: 60_000 }, async () => {
@@ -245,6 +271,8 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     // v3's migration ran (the backup is what undid it)
     expect(tables()).not.toContain('fixture_probe');
     expect(await siteNames()).toEqual(['before v2']);
+    const automatic = await eventuallyLogged('the automatic rollback', (e) => e.actorType === 'system' && e.action === 'update.rollback');
+    expect(automatic).toMatchObject({ actorId: null, subjectId: '0.2.0', details: { automatic: true, outcome: 'rolled_back', version: '0.3.0', from: '0.2.0' } });
   });
 
   it('a manual rollback returns to v1 and its database backup (what was written since is set aside)', { timeout: 90_000 }, async () => {
@@ -267,6 +295,8 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     await eventually('the second rollback to finish', async () => ((await status().catch(() => null))?.lastApply?.version === '0.2.0' ? true : undefined));
     expect(await runningVersion(base)).toBe('0.2.0');
     expect(await siteNames()).toEqual(['before v2', 'written on v2']);
+    const log = await updateActivity();
+    expect(log.filter((e) => e.action === 'update.rollback' && e.actorType === 'user')).toHaveLength(2);
   });
 
   it('apply and rollback need a session', async () => {

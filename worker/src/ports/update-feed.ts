@@ -24,6 +24,8 @@ export interface UpdateState {
   /** The latest verified manifest (the signed body), kept for status; null before the first check. */
   latest: unknown;
   staged: StagedReleaseInfo | null;
+  /** The supervisor's last outcome (LastApply.id) already written to the activity log. */
+  reportedApplyId?: string | null;
 }
 
 export interface UpdateStateStore {

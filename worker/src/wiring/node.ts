@@ -17,6 +17,8 @@ import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
 import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
+import { recordUpdateActivity } from '../http/routes/update.routes.js';
+import { createActivityService } from '../core/activity/activity.service.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 
@@ -81,6 +83,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     publicReadCache: database.dialect === 'sqlite' ? createPublicReadCache() : undefined,
     ...commonDeps(settings, options.jwtSecret, writeLog, loadWebpEncoderWasm),
   };
+  // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.
+  deferred.defer(updates.reportOutcome(recordUpdateActivity(createActivityService({ ...deps, logError: (m, e) => logger.error(m, e) }))));
   return {
     deps,
     async close() {

@@ -20,7 +20,13 @@ export function createFileUpdateState(file: string): UpdateStateStore {
       }
       const s = JSON.parse(text) as UpdateState;
       if (!Number.isSafeInteger(s.highestSequenceSeen) || s.highestSequenceSeen < 0) throw new Error(`${file}: highestSequenceSeen is not a whole number`);
-      return { highestSequenceSeen: s.highestSequenceSeen, lastCheckedAt: s.lastCheckedAt ?? null, latest: s.latest ?? null, staged: s.staged ?? null };
+      return {
+        highestSequenceSeen: s.highestSequenceSeen,
+        lastCheckedAt: s.lastCheckedAt ?? null,
+        latest: s.latest ?? null,
+        staged: s.staged ?? null,
+        reportedApplyId: s.reportedApplyId ?? null,
+      };
     },
     async save(state) {
       await mkdir(path.dirname(file), { recursive: true });

@@ -31,6 +31,13 @@ export const WORKERS_APPLY_MESSAGE =
 const UNSUPERVISED_MESSAGE =
   'This server was not started by the supervisor, so it cannot restart into another release. Start it with `NODE_ENV=production npm start` (docs/releases.md, "The supervisor").';
 
+/** An activity log entry about the supervisor's work (written by the system, not a user). */
+export interface UpdateActivity {
+  action: 'update.apply' | 'update.rollback';
+  version: string;
+  details: Record<string, unknown>;
+}
+
 export class UpdatesUnavailableError extends Error {
   constructor(message: string) {
     super(message);
@@ -64,6 +71,8 @@ const MAX_FEED_BYTES = 4 * 1024 * 1024;
  */
 export class UpdateService {
   private readonly pinnedKeys: readonly PinnedKey[];
+  /** State changes one at a time: a read-modify-write must never undo another's (highestSequenceSeen only grows). */
+  private queue: Promise<unknown> = Promise.resolve();
   constructor(private readonly deps: UpdateServiceDeps) {
     this.pinnedKeys = deps.pinnedKeys ?? PINNED_RELEASE_KEYS;
   }
@@ -90,6 +99,38 @@ export class UpdateService {
     return this.ask(switcher, { operation: 'rollback', version: null, actorId });
   }
 
+  /**
+   * Writes the supervisor's last outcome to the activity log once (the
+   * server calls it when it starts, which is right after every switch):
+   * an apply or rollback that ended, and above all an automatic rollback.
+   * The entry is written before it is marked, so a crash in between
+   * repeats it rather than losing it.
+   */
+  async reportOutcome(record: (activity: UpdateActivity) => Promise<void>): Promise<void> {
+    try {
+      // Read-only first: a status request never waits behind a download when there is nothing to write.
+      if (await this.unreported()) await this.exclusive(async () => {
+        const last = await this.unreported();
+        if (!last) return;
+        const automatic = last.outcome === 'rolled_back';
+        await record({
+          action: automatic || last.operation === 'rollback' ? 'update.rollback' : 'update.apply',
+          version: automatic ? last.from : last.version,
+          details: { operation: last.operation, outcome: last.outcome, version: last.version, from: last.from, at: last.at, reason: last.reason, requestedBy: last.actorId, automatic },
+        });
+        await this.deps.store.save({ ...(await this.deps.store.load()), reportedApplyId: last.id });
+      });
+    } catch (err) {
+      // The log is a record, not a gate: status and updates go on without it.
+      this.deps.logger.error('the supervisor outcome was not written to the activity log', err);
+    }
+  }
+
+  private async unreported(): Promise<LastApply | null> {
+    const last = this.deps.switcher ? (await this.deps.switcher.status()).lastApply : null;
+    return last && (await this.deps.store.load()).reportedApplyId !== last.id ? last : null;
+  }
+
   private async supervisor(): Promise<ReleaseSwitcher> {
     const switcher = this.deps.switcher;
     if (!switcher) throw new UpdatesUnavailableError(WORKERS_APPLY_MESSAGE);
@@ -108,12 +149,22 @@ export class UpdateService {
 
   /** Reads and verifies the feed now; remembers its sequence and latest release. */
   async check(): Promise<UpdateStatusDto> {
-    const { state } = await this.checkFeed();
+    const { state } = await this.exclusive(() => this.checkFeed());
     return this.toDto(state);
   }
 
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   /** Check, then download, verify and stage the latest release (when newer than the running one). */
-  async download(): Promise<UpdateStatusDto> {
+  download(): Promise<UpdateStatusDto> {
+    return this.exclusive(() => this.downloadNow());
+  }
+
+  private async downloadNow(): Promise<UpdateStatusDto> {
     const stager = this.deps.stager;
     if (!stager) throw new UpdatesUnavailableError('this target does not stage releases; deploy a new version instead');
     const { state, latest, releases, signedLatest } = await this.checkFeed();
