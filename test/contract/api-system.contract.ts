@@ -64,16 +64,38 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
       }
     });
 
-    it('reports the update status to verified users; checking without a feed is a 409', async () => {
+    it('reports the update status to verified users; checking without a feed, applying and rolling back without a supervisor are 409s', async () => {
       expect((await api.request('/v1/system/update')).status).toBe(401);
       const owner = await registerOwner(api, 'updates@example.com');
       const res = await api.request('/v1/system/update', { token: owner.token });
       expect(res.status).toBe(200);
       const version = (await (await api.request('/v1/system/version')).json()).version;
-      expect(await res.json()).toEqual({ current: version, latest: null, available: false, staged: null, lastCheckedAt: null, notes: null });
+      expect(await res.json()).toEqual({
+        current: version,
+        latest: null,
+        available: false,
+        staged: null,
+        lastCheckedAt: null,
+        notes: null,
+        supervised: false,
+        previous: null,
+        pending: null,
+        lastApply: null,
+      });
       const check = await api.request('/v1/system/update/check', { method: 'POST', token: owner.token });
       expect(check.status).toBe(409);
       expect((await check.json()).error.code).toBe('conflict');
+
+      // Apply and rollback without a supervisor: a 409 that says what to do instead.
+      const { target } = await (await api.request('/v1/system/version')).json();
+      for (const op of ['apply', 'rollback']) {
+        const res = await api.request(`/v1/system/update/${op}`, { method: 'POST', token: owner.token });
+        expect(res.status).toBe(409);
+        const { error } = await res.json();
+        expect(error.code).toBe('conflict');
+        // Workers: an update is a deployment (wrangler). Node here runs without the supervisor.
+        expect(error.message).toContain(target === 'workers' ? 'wrangler rollback' : 'NODE_ENV=production npm start');
+      }
     });
 
     it('never shows a stack trace or internal detail in an error body', async () => {
