@@ -6,7 +6,7 @@ import { buildNode } from './build-node.mjs';
 /**
  * `npm test`: the whole suite. Builds what the tests serve (the admin's
  * static files for workerd and the browser, the Node bundle for the
- * end-to-end server test), type-checks, then runs every vitest project:
+ * end-to-end server test), type-checks (server and admin), then runs every vitest project:
  * unit, node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP), workers
  * (workerd with D1 and R2) and browser (Chromium). Extra arguments go to
  * vitest, e.g. `npm test -- --project node`.
@@ -22,4 +22,5 @@ function run(cmd, args) {
 run(process.execPath, [path.join(root, 'scripts/build-admin.mjs')]);
 await buildNode();
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+run(bin('tsc'), ['-p', 'admin-qwik/tsconfig.json', '--noEmit']);
 run(bin('vitest'), ['run', ...process.argv.slice(2)]);

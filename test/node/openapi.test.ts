@@ -23,7 +23,7 @@ describe('OpenAPI description', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'cms-openapi-'));
-    const settings = parseSettings({ DATABASE_URL: `sqlite:${dir}/cms.db`, STORAGE_URL: `file:${dir}/uploads`, JWT_SECRET: 'x'.repeat(40) }, 'node');
+    const settings = parseSettings({ DATABASE_URL: `sqlite:${dir}/cms.db`, STORAGE_URL: `file:${dir}/uploads`, ACTIVITY_LOG_FILE: `${dir}/activity.ndjson`, JWT_SECRET: 'x'.repeat(40) }, 'node');
     const { deps, close } = await buildNodeDeps(settings, { appRoot: REPO_ROOT, jwtSecret: 'x'.repeat(40), writeLog: () => {} });
     closeDb = close;
     app = createApp(deps);
