@@ -117,7 +117,7 @@ async function switchTo(m, accepted) {
   log(`${m.operation} requested`, { version: pending.version, from: state.current.version });
   let to;
   try {
-    to = m.operation === 'apply' ? { version: m.version, dir: prepareRelease(installDir, m.version, log), backup: null } : release(state.previous);
+    to = m.operation === 'apply' ? { version: m.version, dir: await prepareRelease(installDir, m.version, log, failpoint), backup: null } : release(state.previous);
     if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs'))) throw new Error(`${to.dir} holds no server`);
   } catch (e) {
     log('preparing the release failed; nothing switched', { version: pending.version, error: e.message }, 'error');

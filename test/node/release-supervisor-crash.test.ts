@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,7 @@ afterAll(async () => {
 
 describe('the supervisor after kill -9 at each step of a switch', () => {
   it.each([
+    ['unpacked', '1.0.0', 'failed'],
     ['prepared', '1.0.0', 'failed'],
     ['stopped', '1.0.0', 'failed'],
     ['backed-up', '1.0.0', 'failed'],
@@ -122,6 +123,7 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     await supervise(app);
     await versionIs(app.base, expected);
     const after = await eventually('the switch to settle', async () => (state(app).pending === null ? state(app) : undefined), 20_000);
+    expect(readdirSync(path.join(app.dir, 'releases/2.0.0')).filter((n) => n.startsWith('.app-'))).toEqual([]); // no half-unpacked scratch
     expect(after).toMatchObject({ current: { version: expected }, lastApply: { operation: 'apply', version: '2.0.0', from: '1.0.0', outcome } });
     if (outcome === 'applied') expect(after.previous).toMatchObject({ version: '1.0.0' });
     else expect(after.previous).toBeNull();

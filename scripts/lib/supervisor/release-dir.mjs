@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,17 @@ const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export const appDirOf = (version) => path.join('releases', version, 'app');
 
+/** A command without blocking the supervisor (it keeps answering signals and its child meanwhile). */
+function run(cmd, args, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+    child.on('error', (e) => resolve({ status: null, stderr: e.message }));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 export function stagedManifest(installDir, version) {
@@ -27,8 +38,8 @@ export function stagedManifest(installDir, version) {
   return envelope.signed;
 }
 
-/** Returns app/ relative to installDir; `log` reports slow steps. */
-export function prepareRelease(installDir, version, log) {
+/** Returns app/ relative to installDir; `log` reports slow steps, `step(name)` marks them (test failpoints). */
+export async function prepareRelease(installDir, version, log, step = () => {}) {
   const manifest = stagedManifest(installDir, version);
   const appRel = appDirOf(version);
   const app = path.join(installDir, appRel);
@@ -43,12 +54,13 @@ export function prepareRelease(installDir, version, log) {
   const scratch = path.join(installDir, 'releases', version, `.app-${randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(scratch, { mode: 0o755 });
-    const tar = spawnSync('tar', ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'], { encoding: 'utf8' });
-    if (tar.status !== 0) throw new Error(`unpacking ${artifact.name} failed: ${tar.stderr || tar.error?.message}`);
+    const tar = await run('tar', ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'], installDir);
+    if (tar.status !== 0) throw new Error(`unpacking ${artifact.name} failed: ${tar.stderr}`);
     const pkg = readJson(path.join(scratch, 'package.json'));
     if (pkg?.version !== version) throw new Error(`the artifact's package.json says ${pkg?.version}, its manifest ${version}`);
     if (!existsSync(path.join(scratch, 'dist/node/server.mjs'))) throw new Error('the artifact has no dist/node/server.mjs');
-    const modules = dependenciesFor(installDir, scratch, log);
+    step('unpacked');
+    const modules = await dependenciesFor(installDir, scratch, log);
     symlinkSync(path.relative(scratch, modules), path.join(scratch, 'node_modules'));
     rmSync(app, { recursive: true, force: true });
     renameSync(scratch, app);
@@ -66,7 +78,7 @@ export function prepareRelease(installDir, version, log) {
  * `npm ci --omit=dev`. The installation the supervisor runs from counts as
  * such a store when its lock file is the same (no install needed then).
  */
-function dependenciesFor(installDir, appDir, log) {
+async function dependenciesFor(installDir, appDir, log) {
   const lock = readFileSync(path.join(appDir, 'package-lock.json'));
   const hash = sha256(lock).slice(0, 24);
   const store = path.join(installDir, 'releases', 'deps', hash);
@@ -80,8 +92,8 @@ function dependenciesFor(installDir, appDir, log) {
   try {
     for (const f of ['package.json', 'package-lock.json']) copyFileSync(path.join(appDir, f), path.join(scratch, f));
     log?.('installing production dependencies (npm ci --omit=dev)', { store: path.relative(installDir, store) });
-    const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: scratch, encoding: 'utf8' });
-    if (npm.status !== 0) throw new Error(`npm ci --omit=dev failed: ${(npm.stderr || npm.error?.message || '').slice(-2000)}`);
+    const npm = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], scratch);
+    if (npm.status !== 0) throw new Error(`npm ci --omit=dev failed: ${npm.stderr.slice(-2000)}`);
     rmSync(store, { recursive: true, force: true });
     renameSync(scratch, store);
     return path.join(store, 'node_modules');
