@@ -86,7 +86,13 @@ async function handleMessage(m, child) {
   const reply = (accepted, message) => child.connected && child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
   const refusal = refuse(m);
   if (refusal) return reply(false, refusal);
-  await switchTo(m, () => reply(true, null)).catch((e) => log('update failed', { error: e.stack ?? String(e) }, 'error'));
+  await switchTo(m, () => reply(true, null)).catch((e) => {
+    // Unforeseen (a disk error in a backup or restore): keep a server running; the
+    // pending step in the state file is finished or undone at the next start.
+    log('update failed', { error: e.stack ?? String(e) }, 'error');
+    busy = false;
+    if (!running && !stopping) launch();
+  });
 }
 
 function refuse(m) {
@@ -120,12 +126,7 @@ async function switchTo(m, accepted) {
     to = m.operation === 'apply' ? { version: m.version, dir: await prepareRelease(installDir, m.version, log, failpoint), backup: null } : release(state.previous);
     if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs'))) throw new Error(`${to.dir} holds no server`);
   } catch (e) {
-    log('preparing the release failed; nothing switched', { version: pending.version, error: e.message }, 'error');
-    state.lastApply = outcome(pending, 'failed', e.message);
-    state.pending = null;
-    save();
-    busy = false;
-    return;
+    return abandon(pending, e);
   }
   failpoint('prepared');
   // Let the server's 202 leave (and its keep-alive connection go idle) before asking it to stop.
@@ -133,7 +134,12 @@ async function switchTo(m, accepted) {
   await stopChild(running, STOP_GRACE_MS);
   running = null;
   failpoint('stopped');
-  const backup = dbFile ? backupSqlite(dbFile, BACKUPS, `${state.current.version}-${Date.now()}`, installDir) : null;
+  let backup;
+  try {
+    backup = dbFile ? backupSqlite(dbFile, BACKUPS, `${state.current.version}-${Date.now()}`, installDir) : null;
+  } catch (e) {
+    return abandon(pending, e);
+  }
   failpoint('backed-up');
   const from = { ...release(state.current), backup };
   state = {
@@ -147,12 +153,26 @@ async function switchTo(m, accepted) {
   await trial();
 }
 
+/** Nothing was switched: record why and make sure the current release runs. */
+function abandon(pending, e) {
+  log(`${pending.operation} abandoned; nothing switched`, { version: pending.version, error: e.message }, 'error');
+  state.lastApply = outcome(pending, 'failed', e.message);
+  state.pending = null;
+  save();
+  busy = false;
+  if (!running && !stopping) launch();
+}
+
 /** Starts state.current (restoring its backup first on a rollback) and keeps it only when healthy. */
 async function trial() {
   busy = true;
   const p = state.pending;
   if (p.toRestore && dbFile && !p.restored) {
-    restoreSqlite(path.resolve(installDir, p.toRestore), dbFile);
+    try {
+      restoreSqlite(path.resolve(installDir, p.toRestore), dbFile);
+    } catch (e) {
+      return revert(`restoring the database of ${p.to.version} failed: ${e.message}`);
+    }
     p.restored = true;
     save();
     failpoint('restored');

@@ -180,12 +180,25 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\n');
   });
 
-  it('refuses a second request while one runs, an unknown version and a rollback with nothing to go back to', { timeout: 30_000 }, async () => {
+  it('refuses an unknown version and a rollback with nothing to go back to; an artifact that no longer matches its manifest switches nothing', { timeout: 30_000 }, async () => {
     const app = await install();
     await supervise(app);
     await versionIs(app.base, '1.0.0');
     expect(await ask(app.base, 'rollback')).toEqual(expect.objectContaining({ accepted: false, message: 'there is no previous release to roll back to' }));
     expect(await ask(app.base, 'apply', '9.9.9')).toEqual(expect.objectContaining({ accepted: false, message: expect.stringContaining('not staged') }));
     expect(await ask(app.base, 'apply', '../../etc')).toEqual(expect.objectContaining({ accepted: false, message: expect.stringContaining('not a version') }));
+
+    // An artifact changed after staging is not unpacked: nothing switched, the old server never stopped.
+    stage(app.dir, '3.0.0');
+    const tarball = path.join(app.dir, 'releases/3.0.0/edge-cms-3.0.0-node.tar.gz');
+    const bytes = readFileSync(tarball);
+    bytes[bytes.length >> 1]! ^= 1;
+    writeFileSync(tarball, bytes);
+    const pid = state(app).child.pid;
+    expect(await ask(app.base, 'apply', '3.0.0')).toMatchObject({ accepted: true });
+    const failed = await eventually('the apply to fail', async () => (state(app).lastApply ? state(app) : undefined));
+    expect(failed).toMatchObject({ pending: null, current: { version: '1.0.0' }, child: { pid }, lastApply: { outcome: 'failed', reason: expect.stringContaining('does not match its manifest') } });
+    expect(await runningVersion(app.base)).toBe('1.0.0');
+    expect(readdirSync(path.join(app.dir, 'releases/3.0.0'))).not.toContain('app');
   });
 });
