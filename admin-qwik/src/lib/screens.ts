@@ -33,7 +33,7 @@ export const SCREENS: readonly Screen[] = [
   { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
   { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: true, ownerOnly: true },
   { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: true },
-  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: false, ownerOnly: true },
+  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: true, ownerOnly: true },
   { href: '/settings', label: 'Settings', summary: 'Version of the running build.', icon: IconSettings, ready: true },
 ];
 

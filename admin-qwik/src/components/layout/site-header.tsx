@@ -19,9 +19,10 @@ export const SiteHeader = component$(() => {
       <div class="header-tools">
         {session.status === 'signed-in' && session.user && (
           <>
-            <Link href="/profile" class="whoami" data-testid="whoami" aria-label={`Your profile: ${session.user.displayName || session.user.email}, ${session.user.role}`}>
+            {/* A plain link: a Link component here was sometimes rendered twice when the session arrived. */}
+            <a href="/profile" class="whoami" data-testid="whoami" aria-label={`Your profile: ${session.user.displayName || session.user.email}, ${session.user.role}`}>
               {session.user.displayName || session.user.email} <span class="badge">{session.user.role}</span>
-            </Link>
+            </a>
             <button
               type="button"
               class="button button-quiet"

@@ -1,0 +1,14 @@
+/** `/v1/articles/{id}` + `{ id }` → `/v1/articles/<id>`; query values left undefined are omitted. */
+export function buildUrl(template: string, pathParams?: Record<string, unknown>, query?: Record<string, unknown>): string {
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = pathParams?.[name];
+    if (value === undefined || value === null) throw new Error(`missing path parameter ${name} for ${template}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
