@@ -134,7 +134,8 @@ beforeAll(async () => {
 
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feedBase}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' });
+  // `npm start` in an install without sources runs the supervisor
+  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feedBase}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' }, 'scripts/start.mjs');
   expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
 
   const reg = await fetch(`${base}/v1/auth/register`, {

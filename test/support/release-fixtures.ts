@@ -116,10 +116,14 @@ export interface SupervisorProcess {
   stop(): Promise<number | null>;
 }
 
-/** `node INSTALL/scripts/supervisor.mjs` in INSTALL, as `NODE_ENV=production npm start` runs it. */
-export async function startSupervisor(installDir: string, env: Record<string, string>): Promise<SupervisorProcess> {
+/**
+ * The supervisor in INSTALL: `scripts/supervisor.mjs` directly, or
+ * `scripts/start.mjs` (what `npm start` runs; in an unpacked release, with no
+ * sources to build, it starts the supervisor).
+ */
+export async function startSupervisor(installDir: string, env: Record<string, string>, entry = 'scripts/supervisor.mjs'): Promise<SupervisorProcess> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [path.join(installDir, 'scripts/supervisor.mjs')], {
+  const child = spawn(process.execPath, [path.join(installDir, entry)], {
     cwd: installDir,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', CMS_STOP_GRACE_MS: '5000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
