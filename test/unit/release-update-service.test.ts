@@ -141,6 +141,7 @@ describe('UpdateService', () => {
     it('is a conflict with a reason: Workers, no supervisor, nothing staged, a switch running, no previous, a refusal', async () => {
       expect(await conflict(service(stagedStore(), { switcher: null }).apply('o'))).toContain('wrangler versions deploy');
       expect(await conflict(service(stagedStore(), { switcher: null }).rollback('o'))).toContain('wrangler rollback');
+      expect(await conflict(service(stagedStore(), { switcher: null, stager: null }).download())).toContain('docs/releases.md');
       expect(await conflict(service(stagedStore(), { switcher: switcher({ supervised: false }).sw }).apply('o'))).toContain('NODE_ENV=production npm start');
       expect(await conflict(service(createMemoryUpdateState(), { switcher: switcher({}).sw }).apply('o'))).toContain('download it first');
       const older = createMemoryUpdateState({ highestSequenceSeen: 1, lastCheckedAt: null, latest: null, staged: { version: '1.1.0', sequence: 1, stagedAt: 'x' } });

@@ -166,7 +166,7 @@ export class UpdateService {
 
   private async downloadNow(): Promise<UpdateStatusDto> {
     const stager = this.deps.stager;
-    if (!stager) throw new UpdatesUnavailableError('this target does not stage releases; deploy a new version instead');
+    if (!stager) throw new UpdatesUnavailableError(WORKERS_APPLY_MESSAGE);
     const { state, latest, releases, signedLatest } = await this.checkFeed();
     if (compareVersions(latest.version, this.deps.currentVersion) <= 0) return this.toDto(state);
     if (state.staged?.version === latest.version && state.staged.sequence === latest.sequence) return this.toDto(state);
