@@ -32,7 +32,7 @@ const baseUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthH
 const dbFile = sqliteFile(process.env.DATABASE_URL, installDir);
 
 const log = (msg, fields = {}, level = 'info') =>
-  process.stdout.write(JSON.stringify({ level, msg, source: 'supervisor', at: new Date().toISOString(), ...fields }) + '\n');
+  process.stdout.write(JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields }) + '\n');
 
 /** Test hook: kill -9 this process at a named step (test/node/release-supervisor*.test.ts). */
 function failpoint(name) {

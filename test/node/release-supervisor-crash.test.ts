@@ -117,6 +117,8 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     const first = await supervise(app, failpoint);
     await versionIs(app.base, '1.0.0');
     stage(app.dir, '2.0.0');
+    // what the server's stager leaves when it is killed while writing a download
+    mkdirSync(path.join(app.dir, 'releases/.staging-9.9.9-0123456789ab'));
     expect(await ask(app.base, 'apply', '2.0.0')).toMatchObject({ accepted: true });
     await crashed(first, app.base);
 
@@ -124,6 +126,7 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     await versionIs(app.base, expected);
     const after = await eventually('the switch to settle', async () => (state(app).pending === null ? state(app) : undefined), 20_000);
     expect(readdirSync(path.join(app.dir, 'releases/2.0.0')).filter((n) => n.startsWith('.app-'))).toEqual([]); // no half-unpacked scratch
+    expect(readdirSync(path.join(app.dir, 'releases')).filter((n) => n.startsWith('.staging-'))).toEqual([]); // nor half-staged download
     expect(after).toMatchObject({ current: { version: expected }, lastApply: { operation: 'apply', version: '2.0.0', from: '1.0.0', outcome } });
     if (outcome === 'applied') expect(after.previous).toMatchObject({ version: '1.0.0' });
     else expect(after.previous).toBeNull();

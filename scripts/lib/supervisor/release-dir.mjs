@@ -103,12 +103,21 @@ async function dependenciesFor(installDir, appDir, log) {
   }
 }
 
-/** Removes scratch directories a crash left behind (never a complete app/). */
+/**
+ * Removes scratch directories a crash left behind (never a complete app/):
+ * the server's half-staged `.staging-*` (it was killed while writing a
+ * download), half-unpacked `.app-*`, half-installed dependency stores.
+ * Called when no server runs.
+ */
 export function cleanScratch(installDir) {
   const releases = path.join(installDir, 'releases');
   if (!existsSync(releases)) return;
   for (const name of readdirSync(releases)) {
     const dir = path.join(releases, name);
+    if (name.startsWith('.staging-')) {
+      rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
     if (!statSync(dir).isDirectory()) continue;
     if (name === 'deps') {
       for (const d of readdirSync(dir)) if (d.includes('.tmp-')) rmSync(path.join(dir, d), { recursive: true, force: true });
