@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
+import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.mjs';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
 import { compareCodecs, makeSourceJpeg, seedImage, SOURCE, TARGET_WIDTH } from './images.mjs';
 import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
@@ -36,6 +37,7 @@ const { values: opt } = parseArgs({
     json: { type: 'string' },
     server: { type: 'string' },
     'skip-bundle': { type: 'boolean', default: false },
+    'skip-admin': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -56,6 +58,7 @@ if (opt.help) {
   --server FILE         benchmark this server bundle instead of building dist/node/server.mjs
                         (a candidate build; it finds drizzle/ two levels up, like the real one)
   --skip-bundle         do not run wrangler for the Worker bundle size
+  --skip-admin          do not measure the admin's JS in Chromium (scripts/bench/admin-bytes.mjs)
   --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
   process.exit(0);
 }
@@ -288,14 +291,27 @@ async function main() {
     }
   }
 
-  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle, images: results.images });
+  // 6. The admin's JS before the login form is usable, in Chromium (scripts/bench/admin-bytes.mjs).
+  let adminError = null;
+  if (!opt['skip-admin']) {
+    log('admin JS: Chromium signs in on /login');
+    try {
+      results.admin = await measureAdminBytes(opt.server ? { serverScript: serverBundle } : {});
+    } catch (err) {
+      adminError = err;
+    }
+  }
+
+  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle, images: results.images, admin: results.admin });
   results.totalSeconds = (performance.now() - began) / 1000;
   console.log('\n' + formatReport(results));
+  if (results.admin) console.log(formatAdminBytes(results.admin));
   if (opt.json) writeFileSync(path.resolve(opt.json), JSON.stringify(results, null, 2) + '\n');
   if (bundleError) throw bundleError;
+  if (adminError) throw adminError;
 }
 
-function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images }) {
+function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images, admin }) {
   const ratioRow = (metric, value, base, goal, unit, higherIsBetter = true, cpu = null) => {
     const ratio = value / base;
     return {
@@ -327,6 +343,7 @@ function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images }) {
         ? null
         : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest }),
     ...(bundle ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)] : []),
+    ...(admin ? [ratioRow('admin JS (gzip) until login is usable vs goal', admin.login.gzip / 1024, ADMIN_JS_GOAL_BYTES / 1024, 1, 'KiB', false)] : []),
   ];
 }
 

@@ -1,0 +1,175 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
+import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.mjs';
+
+/**
+ * The admin's JavaScript weight, as a visitor's browser pays it:
+ *
+ * - **before the login form is usable**: a fresh Chromium (empty cache)
+ *   opens `/login` on the real Node server, fills the form and presses
+ *   "Sign in"; every JavaScript response whose request started before the
+ *   form's `POST /v1/auth/login` left the browser is counted (page scripts,
+ *   Qwik's loader, the handlers the typing and the press needed, and
+ *   whatever Qwik prefetched meanwhile). "Usable" is proven, not guessed:
+ *   the form did send its request.
+ * - **the build**: every `.js` file under `admin-qwik/dist/`.
+ *
+ * Sizes are gzip level 9 of each body, the way bundle-size.mjs counts the
+ * Worker (the Node server itself sends them uncompressed; a proxy or CDN in
+ * front compresses). Goal: ≤ 60 KiB before the form is usable (issue #6).
+ *
+ *   node scripts/bench/admin-bytes.mjs [--json FILE]   alone
+ *   npm run bench                                      as one row of the benchmark
+ */
+export const ADMIN_JS_GOAL_BYTES = 60 * 1024;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DIST = path.join(root, 'admin-qwik/dist');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/** Every .js file of the admin build, gzip-sized. */
+export function adminBuildJs(dir = DIST) {
+  let raw = 0;
+  let gzip = 0;
+  let files = 0;
+  const visit = (p) => {
+    for (const e of readdirSync(p)) {
+      const f = path.join(p, e);
+      if (statSync(f).isDirectory()) visit(f);
+      else if (/\.m?js$/.test(e)) {
+        const bytes = readFileSync(f);
+        raw += bytes.length;
+        gzip += gz(bytes);
+        files++;
+      }
+    }
+  };
+  visit(dir);
+  return { files, raw, gzip };
+}
+
+function isJs(response) {
+  const type = response.headers()['content-type'] ?? '';
+  return response.request().resourceType() === 'script' || /javascript|ecmascript/.test(type) || /\.m?js(\?|$)/.test(new URL(response.url()).pathname);
+}
+
+/**
+ * Opens `${origin}/login` in a fresh context and signs in with a made-up
+ * account (a 401 is fine: the point is that the form sent its request).
+ */
+export async function measureLoginJs(origin) {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const started = new Map(); // request → order it started in
+    let order = 0;
+    let usableAt = null; // the order of the login POST
+    const js = [];
+    context.on('request', (req) => {
+      started.set(req, order++);
+      if (usableAt === null && req.method() === 'POST' && new URL(req.url()).pathname === '/v1/auth/login') usableAt = started.get(req);
+    });
+    context.on('response', (res) => {
+      if (isJs(res)) js.push(res);
+    });
+    const page = await context.newPage();
+    await page.goto(`${origin}/login`, { waitUntil: 'load' });
+    const atLoad = order;
+    await page.getByLabel('E-mail address').fill('bench@example.com');
+    await page.getByLabel('Password').fill('not a real password at all');
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/auth/login', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await posted;
+    await page.waitForLoadState('networkidle').catch(() => {});
+    const sized = [];
+    for (const res of js) {
+      const at = started.get(res.request()) ?? Infinity;
+      if (at > usableAt) continue;
+      const body = await res.body().catch(() => null);
+      if (!body) continue;
+      sized.push({ path: new URL(res.url()).pathname, raw: body.length, gzip: gz(body), beforeLoad: at < atLoad });
+    }
+    await context.close();
+    const sum = (list, k) => list.reduce((a, f) => a + f[k], 0);
+    const onLoad = sized.filter((f) => f.beforeLoad);
+    return {
+      files: sized.length,
+      raw: sum(sized, 'raw'),
+      gzip: sum(sized, 'gzip'),
+      onLoad: { files: onLoad.length, gzip: sum(onLoad, 'gzip') },
+      list: sized.sort((a, b) => b.gzip - a.gzip),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Builds what is stale, starts the real Node server on a scratch database, measures, stops it. */
+export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}) {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], { cwd: root, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`admin build failed:\n${(built.stdout ?? '') + (built.stderr ?? '')}`);
+  if (serverScript === NODE_BUNDLE) await buildNode();
+  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-admin-bytes-')));
+  const server = await startServer({
+    name: 'the Node server (admin bytes)',
+    script: serverScript,
+    env: {
+      DATABASE_URL: `sqlite:${path.join(tmp, 'cms.db')}`,
+      STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
+      JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
+    },
+    cwd: tmp,
+    logFile: path.join(tmp, 'server.log'),
+    readyPath: '/readyz',
+  });
+  try {
+    const login = await measureLoginJs(server.url);
+    return { login, build: adminBuildJs(), goal: ADMIN_JS_GOAL_BYTES };
+  } finally {
+    await server.stop();
+  }
+}
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+/** One line for people: the login figure next to the build's total. */
+export function formatAdminBytes(r) {
+  const verdict = r.login.gzip <= r.goal ? 'PASS' : 'MISS';
+  return (
+    `admin JS before the login form is usable: ${kib(r.login.gzip)} gzip in ${r.login.files} file(s) ` +
+    `(${kib(r.login.onLoad.gzip)} of it at page load; goal ≤ ${kib(r.goal)}: ${verdict}); ` +
+    `all admin JS in the build: ${kib(r.build.gzip)} gzip (${kib(r.build.raw)} raw) in ${r.build.files} file(s)`
+  );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  installExitHandlers();
+  const jsonAt = process.argv.indexOf('--json');
+  try {
+    const r = await measureAdminBytes();
+    console.log(formatAdminBytes(r));
+    for (const f of r.login.list) console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
+    if (jsonAt > 0 && process.argv[jsonAt + 1]) {
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(path.resolve(process.argv[jsonAt + 1]), JSON.stringify(r, null, 2) + '\n');
+    }
+    cleanupNow();
+    process.exit(0);
+  } catch (err) {
+    console.error(`admin-bytes failed: ${err instanceof Error ? err.message : String(err)}`);
+    cleanupNow();
+    process.exit(1);
+  }
+}
