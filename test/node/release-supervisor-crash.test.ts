@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,17 +47,17 @@ let tmp: string;
 let seq = 0;
 const running: SupervisorProcess[] = [];
 
-function appTree(dir: string, version: string, extra: object = {}) {
+function appTree(dir: string, version: string, extra: object = {}, lock = LOCK) {
   mkdirSync(path.join(dir, 'dist/node'), { recursive: true });
   writeFileSync(path.join(dir, 'dist/node/server.mjs'), APP);
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'edge-cms', version, ...extra }));
-  writeFileSync(path.join(dir, 'package-lock.json'), LOCK);
+  writeFileSync(path.join(dir, 'package-lock.json'), lock);
 }
 
 /** releases/<version>/ as the server's stager leaves it: the artifact and its manifest. */
-function stage(install: string, version: string, extra: object = {}) {
+function stage(install: string, version: string, extra: object = {}, lock = LOCK) {
   const src = path.join(tmp, `src-${++seq}`);
-  appTree(src, version, extra);
+  appTree(src, version, extra, lock);
   const dir = path.join(install, 'releases', version);
   mkdirSync(dir, { recursive: true });
   const name = `edge-cms-${version}-node.tar.gz`;
@@ -203,5 +203,20 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     expect(failed).toMatchObject({ pending: null, current: { version: '1.0.0' }, child: { pid }, lastApply: { outcome: 'failed', reason: expect.stringContaining('does not match its manifest') } });
     expect(await runningVersion(app.base)).toBe('1.0.0');
     expect(readdirSync(path.join(app.dir, 'releases/3.0.0'))).not.toContain('app');
+  });
+
+  it('installs the production dependencies of a release whose lock file is new (npm ci --omit=dev) into a store shared by lock file', { timeout: 60_000 }, async () => {
+    const app = await install();
+    await supervise(app);
+    await versionIs(app.base, '1.0.0');
+    // A lock file without dependencies: npm ci runs for real and needs no registry.
+    const lock = (v: string) => JSON.stringify({ name: 'edge-cms', version: v, lockfileVersion: 3, requires: true, packages: { '': { name: 'edge-cms', version: v } } });
+    stage(app.dir, '2.0.0', {}, lock('2.0.0'));
+    expect(await ask(app.base, 'apply', '2.0.0')).toMatchObject({ accepted: true });
+    await versionIs(app.base, '2.0.0');
+    const modules = path.join(app.dir, 'releases/2.0.0/app/node_modules');
+    const store = realpathSync(modules);
+    expect(path.relative(path.join(app.dir, 'releases/deps'), store)).toMatch(/^[0-9a-f]{24}\/node_modules$/);
+    expect(readFileSync(path.join(store, '../package-lock.json'), 'utf8')).toBe(lock('2.0.0'));
   });
 });

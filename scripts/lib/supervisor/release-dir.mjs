@@ -94,6 +94,7 @@ async function dependenciesFor(installDir, appDir, log) {
     log?.('installing production dependencies (npm ci --omit=dev)', { store: path.relative(installDir, store) });
     const npm = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], scratch);
     if (npm.status !== 0) throw new Error(`npm ci --omit=dev failed: ${npm.stderr.slice(-2000)}`);
+    mkdirSync(path.join(scratch, 'node_modules'), { recursive: true }); // npm makes none for a release without dependencies
     rmSync(store, { recursive: true, force: true });
     renameSync(scratch, store);
     return path.join(store, 'node_modules');
