@@ -78,6 +78,8 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
         ['POST', '/v1/media/purge'],
         ['PUT', '/v1/media/purge/settings'],
         ['POST', '/v1/system/update/check'],
+        ['POST', '/v1/system/update/apply'],
+        ['POST', '/v1/system/update/rollback'],
       ] as const) {
         const res = await api.request(path, { method, token: all, json: method === 'GET' ? undefined : {} });
         expect(res.status, `${method} ${path}`).toBe(403);

@@ -112,6 +112,8 @@ export function runUsersApiContract(name: string, setup: () => Promise<ApiHarnes
         ['POST', '/v1/user/invite'],
         ['POST', '/v1/system/update/check'],
         ['POST', '/v1/system/update/download'],
+        ['POST', '/v1/system/update/apply'],
+        ['POST', '/v1/system/update/rollback'],
       ] as const) {
         const asAdmin = await api.request(path, { method, token: admin.token, json: method === 'GET' || method === 'DELETE' ? undefined : { email: 'x@example.com' } });
         expect(asAdmin.status, `${method} ${path} as admin`).toBe(403);
