@@ -300,6 +300,15 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     expect(log.filter((e) => e.action === 'update.rollback' && e.actorType === 'user')).toHaveLength(2);
   });
 
+  it('a kill -9 of the supervisor stops its server too (no orphan on the port); started again, v2 runs', { timeout: 60_000 }, async () => {
+    sup.child.kill('SIGKILL');
+    await sup.exited;
+    await eventually('the orphaned server to stop', async () => ((await runningVersion(base)) === undefined ? true : undefined), 15_000);
+    sup = await startSupervisor(install, { PORT: new URL(base).port, UPDATE_FEED_URL: `${feedBase}/feed.json` }, 'scripts/start.mjs');
+    expect(await eventually('v2 to answer again', () => runningVersion(base), 30_000)).toBe('0.2.0');
+    expect(await status()).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null });
+  });
+
   it('apply and rollback need a session', async () => {
     for (const op of ['apply', 'rollback']) expect((await fetch(`${base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
   });
