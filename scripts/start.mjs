@@ -32,7 +32,8 @@ if (fromSource) {
   const manifest = path.join(root, 'package.json');
   if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
     console.log('Installing dependencies…');
-    run(npm, ['install', '--no-audit', '--no-fund']);
+    // A source checkout builds itself: the build tools are dev dependencies, wanted even when NODE_ENV=production.
+    run(npm, ['install', '--include=dev', '--no-audit', '--no-fund']);
   }
   run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 }
