@@ -183,6 +183,30 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\n');
   });
 
+  it('killed after the rolled-back release started and wrote: the restart does not restore the backup again', { timeout: 60_000 }, async () => {
+    const app = await install();
+    const first = await supervise(app);
+    await versionIs(app.base, '1.0.0');
+    stage(app.dir, '2.0.0');
+    expect(await ask(app.base, 'apply', '2.0.0')).toMatchObject({ accepted: true });
+    await versionIs(app.base, '2.0.0');
+    await eventually('the apply to settle', async () => (state(app).pending === null ? true : undefined));
+    await first.stop();
+    const second = await supervise(app, 'trial-started');
+    await versionIs(app.base, '2.0.0');
+    expect(await ask(app.base, 'rollback')).toMatchObject({ accepted: true });
+    await crashed(second, app.base);
+    // 1.0.0's backup was restored, then 1.0.0 started and wrote before it saw the supervisor gone
+    await eventually('the orphan to write', async () => (database(app) === 'ran 1.0.0\nran 1.0.0\n' ? true : undefined), 10_000);
+    await eventually('the orphan to stop', async () => ((await runningVersion(app.base)) === undefined ? true : undefined), 10_000);
+
+    await supervise(app);
+    await versionIs(app.base, '1.0.0');
+    await eventually('the rollback to settle', async () => (state(app).pending === null ? true : undefined));
+    expect(state(app)).toMatchObject({ current: { version: '1.0.0' }, lastApply: { operation: 'rollback', outcome: 'applied' } });
+    expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\nran 1.0.0\n'); // restored once: what 1.0.0 wrote is kept
+  });
+
   it('refuses an unknown version and a rollback with nothing to go back to; an artifact that no longer matches its manifest switches nothing', { timeout: 30_000 }, async () => {
     const app = await install();
     await supervise(app);
