@@ -15,7 +15,7 @@ type Same<A extends Table, B extends Table> = Equal<InferSelectModel<A>, InferSe
   : false;
 type Assert<T extends true> = T;
 
-type TableNames = 'users' | 'sites' | 'authors' | 'articles' | 'articleAuthors' | 'images' | 'invitations' | 'rateLimits' | 'articleImages' | 'purgeSettings' | 'purgeRuns' | 'leases' | 'apiKeys' | 'activityLog' | 'activityLogUsage';
+type TableNames = 'users' | 'sites' | 'authors' | 'articles' | 'articleAuthors' | 'images' | 'invitations' | 'rateLimits' | 'articleImages' | 'purgeSettings' | 'purgeRuns' | 'leases' | 'apiKeys' | 'activityLog' | 'activityLogUsage' | 'systemState';
 type AllSame<Other extends Record<TableNames, Table>> = {
   [K in TableNames]: Same<(typeof sqlite)[K], Other[K]>;
 }[TableNames];

@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Repositories } from '../../worker/src/ports/repositories.js';
+import { describe, expect, it } from 'vitest';
 import {
   HOSTILE_STRINGS,
   ascendingIds,
@@ -7,61 +6,53 @@ import {
   newId,
   sampleArticle,
   sampleImage,
-  type RepositoryContractSetup,
   type SetupRepositories,
+  freshRepositories,
 } from '../support/db-contract.js';
 
 /** ImagesRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
 export function runImagesRepositoryContract(name: string, setup: SetupRepositories): void {
   describe(`ImagesRepository contract: ${name}`, () => {
-    let ctx: RepositoryContractSetup;
-    let repos: Repositories;
-    beforeEach(async () => {
-      ctx = await setup();
-      repos = ctx.repos;
-    });
-    afterEach(async () => {
-      await ctx.cleanup();
-    });
+    const db = freshRepositories(setup);
 
     async function article(): Promise<string> {
       const input = sampleArticle();
-      await repos.articles.create(input);
+      await db.repos.articles.create(input);
       return input.id;
     }
 
     it('creates an image and finds it by id and by filename', async () => {
       const image = sampleImage(await article(), { contentType: 'image/webp', bytes: 10 * 1024 * 1024 });
-      await repos.images.create(image);
-      expect(await repos.images.findById(image.id)).toEqual(image);
-      expect(await repos.images.findByFilename(image.filename)).toEqual(image);
+      await db.repos.images.create(image);
+      expect(await db.repos.images.findById(image.id)).toEqual(image);
+      expect(await db.repos.images.findByFilename(image.filename)).toEqual(image);
     });
 
     it('answers not_found for an unknown article', async () => {
       const image = sampleImage(newId());
-      await expect(repos.images.create(image)).rejects.toMatchObject(domainError('not_found'));
-      await expect(repos.images.create(sampleImage('malformed'))).rejects.toMatchObject(domainError('not_found'));
-      expect(await repos.images.findById(image.id)).toBeNull();
+      await expect(db.repos.images.create(image)).rejects.toMatchObject(domainError('not_found'));
+      await expect(db.repos.images.create(sampleImage('malformed'))).rejects.toMatchObject(domainError('not_found'));
+      expect(await db.repos.images.findById(image.id)).toBeNull();
     });
 
     it('refuses a second image with the same filename', async () => {
       const articleId = await article();
       const first = sampleImage(articleId, { filename: 'same.png' });
-      await repos.images.create(first);
-      await expect(repos.images.create(sampleImage(articleId, { filename: 'same.png' }))).rejects.toMatchObject(
+      await db.repos.images.create(first);
+      await expect(db.repos.images.create(sampleImage(articleId, { filename: 'same.png' }))).rejects.toMatchObject(
         domainError('conflict'),
       );
     });
 
     it('finds nothing for unknown, malformed or hostile filenames', async () => {
       const image = sampleImage(await article());
-      await repos.images.create(image);
-      expect(await repos.images.findByFilename(`${image.filename} `)).toBeNull();
-      expect(await repos.images.findByFilename(image.filename.toUpperCase())).toBeNull();
-      expect(await repos.images.findById(newId())).toBeNull();
-      expect(await repos.images.findById('../../etc/passwd')).toBeNull();
+      await db.repos.images.create(image);
+      expect(await db.repos.images.findByFilename(`${image.filename} `)).toBeNull();
+      expect(await db.repos.images.findByFilename(image.filename.toUpperCase())).toBeNull();
+      expect(await db.repos.images.findById(newId())).toBeNull();
+      expect(await db.repos.images.findById('../../etc/passwd')).toBeNull();
       for (const name of [...HOSTILE_STRINGS, '%', '_', '%.png', '..%2f', 'nul\u0000.png', '']) {
-        expect(await repos.images.findByFilename(name)).toBeNull();
+        expect(await db.repos.images.findByFilename(name)).toBeNull();
       }
     });
 
@@ -69,19 +60,19 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
       const articleId = await article();
       const otherId = await article();
       const ids = ascendingIds(5);
-      for (const id of ids) await repos.images.create(sampleImage(articleId, { id }));
-      await repos.images.create(sampleImage(otherId));
+      for (const id of ids) await db.repos.images.create(sampleImage(articleId, { id }));
+      await db.repos.images.create(sampleImage(otherId));
       const newestFirst = [...ids].reverse();
 
-      const page1 = await repos.images.listByArticle(articleId, { limit: 2 });
+      const page1 = await db.repos.images.listByArticle(articleId, { limit: 2 });
       expect(page1.map((i) => i.id)).toEqual(newestFirst.slice(0, 2));
-      const page2 = await repos.images.listByArticle(articleId, { limit: 2, beforeId: page1[1]!.id });
+      const page2 = await db.repos.images.listByArticle(articleId, { limit: 2, beforeId: page1[1]!.id });
       expect(page2.map((i) => i.id)).toEqual(newestFirst.slice(2, 4));
-      const page3 = await repos.images.listByArticle(articleId, { limit: 2, beforeId: page2[1]!.id });
+      const page3 = await db.repos.images.listByArticle(articleId, { limit: 2, beforeId: page2[1]!.id });
       expect(page3.map((i) => i.id)).toEqual(newestFirst.slice(4));
-      expect(await repos.images.listByArticle(articleId, { limit: 2, beforeId: ids[0]! })).toEqual([]);
-      expect(await repos.images.listByArticle(newId(), { limit: 10 })).toEqual([]);
-      await expect(repos.images.listByArticle(articleId, { limit: 2, beforeId: 'zzz' })).rejects.toMatchObject(
+      expect(await db.repos.images.listByArticle(articleId, { limit: 2, beforeId: ids[0]! })).toEqual([]);
+      expect(await db.repos.images.listByArticle(newId(), { limit: 10 })).toEqual([]);
+      await expect(db.repos.images.listByArticle(articleId, { limit: 2, beforeId: 'zzz' })).rejects.toMatchObject(
         domainError('invalid_request'),
       );
     });
@@ -98,13 +89,13 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
         b2: sampleImage(b, { id: b2 }),
       };
       // Inserted out of order on purpose.
-      for (const image of [images.b2, images.a2, images.a1, images.b1]) await repos.images.create(image);
+      for (const image of [images.b2, images.a2, images.a1, images.b1]) await db.repos.images.create(image);
 
-      const map = await repos.images.listForArticles([a, b, empty]);
+      const map = await db.repos.images.listForArticles([a, b, empty]);
       expect(map.get(a)).toEqual([images.a1, images.a2]);
       expect(map.get(b)).toEqual([images.b1, images.b2]);
       expect(map.get(empty)).toEqual([]);
-      expect((await repos.images.listForArticles([])).size).toBe(0);
+      expect((await db.repos.images.listForArticles([])).size).toBe(0);
     });
 
     it('handles more articles than one statement may bind', async () => {
@@ -112,8 +103,8 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
       for (let i = 0; i < 120; i++) ids.push(newId());
       const a = await article();
       const image = sampleImage(a);
-      await repos.images.create(image);
-      const map = await repos.images.listForArticles([...ids, a]);
+      await db.repos.images.create(image);
+      const map = await db.repos.images.listForArticles([...ids, a]);
       expect(map.size).toBe(121);
       expect(map.get(a)).toEqual([image]);
     });
@@ -128,8 +119,8 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
         sampleImage(a, { id: i3, filename: 'dog!1.jpg' }),
         sampleImage(b, { id: i4, filename: 'catx1.png' }),
       ];
-      for (const image of images) await repos.images.create(image);
-      const ids = async (q: Parameters<typeof repos.images.list>[0]) => (await repos.images.list(q)).map((i) => i.filename);
+      for (const image of images) await db.repos.images.create(image);
+      const ids = async (q: Parameters<typeof db.repos.images.list>[0]) => (await db.repos.images.list(q)).map((i) => i.filename);
 
       expect(await ids({ limit: 10 })).toEqual(['catx1.png', 'dog!1.jpg', 'cat%1.png', 'cat_1.png']);
       expect(await ids({ limit: 2, beforeId: i3 })).toEqual(['cat%1.png', 'cat_1.png']);
@@ -147,18 +138,18 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
         const short = text.slice(0, 12);
         expect(await ids({ limit: 10, filenameContains: short })).toEqual([]);
       }
-      await expect(repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(domainError('invalid_request'));
       expect(await ids({ limit: 10, filenameContains: 'x'.repeat(48) })).toEqual([]);
-      await expect(repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(domainError('invalid_request'));
     });
 
     it('deletes an image once', async () => {
       const image = sampleImage(await article());
-      await repos.images.create(image);
-      expect(await repos.images.delete(image.id)).toBe(true);
-      expect(await repos.images.findByFilename(image.filename)).toBeNull();
-      expect(await repos.images.delete(image.id)).toBe(false);
-      expect(await repos.images.delete('malformed')).toBe(false);
+      await db.repos.images.create(image);
+      expect(await db.repos.images.delete(image.id)).toBe(true);
+      expect(await db.repos.images.findByFilename(image.filename)).toBeNull();
+      expect(await db.repos.images.delete(image.id)).toBe(false);
+      expect(await db.repos.images.delete('malformed')).toBe(false);
     });
   });
 }

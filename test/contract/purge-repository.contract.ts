@@ -1,13 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PURGE_SETTINGS, type PurgeRun } from '../../worker/src/core/domain/purge.entities.js';
-import type { Repositories } from '../../worker/src/ports/repositories.js';
 import {
   ascendingIds,
   newId,
   sampleArticle,
   sampleImage,
-  type RepositoryContractSetup,
   type SetupRepositories,
+  freshRepositories,
 } from '../support/db-contract.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
@@ -31,29 +30,21 @@ function sampleRun(overrides: Partial<PurgeRun> = {}): PurgeRun {
 /** Image links and duplicate folding, purge settings and runs, leases: the same on D1, SQLite, MariaDB and PostgreSQL. */
 export function runPurgeRepositoryContract(name: string, setup: SetupRepositories): void {
   describe(`Purge, links and leases contract: ${name}`, () => {
-    let ctx: RepositoryContractSetup;
-    let repos: Repositories;
-    beforeEach(async () => {
-      ctx = await setup();
-      repos = ctx.repos;
-    });
-    afterEach(async () => {
-      await ctx.cleanup();
-    });
+    const db = freshRepositories(setup);
 
     async function article(body = 'text'): Promise<string> {
       const input = sampleArticle({ body, format: 'markdown' });
-      await repos.articles.create(input);
+      await db.repos.articles.create(input);
       return input.id;
     }
 
     it('answers the defaults before any save, then exactly what was saved', async () => {
-      expect(await repos.purge.getSettings()).toEqual(DEFAULT_PURGE_SETTINGS);
+      expect(await db.repos.purge.getSettings()).toEqual(DEFAULT_PURGE_SETTINGS);
       const saved = { enabled: true, intervalHours: 720, removeDuplicates: false, removeOrphans: true, orphanGraceHours: 8760, dryRun: true };
-      await repos.purge.saveSettings(saved, NOW);
-      expect(await repos.purge.getSettings()).toEqual(saved);
-      await repos.purge.saveSettings({ ...saved, enabled: false, intervalHours: 1 }, NOW);
-      expect(await repos.purge.getSettings()).toEqual({ ...saved, enabled: false, intervalHours: 1 });
+      await db.repos.purge.saveSettings(saved, NOW);
+      expect(await db.repos.purge.getSettings()).toEqual(saved);
+      await db.repos.purge.saveSettings({ ...saved, enabled: false, intervalHours: 1 }, NOW);
+      expect(await db.repos.purge.getSettings()).toEqual({ ...saved, enabled: false, intervalHours: 1 });
     });
 
     it('records runs, lists them newest first with keyset pages, and finds the last scheduled one', async () => {
@@ -61,7 +52,7 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       const runs = ids.map((id, i) =>
         sampleRun({ id, trigger: i === 2 ? 'manual' : 'scheduled', startedAt: new Date(NOW.getTime() + i * MINUTE) }),
       );
-      for (const run of runs) await repos.purge.startRun(run);
+      for (const run of runs) await db.repos.purge.startRun(run);
       const finished: PurgeRun = {
         ...runs[1]!,
         status: 'succeeded',
@@ -73,46 +64,46 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
         },
         bytesFreed: 12,
       };
-      await repos.purge.finishRun(finished);
-      const page = await repos.purge.listRuns({ limit: 2 });
+      await db.repos.purge.finishRun(finished);
+      const page = await db.repos.purge.listRuns({ limit: 2 });
       expect(page.map((r) => r.id)).toEqual([ids[2], ids[1]]);
       expect(page[1]).toEqual(finished);
-      expect((await repos.purge.listRuns({ limit: 5, beforeId: ids[1]! })).map((r) => r.id)).toEqual([ids[0]]);
-      expect((await repos.purge.lastScheduledRun())?.id).toBe(ids[1]);
+      expect((await db.repos.purge.listRuns({ limit: 5, beforeId: ids[1]! })).map((r) => r.id)).toEqual([ids[0]]);
+      expect((await db.repos.purge.lastScheduledRun())?.id).toBe(ids[1]);
     });
 
     it('has no last scheduled run before the first', async () => {
-      await repos.purge.startRun(sampleRun());
-      expect(await repos.purge.lastScheduledRun()).toBeNull();
+      await db.repos.purge.startRun(sampleRun());
+      expect(await db.repos.purge.lastScheduledRun()).toBeNull();
     });
 
     it('lets exactly one of two concurrent acquirers take a lease, and another take it once expired', async () => {
       const until = new Date(NOW.getTime() + 10 * MINUTE);
       const results = await Promise.all([
-        repos.leases.acquire('purge', 'a', NOW, until),
-        repos.leases.acquire('purge', 'b', NOW, until),
+        db.repos.leases.acquire('purge', 'a', NOW, until),
+        db.repos.leases.acquire('purge', 'b', NOW, until),
       ]);
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = results[0] ? 'a' : 'b';
       const loser = results[0] ? 'b' : 'a';
-      expect(await repos.leases.acquire('purge', loser, new Date(NOW.getTime() + 5 * MINUTE), until)).toBe(false);
+      expect(await db.repos.leases.acquire('purge', loser, new Date(NOW.getTime() + 5 * MINUTE), until)).toBe(false);
       // The holder may renew; another name is another lease.
-      expect(await repos.leases.acquire('purge', winner, NOW, until)).toBe(true);
-      expect(await repos.leases.acquire('other', loser, NOW, until)).toBe(true);
+      expect(await db.repos.leases.acquire('purge', winner, NOW, until)).toBe(true);
+      expect(await db.repos.leases.acquire('other', loser, NOW, until)).toBe(true);
       // Expired: the other takes over, and the old holder's release no longer frees it.
       const later = new Date(until.getTime() + 1);
-      expect(await repos.leases.acquire('purge', loser, later, new Date(later.getTime() + MINUTE))).toBe(true);
-      await repos.leases.release('purge', winner);
-      expect(await repos.leases.acquire('purge', winner, later, new Date(later.getTime() + MINUTE))).toBe(false);
-      await repos.leases.release('purge', loser);
-      expect(await repos.leases.acquire('purge', winner, later, new Date(later.getTime() + MINUTE))).toBe(true);
+      expect(await db.repos.leases.acquire('purge', loser, later, new Date(later.getTime() + MINUTE))).toBe(true);
+      await db.repos.leases.release('purge', winner);
+      expect(await db.repos.leases.acquire('purge', winner, later, new Date(later.getTime() + MINUTE))).toBe(false);
+      await db.repos.leases.release('purge', loser);
+      expect(await db.repos.leases.acquire('purge', winner, later, new Date(later.getTime() + MINUTE))).toBe(true);
     });
 
     it('lets exactly one of ten racers take an expired lease', async () => {
-      await repos.leases.acquire('purge', 'old', NOW, new Date(NOW.getTime() + MINUTE));
+      await db.repos.leases.acquire('purge', 'old', NOW, new Date(NOW.getTime() + MINUTE));
       const later = new Date(NOW.getTime() + 2 * MINUTE);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => repos.leases.acquire('purge', `racer-${i}`, later, new Date(later.getTime() + MINUTE))),
+        Array.from({ length: 10 }, (_, i) => db.repos.leases.acquire('purge', `racer-${i}`, later, new Date(later.getTime() + MINUTE))),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
@@ -120,28 +111,28 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
     it('folds a duplicate into its survivor: links and body mentions move, the duplicate row goes', async () => {
       const a = await article();
       const survivor = sampleImage(a, { createdAt: new Date(NOW.getTime() - 2 * MINUTE) });
-      await repos.images.create(survivor);
+      await db.repos.images.create(survivor);
       const dupId = newId();
       const dupName = `${dupId}.png`;
       const b = await article(`![x](/static/uploadedImages/${dupName}?w=400&format=webp) and <img src="/static/uploadedImages/${dupName}">`);
       const duplicate = sampleImage(b, { id: dupId, filename: dupName });
-      await repos.images.create(duplicate);
+      await db.repos.images.create(duplicate);
       const c = await article('no images here');
-      expect(await repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(true);
-      expect(await repos.images.findById(duplicate.id)).toBeNull();
-      const shown = await repos.images.listForArticles([a, b, c]);
+      expect(await db.repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(true);
+      expect(await db.repos.images.findById(duplicate.id)).toBeNull();
+      const shown = await db.repos.images.listForArticles([a, b, c]);
       expect(shown.get(a)!.map((i) => i.id)).toEqual([survivor.id]);
       expect(shown.get(b)!.map((i) => i.id)).toEqual([survivor.id]);
       expect(shown.get(c)).toEqual([]);
-      expect((await repos.images.listByArticle(b, { limit: 10 })).map((i) => i.id)).toEqual([survivor.id]);
-      expect((await repos.images.list({ limit: 10, articleId: b })).map((i) => i.id)).toEqual([survivor.id]);
-      expect((await repos.articles.findById(b))!.body).toBe(
+      expect((await db.repos.images.listByArticle(b, { limit: 10 })).map((i) => i.id)).toEqual([survivor.id]);
+      expect((await db.repos.images.list({ limit: 10, articleId: b })).map((i) => i.id)).toEqual([survivor.id]);
+      expect((await db.repos.articles.findById(b))!.body).toBe(
         `![x](/static/uploadedImages/${survivor.filename}?w=400&format=webp) and <img src="/static/uploadedImages/${survivor.filename}">`,
       );
-      expect((await repos.articles.findById(c))!.body).toBe('no images here');
+      expect((await db.repos.articles.findById(c))!.body).toBe('no images here');
       // Gone or the same image: nothing to do.
-      expect(await repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(false);
-      expect(await repos.images.mergeDuplicate(survivor.id, survivor.id)).toBe(false);
+      expect(await db.repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(false);
+      expect(await db.repos.images.mergeDuplicate(survivor.id, survivor.id)).toBe(false);
     });
 
     it('keeps an image another article links when its article is deleted, and hands its "uploaded for" over', async () => {
@@ -149,19 +140,19 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       const b = await article();
       const shared = sampleImage(a, { createdAt: new Date(NOW.getTime() - MINUTE) });
       const own = sampleImage(a);
-      await repos.images.create(shared);
-      await repos.images.create(own);
+      await db.repos.images.create(shared);
+      await db.repos.images.create(own);
       const dup = sampleImage(b);
-      await repos.images.create(dup);
-      await repos.images.mergeDuplicate(dup.id, shared.id);
-      const removed = await repos.articles.delete(a);
+      await db.repos.images.create(dup);
+      await db.repos.images.mergeDuplicate(dup.id, shared.id);
+      const removed = await db.repos.articles.delete(a);
       expect(removed?.map((i) => i.id)).toEqual([own.id]);
-      expect(await repos.images.findById(own.id)).toBeNull();
-      expect(await repos.images.findById(shared.id)).toEqual({ ...shared, articleId: b });
-      expect((await repos.images.listForArticles([b])).get(b)!.map((i) => i.id)).toEqual([shared.id]);
+      expect(await db.repos.images.findById(own.id)).toBeNull();
+      expect(await db.repos.images.findById(shared.id)).toEqual({ ...shared, articleId: b });
+      expect((await db.repos.images.listForArticles([b])).get(b)!.map((i) => i.id)).toEqual([shared.id]);
       // The last article showing it takes it along.
-      expect((await repos.articles.delete(b))?.map((i) => i.id)).toEqual([shared.id]);
-      expect(await repos.images.findById(shared.id)).toBeNull();
+      expect((await db.repos.articles.delete(b))?.map((i) => i.id)).toEqual([shared.id]);
+      expect(await db.repos.images.findById(shared.id)).toBeNull();
     });
   });
 }

@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Site } from '../../worker/src/core/domain/entities.js';
-import type { Repositories } from '../../worker/src/ports/repositories.js';
 import {
   HOSTILE_STRINGS,
   ascendingIds,
   domainError,
   newId,
   sampleArticle,
-  type RepositoryContractSetup,
   type SetupRepositories,
+  freshRepositories,
 } from '../support/db-contract.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
@@ -29,81 +28,73 @@ export function sampleSite(overrides: Partial<Site> = {}): Site {
 /** SitesRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
 export function runSitesRepositoryContract(name: string, setup: SetupRepositories): void {
   describe(`SitesRepository contract: ${name}`, () => {
-    let ctx: RepositoryContractSetup;
-    let repos: Repositories;
-    beforeEach(async () => {
-      ctx = await setup();
-      repos = ctx.repos;
-    });
-    afterEach(async () => {
-      await ctx.cleanup();
-    });
+    const db = freshRepositories(setup);
 
     it('creates a site and reads every field back unchanged; unknown and malformed ids find nothing', async () => {
       const input = sampleSite({ name: HOSTILE_STRINGS[0]!, description: HOSTILE_STRINGS[3]! });
-      await repos.sites.create(input);
-      expect(await repos.sites.findById(input.id)).toEqual(input);
-      expect(await repos.sites.findById(input.id.toUpperCase())).toEqual(input);
+      await db.repos.sites.create(input);
+      expect(await db.repos.sites.findById(input.id)).toEqual(input);
+      expect(await db.repos.sites.findById(input.id.toUpperCase())).toEqual(input);
       const bare = sampleSite({ description: null });
-      await repos.sites.create(bare);
-      expect(await repos.sites.findById(bare.id)).toEqual(bare);
-      expect(await repos.sites.findById(newId())).toBeNull();
-      expect(await repos.sites.findById("' or 1=1 --")).toBeNull();
+      await db.repos.sites.create(bare);
+      expect(await db.repos.sites.findById(bare.id)).toEqual(bare);
+      expect(await db.repos.sites.findById(newId())).toBeNull();
+      expect(await db.repos.sites.findById("' or 1=1 --")).toBeNull();
     });
 
     it('refuses NUL characters and malformed ids on create', async () => {
-      await expect(repos.sites.create(sampleSite({ name: 'a\u0000b' }))).rejects.toMatchObject(domainError('invalid_request'));
-      await expect(repos.sites.create(sampleSite({ id: 'nope' }))).rejects.toMatchObject(domainError('invalid_request'));
-      expect(await repos.sites.list({ limit: 10 })).toEqual([]);
+      await expect(db.repos.sites.create(sampleSite({ name: 'a\u0000b' }))).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.sites.create(sampleSite({ id: 'nope' }))).rejects.toMatchObject(domainError('invalid_request'));
+      expect(await db.repos.sites.list({ limit: 10 })).toEqual([]);
     });
 
     it('lists newest first, keyset paged', async () => {
       const ids = ascendingIds(5);
-      for (const id of ids) await repos.sites.create(sampleSite({ id }));
+      for (const id of ids) await db.repos.sites.create(sampleSite({ id }));
       const newestFirst = [...ids].reverse();
-      const first = await repos.sites.list({ limit: 2 });
+      const first = await db.repos.sites.list({ limit: 2 });
       expect(first.map((s) => s.id)).toEqual(newestFirst.slice(0, 2));
-      const second = await repos.sites.list({ limit: 2, beforeId: first[1]!.id });
+      const second = await db.repos.sites.list({ limit: 2, beforeId: first[1]!.id });
       expect(second.map((s) => s.id)).toEqual(newestFirst.slice(2, 4));
-      const last = await repos.sites.list({ limit: 2, beforeId: second[1]!.id });
+      const last = await db.repos.sites.list({ limit: 2, beforeId: second[1]!.id });
       expect(last.map((s) => s.id)).toEqual(newestFirst.slice(4));
-      await expect(repos.sites.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.sites.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
     });
 
     it('updates only the given fields and bumps updatedAt; unknown ids give null', async () => {
       const site = sampleSite();
-      await repos.sites.create(site);
-      const updated = await repos.sites.update(site.id, { description: null, name: 'Renamed' }, LATER);
+      await db.repos.sites.create(site);
+      const updated = await db.repos.sites.update(site.id, { description: null, name: 'Renamed' }, LATER);
       expect(updated).toEqual({ ...site, name: 'Renamed', description: null, updatedAt: LATER });
-      expect(await repos.sites.findById(site.id)).toEqual(updated);
-      const moved = await repos.sites.update(site.id, { baseUrl: 'http://other.example/' }, LATER);
+      expect(await db.repos.sites.findById(site.id)).toEqual(updated);
+      const moved = await db.repos.sites.update(site.id, { baseUrl: 'http://other.example/' }, LATER);
       expect(moved).toEqual({ ...updated, baseUrl: 'http://other.example/' });
-      expect(await repos.sites.update(newId(), { name: 'x' }, LATER)).toBeNull();
-      expect(await repos.sites.update('malformed', { name: 'x' }, LATER)).toBeNull();
+      expect(await db.repos.sites.update(newId(), { name: 'x' }, LATER)).toBeNull();
+      expect(await db.repos.sites.update('malformed', { name: 'x' }, LATER)).toBeNull();
     });
 
     it('deletes an unused site once; unknown and malformed ids give false', async () => {
       const site = sampleSite();
-      await repos.sites.create(site);
-      expect(await repos.sites.delete(site.id)).toBe(true);
-      expect(await repos.sites.findById(site.id)).toBeNull();
-      expect(await repos.sites.delete(site.id)).toBe(false);
-      expect(await repos.sites.delete('malformed')).toBe(false);
+      await db.repos.sites.create(site);
+      expect(await db.repos.sites.delete(site.id)).toBe(true);
+      expect(await db.repos.sites.findById(site.id)).toBeNull();
+      expect(await db.repos.sites.delete(site.id)).toBe(false);
+      expect(await db.repos.sites.delete('malformed')).toBe(false);
     });
 
     it('refuses to delete a site that an article uses (conflict), leaving both intact', async () => {
       const site = sampleSite();
-      await repos.sites.create(site);
+      await db.repos.sites.create(site);
       const article = sampleArticle({ siteId: site.id });
-      await repos.articles.create(article);
-      const refusal = repos.sites.delete(site.id);
+      await db.repos.articles.create(article);
+      const refusal = db.repos.sites.delete(site.id);
       await expect(refusal).rejects.toMatchObject(domainError('conflict'));
       await expect(refusal).rejects.toThrow(/articles use it/);
-      expect(await repos.sites.findById(site.id)).toEqual(site);
-      expect((await repos.articles.findById(article.id))?.siteId).toBe(site.id);
+      expect(await db.repos.sites.findById(site.id)).toEqual(site);
+      expect((await db.repos.articles.findById(article.id))?.siteId).toBe(site.id);
       // Once the article moves away, the site can go.
-      await repos.articles.update(article.id, { siteId: null }, LATER);
-      expect(await repos.sites.delete(site.id)).toBe(true);
+      await db.repos.articles.update(article.id, { siteId: null }, LATER);
+      expect(await db.repos.sites.delete(site.id)).toBe(true);
     });
   });
 }

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { EMPTY_SEO } from '../../worker/src/contract/seo.schema.js';
 import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
@@ -21,6 +22,34 @@ export interface RepositoryContractSetup {
 }
 
 export type SetupRepositories = () => Promise<RepositoryContractSetup>;
+
+/**
+ * A fresh database for every test of the enclosing describe: read
+ * `db.repos` and `db.fixtures` inside the tests (they change per test).
+ */
+export function freshRepositories(setup: SetupRepositories): RepositoryContractSetup {
+  let ctx: RepositoryContractSetup | undefined;
+  const current = () => {
+    if (!ctx) throw new Error('the database is set up per test: use it inside a test');
+    return ctx;
+  };
+  beforeEach(async () => {
+    ctx = await setup();
+  });
+  afterEach(async () => {
+    await ctx?.cleanup();
+    ctx = undefined;
+  });
+  return {
+    get repos() {
+      return current().repos;
+    },
+    get fixtures() {
+      return current().fixtures;
+    },
+    cleanup: async () => undefined,
+  };
+}
 
 export const newId = (): string => uuidv7();
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../worker/src/adapters/db/node-database.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
+import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
@@ -53,6 +54,7 @@ export function runNodeDatabaseSuites(
   runSitesRepositoryContract(name, setup);
   runAuthorsRepositoryContract(name, setup);
   runApiKeysRepositoryContract(name, setup);
+  runSystemStateRepositoryContract(name, setup);
   runActivityLogContract(name, async (maxBytes) => {
     if (!harness || !db) throw new Error('the database did not open');
     await harness.wipe();

@@ -19,4 +19,5 @@ export const TABLES_CHILD_FIRST = [
   'api_keys',
   'activity_log',
   'activity_log_usage',
+  'system_state',
 ] as const;

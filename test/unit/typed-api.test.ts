@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildUrl } from '../../admin-qwik/src/lib/typed-api.js';
+import { buildUrl } from '../../admin-qwik/src/lib/url.js';
 
 describe('admin typed client URLs', () => {
   it('fills path parameters encoded and leaves out unset query values', () => {

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createD1ActivityLog, createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
+import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
@@ -47,6 +48,7 @@ runPurgeRepositoryContract('D1 (workerd, env.DB)', setup);
 runSitesRepositoryContract('D1 (workerd, env.DB)', setup);
 runAuthorsRepositoryContract('D1 (workerd, env.DB)', setup);
 runApiKeysRepositoryContract('D1 (workerd, env.DB)', setup);
+runSystemStateRepositoryContract('D1 (workerd, env.DB)', setup);
 runActivityLogContract('D1 (workerd, env.DB)', async (maxBytes) => {
   await env.DB.batch(TABLES_CHILD_FIRST.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
   return { store: createD1ActivityLog(env.DB, maxBytes), cleanup: async () => undefined };

@@ -213,6 +213,16 @@ export interface ApiKeysRepository {
   touch(id: string, at: Date): Promise<void>;
 }
 
+/** Small documents the service keeps about itself, by key, each with a version that never goes down. */
+export interface SystemStateRepository {
+  get(key: string): Promise<{ value: string; version: number } | null>;
+  /**
+   * Stores the value unless the key already holds a higher version (a
+   * concurrent writer that saw newer data wins). True when stored.
+   */
+  save(key: string, value: string, version: number, now: Date): Promise<boolean>;
+}
+
 export interface Repositories {
   users: UsersRepository;
   articles: ArticlesRepository;
@@ -223,6 +233,7 @@ export interface Repositories {
   purge: PurgeRepository;
   leases: LeasesRepository;
   apiKeys: ApiKeysRepository;
+  systemState: SystemStateRepository;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */
   ping(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
 import { buildInfo } from '../config/build-info.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
-import { createMemoryUpdateState } from '../adapters/update/memory-update-state.js';
+import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { systemClock } from '../adapters/runtime/system.runtime.js';
 import type { Settings } from '../config/settings.js';
 import type { AppDeps } from '../http/deps.js';
@@ -25,20 +25,21 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
   const writeLog = (line: string) => console.log(line);
   const logger = createJsonLogger(writeLog);
   const version = buildInfo('workers');
+  const repos = createD1Repositories(env.DB);
   return {
     settings,
     version,
-    // Workers update by deploying: status and checks only. The state lives per
-    // isolate until a durable store (a D1 row) is added.
+    // Workers update by deploying: status and checks only. The state (highest
+    // sequence seen, last check) is a D1 row shared by every isolate.
     updates: new UpdateService({
       feed: settings.updateFeedUrl ? createHttpUpdateFeed(settings.updateFeedUrl) : null,
-      store: createMemoryUpdateState(),
+      store: createDbUpdateState(repos.systemState, () => systemClock.now()),
       stager: null,
       clock: systemClock,
       logger,
       currentVersion: version.version,
     }),
-    repos: createD1Repositories(env.DB),
+    repos,
     activityLog: createD1ActivityLog(env.DB, settings.activityLogMaxBytes),
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),

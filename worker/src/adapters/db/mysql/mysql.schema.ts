@@ -234,3 +234,10 @@ export const activityLogUsage = mysqlTable('activity_log_usage', {
   id: varchar('id', { length: 16 }).primaryKey(),
   bytes: bigint('bytes', { mode: 'number' }).notNull(),
 });
+
+export const systemState = mysqlTable('system_state', {
+  key: varchar('key', { length: 100 }).primaryKey(),
+  value: longtext('value').notNull(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});

@@ -212,3 +212,10 @@ export const activityLogUsage = pgTable('activity_log_usage', {
   id: text('id').primaryKey(),
   bytes: bigint('bytes', { mode: 'number' }).notNull(),
 });
+
+export const systemState = pgTable('system_state', {
+  key: varchar('key', { length: 100 }).primaryKey(),
+  value: text('value').notNull(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});

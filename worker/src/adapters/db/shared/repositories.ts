@@ -9,6 +9,7 @@ import { createLeasesRepository } from './leases.repository.js';
 import { createPurgeRepository } from './purge.repository.js';
 import { unavailable } from './repository-support.js';
 import { createSitesRepository } from './sites.repository.js';
+import { createSystemStateRepository } from './system-state.repository.js';
 import type { SqlKit } from './sql-kit.js';
 import { createUsersRepository } from './users.repository.js';
 
@@ -24,6 +25,7 @@ export function createRepositories(kit: SqlKit): Repositories {
     purge: createPurgeRepository(kit),
     leases: createLeasesRepository(kit),
     apiKeys: createApiKeysRepository(kit),
+    systemState: createSystemStateRepository(kit),
     async ping() {
       try {
         await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);

@@ -29,6 +29,7 @@ export interface Tables {
   apiKeys: typeof schema.apiKeys;
   activityLog: typeof schema.activityLog;
   activityLogUsage: typeof schema.activityLogUsage;
+  systemState: typeof schema.systemState;
 }
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */

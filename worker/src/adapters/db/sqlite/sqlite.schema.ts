@@ -235,3 +235,12 @@ export const activityLogUsage = sqliteTable('activity_log_usage', {
   id: text('id').primaryKey(),
   bytes: integer('bytes').notNull(),
 });
+
+/** Small documents the service keeps about itself (Workers: the update check's state), one row per key. */
+export const systemState = sqliteTable('system_state', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  /** A number that only grows for the key (the update feed's sequence): a save never lowers it. */
+  version: integer('version').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
