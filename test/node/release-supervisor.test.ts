@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,8 +15,10 @@ import {
   makeKey,
   makeManifest,
   runningVersion,
+  serveSite,
   sign,
   startSupervisor,
+  type SiteServer,
   type SupervisorProcess,
 } from '../support/release-fixtures.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -39,18 +39,12 @@ import { freePort } from '../support/server-process.js';
 let tmp: string;
 let install: string;
 let site: string;
-let feed: Server;
-let feedBase: string;
+let feed: SiteServer;
 let base: string;
 let sup: SupervisorProcess;
 let token: string;
 let keyFiles: string[];
 let pins: [PinnedKey, PinnedKey];
-/** Served instead of the file of that name (attacks). */
-const overrides = new Map<string, Buffer>();
-/** A name whose response is held open until released (to kill the server mid-download). */
-let stallOn: string | null = null;
-let stalled: (() => void) | null = null;
 
 function release(...args: string[]) {
   const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -116,26 +110,12 @@ beforeAll(async () => {
   }) as [PinnedKey, PinnedKey];
   makeAppFixture(install, { version: '0.1.0', pins, withNodeModules: true });
 
-  feed = createServer((req, res) => {
-    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
-    const file = path.join(site, name);
-    const bytes = overrides.get(name) ?? (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && existsSync(file) ? readFileSync(file) : null);
-    if (!bytes) return void res.writeHead(404).end();
-    if (stallOn === name) {
-      res.writeHead(200, { 'content-length': bytes.length });
-      res.write(bytes.subarray(0, 1024));
-      stalled?.();
-      return;
-    }
-    res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
-  });
-  await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
-  feedBase = `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
+  feed = await serveSite(site);
 
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // `npm start` in an install without sources runs the supervisor
-  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feedBase}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' }, 'scripts/start.mjs');
+  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feed.url}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' }, 'scripts/start.mjs');
   expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
 
   const reg = await fetch(`${base}/v1/auth/register`, {
@@ -150,11 +130,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  stalled = null;
   await sup?.stop();
   if (process.env.CMS_TEST_SUPERVISOR_LOG) writeFileSync(process.env.CMS_TEST_SUPERVISOR_LOG, sup?.output() ?? '');
-  feed?.closeAllConnections();
-  await new Promise((resolve) => feed?.close(resolve));
+  await feed?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -223,15 +201,15 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     try {
       for (const c of [...cases, ...artifactCases]) {
         if (c === artifactCases[0]) expect(await status()).toEqual(before); // no sequence, no latest moved
-        overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
-        overrides.set(name, c.served ?? bytes);
+        feed.overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
+        feed.overrides.set(name, c.served ?? bytes);
         const r = await api('POST', '/v1/system/update/download');
         expect({ reason: c.reason, status: r.status, code: r.body.error?.code, issue: r.body.error?.issues?.[0]?.message }).toEqual({ reason: c.reason, status: 400, code: 'invalid_request', issue: c.reason });
         expect(stagedVersions()).toEqual(['0.2.0']);
         expect(await runningVersion(base)).toBe('0.2.0');
       }
     } finally {
-      overrides.clear();
+      feed.overrides.clear();
     }
     expect(await status()).toMatchObject({ current: '0.2.0', staged: null, latest: '0.4.0', lastApply: before.lastApply });
     const refusals = (await updateActivity()).filter((e) => e.details?.refused).map((e) => [e.action, e.details!.refused]);
@@ -240,15 +218,13 @@ describe('self-update under the supervisor (real server, local feed)', () => {
 
   it('a kill -9 of the server mid-download leaves v2 running and nothing staged', { timeout: 60_000 }, async () => {
     publish('0.3.0', 500, { broken: true });
-    stallOn = 'edge-cms-0.3.0-node.tar.gz';
-    const downloading = new Promise<void>((resolve) => (stalled = resolve));
+    const downloading = feed.stall('edge-cms-0.3.0-node.tar.gz');
     const request = api('POST', '/v1/system/update/download').catch((e: Error) => e);
     await downloading;
     const pid = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
     process.kill(pid, 'SIGKILL');
     expect(await request).toBeInstanceOf(Error); // the connection died with the server
-    stallOn = null;
-    feed.closeAllConnections();
+    feed.drop();
     await eventually('the supervisor to restart v2', async () => {
       const now = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
       return now !== pid && (await runningVersion(base)) === '0.2.0' ? true : undefined;
@@ -304,7 +280,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     sup.child.kill('SIGKILL');
     await sup.exited;
     await eventually('the orphaned server to stop', async () => ((await runningVersion(base)) === undefined ? true : undefined), 15_000);
-    sup = await startSupervisor(install, { PORT: new URL(base).port, UPDATE_FEED_URL: `${feedBase}/feed.json` }, 'scripts/start.mjs');
+    sup = await startSupervisor(install, { PORT: new URL(base).port, UPDATE_FEED_URL: `${feed.url}/feed.json` }, 'scripts/start.mjs');
     expect(await eventually('v2 to answer again', () => runningVersion(base), 30_000)).toBe('0.2.0');
     expect(await status()).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null });
   });

@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import { createHttpUpdateFeed } from '../../worker/src/adapters/update/http-upda
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
 import { UpdateService } from '../../worker/src/core/releases/update.service.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { serveSite, type SiteServer } from '../support/release-fixtures.js';
 
 /**
  * The Node update path with its real adapters: a feed made by
@@ -22,10 +21,9 @@ import { REPO_ROOT } from '../support/paths.js';
 let tmp: string;
 let site: string;
 let releasesDir: string;
-let server: Server;
+let server: SiteServer;
 let feedUrl: string;
 let pinned: PinnedKey;
-let corrupt = false;
 
 function release(...args: string[]) {
   const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -54,34 +52,28 @@ beforeAll(async () => {
   const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', key))!;
   pinned = { keyId: m[1]!, publicKey: m[2]!, status: 'active' };
   release('build', '--no-build', '--key', key, '--out', site, '--version', '0.5.0', '--force-version', '--min-from', '0.1.0', '--sequence', '50');
-  server = createServer((req, res) => {
-    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
-    const file = path.join(site, name);
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || !existsSync(file)) return void res.writeHead(404).end();
-    const bytes = Buffer.from(readFileSync(file));
-    if (corrupt && name.endsWith('.tar.gz')) bytes[bytes.length - 100]! ^= 0x80;
-    res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.json`;
+  server = await serveSite(site);
+  feedUrl = `${server.url}/feed.json`;
 }, 120_000);
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('Node update path (http feed, file state, directory stager)', () => {
   it('a tampered download is refused and stages nothing', async () => {
-    corrupt = true;
+    const name = 'edge-cms-0.5.0-node.tar.gz';
+    const bytes = Buffer.from(readFileSync(path.join(site, name)));
+    bytes[bytes.length - 100]! ^= 0x80;
+    server.overrides.set(name, bytes);
     await expect(service().download()).rejects.toMatchObject({ reason: 'artifact_hash_mismatch' });
+    server.overrides.clear();
     expect(readdirSync(releasesDir).filter((f) => f !== 'update-state.json')).toEqual([]);
     expect((await service().status()).staged).toBeNull();
   });
 
   it('checks, downloads and stages releases/<version>/ with the artifact and its signed manifest', async () => {
-    corrupt = false;
     const status = await service().download();
     expect(status).toMatchObject({ current: '0.1.0', latest: '0.5.0', available: true, staged: '0.5.0' });
     const dir = path.join(releasesDir, '0.5.0');

@@ -168,3 +168,48 @@ export async function runningVersion(baseUrl: string): Promise<string | undefine
     return undefined;
   }
 }
+
+export interface SiteServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Served instead of the file of that name (attacks). */
+  overrides: Map<string, Buffer>;
+  /** Holds the next response for `name` open after its first KiB; resolves when a client is that far. */
+  stall(name: string): Promise<void>;
+  /** Ends every connection (and with it a stalled response). */
+  drop(): void;
+  close(): Promise<void>;
+}
+
+/** A release site (feed.json, manifests, tarballs) served as static files on 127.0.0.1, as any web server would. */
+export async function serveSite(dir: string): Promise<SiteServer> {
+  const { createServer } = await import('node:http');
+  const { existsSync } = await import('node:fs');
+  const overrides = new Map<string, Buffer>();
+  let stall: { name: string; reached: () => void } | null = null;
+  const server = createServer((req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+    const file = path.join(dir, name);
+    const bytes = overrides.get(name) ?? (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && existsSync(file) ? readFileSync(file) : null);
+    if (!bytes) return void res.writeHead(404).end();
+    if (stall?.name === name) {
+      res.writeHead(200, { 'content-length': bytes.length });
+      res.write(bytes.subarray(0, 1024));
+      stall.reached();
+      stall = null;
+      return;
+    }
+    res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`,
+    overrides,
+    stall: (name) => new Promise<void>((reached) => (stall = { name, reached })),
+    drop: () => server.closeAllConnections(),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
