@@ -32,7 +32,7 @@ describe('admin articles and media', () => {
     await page.waitForURL(`${base}/articles/new`, POLL);
 
     // The API's own title rule, before anything is sent.
-    const title = page.getByLabel('Title');
+    const title = page.getByLabel('Title', { exact: true });
     await title.fill('   ');
     await page.getByRole('button', { name: 'Create article' }).click();
     await page.getByRole('alert').getByText('title must not be empty').waitFor(POLL);
@@ -55,10 +55,10 @@ describe('admin articles and media', () => {
     await page.getByRole('button', { name: 'Create article' }).click();
     await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
-    await expect.poll(() => page.getByLabel('Title').inputValue(), POLL).toBe('Hello from the edge');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue(), POLL).toBe('Hello from the edge');
     expect(await page.getByTestId('article-status').textContent()).toBe('offline');
 
-    await page.getByLabel('Title').fill('Hello from the edge, edited');
+    await page.getByLabel('Title', { exact: true }).fill('Hello from the edge, edited');
     await page.getByLabel('Format').selectOption('plaintext');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
@@ -118,7 +118,7 @@ describe('admin articles and media', () => {
       '**<img src=y onerror="window.__pwned=9">**',
       '[fine](https://example.com/ok)',
     ].join('\n\n');
-    await page.getByLabel('Title').fill('Hostile body');
+    await page.getByLabel('Title', { exact: true }).fill('Hostile body');
     await page.getByLabel('Body').fill(hostile);
     const preview = page.getByTestId('preview');
     await expect.poll(() => preview.textContent(), POLL).toContain('<script>window.__pwned=2</script>');

@@ -34,7 +34,7 @@ describe('admin editor: site, authors, SEO', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
     await page.goto(`${base}/articles/new`);
-    await page.getByLabel('Title').fill('Credits and places');
+    await page.getByLabel('Title', { exact: true }).fill('Credits and places');
     await expect.poll(() => page.locator('#article-site option').count(), POLL).toBe(3);
     await page.getByLabel('Site').selectOption({ label: 'Blog' });
     for (const name of ['Ada', 'Grace', 'Linus']) {

@@ -6,6 +6,9 @@ import { SiteNav } from '../components/layout/site-nav';
 import { api } from '../lib/http';
 import { getToken, isPublicPath, loginHref, SessionContext, type PublicUserDto, type SessionState } from '../lib/session';
 
+/** Set once the guard has sent the browser to the login page: a second replace would abort the first. (An object: Qwik moves tasks into modules of their own, where a module `let` cannot be assigned.) */
+const guard = { redirecting: false };
+
 /**
  * Every page: skip link, header (brand, colour mode, who is signed in),
  * navigation, main content. The session guard lives here: a page that is not
@@ -28,7 +31,10 @@ export default component$(() => {
         session.status = 'signed-out';
         session.user = null;
         // A full load: Qwik City's client navigation drops the query string of a static page.
-        if (!isPublicPath(path)) location.replace(loginHref(location.pathname + location.search));
+        if (!isPublicPath(path) && !guard.redirecting) {
+          guard.redirecting = true;
+          location.replace(loginHref(location.pathname + location.search));
+        }
         return;
       }
       if (session.status !== 'signed-in' || !session.user) {
