@@ -26,6 +26,12 @@ describe('SMTP mailer in workerd', () => {
     expect(mail!.raw).toMatch(/text\/html/);
   });
 
+  it('checks a live server without sending, and a closed port as unavailable', async () => {
+    await createSmtpMailer({ url: `smtp://127.0.0.1:${inject('smtpPort')}`, from: 'CMS <no-reply@example.test>', timeoutMs: 5000 }).check();
+    const closed = createSmtpMailer({ url: 'smtp://127.0.0.1:1', from: 'CMS <no-reply@example.test>', timeoutMs: 2000 });
+    await expect(closed.check()).rejects.toMatchObject({ name: 'DomainError', code: 'unavailable' });
+  });
+
   it('refuses an injecting recipient before opening a socket', async () => {
     const mailer = createSmtpMailer({ url: 'smtps://127.0.0.1:1', from: 'no-reply@example.test' });
     await expect(mailer.send({ ...message, to: 'a@b.test>\r\nDATA' })).rejects.toMatchObject({ code: 'invalid_request' });

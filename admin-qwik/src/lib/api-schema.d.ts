@@ -293,7 +293,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask for a reset e-mail (same answer for unknown addresses)
+         * Ask for a reset e-mail (same answer for unknown addresses; 503 for all while mail is down)
          * @description Public.
          */
         post: operations["postV1AuthPasswordReset"];
@@ -1963,6 +1963,15 @@ export interface operations {
             };
             /** @description Rate limited (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

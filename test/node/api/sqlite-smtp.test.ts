@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAccountsApiContract } from '../../contract/api-accounts.contract.js';
 import { runAuthApiContract } from '../../contract/api-auth.contract.js';
@@ -44,6 +45,7 @@ describe(`failed e-mail (${name})`, () => {
     const resend = await api.request('/v1/auth/verify/resend', { method: 'POST', token: owner.token });
     expect(resend.status).toBe(409);
   });
+
 });
 
 describe(`registration while e-mail is down (${name})`, () => {
@@ -63,5 +65,32 @@ describe(`registration while e-mail is down (${name})`, () => {
     const login = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'first@example.com', password: 'a long enough password' } });
     expect(login.status).toBe(401);
     expect(await (await api.request('/v1/auth/registration')).json()).toEqual({ open: true });
+  });
+});
+
+describe(`password reset while e-mail is down (${name})`, () => {
+  let api: NodeHarness;
+  beforeAll(async () => {
+    api = await setup();
+    await registerOwner(api, 'owner@example.com');
+    await api.smtp!.stop();
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('answers a password reset with 503 while SMTP is down, the same for known and unknown addresses', async () => {
+    const known = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'owner@example.com' } });
+    const unknown = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'nobody@example.com' } });
+    expect(known.status).toBe(503);
+    expect(unknown.status).toBe(503);
+    expect(await known.json()).toEqual(await unknown.json());
+    // Nothing half-done: no reset code was stored for the known address.
+    const db = new Database(api.deps.settings.databaseUrl.slice('sqlite:'.length), { readonly: true });
+    try {
+      expect(db.prepare('SELECT reset_code_hash FROM users WHERE email = ?').get('owner@example.com')).toEqual({ reset_code_hash: null });
+    } finally {
+      db.close();
+    }
   });
 });

@@ -84,6 +84,15 @@ describe('SMTP mailer against smtp-server', () => {
     expect(caught.messages).toHaveLength(0);
   });
 
+  it('checks the server without sending: a live login passes, wrong credentials and a closed port are unavailable', async () => {
+    const caught = await catcher({ auth: { username: 'ada', password: 'right-password' } });
+    await createSmtpMailer({ url: `smtp://ada:right-password@127.0.0.1:${caught.port}`, from: FROM }).check();
+    expect(caught.authAttempts).toEqual([{ method: 'PLAIN', ok: true }]);
+    await expect(createSmtpMailer({ url: `smtp://ada:wrong@127.0.0.1:${caught.port}`, from: FROM }).check()).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(createSmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: FROM }).check()).rejects.toMatchObject({ code: 'unavailable' });
+    expect(caught.messages).toHaveLength(0);
+  });
+
   it('reports a server that is down as unavailable within a few seconds', async () => {
     const port = await closedPort();
     const started = Date.now();

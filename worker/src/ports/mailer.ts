@@ -9,4 +9,10 @@ export interface MailMessage {
 export interface Mailer {
   /** Throws DomainError('unavailable') when the message could not be handed over. */
   send(message: MailMessage): Promise<void>;
+  /**
+   * Resolves when a message could be handed over now (SMTP: the server
+   * answers and accepts our login); throws DomainError('unavailable')
+   * otherwise. Sends nothing.
+   */
+  check(): Promise<void>;
 }

@@ -15,6 +15,9 @@ import type { MailMessage, Mailer } from '../../ports/mailer.js';
  */
 export function createLogMailer(write: (line: string) => void): Mailer {
   return {
+    // The log is always there to write to.
+    async check() {},
+
     async send(message: MailMessage) {
       write(`mail to=${escapeLogText(message.to)} subject="${escapeLogText(message.subject, true)}"`);
       for (const line of message.text.split(/\r\n|\r|\n/)) write(line ? `mail | ${escapeLogText(line)}` : 'mail |');

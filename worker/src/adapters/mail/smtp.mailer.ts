@@ -40,7 +40,23 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     mailerOptions.authType = ['plain', 'login', 'cram-md5'];
   }
 
+  const unavailable = (error: unknown) =>
+    // The server's address goes to the log (cause), not into the 503.
+    Object.assign(new DomainError('unavailable', describeFailure(error)), { cause: new Error(`SMTP server ${where}`) });
+
   return {
+    async check() {
+      let mailer: WorkerMailer | undefined;
+      try {
+        // Connecting is the whole handshake: greeting, EHLO, STARTTLS, AUTH.
+        mailer = await WorkerMailer.connect(mailerOptions);
+      } catch (error) {
+        throw unavailable(error);
+      } finally {
+        await mailer?.close().catch(() => undefined);
+      }
+    },
+
     async send(message: MailMessage) {
       if (!isMailAddress(message.to)) {
         throw new DomainError('invalid_request', 'Invalid e-mail recipient', [
@@ -59,8 +75,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           html: message.html,
         });
       } catch (error) {
-        // The server's address goes to the log (cause), not into the 503.
-        throw Object.assign(new DomainError('unavailable', describeFailure(error)), { cause: new Error(`SMTP server ${where}`) });
+        throw unavailable(error);
       } finally {
         await mailer?.close().catch(() => undefined);
       }

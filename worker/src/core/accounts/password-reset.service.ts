@@ -23,10 +23,14 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
      * Always the same answer, in about the same time, whether or not the
      * address has an account: the lookup and code work happen either way and
      * the e-mail goes out after the response, so neither the body nor the
-     * timing tells an attacker which addresses exist. A failed send is logged;
-     * asking again sends a new code.
+     * timing tells an attacker which addresses exist. The mail server is
+     * checked first, for every address alike: when it is down the answer is
+     * a 503 with no code stored (nothing half-done), which says nothing about
+     * the address. A send that still fails afterwards is logged; asking again
+     * sends a new code.
      */
     async request(email: string, defer: Defer): Promise<void> {
+      await mailer.check();
       const code = newSecretCode();
       const codeHash = await sha256Hex(code);
       const user = await repos.users.findByEmail(email);
@@ -35,8 +39,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       defer(mailer.send(resetMail(user.email, publicUrl, code)).catch((err) => logger.error('password reset e-mail not sent', err)));
     },
 
-    /** Single use; every session issued before ends (the token version moves). */
-    /** Returns the id of the account whose password was reset. */
+    /** Single use; every session issued before ends (the token version moves). Returns the account's id. */
     async confirm(code: string, password: string): Promise<string> {
       const userId = await repos.users.resetPassword(await sha256Hex(code), await passwords.hash(password), clock.now());
       if (!userId) {
