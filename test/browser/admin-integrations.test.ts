@@ -59,6 +59,10 @@ describe('admin integrations', () => {
     await expectNoSideScroll(page);
     await screenshots(page, 'integrations');
 
+    // The form is ready for the next key: empty, read access ticked again.
+    expect(await page.getByLabel('Name').inputValue()).toBe('');
+    expect(await page.getByLabel(/^content:read/).isChecked()).toBe(true);
+    expect(await page.getByLabel(/^media:write/).isChecked()).toBe(false);
     await shown.getByRole('button', { name: 'I have stored it' }).click();
     await expect.poll(() => page.getByTestId('new-secret').count(), POLL).toBe(0);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('key-name');

@@ -212,6 +212,9 @@ export default component$(() => {
             secret.value = { name: res.data.apiKey.name, value: res.data.secret };
             copied.value = null;
             form.reset();
+            // `checked` is set as a property, which reset does not keep: read access is the default again.
+            const read = document.getElementById('scope-content:read') as HTMLInputElement | null;
+            if (read) read.checked = true;
           }}
         >
           <label for="key-name">Name</label>

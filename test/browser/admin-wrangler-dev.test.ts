@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, watchProblems } from '../support/browser.js';
+import { startWranglerDev } from '../support/wrangler-dev.js';
+import { expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
+
+/**
+ * The admin against the Workers target as `npm run dev` serves it (workerd,
+ * local D1/R2/Durable Objects, the admin from static assets): first run and
+ * a published article, in Chromium, with no console error or CSP violation.
+ */
+describe('admin on wrangler dev (Workers target)', () => {
+  let dev: Awaited<ReturnType<typeof startWranglerDev>>;
+  let browser: Browser;
+  beforeAll(async () => {
+    dev = await startWranglerDev();
+    browser = await launchChromium();
+  }, 150_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.cleanup();
+  });
+
+  it('registers the first account, verifies it from the e-mail, and publishes an article the public API then serves', async () => {
+    const base = dev.url;
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const problems = await watchProblems(context);
+    const page = await context.newPage();
+
+    // The shell and its strict CSP come from the Worker, which runs first for every path.
+    const shell = await page.goto(`${base}/register`);
+    expect(shell?.headers()['content-security-policy']).toMatch(/script-src [^;]*'sha256-/);
+    await page.getByRole('button', { name: 'Create account' }).waitFor(POLL);
+    await page.getByLabel('E-mail address').fill('edge-owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor(POLL);
+
+    // Without SMTP_URL the Worker's log mailer prints the link; wrangler dev shows the Worker's log.
+    await page.goto(`${base}${await waitForMailLink(dev, '/verify', 'edge-owner@example.com')}`);
+    await page.getByText('Your e-mail address is verified.').waitFor(POLL);
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(POLL);
+    await page.getByLabel('E-mail address').fill('edge-owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
+
+    // A deep link on a hard load: the Worker maps it to the app shell.
+    await page.goto(`${base}/articles/new`);
+    await page.getByLabel('Title', { exact: true }).fill('Served by workerd');
+    await page.getByLabel('Body').fill('Hello from **D1**.');
+    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByTestId('article-status').getByText('offline').waitFor(POLL);
+    const id = new URL(page.url()).searchParams.get('id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: 'Yes, publish' }).click();
+    await page.getByTestId('editor-status').getByText('Published').waitFor(POLL);
+
+    const pub = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: { title: string; status: string } };
+    expect(pub.article).toMatchObject({ title: 'Served by workerd', status: 'online' });
+    const version = (await (await fetch(`${base}/v1/system/version`)).json()) as { target: string };
+    expect(version.target).toBe('workers');
+    expectNoProblems(problems);
+    await context.close();
+  });
+});
