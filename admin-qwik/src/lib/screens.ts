@@ -34,7 +34,7 @@ export const SCREENS: readonly Screen[] = [
   { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: true, ownerOnly: true },
   { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: true },
   { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: true, ownerOnly: true },
-  { href: '/settings', label: 'Settings', summary: 'Version of the running build.', icon: IconSettings, ready: true },
+  { href: '/settings', label: 'Settings', summary: 'Version of the running build and updates.', icon: IconSettings, ready: true },
 ];
 
 /** The screen a path belongs to (`/articles/123` → Articles). */
