@@ -9,12 +9,20 @@ import { startTcpProxy } from './lib/tcp-proxy.mjs';
  * behind a proxy of our own while traffic runs; then they come back.
  */
 
-export async function databaseOutage(mode, { outageMs }) {
-  const pg = await freshPostgres();
+/** A fresh database of our own on the shared server: PostgreSQL via stack.mjs, MariaDB via the test helper. */
+async function freshDatabase(dialect) {
+  if (dialect === 'postgres') return freshPostgres();
+  const { freshMysqlDatabase } = await import('../../test/support/server-databases.ts');
+  const db = await freshMysqlDatabase();
+  return { ...db, port: Number(new URL(db.url).port || 3306) };
+}
+
+export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
+  const pg = await freshDatabase(dialect);
   const proxy = await startTcpProxy(pg.port);
   const url = new URL(pg.url);
   url.port = String(proxy.port);
-  const server = await nodeServer(`Node + PostgreSQL via proxy (${mode})`, { env: { DATABASE_URL: url.toString() } });
+  const server = await nodeServer(`Node + ${dialect} via proxy (${mode})`, { env: { DATABASE_URL: url.toString() } });
   try {
     const token = await registerOwner(server);
     const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'outage' } })).article;
@@ -35,7 +43,7 @@ export async function databaseOutage(mode, { outageMs }) {
       restore: () => proxy.restore(),
       beforeMs: 2000,
       outageMs,
-      afterMs: 12_000,
+      afterMs,
       ctx: { secrets: [server.jwtSecret], paths: [server.dir] },
     });
     const health = await send(server.url, { path: '/healthz' });

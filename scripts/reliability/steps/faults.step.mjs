@@ -12,9 +12,11 @@ export async function faultsStep(cfg, log) {
       out[name] = { error: String(err?.stack ?? err).split('\n').slice(0, 4).join(' ') };
     }
   };
-  const outageMs = cfg.quick ? 4000 : 8000;
-  await guard('databaseStopped', () => databaseOutage('cut', { outageMs }));
-  await guard('databaseBlackholed', () => databaseOutage('blackhole', { outageMs }));
+  const timing = { outageMs: cfg.quick ? 4000 : 6000, afterMs: cfg.quick ? 8000 : 10_000 };
+  for (const dialect of ['postgres', 'mysql']) {
+    await guard(`${dialect}Stopped`, () => databaseOutage(dialect, 'cut', timing));
+    await guard(`${dialect}Blackholed`, () => databaseOutage(dialect, 'blackhole', timing));
+  }
   await guard('storage', () => storageOutage());
   await guard('kill', () => killDuringUpload({ quick: cfg.quick }));
   await guard('disk', () => diskFull());
@@ -46,7 +48,12 @@ const stepTable = (steps) => ['| check | answer | ms | as required |', '|---|---
 export function faultsSection(r) {
   const lines = [];
   let failures = 0;
-  for (const [key, title] of [['databaseStopped', '4a. PostgreSQL stopped (proxy closed: connections reset, new ones refused)'], ['databaseBlackholed', '4a. PostgreSQL black-holed (connections open, nothing gets through)']]) {
+  const outages = [];
+  for (const [dialect, name] of [['postgres', 'PostgreSQL'], ['mysql', 'MariaDB']]) {
+    outages.push([`${dialect}Stopped`, `4a. ${name} stopped (proxy closed: connections reset, new ones refused)`]);
+    outages.push([`${dialect}Blackholed`, `4a. ${name} black-holed (connections open, nothing gets through)`]);
+  }
+  for (const [key, title] of outages) {
     const o = outageLines(title, r[key]);
     lines.push(...o.lines, '');
     failures += o.failures;

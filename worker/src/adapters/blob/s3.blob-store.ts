@@ -55,9 +55,18 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
   async function send(method: string, url: string, init: RequestInit = {}): Promise<Response> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The abort alone is not always enough: after the endpoint refused and came back,
+    // a PUT to a black-holed endpoint was seen ignoring it for 90 s (reliability
+    // faults step). The race bounds the wait whatever the fetch does.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
     try {
-      return await client.fetch(url, { ...init, method, signal: controller.signal });
+      return await Promise.race([client.fetch(url, { ...init, method, signal: controller.signal }), deadline]);
     } catch (err) {
       throw unavailable('Storage unavailable: the S3 endpoint did not answer', `S3 endpoint ${host}: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

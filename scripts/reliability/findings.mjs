@@ -1,0 +1,68 @@
+/**
+ * What the runs found and what became of it. Kept by hand (a fix is history,
+ * not a measurement); every "fixed" entry names the regression test that
+ * `npm test` runs, every "open" one says where the fix belongs.
+ */
+export const FINDINGS = [
+  {
+    status: 'fixed',
+    what: 'A request that @hono/node-server cannot turn into a Request (a backslash in the path, a Host header that is no host) was answered by the adapter itself: a bare 400, no body, none of the security headers. Found by the fuzzer (random paths).',
+    fix: '`worker/src/entry.node.ts` serves through `getRequestListener` with an `errorHandler` (`serve()` cannot take one) that answers the contract 400 with every security header (`worker/src/http/malformed-request.ts`).',
+    test: '`test/node/reliability-malformed-request.test.ts` — "answers a backslash in the path / a Host header that is not a host with the contract 400 and every security header"',
+  },
+  {
+    status: 'fixed',
+    what: 'The 503 for an unreachable object store named it to anyone reading a public image (`Storage unavailable: S3 endpoint 127.0.0.1:PORT did not answer`); the invitation 503 named the SMTP server. Found by the faults step.',
+    fix: 'The messages keep the reason but not the address; the address travels as the error\'s `cause`, which the JSON logger now writes (`s3.blob-store.ts`, `smtp.mailer.ts`, `system.runtime.ts`).',
+    test: '`test/node/reliability-error-detail.test.ts` — "an unreachable S3 endpoint / an S3 endpoint answering 503 / an unreachable SMTP server: the message has no address, the logged cause has it"',
+  },
+  {
+    status: 'fixed',
+    what: 'Once the object store had refused connections and come back, an upload while it was black-holed (connections open, nothing answered) got no answer for 90 s and more: the S3 adapter\'s 15 s abort was not honoured by the fetch. Found by the faults step (4b).',
+    fix: '`s3.blob-store.ts` races every request against its deadline as well as aborting it, so the 503 comes at 15 s whatever the fetch does.',
+    test: '`test/node/reliability-storage-blackhole.test.ts` — "answers 503 within the adapter deadline and writes no row" (times out without the fix)',
+  },
+  {
+    status: 'open',
+    what: 'PostgreSQL stopped (connections reset, new ones refused): requests wait instead of failing. postgres.js keeps queued queries while it reconnects with a growing back-off (up to 20 s) and never rejects them, so answers come 5–17 s later — 200 once the database is back, or 503 — instead of a 503 within 2 s. MariaDB (mysql2) answers 503 within 0.4 s in the same test.',
+    fix: 'Not mine to change (`worker/src/adapters/db/**` is being reworked by the lead). Suggested: a deadline on every repository call in `guarded()` (`adapters/db/shared/repository-support.ts`) that throws `unavailable` after ~2 s, plus `connect_timeout: 2` in `postgres.kit.ts`.',
+    test: 'Measured by `npm run reliability -- --only faults` (4a); a regression test belongs with the fix.',
+  },
+  {
+    status: 'open',
+    what: 'A database host that disappears without resetting connections (black-holed: packets dropped) hangs every request that touches it until the network returns, on PostgreSQL and MariaDB alike: neither driver has a query or socket timeout set. `/readyz` alone answers 503 after its own 2 s.',
+    fix: 'The same deadline in `guarded()`; for mysql2 also a per-query `timeout`, for postgres.js `keep_alive`/cancel on the timer. Belongs to `worker/src/adapters/db/**`.',
+    test: 'Measured by the faults step (4a, black-holed); a regression test belongs with the fix.',
+  },
+  {
+    status: 'observed',
+    what: 'Right after the database came back, correct logins from the load client were answered 429 for up to ~8 s (login budgets live in the database on MySQL/PostgreSQL; requests held during the outage were released together). Never a 5xx, never a session while the database was down. Not analysed further.',
+    fix: '—',
+    test: '—',
+  },
+  {
+    status: 'by design',
+    what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `test/contract/api-media.contract.ts` relies on it.',
+    fix: '—',
+    test: '—',
+  },
+  {
+    status: 'by design',
+    what: 'Password reset answers 202 before sending, so known and unknown addresses look the same; with SMTP down the reset e-mail is lost (logged) and the user must ask again.',
+    fix: '—',
+    test: '—',
+  },
+  {
+    status: 'by design',
+    what: 'Renewing an invitation with SMTP down answers 503 but the old link is already dead (`invitations.service.ts`: "the old link is dead the moment this returns, sent or not"): a link the owner meant to replace never outlives the attempt. Renewing again once SMTP is back works (checked).',
+    fix: '—',
+    test: '—',
+  },
+];
+
+export const NOT_RUN = [
+  'Disk full and the activity log\'s bound: the activity log is not built yet, so only uploads, a large article write, reads and recovery are checked.',
+  'Markdown/HTML bodies with script vectors in the admin: covered by the browser suite, not here — `test/browser/admin-articles.test.ts`, "never runs HTML, scripts or javascript: links from a body in the preview".',
+  'Races run in-process (the app with its real database adapters, through `app.fetch`) rather than over a socket; the HTTP layer adds nothing to a database race.',
+  'The wrangler dev run is short (10 connections) and is a functional check under load, not a performance figure: wrangler\'s dev proxy and local D1 are not what production runs.',
+];
