@@ -169,8 +169,12 @@ export async function smtpDown() {
       step(`no invitation left for ${email}`, { status: list.includes(email) ? 'present' : 'absent' }, !list.includes(email));
       const renew = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
       step(`renew, SMTP ${label}`, renew, renew.status === 503);
-      const reset = await send(server.url, { method: 'POST', path: '/v1/auth/password-reset', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: OWNER.email }) });
-      step(`password reset, SMTP ${label} (202 by design)`, reset, reset.status === 202);
+      // The reset checks the mail server before it looks the address up: the same 503 for a known and an unknown one.
+      const resetFor = (email) => send(server.url, { method: 'POST', path: '/v1/auth/password-reset', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      const known = await resetFor(OWNER.email);
+      const unknown = await resetFor(`nobody-${mode}@reliability.test`);
+      step(`password reset, SMTP ${label}, known address`, known, known.status === 503);
+      step(`password reset, SMTP ${label}, unknown address: the same answer`, unknown, unknown.status === known.status && unknown.body.equals(known.body));
       await proxy.restore();
     }
     // By design (invitations.service.ts renew): a renewal kills the old link whether or not its e-mail
@@ -185,8 +189,7 @@ export async function smtpDown() {
     step('accept with the renewed code', accepted, accepted.status === 201);
     const again = await invite('after@reliability.test');
     step('invite after SMTP is back', again, again.status === 201);
-    const resetLogged = server.log().split('\n').filter((l) => /reset/i.test(l) && /error|fail/i.test(l)).length;
-    return { steps, resetFailuresLogged: resetLogged };
+    return { steps };
   } finally {
     await server.stop();
     await proxy.close();

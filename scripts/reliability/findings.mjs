@@ -47,10 +47,10 @@ export const FINDINGS = [
     test: '—',
   },
   {
-    status: 'by design',
-    what: 'Password reset answers 202 before sending, so known and unknown addresses look the same; with SMTP down the reset e-mail is lost (logged) and the user must ask again.',
+    status: 'changed during the session (by the lead, 6497987)',
+    what: 'Password reset used to answer 202 with SMTP down (the e-mail goes after the response so that known and unknown addresses look the same) and only log the failed send. It now checks the mail server first (connect, log in, no message) for every address alike: 503, same body for known and unknown addresses, no code stored — checked in 4e. Remaining trade-off, kept on purpose: a send that fails after a good check is only logged.',
     fix: '—',
-    test: '—',
+    test: '`test/node/api/sqlite-smtp.test.ts`, `test/node/mail/smtp-mailer.test.ts` (the lead\'s)',
   },
   {
     status: 'by design',

@@ -12,7 +12,16 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
  * @param {{ method?: string, path: string, headers?: Record<string, string | string[]>, body?: Buffer | string, timeoutMs?: number }} req
  * @returns {Promise<{ status: number, headers: http.IncomingHttpHeaders, body: Buffer, ms: number, error?: string }>}
  */
-export function send(origin, { method = 'GET', path, headers = {}, body, timeoutMs = 15_000 }) {
+export function send(origin, options) {
+  return sendOnce(origin, options, agent).then((res) =>
+    // Node's documented keep-alive race: the server closed an idle kept-alive
+    // socket just as we reused it. Only that case is retried, once, on a new
+    // connection; a server that drops a fresh connection is still reported.
+    res.retryable ? sendOnce(origin, options, false) : res,
+  );
+}
+
+function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs = 15_000 }, viaAgent) {
   const url = new URL(origin);
   const started = performance.now();
   // node:http frames a GET/DELETE/OPTIONS body with nothing unless told its length.
@@ -29,7 +38,7 @@ export function send(origin, { method = 'GET', path, headers = {}, body, timeout
     let req;
     try {
       req = http.request(
-        { host: url.hostname, port: url.port, method, path, headers, agent },
+        { host: url.hostname, port: url.port, method, path, headers, agent: viaAgent },
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
@@ -41,7 +50,9 @@ export function send(origin, { method = 'GET', path, headers = {}, body, timeout
       // node:http refuses this request before sending (e.g. a bad header character): not a server finding.
       return done({ status: -1, headers: {}, body: Buffer.alloc(0), error: `not sendable: ${err.message}` });
     }
-    req.on('error', (err) => done({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.message }));
+    req.on('error', (err) =>
+      done({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.message, retryable: req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up') }),
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.end(body);
   });

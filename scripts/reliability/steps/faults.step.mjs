@@ -94,7 +94,7 @@ export function faultsSection(r) {
     lines.push(...stepTable(r.smtp.steps));
     lines.push(
       '',
-      `Password reset answers 202 whatever happens and sends after the response, so that known and unknown addresses look the same (no account enumeration); a failed send is only logged (${r.smtp.resetFailuresLogged} such log line(s) here) and the user can ask again. That is a deliberate trade-off, kept.`,
+      'Password reset first checks that the mail server answers (connect and log in, no message) before it looks the address up, so a dead server is a 503 with the same body for known and unknown addresses and no code is stored. The e-mail itself still goes after the response (so both kinds of address take the same time): a send that fails after a good check is only logged, and the user asks again. That residue is the deliberate trade-off against account enumeration.',
     );
     failures += r.smtp.steps.filter((s) => !s.ok).length;
   }
