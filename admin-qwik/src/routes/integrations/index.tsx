@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
 import { API_KEY_SCOPES, type ApiKeyDto, type ApiKeyScope } from '../../lib/api-keys';
 import { formatDateTime } from '../../lib/format';
-import { api, type Page } from '../../lib/http';
+import { call } from '../../lib/typed-api';
 import { SessionContext } from '../../lib/session';
 
 const SCOPE_TEXT: Record<ApiKeyScope, string> = {
@@ -28,9 +28,7 @@ export default component$(() => {
 
   const load = $(async (cursor: string | null) => {
     list.loading = true;
-    const q = new URLSearchParams({ limit: '50' });
-    if (cursor) q.set('cursor', cursor);
-    const res = await api<Page<ApiKeyDto>>('GET', `/v1/api-keys?${q}`);
+    const res = await call('get', '/v1/api-keys', { query: { limit: '50', ...(cursor && { cursor }) } });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;
@@ -151,7 +149,7 @@ export default component$(() => {
                   confirmLabel="Yes, revoke"
                   danger
                   onConfirm$={async () => {
-                    const res = await api('DELETE', `/v1/api-keys/${encodeURIComponent(k.id)}`);
+                    const res = await call('delete', '/v1/api-keys/{id}', { path: { id: k.id } });
                     if (!res.ok) {
                       error.value = res.message;
                       return;
@@ -183,7 +181,8 @@ export default component$(() => {
             status.value = null;
             const data = new FormData(form);
             const name = String(data.get('name') ?? '').trim();
-            const scopes = data.getAll('scopes').map(String);
+            // Only the scopes this build knows: the form's values are not trusted as typed.
+            const scopes = data.getAll('scopes').map(String).filter((v): v is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(v));
             const day = String(data.get('expires') ?? '');
             if (!name) {
               formError.value = 'Give the key a name (what uses it).';
@@ -202,7 +201,7 @@ export default component$(() => {
               return;
             }
             busy.value = true;
-            const res = await api<{ apiKey: ApiKeyDto; secret: string }>('POST', '/v1/api-keys', { body: { name, scopes, expiresAt } });
+            const res = await call('post', '/v1/api-keys', { body: { name, scopes, expiresAt } });
             busy.value = false;
             if (!res.ok) {
               formError.value = res.issues.length ? res.issues.map((i) => i.message).join(' ') : res.message;
