@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
-import webpFactory from '@jsquash/webp/codec/enc/webp_enc.js';
-import { defaultOptions as webpDefaults } from '@jsquash/webp/meta.js';
+import esbuild from 'esbuild';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 
@@ -15,6 +13,8 @@ import { v7 as uuidv7 } from 'uuid';
  * seeded original the server benchmark serves as a cached variant and as
  * itself.
  */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const SOURCE = { width: 2000, height: 1500 };
 export const TARGET_WIDTH = 400;
@@ -44,48 +44,64 @@ export async function makeSourceJpeg() {
   return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
-/** libwebp as the app loads it (adapters/image/webp.encoder.ts). */
-async function webpEncoder() {
-  const wasm = new WebAssembly.Module(readFileSync(createRequire(import.meta.url).resolve('@jsquash/webp/codec/enc/webp_enc.wasm')));
-  return webpFactory({
-    noInitialRun: true,
-    instantiateWasm(imports, callback) {
-      const instance = new WebAssembly.Instance(wasm, imports);
-      callback(instance);
-      return instance.exports;
+/**
+ * The app's own codec (adapters/image/photon.image-codec.ts with the libwebp
+ * encoder, as wiring/node.ts builds it), bundled from the TypeScript sources
+ * with esbuild so the bench measures exactly what the server runs.
+ */
+async function appCodec() {
+  const out = path.join(root, 'node_modules/.cache/edge-cms-bench/codec.mjs');
+  mkdirSync(path.dirname(out), { recursive: true });
+  await esbuild.build({
+    stdin: {
+      contents: [
+        "export { createPhotonImageCodec } from './worker/src/adapters/image/photon.image-codec.ts';",
+        "export { createWebpEncoder } from './worker/src/adapters/image/webp.encoder.ts';",
+        "export { loadWebpEncoderWasm } from './worker/src/adapters/image/webp-wasm.node.ts';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
     },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outfile: out,
+    logLevel: 'error',
   });
+  const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);
+  return createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The app's path: decode, resize (Triangle), encode JPEG — as photon.image-codec.ts does it. */
-function photonVariant(jpeg, width, height, webp) {
-  const decoded = PhotonImage.new_from_byteslice(jpeg);
-  const resized = resize(decoded, width, height, SamplingFilter.Triangle);
-  const out = webp
-    ? webp.encode(resized.get_raw_pixels(), width, height, { ...webpDefaults, quality: QUALITY })
-    : resized.get_bytes_jpeg(QUALITY);
-  resized.free();
-  decoded.free();
-  return out;
+/** The app's path (core/media/variants.service.ts): decode, resize, encode. */
+async function appVariant(codec, jpeg, width, height, format) {
+  const decoded = codec.decode(jpeg);
+  const resized = codec.resize(decoded, width, height);
+  try {
+    return await codec.encode(resized, format, QUALITY);
+  } finally {
+    resized.free();
+    decoded.free();
+  }
 }
 
 /** Median time and output size of each, after one discarded warm-up run. */
 export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
   const input = new Uint8Array(jpeg);
   const height = Math.round((SOURCE.height * TARGET_WIDTH) / SOURCE.width);
-  const webp = await webpEncoder();
+  const codec = await appCodec();
   const out = {};
   for (const format of ['jpeg', 'webp']) {
     const ours = { ms: [], bytes: 0 };
     const vips = { ms: [], bytes: 0 };
     const viaSharp = () => sharp(jpeg).resize(TARGET_WIDTH)[format]({ quality: QUALITY }).toBuffer();
-    photonVariant(input, TARGET_WIDTH, height, format === 'webp' ? webp : null);
+    await appVariant(codec, input, TARGET_WIDTH, height, format);
     await viaSharp();
     for (let i = 0; i < iterations; i++) {
       let t0 = performance.now();
-      ours.bytes = photonVariant(input, TARGET_WIDTH, height, format === 'webp' ? webp : null).length;
+      ours.bytes = (await appVariant(codec, input, TARGET_WIDTH, height, format)).length;
       ours.ms.push(performance.now() - t0);
       t0 = performance.now();
       vips.bytes = (await viaSharp()).length;
