@@ -32,6 +32,13 @@ export default defineConfig(() => ({
       lint: false,
     }),
   ],
+  resolve: {
+    // The server's photon codec (worker/src/adapters/image) imports the
+    // package root, whose default build imports the .wasm as a module (a
+    // Workers feature). The browser takes the "others" build instead, whose
+    // wasm lib/image-shrink.ts fetches from an emitted asset.
+    alias: [{ find: /^@cf-wasm\/photon$/, replacement: '@cf-wasm/photon/others' }],
+  },
   build: {
     // Under the CSP only 'self' may serve scripts: never inline assets as data: URLs.
     assetsInlineLimit: 0,

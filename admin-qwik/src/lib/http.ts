@@ -110,11 +110,8 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
+// Kept here for the screens that import it from http; it lives with the other pure formatters.
+export { formatBytes } from './format';
 
 /**
  * A file the API answers with `Content-Disposition: attachment`, fetched with

@@ -1,6 +1,7 @@
 import './zod-csp';
 import { PurgeSettingsSchema, type PurgeRunDto, type PurgeSettingsDto } from '../../../worker/src/contract/purge.schema';
-import { formatBytes, type Issue } from './http';
+import { formatBytes } from './format';
+import type { Issue } from './http';
 
 export type { PurgeRunDto, PurgeSettingsDto };
 

@@ -1,4 +1,4 @@
-import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useLocation, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto, ImageDto } from '../../../../worker/src/contract/article.schema';
 import { LoadingNotice } from '../status/loading-notice';
@@ -6,10 +6,10 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
 import { AuthorPicker } from './author-picker';
+import { ImageUploader } from './image-uploader';
 import { SeoPanel } from './seo-panel';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
-import { formatDateTime } from '../../lib/format';
-import { api, formatBytes, queryParam, upload, type Page } from '../../lib/http';
+import { api, queryParam, type Page } from '../../lib/http';
 import { titleProblem } from '../../lib/title';
 
 /** Every item of a paged list (sites, authors: small catalogues), up to `max`. */
@@ -23,13 +23,6 @@ async function loadAll<T>(path: string, max = 1000): Promise<{ items: T[]; error
     cursor = res.data.nextCursor;
   } while (cursor && items.length < max);
   return { items, error: null };
-}
-
-interface UploadItem {
-  name: string;
-  percent: number;
-  state: 'uploading' | 'done' | 'failed';
-  error: string | null;
 }
 
 /** The article editor for `/articles/new` and `/articles/edit?id=…`. */
@@ -48,9 +41,6 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const status = useSignal<string | null>(null);
   const busy = useSignal(false);
   const images = useSignal<ImageDto[]>([]);
-  const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
-  const dragging = useSignal(false);
-  const dropzone = useSignal<HTMLElement>();
   const sites = useSignal<SiteDto[]>([]);
   const authors = useSignal<AuthorDto[]>([]);
   const siteId = useSignal('');
@@ -97,53 +87,6 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     },
     { strategy: 'document-ready' },
   );
-
-  const uploadFiles = $(async (files: File[]) => {
-    const articleId = id.value;
-    if (!articleId) return;
-    for (const file of files) {
-      const item: UploadItem = { name: file.name, percent: 0, state: 'uploading', error: null };
-      uploads.items = [...uploads.items, item];
-      const index = uploads.items.length - 1;
-      const update = (patch: Partial<UploadItem>) => {
-        uploads.items = uploads.items.map((it, i) => (i === index ? { ...it, ...patch } : it));
-      };
-      const res = await upload<{ image: ImageDto }>(`/v1/articles/${encodeURIComponent(articleId)}/images`, file, (f) =>
-        update({ percent: Math.round(f * 100) }),
-      );
-      if (res.ok) update({ state: 'done', percent: 100 });
-      else update({ state: 'failed', error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message });
-    }
-    await loadImages(articleId);
-  });
-
-  // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
-  // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
-  useVisibleTask$(({ track, cleanup }) => {
-    const el = track(() => dropzone.value);
-    if (!el) return;
-    const over = (e: DragEvent) => {
-      e.preventDefault();
-      dragging.value = true;
-    };
-    const leave = () => (dragging.value = false);
-    const drop = (e: DragEvent) => {
-      e.preventDefault();
-      dragging.value = false;
-      const files = Array.from(e.dataTransfer?.files ?? []);
-      if (files.length) void uploadFiles(files);
-    };
-    el.addEventListener('dragover', over);
-    el.addEventListener('dragleave', leave);
-    el.addEventListener('drop', drop);
-    el.dataset.dropReady = 'true';
-    cleanup(() => {
-      delete el.dataset.dropReady;
-      el.removeEventListener('dragover', over);
-      el.removeEventListener('dragleave', leave);
-      el.removeEventListener('drop', drop);
-    });
-  }, { strategy: 'document-ready' });
 
   const setStatus = $(async (action: 'publish' | 'unpublish') => {
     if (!id.value) return;
@@ -314,59 +257,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         </div>
       )}
       <Status message={status.value} testId="editor-status" />
-      {a && id.value && (
-        <section class="card" aria-labelledby="images-heading">
-          <h2 id="images-heading">Images</h2>
-          <div ref={dropzone} class={['dropzone', dragging.value && 'dropzone-active']} data-testid="dropzone">
-            <p>Drop JPEG, PNG, WebP or GIF images here, or</p>
-            <label for="image-file" class="button">
-              Choose images…
-            </label>
-            <input
-              id="image-file"
-              class="visually-hidden-input"
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif"
-              multiple
-              onChange$={async (_, el) => {
-                const files = Array.from(el.files ?? []);
-                el.value = '';
-                await uploadFiles(files);
-              }}
-            />
-          </div>
-          <ul class="uploads" aria-label="Uploads">
-            {uploads.items.map((u, i) => (
-              <li key={i} data-testid="upload" data-state={u.state}>
-                <label for={`upload-${i}`}>{u.name}</label>
-                <progress id={`upload-${i}`} max={100} value={u.percent} aria-valuetext={`${u.percent}%`} />
-                <span>{u.state === 'done' ? 'Uploaded' : u.state === 'failed' ? 'Failed' : `${u.percent}%`}</span>
-                {u.error && (
-                  <span class="field-error" role="alert">
-                    {u.error}
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-          {images.value.length === 0 ? (
-            <p>No images yet.</p>
-          ) : (
-            <ul class="media-grid" aria-label="Images of this article" data-testid="article-images">
-              {images.value.map((img) => (
-                <li key={img.id} class="media-tile">
-                  <img src={img.url} alt={img.filename} width={img.width} height={img.height} loading="lazy" />
-                  <span class="media-name">{img.filename}</span>
-                  <span class="item-meta">
-                    {img.width}×{img.height}, {formatBytes(img.bytes)}, <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
-                  </span>
-                  <code class="media-md">![]({img.url})</code>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-      )}
+      {a && id.value && <ImageUploader articleId={id.value} images={images} onUploaded$={() => loadImages(id.value!)} />}
       {a && id.value && <SeoPanel articleId={id.value} title={a.title} images={images.value} />}
     </div>
   );
