@@ -15,7 +15,9 @@ export interface PinnedKey {
   note?: string;
 }
 
+// Keys 1 and 2 (2026-11-25) were replaced before any release was signed or
+// installed: their private halves were lost with the build machine.
 export const PINNED_RELEASE_KEYS: readonly PinnedKey[] = Object.freeze([
-  { keyId: '4a11ebd92ddf918c', publicKey: '3Swksn1QrdFQLAateYBmCxETzGYJbOK1DzPLdKYmhR4', status: 'active', note: 'release key 1, made 2026-11-25' },
-  { keyId: 'ae108879f7c084a9', publicKey: 'claqb7093scXdvv5pWCl023hrI0_Z_4G57oRadpTjoQ', status: 'active', note: 'release key 2, made 2026-11-25' },
+  { keyId: '26773b6dcfda6aee', publicKey: 'zhCcUduJeZfNHiliTaXoPkT285DP6T9QxON0HeHUAjo', status: 'active', note: 'release key 3, made 2026-11-26' },
+  { keyId: '9e3fee411f0d70c8', publicKey: 'arUSlt1IftJOUW-e1Wq6s-4_a9ihpMfxNiPxK9jeX7Y', status: 'active', note: 'release key 4, made 2026-11-26' },
 ]);
