@@ -3,16 +3,19 @@ import type { Browser } from 'playwright-core';
 import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { startWranglerDev } from '../support/wrangler-dev.js';
+import { JPEG_400x300 } from '../support/images.js';
 import { expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
 
 /**
  * The admin against the Workers target as `npm run dev` serves it (workerd,
- * local D1/R2/Durable Objects, the admin from static assets): first run and
- * a published article, in Chromium, with no console error or CSP violation.
+ * local D1/R2/Durable Objects, the admin from static assets): first run, a
+ * published article, an upload to R2 with a variant, the media library and
+ * the activity log (D1), in Chromium, with no console error or CSP violation.
  */
 describe('admin on wrangler dev (Workers target)', () => {
   let dev: Awaited<ReturnType<typeof startWranglerDev>>;
   let browser: Browser;
+  let articleId = '';
   beforeAll(async () => {
     dev = await startWranglerDev();
     browser = await launchChromium();
@@ -63,6 +66,45 @@ describe('admin on wrangler dev (Workers target)', () => {
     expect(pub.article).toMatchObject({ title: 'Served by workerd', status: 'online' });
     const version = (await (await fetch(`${base}/v1/system/version`)).json()) as { target: string };
     expect(version.target).toBe('workers');
+    expectNoProblems(problems);
+    await context.close();
+    articleId = id!;
+  });
+
+  it('uploads to R2, serves a variant, and shows the media library and the activity log', async () => {
+    const base = dev.url;
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const problems = await watchProblems(context);
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('E-mail address').fill('edge-owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
+
+    await page.goto(`${base}/articles/edit?id=${articleId}`);
+    await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
+    await page.locator('#image-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(JPEG_400x300) });
+    await page.getByTestId('upload').first().and(page.locator('[data-state="done"]')).waitFor(POLL);
+    const images = page.getByTestId('article-images');
+    await expect.poll(() => images.locator('img').evaluateAll((imgs) => imgs.length === 1 && (imgs[0] as HTMLImageElement).naturalWidth === 400), POLL).toBe(true);
+
+    // A variant made by photon in workerd, stored in R2, then served from there.
+    const { items } = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as { items: { url: string }[] };
+    const first = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/webp');
+    const again = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
+    expect(Buffer.from(await again.arrayBuffer())).toEqual(Buffer.from(await first.arrayBuffer()));
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await expect.poll(() => page.getByTestId('media-grid').locator('li').count(), POLL).toBe(1);
+    await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
+
+    // The activity log lives in D1 on this target.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await page.getByTestId('activity-list').getByText('image.upload').first().waitFor(POLL);
+    await page.getByTestId('activity-list').getByText('article.publish').first().waitFor(POLL);
     expectNoProblems(problems);
     await context.close();
   });
