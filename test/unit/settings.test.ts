@@ -30,6 +30,7 @@ describe('parseSettings', () => {
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       activityLogMaxBytes: 10_485_760,
       activityLogFile: './data/activity.ndjson',
+      activityLogStore: 'file',
       updateFeedUrl: undefined,
       rateLimits: {
         login: { limit: 5, windowSeconds: 900 },

@@ -67,6 +67,8 @@ const RawSettingsSchema = z.object({
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
   /** Not in API.md's table: Node only, the NDJSON file of the activity log. */
   ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),
+  /** Not in API.md's table: Node only. `database` shares one log between instances on MySQL/PostgreSQL. */
+  ACTIVITY_LOG_STORE: z.enum(['file', 'database'], { error: 'must be file or database' }).default('file'),
   UPDATE_FEED_URL: httpUrl.optional(),
   /** Not in API.md's table: the per-client budgets. Failed logins only count. */
   RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
@@ -94,6 +96,7 @@ export interface Settings {
   imageVariantWidths: number[];
   activityLogMaxBytes: number;
   activityLogFile: string;
+  activityLogStore: 'file' | 'database';
   updateFeedUrl: string | undefined;
   rateLimits: Record<'login' | 'passwordReset' | 'verification', { limit: number; windowSeconds: number }>;
 }
@@ -146,6 +149,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
     activityLogFile: s.ACTIVITY_LOG_FILE,
+    activityLogStore: s.ACTIVITY_LOG_STORE,
     updateFeedUrl: s.UPDATE_FEED_URL,
     rateLimits: {
       login: s.RATE_LIMIT_LOGIN,

@@ -70,7 +70,12 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     settings,
     version,
     repos: database.repos,
-    activityLog: createNdjsonFileActivityLog(path.resolve(settings.activityLogFile), settings.activityLogMaxBytes),
+    // One file per process by default; several instances on one server
+    // database can share the log there instead.
+    activityLog:
+      settings.activityLogStore === 'database'
+        ? database.activityLog(settings.activityLogMaxBytes)
+        : createNdjsonFileActivityLog(path.resolve(settings.activityLogFile), settings.activityLogMaxBytes),
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
     logger,

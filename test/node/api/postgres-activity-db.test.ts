@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { registerOwner } from '../../support/api-flows.js';
+import { runActivityApiContract } from '../../contract/api-activity.contract.js';
+import { runApiKeysApiContract } from '../../contract/api-keys.contract.js';
+import { nodeHarness } from '../../support/node-harness.js';
+
+// ACTIVITY_LOG_STORE=database: several Node instances on one PostgreSQL
+// database share one activity log (the same store Workers keep in D1).
+const setup = () => nodeHarness({ db: 'postgres', storage: 'local', settings: { ACTIVITY_LOG_STORE: 'database' } });
+
+runActivityApiContract('Node, PostgreSQL, activity log in the database', setup);
+runApiKeysApiContract('Node, PostgreSQL, activity log in the database', setup);
+
+describe('ACTIVITY_LOG_STORE=database', () => {
+  it('writes the log to the database, not to the file', async () => {
+    const api = await setup();
+    try {
+      const { token } = await registerOwner(api, 'db-log@example.com');
+      const summary = await (await api.request('/v1/activity/summary', { token })).json();
+      expect(summary.total).toBeGreaterThanOrEqual(3);
+      expect(existsSync(api.deps.settings.activityLogFile)).toBe(false);
+    } finally {
+      await api.cleanup();
+    }
+  });
+});
