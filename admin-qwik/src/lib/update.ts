@@ -1,29 +1,15 @@
-import type { Result } from './http';
+import type { components } from './api-schema';
+import type { Result } from './result';
 
 /**
- * GET /v1/system/update and the POSTs' body. The first six fields are the
- * contract (API.md); the rest come with apply / rollback (the supervisor) and
- * are shown when the server sends them.
+ * GET /v1/system/update and the POSTs' body, as the server describes it
+ * (generated from the OpenAPI description: it cannot drift from the API).
+ * Optional here because a stand-in server may send the contract's first six
+ * fields only; the screen shows the rest when they come.
  */
-export interface UpdateStatus {
-  current: string;
-  latest: string | null;
-  available: boolean;
-  staged: string | null;
-  lastCheckedAt: string | null;
-  notes: string | null;
-  supervised?: boolean;
-  previous?: string | null;
-  pending?: { operation: 'apply' | 'rollback'; version: string; since: string } | null;
-  lastApply?: {
-    operation: 'apply' | 'rollback';
-    version: string;
-    from: string;
-    outcome: 'applied' | 'rolled_back' | 'failed';
-    at: string;
-    reason: string | null;
-  } | null;
-}
+type Described = components['schemas']['UpdateStatus'];
+type Contract = 'current' | 'latest' | 'available' | 'staged' | 'lastCheckedAt' | 'notes';
+export type UpdateStatus = Pick<Described, Contract> & Partial<Omit<Described, Contract>>;
 
 export type UpdateAction = 'check' | 'download' | 'apply' | 'rollback';
 
