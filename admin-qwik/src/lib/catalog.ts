@@ -1,7 +1,7 @@
 import './zod-csp';
 import { CreateAuthorSchema, UpdateAuthorSchema, type AuthorDto } from '../../../worker/src/contract/author.schema';
 import { CreateSiteSchema, UpdateSiteSchema, type SiteDto } from '../../../worker/src/contract/site.schema';
-import type { Issue } from './http';
+import type { Issue } from './result';
 
 export type { AuthorDto, SiteDto };
 

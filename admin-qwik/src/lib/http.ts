@@ -1,4 +1,5 @@
 import { isRecord } from './api';
+import type { Issue, Result } from './result';
 import { clearToken, getToken, loginHref } from './session';
 
 /**
@@ -6,14 +7,7 @@ import { clearToken, getToken, loginHref } from './session';
  * A 401 on a call that carried a token means the session is over: the token is
  * dropped and the browser goes to the login page.
  */
-export interface Issue {
-  path: string;
-  message: string;
-}
-
-export type Result<T> =
-  | { ok: true; status: number; data: T }
-  | { ok: false; status: number | null; code: string; message: string; issues: Issue[] };
+export type { Issue, Result };
 
 export interface RequestOptions {
   body?: unknown;

@@ -1,7 +1,7 @@
 import './zod-csp';
 import { PurgeSettingsSchema, type PurgeRunDto, type PurgeSettingsDto } from '../../../worker/src/contract/purge.schema';
 import { formatBytes } from './format';
-import type { Issue } from './http';
+import type { Issue } from './result';
 
 export type { PurgeRunDto, PurgeSettingsDto };
 
@@ -26,8 +26,9 @@ const RULES: Record<string, string> = {
 };
 
 /** The settings form → the PUT body, with the API's own schema (numbers strictly whole and in range). */
-export function settingsFromForm(form: HTMLFormElement): { body: PurgeSettingsForm } | { issues: Issue[] } {
-  const data = new FormData(form);
+export function settingsFromForm(form: HTMLFormElement | FormData): { body: PurgeSettingsForm } | { issues: Issue[] } {
+  // FormData too, so the rule can be checked without a document (test/unit/admin-forms.test.ts).
+  const data = form instanceof FormData ? form : new FormData(form);
   const num = (name: string) => {
     const raw = String(data.get(name) ?? '').trim();
     return raw === '' ? Number.NaN : Number(raw);

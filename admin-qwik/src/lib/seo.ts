@@ -1,14 +1,15 @@
 import './zod-csp';
 import { SeoInputSchema, type SeoDto } from '../../../worker/src/contract/seo.schema';
-import type { Issue } from './http';
+import type { Issue } from './result';
 
 export type { SeoDto };
 
 export const SEO_LIMITS = { metaTitle: 200, metaDescription: 500, canonicalUrl: 2048, ogImage: 2048 } as const;
 
 /** The SEO form → the PUT body (the whole record; empty text clears a field), checked with the API's schema. */
-export function seoFromForm(form: HTMLFormElement): { body: Record<string, unknown> } | { issues: Issue[] } {
-  const data = new FormData(form);
+export function seoFromForm(form: HTMLFormElement | FormData): { body: Record<string, unknown> } | { issues: Issue[] } {
+  // FormData too, so the rule can be checked without a document (test/unit/admin-forms.test.ts).
+  const data = form instanceof FormData ? form : new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '');
   const body = {
     metaTitle: text('metaTitle'),

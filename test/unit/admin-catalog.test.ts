@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { slugify, toBody } from '../../admin-qwik/src/lib/catalog.js';
+
+describe('admin author slugs', () => {
+  it('makes what the API slug rule accepts: lower case, accents dropped, single hyphens, no ends', () => {
+    expect(slugify('Ada Lovelace')).toBe('ada-lovelace');
+    expect(slugify('  Émile  Zola!! ')).toBe('emile-zola');
+    expect(slugify('Straße & Söhne — 2nd ed.')).toBe('stra-e-sohne-2nd-ed');
+    expect(slugify('---')).toBe('');
+    expect(slugify('東京')).toBe('');
+  });
+
+  it('cuts at 100 characters without leaving a hyphen at the end', () => {
+    const slug = slugify(`${'a'.repeat(99)} b`);
+    expect(slug).toBe('a'.repeat(99));
+    expect(slugify('word '.repeat(40)).length).toBeLessThanOrEqual(100);
+    expect(slugify('word '.repeat(40))).not.toMatch(/-$/);
+  });
+});
+
+describe('admin catalog forms → request bodies (the API zod schemas)', () => {
+  it('makes an empty author slug from the name and clears empty optional fields', () => {
+    expect(toBody('author', { name: ' Ada Lovelace ', slug: '', bio: '', avatarUrl: ' ' }, true)).toEqual({
+      body: { name: 'Ada Lovelace', slug: 'ada-lovelace', bio: null, avatarUrl: null },
+    });
+  });
+
+  it('keeps a textarea as typed and trims one-line fields', () => {
+    expect(toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true)).toEqual({
+      body: { name: 'Blog', baseUrl: 'https://blog.example.com', description: '  two\nlines ' },
+    });
+  });
+
+  it('returns the schema issues by field instead of a body', () => {
+    const site = toBody('site', { name: '', baseUrl: 'ftp://x', description: '' }, true);
+    expect('issues' in site && site.issues.map((i) => i.path).sort()).toEqual(['baseUrl', 'name']);
+    const author = toBody('author', { name: 'Ada', slug: 'Not A Slug', bio: '', avatarUrl: '' }, false);
+    expect('issues' in author && author.issues).toEqual([{ path: 'slug', message: 'slug must be lower-case letters and digits separated by single hyphens' }]);
+  });
+});
