@@ -100,7 +100,8 @@ describe('admin media purge', () => {
     await page.getByLabel('Purge on a schedule').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('purge-settings-status').getByText('Purge settings saved.').waitFor(POLL);
-    expect(await page.getByTestId('purge-times').textContent()).not.toContain('none (not scheduled)');
+    // Polled: the status line and the times can render in separate passes.
+    await expect.poll(() => page.getByTestId('purge-times').textContent(), POLL).not.toContain('none (not scheduled)');
     expect((await apiCall<{ settings: { enabled: boolean } }>(cms.server, 'GET', '/v1/media/purge/settings', token)).body.settings.enabled).toBe(true);
     expectNoProblems(problems);
   });
