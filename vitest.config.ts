@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { qwikVite } from '@builder.io/qwik/optimizer';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -52,6 +53,15 @@ export default defineConfig({
           setupFiles: ['./test/workers/apply-migrations.ts'],
           globalSetup: ['./test/workers/global-setup.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // Qwik components through @builder.io/qwik/testing (createDOM): the
+        // optimizer turns their `$` closures into what the runtime loads.
+        plugins: [qwikVite({ srcDir: path.join(import.meta.dirname, 'admin-qwik/src'), lint: false })],
+        test: {
+          name: 'admin',
+          include: ['admin-qwik/test/**/*.test.tsx'],
         },
       },
       {

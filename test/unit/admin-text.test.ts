@@ -40,11 +40,12 @@ describe('admin update panel texts', () => {
 
   it('tells the outcome of the last apply or roll back', () => {
     const at = '2026-03-01T00:00:00.000Z';
-    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'applied', at, reason: null })).toBe('Update from 1.0.0 to 1.1.0: done.');
-    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'rolled_back', at, reason: 'readyz 503' })).toBe(
+    const common = { id: 'r1', actorId: null, at };
+    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'applied', ...common, reason: null })).toBe('Update from 1.0.0 to 1.1.0: done.');
+    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'rolled_back', ...common, reason: 'readyz 503' })).toBe(
       'Update from 1.0.0 to 1.1.0: not healthy, so 1.0.0 runs again (readyz 503).',
     );
-    expect(describeLastApply({ operation: 'rollback', version: '1.0.0', from: '1.1.0', outcome: 'failed', at, reason: null })).toBe(
+    expect(describeLastApply({ operation: 'rollback', version: '1.0.0', from: '1.1.0', outcome: 'failed', ...common, reason: null })).toBe(
       'Roll back from 1.1.0 to 1.0.0: failed, nothing was switched.',
     );
   });
