@@ -47,7 +47,10 @@ export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
       ctx: { secrets: [server.jwtSecret], paths: [server.dir] },
     });
     const health = await send(server.url, { path: '/healthz' });
-    return { mode, ...result, samePid: isAlive(pid) && health.status === 200 };
+    const samePid = isAlive(pid) && health.status === 200;
+    // When the server died, its last words say why.
+    const lastLog = samePid ? null : server.log().split('\n').filter((l) => !l.startsWith('mail')).slice(-12).join('\n');
+    return { mode, ...result, samePid, lastLog };
   } finally {
     await server.stop();
     await proxy.close();

@@ -38,6 +38,7 @@ function outageLines(title, r) {
     `- Sessions issued while the database was unreachable: ${r.tokensIssued}. Process alive, same pid, \`/healthz\` 200 afterwards: ${r.samePid ? 'yes' : 'NO'}.`,
     `- Recovery after the database came back (every later answer of that kind succeeded): ${recovered}. After-restore statuses: ${Object.entries(r.afterByKind).map(([k, v]) => `${k} {${j(v)}}`).join('; ')}.`,
     `- Problems in answers (stack, secret, path, driver text, non-contract body): ${r.problems.length ? r.problems.join('; ') : 'none'}.`,
+    ...(r.lastLog ? ['- **The server process died.** Its log ends:', '', '```', r.lastLog.slice(-3000), '```'] : []),
   ];
   const failures = d.over2s + d.notRefusedCleanly + r.tokensIssued + (r.samePid ? 0 : 1) + r.problems.length + Object.values(r.recoveredAt).filter((v) => v === null).length;
   return { lines, failures };
