@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
@@ -9,7 +10,8 @@ import { expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpe
 /**
  * The admin against the Workers target as `npm run dev` serves it (workerd,
  * local D1/R2/Durable Objects, the admin from static assets): first run, a
- * published article, an upload to R2 with a variant, the media library and
+ * published article, an upload to R2 with a variant, a large upload shrunk
+ * in the browser (the wasm served as this target's assets), the media library and
  * the activity log (D1), in Chromium, with no console error or CSP violation.
  */
 describe('admin on wrangler dev (Workers target)', () => {
@@ -97,8 +99,19 @@ describe('admin on wrangler dev (Workers target)', () => {
     const again = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
     expect(Buffer.from(await again.arrayBuffer())).toEqual(Buffer.from(await first.arrayBuffer()));
 
+    // The pre-upload shrink: photon's and libwebp's wasm from this target's static assets (application/wasm, under the CSP).
+    const wide = await sharp({ create: { width: 2800, height: 1000, channels: 3, background: '#3a7' } }).webp().toBuffer();
+    await page.locator('#image-file').setInputFiles({ name: 'wide.webp', mimeType: 'image/webp', buffer: wide });
+    await page.getByTestId('upload').nth(1).and(page.locator('[data-state="done"]')).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('upload').nth(1).getByTestId('upload-sizes').textContent()).toMatch(/^2800×1000, .* → 2560×914, /);
+    const after = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as { items: { width: number; height: number }[] };
+    expect(after.items.map((i) => [i.width, i.height]).sort()).toEqual([
+      [2560, 914],
+      [400, 300],
+    ]);
+
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
-    await expect.poll(() => page.getByTestId('media-grid').locator('li').count(), POLL).toBe(1);
+    await expect.poll(() => page.getByTestId('media-grid').locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
 
     // The activity log lives in D1 on this target.
