@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { multipart, must, send } from './lib/http.mjs';
@@ -121,7 +121,12 @@ export async function diskFull() {
   if (typeof unmount !== 'function') return { ran: false, reason: `mount -t tmpfs failed: ${unmount.error}` };
   let server;
   try {
-    server = await nodeServer('Node + SQLite on a 6 MiB tmpfs', { dir, env: { MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) } });
+    const activityMax = 16 * 1024;
+    server = await nodeServer('Node + SQLite on a 6 MiB tmpfs', {
+      dir,
+      // The server's own output goes to the same full disk, as with `npm start > data/server.log`.
+      env: { MAX_UPLOAD_BYTES: String(2 * 1024 * 1024), ACTIVITY_LOG_FILE: path.join(dir, 'activity.ndjson'), ACTIVITY_LOG_MAX_BYTES: String(activityMax) },
+    });
     const token = await registerOwner(server);
     const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'disk' } })).article;
     const uploads = [];
@@ -135,9 +140,45 @@ export async function diskFull() {
     const read = await send(server.url, { path: `/v1/articles/${article.id}`, headers: { authorization: `Bearer ${token}` } });
     // Free space through the API, then upload again.
     for (const r of rows.slice(0, 2)) await send(server.url, { method: 'DELETE', path: `/v1/media/${r.id}`, headers: { authorization: `Bearer ${token}` } });
+    // Fill what is left to the last byte, then write: each article write is also an activity entry.
+    const filler = path.join(dir, 'filler');
+    try {
+      for (;;) appendFileSync(filler, Buffer.alloc(64 * 1024));
+    } catch {
+      // ENOSPC: full
+    }
+    try {
+      for (;;) appendFileSync(filler, Buffer.alloc(512));
+    } catch {
+      // to the last block
+    }
+    const activityStatuses = {};
+    for (let i = 0; i < 40; i++) {
+      const r = await send(server.url, { method: 'POST', path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `while full ${i}` }) });
+      activityStatuses[r.status] = (activityStatuses[r.status] ?? 0) + 1;
+    }
+    const summary = await send(server.url, { path: '/v1/activity/summary', headers: { authorization: `Bearer ${token}` } });
+    let activity = { status: summary.status };
+    try {
+      const j = JSON.parse(summary.body.toString('utf8'));
+      const sum = j.summary ?? j;
+      activity = { status: summary.status, sizeBytes: sum.sizeBytes, maxBytes: sum.maxBytes };
+    } catch {
+      // reported by status
+    }
+    let fileBytes = null;
+    try {
+      fileBytes = statSync(path.join(dir, 'activity.ndjson')).size;
+    } catch {
+      // no file
+    }
+    activity = { ...activity, fileBytes, configuredMax: activityMax, writesWhileFull: activityStatuses };
+    rmSync(filler, { force: true });
     const m = multipart(bigPng(99, 512 * 1024), { filename: 'after.png', type: 'image/png' });
     const after = await send(server.url, { method: 'POST', path: `/v1/articles/${article.id}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body });
-    return { ran: true, uploads, bigWrite: { status: write.status, body: write.body.toString('utf8').slice(0, 200) }, rows: rows.length, broken, readWhileFull: read.status, afterFreeing: after.status, alive: (await send(server.url, { path: '/healthz' })).status === 200 };
+    const alive = (await send(server.url, { path: '/healthz' })).status === 200;
+    const lastLog = alive ? null : server.log().split('\n').filter((l) => !l.startsWith('mail')).slice(-10).join('\n');
+    return { ran: true, lastLog, activity, uploads, bigWrite: { status: write.status, body: write.body.toString('utf8').slice(0, 200) }, rows: rows.length, broken, readWhileFull: read.status, afterFreeing: after.status, alive };
   } finally {
     await server?.stop();
     unmount();

@@ -18,6 +18,12 @@ export const FINDINGS = [
   },
   {
     status: 'fixed',
+    what: 'Disk full killed the server when its own output went to a file on that disk (as with `npm start > data/server.log`): Node throws an unhandled \'error\' (ENOSPC) from a stdout that is a file, so the next log line — an e-mail in the log, an error report — ended the process. Found by the faults step (4d) once it filled the disk to the last block.',
+    fix: '`worker/src/entry.node.ts` listens for errors on stdout/stderr and writes log lines through a function that drops a line it cannot write (and writes directly once stdout has failed, so logging resumes when space is freed).',
+    test: '`test/node/reliability-log-disk-full.test.ts` — "keeps serving when every log line fails with ENOSPC" (stdout is /dev/full)',
+  },
+  {
+    status: 'fixed',
     what: 'Once the object store had refused connections and come back, an upload while it was black-holed (connections open, nothing answered) got no answer for 90 s and more: the S3 adapter\'s 15 s abort was not honoured by the fetch. Found by the faults step (4b).',
     fix: '`s3.blob-store.ts` races every request against its deadline as well as aborting it, so the 503 comes at 15 s whatever the fetch does.',
     test: '`test/node/reliability-storage-blackhole.test.ts` — "answers 503 within the adapter deadline and writes no row" (times out without the fix)',
@@ -67,7 +73,6 @@ export const FINDINGS = [
 ];
 
 export const NOT_RUN = [
-  'Disk full and the activity log\'s bound: the activity log is not built yet, so only uploads, a large article write, reads and recovery are checked.',
   'Markdown/HTML bodies with script vectors in the admin: covered by the browser suite, not here — `test/browser/admin-articles.test.ts`, "never runs HTML, scripts or javascript: links from a body in the preview".',
   'Races run in-process (the app with its real database adapters, through `app.fetch`) rather than over a socket; the HTTP layer adds nothing to a database race.',
   'The wrangler dev run is short (10 connections) and is a functional check under load, not a performance figure: wrangler\'s dev proxy and local D1 are not what production runs.',

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
@@ -15,6 +16,27 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often the purge scheduler looks whether a purge is due (the Worker's cron runs as often). */
 const PURGE_TICK_MS = 15 * 60 * 1000;
 
+/**
+ * Output to a file on a full disk must not take the server down: Node throws
+ * an unhandled 'error' (ENOSPC) from a stdout that is a file. Lines that
+ * cannot be written are lost; once stdout has failed, later lines are tried
+ * directly, so logging resumes when space is freed. Found by the reliability
+ * run (docs/reliability.md, disk full).
+ */
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+function writeLog(line: string): void {
+  if (!process.stdout.destroyed) {
+    process.stdout.write(`${line}\n`);
+    return;
+  }
+  try {
+    writeSync(1, `${line}\n`);
+  } catch {
+    // still failing: the line is lost, the service is not
+  }
+}
+
 async function main() {
   const settings = parseSettings(process.env, 'node');
   const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
@@ -23,7 +45,7 @@ async function main() {
   // Under scripts/supervisor.mjs: releases/ is the install's, not this release's, and requests go over IPC.
   const supervised = process.env.CMS_SUPERVISED === '1' && typeof process.send === 'function';
   const releasesDir = process.env.CMS_RELEASES_DIR ? path.resolve(process.env.CMS_RELEASES_DIR) : undefined;
-  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null });
+  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null, writeLog });
   const app = createApp(deps);
   // serve() without its one shortcoming: it cannot take an errorHandler, so
   // requests the adapter cannot parse would get a bare 400 without headers.

@@ -64,10 +64,9 @@ export async function freshPostgres() {
  * Starts the Node server. `env` overrides the defaults (SQLite and a local
  * directory in `dir`, a random JWT secret, mail to the log).
  */
-export async function nodeServer(name, { dir = tempDir('node'), env = {} } = {}) {
+export async function nodeServer(name, { dir = tempDir('node'), env = {}, logFile = path.join(dir, 'server.log') } = {}) {
   await ensureBuilt();
   const jwtSecret = randomBytes(32).toString('hex');
-  const logFile = path.join(dir, 'server.log');
   const fullEnv = {
     DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`,
     STORAGE_URL: `file:${path.join(dir, 'uploads')}`,

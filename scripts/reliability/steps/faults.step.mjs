@@ -84,8 +84,14 @@ export function faultsSection(r) {
       `- 12 uploads of 1 MiB: ${statuses}; the refusal: \`${refusal?.body ?? 'none'}\`.`,
       `- A 3 MiB article on the full disk: ${r.disk.bigWrite.status} \`${r.disk.bigWrite.body}\`.`,
       `- Rows afterwards: ${r.disk.rows}, not served whole: ${r.disk.broken.length}; reads while full: ${r.disk.readWhileFull}; after deleting two images through the API an upload is ${r.disk.afterFreeing}; alive: ${r.disk.alive ? 'yes' : 'NO'}.`,
-      '- The activity log\'s bound under a full disk is not checked: the activity log is not built yet.',
     );
+    const a = r.disk.activity;
+    const bounded = a && a.fileBytes !== null && a.fileBytes <= a.configuredMax;
+    lines.push(
+      `- Activity log (\`ACTIVITY_LOG_FILE\` on the same tmpfs, \`ACTIVITY_LOG_MAX_BYTES=${a?.configuredMax}\`): 40 article writes while full answered ${j(a?.writesWhileFull ?? {})}; \`GET /v1/activity/summary\` ${a?.status}${a?.sizeBytes !== undefined ? ` (sizeBytes ${a.sizeBytes} of maxBytes ${a.maxBytes})` : ''}; the file holds ${a?.fileBytes ?? 'no'} bytes: **${bounded ? 'within its bound' : 'OVER ITS BOUND or missing'}**.`,
+    );
+    failures += bounded ? 0 : 1;
+    failures += Object.keys(a?.writesWhileFull ?? {}).filter((st) => Number(st) >= 500 && Number(st) !== 503).length;
     const bad = r.disk.uploads.filter((u) => u.status !== 201 && u.status !== 503 && u.status !== 413).length + (r.disk.bigWrite.status >= 500 && r.disk.bigWrite.status !== 503 ? 1 : 0);
     failures += bad + r.disk.broken.length + (r.disk.alive ? 0 : 1) + (r.disk.afterFreeing === 201 ? 0 : 1);
   }
