@@ -42,6 +42,14 @@ export default defineConfig(() => ({
   build: {
     // Under the CSP only 'self' may serve scripts: never inline assets as data: URLs.
     assetsInlineLimit: 0,
+    rollupOptions: {
+      output: {
+        // The pre-upload shrink's wasm (lib/image-shrink.ts) goes with the
+        // scripts under /build; other assets keep Qwik's default place.
+        assetFileNames: (asset: { names: string[] }) =>
+          asset.names.some((n) => n.endsWith('.wasm')) ? 'build/[hash]-[name].[ext]' : 'assets/[hash]-[name].[ext]',
+      },
+    },
   },
   logLevel: 'warn' as const,
 }));
