@@ -14,6 +14,9 @@ import { runUsersRepositoryContract } from '../contract/users-repository.contrac
 import { domainError, newId, type SetupRepositories } from './db-contract.js';
 import { MIGRATIONS_ROOT, type NodeDbHarness } from './db-node-harness.js';
 
+// Generous on a loaded CI machine; test/node/db-outage.test.ts proves the deadline itself.
+const SUITE_TIMEOUT_MS = 10_000;
+
 export interface NodeDatabaseSuite {
   harness(): NodeDbHarness;
 }
@@ -33,7 +36,7 @@ export function runNodeDatabaseSuites(
 
   beforeAll(async () => {
     harness = await makeHarness();
-    db = await openNodeDatabase(harness.url, { migrationsRoot: MIGRATIONS_ROOT });
+    db = await openNodeDatabase(harness.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
   });
   afterAll(async () => {
     await db?.close();
@@ -72,7 +75,7 @@ export function runNodeDatabaseSuites(
     });
 
     it('opens an already migrated database again without re-applying anything', async () => {
-      const again = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT });
+      const again = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
       try {
         await again.repos.ping();
         expect(await again.repos.users.findById(newId())).toBeNull();
@@ -82,7 +85,7 @@ export function runNodeDatabaseSuites(
     });
 
     it('answers unavailable, not a driver error, once the connection is gone', async () => {
-      const closed = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT });
+      const closed = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
       await closed.close();
       await expect(closed.repos.users.findById(newId())).rejects.toMatchObject(domainError('unavailable'));
       await expect(closed.repos.articles.list({ limit: 5 })).rejects.toMatchObject(domainError('unavailable'));
@@ -96,7 +99,7 @@ export function runNodeDatabaseSuites(
     it('prunes rate-limit rows whose arrival time has passed, at most once a minute', async () => {
       await harness!.wipe();
       // A fresh limiter: its first take prunes.
-      const fresh = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT });
+      const fresh = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
       try {
         const rule = { name: 'prune', limit: 5, windowSeconds: 60 };
         const t0 = Date.now();

@@ -44,6 +44,8 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       ACTIVITY_LOG_FILE: path.join(dir, 'activity.ndjson'),
       JWT_SECRET: NODE_TEST_JWT_SECRET,
       MAX_UPLOAD_BYTES: String(NODE_MAX_UPLOAD_BYTES),
+      // Generous on a loaded CI machine; test/node/db-outage.test.ts proves the deadline itself.
+      DATABASE_TIMEOUT_MS: '10000',
     };
     Object.assign(raw, backend.settings);
     if (backend.storage === 's3') {

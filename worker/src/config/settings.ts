@@ -64,6 +64,8 @@ const RawSettingsSchema = z.object({
     .transform((v) => v.split(',').map(Number))
     .refine((ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)), 'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096')
     .default([160, 320, 640, 960, 1280, 1920]),
+  /** Not in API.md's table: Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
+  DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(2000),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
   /** Not in API.md's table: Node only, the NDJSON file of the activity log. */
   ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),
@@ -95,6 +97,7 @@ export interface Settings {
   maxImagePixels: number;
   imageVariantWidths: number[];
   activityLogMaxBytes: number;
+  databaseTimeoutMs: number;
   activityLogFile: string;
   activityLogStore: 'file' | 'database';
   updateFeedUrl: string | undefined;
@@ -148,6 +151,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
+    databaseTimeoutMs: s.DATABASE_TIMEOUT_MS,
     activityLogFile: s.ACTIVITY_LOG_FILE,
     activityLogStore: s.ACTIVITY_LOG_STORE,
     updateFeedUrl: s.UPDATE_FEED_URL,

@@ -50,6 +50,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(line + '\n'));
   const database = await openNodeDatabase(settings.databaseUrl, {
     migrationsRoot: path.join(options.appRoot, 'drizzle'),
+    timeoutMs: settings.databaseTimeoutMs,
   });
   const logger = createJsonLogger(writeLog);
   const deferred = createDeferTracker(logger);

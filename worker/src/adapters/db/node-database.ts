@@ -25,11 +25,18 @@ export interface NodeDatabase {
 export interface OpenNodeDatabaseOptions {
   /** The folder holding `sqlite/`, `mysql/` and `postgres/`, each with its `migrations/`. */
   migrationsRoot: string;
+  /**
+   * MySQL/PostgreSQL: the deadline of one repository call and of opening a
+   * connection (DATABASE_TIMEOUT_MS). Default 2000.
+   */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_DATABASE_TIMEOUT_MS = 2000;
 
 interface Target {
   dialect: NodeDialect;
-  open(migrationsFolder: string): Promise<{ kit: SqlKit; close(): Promise<void> }>;
+  open(migrationsFolder: string, timeoutMs: number): Promise<{ kit: SqlKit; close(): Promise<void> }>;
 }
 
 /**
@@ -51,13 +58,13 @@ function targetOf(url: string): Target {
     const mysqlUrl = url.replace(/^mariadb:/, 'mysql:');
     return {
       dialect: 'mysql',
-      open: async (folder) => (await import('./mysql/mysql.kit.js')).openMysqlKit(mysqlUrl, folder),
+      open: async (folder, timeoutMs) => (await import('./mysql/mysql.kit.js')).openMysqlKit(mysqlUrl, folder, timeoutMs),
     };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     return {
       dialect: 'postgres',
-      open: async (folder) => (await import('./postgres/postgres.kit.js')).openPostgresKit(url, folder),
+      open: async (folder, timeoutMs) => (await import('./postgres/postgres.kit.js')).openPostgresKit(url, folder, timeoutMs),
     };
   }
   throw new Error('DATABASE_URL must start with sqlite:, mysql://, mariadb://, postgres:// or postgresql://');
@@ -69,7 +76,7 @@ function targetOf(url: string): Target {
  */
 export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
   const target = targetOf(url);
-  const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'));
+  const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'), options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS);
   return {
     repos: createRepositories(kit),
     rateLimiter: createSqlRateLimiter(kit),

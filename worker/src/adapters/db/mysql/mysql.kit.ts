@@ -28,14 +28,14 @@ const isConnectionError = (err: unknown) =>
       (typeof e.message === 'string' && /Pool is closed|connection is in closed state/i.test(e.message)),
   );
 
-export async function openMysqlKit(url: string, migrationsFolder: string) {
+export async function openMysqlKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const pool = mysql.createPool({
     uri: url,
     // DATETIME has no zone: the session and the driver both speak UTC.
     timezone: 'Z',
     charset: 'utf8mb4',
     connectionLimit: 10,
-    connectTimeout: 10_000,
+    connectTimeout: timeoutMs,
     waitForConnections: true,
     enableKeepAlive: true,
   });
@@ -53,6 +53,7 @@ export async function openMysqlKit(url: string, migrationsFolder: string) {
   }
   const kit: SqlKit = {
     dialect: 'mysql',
+    timeoutMs,
     db: db as unknown as SqlDb,
     tables: schema as unknown as Tables,
     // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows.

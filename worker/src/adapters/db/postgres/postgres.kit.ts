@@ -60,10 +60,10 @@ async function migrate(db: ReturnType<typeof drizzle>, migrationsFolder: string,
   });
 }
 
-export async function openPostgresKit(url: string, migrationsFolder: string) {
+export async function openPostgresKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const client = postgres(url, {
     max: 10,
-    connect_timeout: 10,
+    connect_timeout: Math.max(1, Math.ceil(timeoutMs / 1000)),
     idle_timeout: 60,
     // "schema already exists, skipping" and friends are not worth a log line.
     onnotice: () => undefined,
@@ -78,6 +78,7 @@ export async function openPostgresKit(url: string, migrationsFolder: string) {
   }
   const kit: SqlKit = {
     dialect: 'postgres',
+    timeoutMs,
     db: db as unknown as SqlDb,
     tables: schema as unknown as Tables,
     affectedRows: (result) => (result as { count?: number } | undefined)?.count ?? 0,

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { RateDecision, RateLimiter, RateRule } from '../../../ports/rate-limiter.js';
-import { unavailable } from './repository-support.js';
+import { unavailable, withDeadline } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 
 /**
@@ -108,7 +108,7 @@ export function createSqlRateLimiter(kit: SqlKit): RateLimiter {
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
-        return await fn(...args);
+        return await withDeadline(kit.timeoutMs, () => fn(...args));
       } catch (err) {
         throw err instanceof DomainError ? err : unavailable(err);
       }

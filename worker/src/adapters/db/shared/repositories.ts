@@ -7,7 +7,7 @@ import { createImagesRepository } from './images.repository.js';
 import { createInvitationsRepository } from './invitations.repository.js';
 import { createLeasesRepository } from './leases.repository.js';
 import { createPurgeRepository } from './purge.repository.js';
-import { unavailable } from './repository-support.js';
+import { unavailable, withDeadline } from './repository-support.js';
 import { createSitesRepository } from './sites.repository.js';
 import { createSystemStateRepository } from './system-state.repository.js';
 import type { SqlKit } from './sql-kit.js';
@@ -28,7 +28,9 @@ export function createRepositories(kit: SqlKit): Repositories {
     systemState: createSystemStateRepository(kit),
     async ping() {
       try {
-        await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);
+        await withDeadline(kit.timeoutMs, async () => {
+          await kit.db.select({ one: sql<number>`1` }).from(kit.tables.users).limit(1);
+        });
       } catch (err) {
         // Readiness: whatever the failure (network, missing table, full disk),
         // the database is not answering the way the service needs.

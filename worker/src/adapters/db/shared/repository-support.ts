@@ -63,7 +63,25 @@ export function unavailable(cause: unknown): DomainError {
   return Object.assign(new DomainError('unavailable', 'The database is unavailable'), { cause });
 }
 
-/** Wraps every method of a repository object with `translate`. */
+/**
+ * Runs `work` with a deadline: past `ms`, the caller gets 'unavailable' at
+ * once (the query itself may still finish or fail later; a timed-out write
+ * is as uncertain as one whose connection dropped, and the client is told so).
+ */
+export async function withDeadline<R>(ms: number | undefined, work: () => Promise<R>): Promise<R> {
+  if (ms === undefined) return work();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new DomainError('unavailable', 'The database did not answer in time'), { cause: new Error(`no answer within ${ms} ms`) })), ms);
+  });
+  try {
+    return await Promise.race([work(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Wraps every method of a repository object with `translate` and the kit's deadline. */
 export function guarded<T extends object>(kit: SqlKit, repo: T): T {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(repo)) {
@@ -75,7 +93,7 @@ export function guarded<T extends object>(kit: SqlKit, repo: T): T {
       typeof fn === 'function' && !generator
         ? async (...args: unknown[]) => {
             try {
-              return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
+              return await withDeadline(kit.timeoutMs, () => (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args));
             } catch (err) {
               throw translate(kit, err);
             }

@@ -51,6 +51,13 @@ export interface SqlKit {
    * before they are sent.
    */
   readonly maxRowBytes?: number;
+  /**
+   * The longest one repository call may take before it is answered as
+   * 'unavailable' (server databases: a stopped or unreachable server must
+   * be a quick 503, not a request that hangs). Unset: no deadline (SQLite
+   * on the same disk, D1 which bounds its own calls).
+   */
+  readonly timeoutMs?: number;
   readonly db: SqlDb;
   readonly tables: Tables;
   /** Rows matched by an update or delete, from the driver's raw result. */
