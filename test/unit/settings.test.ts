@@ -29,7 +29,7 @@ describe('parseSettings', () => {
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       activityLogMaxBytes: 10_485_760,
-      databaseTimeoutMs: 2000,
+      databaseTimeoutMs: 1500,
       activityLogFile: './data/activity.ndjson',
       activityLogStore: 'file',
       updateFeedUrl: undefined,

@@ -65,7 +65,7 @@ const RawSettingsSchema = z.object({
     .refine((ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)), 'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096')
     .default([160, 320, 640, 960, 1280, 1920]),
   /** Not in API.md's table: Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
-  DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(2000),
+  DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(1500),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
   /** Not in API.md's table: Node only, the NDJSON file of the activity log. */
   ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),

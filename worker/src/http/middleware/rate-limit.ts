@@ -15,6 +15,7 @@ export type RateBudget = keyof Settings['rateLimits'];
  * concurrent attempts cannot get more than the limit to a password check.
  * A limiter that fails closes the door (503), it never opens it.
  * `refundOnSuccess`: only failures count (a login that works gives its unit back).
+ * An answer of 500 or more always gives the unit back.
  */
 export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddress }: RateLimitDeps) {
   return (budget: RateBudget, options: { refundOnSuccess?: boolean } = {}): MiddlewareHandler<AppEnv> => {
@@ -35,7 +36,9 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
         throw new DomainError('rate_limited', 'Too many attempts; wait and try again', undefined, decision.retryAfterSeconds);
       }
       await next();
-      if (options.refundOnSuccess && c.res.status < 400) {
+      // A 5xx judged nothing (the database was down, say): the client gets its
+      // unit back, or an outage would use up everyone's login budget.
+      if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) {
         await limiter.refund(rule, key, now).catch((err) => logger.error('rate limit refund failed', err));
       }
     };

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainError } from '../../worker/src/core/domain/errors.js';
+import { harnessFor, type ApiHarness } from '../support/api-harness.js';
+import { registerOwner } from '../support/api-flows.js';
+import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
+
+/**
+ * Found by the reliability faults step: logins answered 503 during a
+ * database outage spent the client's login budget, so once the database was
+ * back every login was a 429 for the rest of the window.
+ */
+describe('rate limits through an outage', () => {
+  let real: NodeHarness;
+  beforeAll(async () => {
+    real = await nodeHarness({ db: 'sqlite', storage: 'local' });
+    await registerOwner(real, 'budget@example.com');
+  });
+  afterAll(async () => {
+    await real?.cleanup();
+  });
+
+  it('gives back the unit of every 503, so logins work at once when the database returns', async () => {
+    const down = () => Promise.reject(new DomainError('unavailable', 'The database is unavailable'));
+    const users = { ...real.deps.repos.users, findByEmail: down };
+    const outage: ApiHarness = harnessFor({ ...real.deps, repos: { ...real.deps.repos, users } }, async () => undefined);
+    // The outage app shares the real one's limiter (the same deps.rateLimiter).
+    const login = (api: ApiHarness, password: string) =>
+      api.request('/v1/auth/login', { method: 'POST', json: { email: 'budget@example.com', password }, headers: { 'x-test-peer': '198.51.100.77' } });
+    const limit = real.deps.settings.rateLimits.login.limit;
+    for (let i = 0; i < limit + 3; i++) expect((await login(outage, 'a long enough password')).status).toBe(503);
+    expect((await login(real, 'a long enough password')).status).toBe(200);
+    // Real failures still count.
+    for (let i = 0; i < limit; i++) expect((await login(real, 'wrong password 123')).status).toBe(401);
+    expect((await login(real, 'wrong password 123')).status).toBe(429);
+  });
+});
