@@ -34,3 +34,39 @@ describe('rate limits through an outage', () => {
     expect((await login(real, 'wrong password 123')).status).toBe(429);
   });
 });
+
+describe('rate limits through an outage of the limiter store itself', () => {
+  let real: NodeHarness;
+  beforeAll(async () => {
+    real = await nodeHarness({ db: 'sqlite', storage: 'local' });
+    await registerOwner(real, 'store@example.com');
+  });
+  afterAll(async () => {
+    await real?.cleanup();
+  });
+
+  it('gives back, once the store answers again, the units it could not refund while down', async () => {
+    // On MySQL/PostgreSQL the budgets live in the database: a take can pass
+    // just before the outage and the refund of its 503 then fails too.
+    let down = false;
+    const limiter = real.deps.rateLimiter;
+    const flaky = {
+      take: limiter.take.bind(limiter),
+      refund: (...args: Parameters<typeof limiter.refund>) => (down ? Promise.reject(new Error('store down')) : limiter.refund(...args)),
+    };
+    const base = real.deps.repos.users;
+    const users = { ...base, findByEmail: (email: string) => (down ? Promise.reject(new DomainError('unavailable', 'The database is unavailable')) : base.findByEmail(email)) };
+    // One app, as in production: the refunds it owes are kept by its middleware.
+    const api = harnessFor({ ...real.deps, rateLimiter: flaky, repos: { ...real.deps.repos, users } }, async () => undefined);
+    const login = () =>
+      api.request('/v1/auth/login', { method: 'POST', json: { email: 'store@example.com', password: 'a long enough password' }, headers: { 'x-test-peer': '198.51.100.78' } });
+    const limit = real.deps.settings.rateLimits.login.limit;
+    down = true;
+    for (let i = 0; i < limit; i++) expect((await login()).status).toBe(503);
+    // The budget is spent while the refunds cannot be made…
+    expect((await login()).status).toBe(429);
+    down = false;
+    // …and given back before the first login once the store answers.
+    expect((await login()).status).toBe(200);
+  });
+});

@@ -17,7 +17,41 @@ export type RateBudget = keyof Settings['rateLimits'];
  * `refundOnSuccess`: only failures count (a login that works gives its unit back).
  * An answer of 500 or more always gives the unit back.
  */
+// Refunds the store could not take (it was down), kept to give back once it
+// answers again; bounded so an endless outage cannot grow memory.
+const MAX_PENDING_REFUNDS = 1000;
+
 export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddress }: RateLimitDeps) {
+  const pending: { rule: RateRule; key: string; at: Date }[] = [];
+  let settling: Promise<void> | null = null;
+
+  /** Gives back the refunds that failed, oldest first; stops at the first that still fails. */
+  function settlePending(): Promise<void> {
+    settling ??= (async () => {
+      try {
+        while (pending.length > 0) {
+          const refund = pending[0]!;
+          await limiter.refund(refund.rule, refund.key, refund.at);
+          pending.shift();
+        }
+      } catch {
+        // Still down: the next request tries again.
+      } finally {
+        settling = null;
+      }
+    })();
+    return settling;
+  }
+
+  async function refund(rule: RateRule, key: string, at: Date): Promise<void> {
+    try {
+      await limiter.refund(rule, key, at);
+    } catch (err) {
+      logger.error('rate limit refund failed; kept to retry', err);
+      if (pending.length < MAX_PENDING_REFUNDS) pending.push({ rule, key, at });
+    }
+  }
+
   return (budget: RateBudget, options: { refundOnSuccess?: boolean } = {}): MiddlewareHandler<AppEnv> => {
     const rule: RateRule = { name: budget, ...settings.rateLimits[budget] };
     return async (c, next) => {
@@ -25,6 +59,8 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
       // An unidentifiable client shares one budget with every other such client.
       const key = resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
       const now = new Date();
+      // Units owed from an outage go back before anyone is judged again.
+      if (pending.length > 0) await settlePending();
       let decision;
       try {
         decision = await limiter.take(rule, key, now);
@@ -37,10 +73,9 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
       }
       await next();
       // A 5xx judged nothing (the database was down, say): the client gets its
-      // unit back, or an outage would use up everyone's login budget.
-      if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) {
-        await limiter.refund(rule, key, now).catch((err) => logger.error('rate limit refund failed', err));
-      }
+      // unit back, or an outage would use up everyone's login budget. A refund
+      // the store cannot take now is given back when it answers again.
+      if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) await refund(rule, key, now);
     };
   };
 }
