@@ -59,14 +59,22 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
       // An unidentifiable client shares one budget with every other such client.
       const key = resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
       const now = new Date();
-      // Units owed from an outage go back before anyone is judged again.
-      if (pending.length > 0) await settlePending();
-      let decision;
-      try {
-        decision = await limiter.take(rule, key, now);
-      } catch (err) {
-        logger.error('rate limiter failed; refusing the request', err);
-        throw new DomainError('unavailable', 'Temporarily unavailable, try again shortly');
+      const judge = async () => {
+        try {
+          return await limiter.take(rule, key, now);
+        } catch (err) {
+          logger.error('rate limiter failed; refusing the request', err);
+          throw new DomainError('unavailable', 'Temporarily unavailable, try again shortly');
+        }
+      };
+      let decision = await judge();
+      // Units owed from an outage: a client refused now may be owed one. The
+      // store answered the take, so settling costs no waiting on a dead store.
+      if (!decision.allowed && pending.length > 0) {
+        await settlePending();
+        decision = await judge();
+      } else if (pending.length > 0) {
+        void settlePending();
       }
       if (!decision.allowed) {
         throw new DomainError('rate_limited', 'Too many attempts; wait and try again', undefined, decision.retryAfterSeconds);
@@ -74,8 +82,9 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
       await next();
       // A 5xx judged nothing (the database was down, say): the client gets its
       // unit back, or an outage would use up everyone's login budget. A refund
-      // the store cannot take now is given back when it answers again.
-      if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) await refund(rule, key, now);
+      // the store cannot take now is given back when it answers again. After
+      // the response: a store that is down must not add its deadline to it.
+      if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) c.var.defer(refund(rule, key, now));
     };
   };
 }
