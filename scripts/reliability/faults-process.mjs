@@ -196,11 +196,13 @@ export async function smtpDown() {
   try {
     const token = await registerOwner(server, mails);
     const invite = (email) => send(server.url, { method: 'POST', path: '/v1/user/invite', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'admin' }) });
-    const pending = async () => (await must(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items.map((i) => i.email);
+    const invitations = async () => (await must(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items;
+    const pending = async () => (await invitations()).map((i) => i.email);
     const first = await invite('first@reliability.test');
     step('invite, SMTP up', first, first.status === 201);
     const firstId = JSON.parse(first.body.toString('utf8')).invitation.id;
     const firstCode = await nextCode(mails, '/accept-invite');
+    const firstSent = (await invitations()).find((i) => i.id === firstId);
     for (const [mode, label] of [['cut', 'refused'], ['blackhole', 'black-holed']]) {
       mode === 'cut' ? proxy.cut() : proxy.blackhole();
       const email = `${mode}@reliability.test`;
@@ -218,13 +220,14 @@ export async function smtpDown() {
       step(`password reset, SMTP ${label}, unknown address: the same answer`, unknown, unknown.status === known.status && unknown.body.equals(known.body));
       await proxy.restore();
     }
-    // By design (invitations.service.ts renew): a renewal kills the old link whether or not its e-mail
-    // goes out, so a link the owner meant to replace never outlives the attempt; renewing again once
-    // SMTP is back sends a working one.
-    const accept = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: firstCode, password: 'reliability admin password' }) });
-    step('the code from before the failed renewals is dead (by design)', accept, accept.status === 400);
+    // A renewal checks the mail server first: the failed ones changed nothing (same expiry, the link
+    // already sent still valid); once SMTP is back a renewal replaces the link.
+    const unchanged = (await invitations()).find((i) => i.id === firstId);
+    step('the failed renewals left the invitation as it was', { status: unchanged?.expiresAt === firstSent?.expiresAt ? 'unchanged' : 'changed' }, unchanged?.expiresAt === firstSent?.expiresAt);
     const renewed = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
     step('renew once SMTP is back', renewed, renewed.status === 200);
+    const old = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: firstCode, password: 'reliability admin password' }) });
+    step('the code from before the renewal is dead', old, old.status === 400);
     const fresh = await nextCode(mails, '/accept-invite', firstCode);
     const accepted = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh, password: 'reliability admin password' }) });
     step('accept with the renewed code', accepted, accepted.status === 201);

@@ -65,10 +65,10 @@ export const FINDINGS = [
     test: '`test/node/api/sqlite-smtp.test.ts`, `test/node/mail/smtp-mailer.test.ts` (the lead\'s)',
   },
   {
-    status: 'by design',
-    what: 'Renewing an invitation with SMTP down answers 503 but the old link is already dead (`invitations.service.ts`: "the old link is dead the moment this returns, sent or not"): a link the owner meant to replace never outlives the attempt. Renewing again once SMTP is back works (checked).',
-    fix: '—',
-    test: '—',
+    status: 'fixed',
+    what: 'Renewing an invitation with SMTP down answered 503 but had already replaced the code, so the link the invitee held was dead and no new one was sent: half done. Found by the faults step (4e).',
+    fix: '`invitations.service.ts` checks the mail server (connect, log in, no message) before it renews: while SMTP is down a renewal is a 503 that changes nothing.',
+    test: '`test/node/api/sqlite-smtp.test.ts` — "a renewal while SMTP is down changes nothing: the link already sent still works"',
   },
 ];
 

@@ -94,3 +94,29 @@ describe(`password reset while e-mail is down (${name})`, () => {
     }
   });
 });
+
+describe(`invitation renewal while e-mail is down (${name})`, () => {
+  let api: NodeHarness;
+  beforeAll(async () => {
+    api = await setup();
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('a renewal while SMTP is down changes nothing: the link already sent still works', async () => {
+    const owner = await registerOwner(api, 'owner@example.com');
+    const invited = await api.request('/v1/user/invite', { method: 'POST', token: owner.token, json: { email: 'invitee@example.com' } });
+    expect(invited.status).toBe(201);
+    const { invitation } = await invited.json();
+    const code = api.lastCode('/accept-invite');
+    await api.smtp!.stop();
+    const renew = await api.request(`/v1/user/invite/${invitation.id}/renew`, { method: 'POST', token: owner.token });
+    expect(renew.status).toBe(503);
+    expect((await errorOf(renew)).code).toBe('unavailable');
+    const listed = (await (await api.request('/v1/user/invite', { token: owner.token })).json()).items;
+    expect(listed).toEqual([invitation]);
+    const accepted = await api.request('/v1/auth/invitation/accept', { method: 'POST', json: { code, password: 'a long enough password' } });
+    expect(accepted.status).toBe(201);
+  });
+});

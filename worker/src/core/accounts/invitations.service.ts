@@ -67,6 +67,10 @@ export function createInvitationsService(deps: InvitationsDeps) {
 
     /** New code and three more days; the old link is dead the moment this returns, sent or not. */
     async renew(inviter: User, id: string): Promise<InvitationDto> {
+      if (!(await repos.invitations.findById(id))) throw notFound();
+      // The mail server first: while it is down a renewal is a 503 that
+      // changes nothing, and the link already sent keeps working.
+      await mailer.check();
       const now = clock.now();
       const code = newSecretCode();
       const renewed = await repos.invitations.renew(id, await sha256Hex(code), new Date(now.getTime() + INVITATION_TTL_MS), now);
