@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { ActivityActor } from '../core/activity/activity.service.js';
 import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import type { AppDeps } from './deps.js';
@@ -43,5 +43,3 @@ export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' 
 
 /** The subject shorthand routes use. */
 export const subject = (type: string, id: string | null) => ({ subject: { type, id } });
-
-export const audit = (c: Context<AppEnv>, action: string, options?: AuditOptions) => c.var.audit(action, options);
