@@ -17,8 +17,13 @@ export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 export interface ImageCodec {
   /** False when this codec has no lossy WebP writer: the core then serves JPEG for `format=webp`. */
   readonly lossyWebp: boolean;
-  /** Throws on bytes it cannot decode; callers check type, size and completeness first. */
-  decode(bytes: Uint8Array): RasterImage;
+  /**
+   * Throws on bytes it cannot decode; callers check type, size and
+   * completeness first. With `atLeast`, the codec may decode at a reduced
+   * size no smaller than it (JPEG DCT scaling): much less work for a
+   * thumbnail of a large photo. The result's width and height say what it did.
+   */
+  decode(bytes: Uint8Array, atLeast?: { width: number; height: number }): RasterImage;
   /** A new image; the input stays valid and must still be freed. */
   resize(image: RasterImage, width: number, height: number): RasterImage;
   /** A new image turned upright for this EXIF orientation (may swap width and height). */

@@ -1,5 +1,6 @@
 import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
 import type { EncodeFormat, ImageCodec, Orientation, RasterImage } from '../../ports/image-codec.js';
+import { decodeJpegScaled } from './jpeg/decode-scaled.js';
 import type { WebpEncoder } from './webp.encoder.js';
 
 /**
@@ -7,7 +8,9 @@ import type { WebpEncoder } from './webp.encoder.js';
  * `workerd` imports the .wasm as a module (wrangler bundles it), `node`
  * inlines it. Photon decodes JPEG, PNG, GIF (first frame) and WebP, and
  * writes JPEG and PNG; its WebP writer is lossless only (~16× larger), so
- * WebP goes to libwebp when the wiring passes an encoder.
+ * WebP goes to libwebp when the wiring passes an encoder. A JPEG wanted at
+ * half its size or less is decoded at that size by our own DCT-scaling
+ * decoder (./jpeg/), which skips most of photon's full-size decode and resize.
  */
 class PhotonRaster implements RasterImage {
   constructor(readonly photon: PhotonImage) {}
@@ -58,10 +61,29 @@ function reorient(src: Uint8Array, w: number, h: number, orientation: Orientatio
   return { pixels: out, width: ow, height: oh };
 }
 
+/**
+ * The reduced decode, or null to let photon decode the whole picture: for
+ * kinds the fast decoder leaves alone, and for data it finds damaged
+ * (photon may still read it, and its failure is what the caller handles).
+ */
+function reducedJpeg(bytes: Uint8Array, width: number, height: number) {
+  try {
+    return decodeJpegScaled(bytes, width, height);
+  } catch {
+    return null;
+  }
+}
+
 export function createPhotonImageCodec(webp?: WebpEncoder): ImageCodec {
   return {
     lossyWebp: webp !== undefined,
-    decode: (bytes) => new PhotonRaster(PhotonImage.new_from_byteslice(bytes)),
+    decode(bytes, atLeast) {
+      if (atLeast && bytes[0] === 0xff && bytes[1] === 0xd8) {
+        const scaled = reducedJpeg(bytes, atLeast.width, atLeast.height);
+        if (scaled) return new PhotonRaster(new PhotonImage(scaled.rgba, scaled.width, scaled.height));
+      }
+      return new PhotonRaster(PhotonImage.new_from_byteslice(bytes));
+    },
     // Triangle (bilinear) is several times faster than Lanczos3 in wasm and
     // looks the same at thumbnail sizes (npm run bench compares it with sharp).
     resize: (image, width, height) => new PhotonRaster(resize(photonOf(image), width, height, SamplingFilter.Triangle)),

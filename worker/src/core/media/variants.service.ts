@@ -90,10 +90,10 @@ export function createVariantsService(deps: VariantsDeps) {
     const target = variantTarget(image, request, codec.lossyWebp);
     const owned: RasterImage[] = [];
     try {
-      const decoded = codec.decode(original);
-      owned.push(decoded);
       // Resize while still stored sideways (fewer pixels to turn), then turn.
       const [w, h] = size.turned ? [size.height, size.width] : [size.width, size.height];
+      const decoded = codec.decode(original, { width: w, height: h });
+      owned.push(decoded);
       let current = decoded;
       if (w !== decoded.width || h !== decoded.height) owned.push((current = codec.resize(decoded, w, h)));
       if (orientation !== 1) owned.push((current = codec.orient(current, orientation)));
