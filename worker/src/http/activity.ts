@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ActivityActor } from '../core/activity/activity.service.js';
 import { displayAddressOf, resolveClientAddress } from './client-address.js';
+import type { Defer } from '../ports/runtime.js';
 import type { AppDeps } from './deps.js';
 import { deferFor } from './defer.js';
 import type { AppEnv } from './env.js';
@@ -24,7 +25,10 @@ export type Audit = (action: string, options?: AuditOptions) => void;
  */
 export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' | 'defer'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const defer = deferFor(c, deps.defer);
+    // Found on first use: on Node, asking Hono for the execution context
+    // throws, and an Error (with its stack) on every read cost ~10 µs a request.
+    let resolved: Defer | undefined;
+    const defer: Defer = (work) => (resolved ??= deferFor(c, deps.defer))(work);
     c.set('defer', defer);
     c.set('audit', (action, options = {}) => {
       const ip = displayAddressOf(resolveClientAddress(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy));
