@@ -26,8 +26,7 @@ export const QUALITY = 80;
  * fine texture, so neither encoder gets an unrealistically easy or hard
  * picture. Deterministic, so runs compare.
  */
-export async function makeSourceJpeg() {
-  const { width: w, height: h } = SOURCE;
+export async function makeSourceJpeg({ width: w, height: h } = SOURCE, jpegOptions = {}) {
   const raw = Buffer.alloc(w * h * 3);
   let seed = 20261125;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -41,7 +40,7 @@ export async function makeSourceJpeg() {
       raw[i + 2] = Math.max(0, Math.min(255, 200 - base * 0.6 + texture));
     }
   }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90, ...jpegOptions }).toBuffer();
 }
 
 /**
@@ -75,9 +74,12 @@ async function appCodec() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The app's path (core/media/variants.service.ts): decode, resize, encode. */
+/**
+ * The app's path (core/media/variants.service.ts): decode (at a reduced
+ * scale where the codec can), resize, encode.
+ */
 async function appVariant(codec, jpeg, width, height, format) {
-  const decoded = codec.decode(jpeg);
+  const decoded = codec.decode(jpeg, { width, height });
   const resized = codec.resize(decoded, width, height);
   try {
     return await codec.encode(resized, format, QUALITY);
@@ -133,4 +135,39 @@ export function seedImage(dbFile, uploadsDir, jpeg) {
   } finally {
     db.close();
   }
+}
+
+/**
+ * What a variant costs by the original's size (the README's CPU figures for
+ * the Workers plans): a 320 px JPEG, median of `iterations`, the app's codec
+ * and sharp, from photo-like JPEGs of 0.3 to 12 MP, and a progressive 3 MP one.
+ */
+export async function variantCostBySize({ iterations = 5 } = {}) {
+  const codec = await appCodec();
+  const sizes = [
+    { width: 640, height: 480 },
+    { width: 1280, height: 960 },
+    { width: 2000, height: 1500 },
+    { width: 2000, height: 1500, progressive: true },
+    { width: 4000, height: 3000 },
+  ];
+  const out = [];
+  for (const { progressive = false, ...size } of sizes) {
+    const jpeg = await makeSourceJpeg(size, { progressive });
+    const input = new Uint8Array(jpeg);
+    const height = Math.round((size.height * 320) / size.width);
+    const ours = [];
+    const vips = [];
+    await appVariant(codec, input, 320, height, 'jpeg');
+    for (let i = 0; i < iterations; i++) {
+      let t0 = performance.now();
+      await appVariant(codec, input, 320, height, 'jpeg');
+      ours.push(performance.now() - t0);
+      t0 = performance.now();
+      await sharp(jpeg).resize(320).jpeg({ quality: QUALITY }).toBuffer();
+      vips.push(performance.now() - t0);
+    }
+    out.push({ ...size, progressive, megapixels: (size.width * size.height) / 1e6, appMs: median(ours), sharpMs: median(vips) });
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
 import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.mjs';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
-import { compareCodecs, makeSourceJpeg, seedImage, SOURCE, TARGET_WIDTH } from './images.mjs';
+import { compareCodecs, makeSourceJpeg, seedImage, SOURCE, TARGET_WIDTH, variantCostBySize } from './images.mjs';
 import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
 import { installExitHandlers, startServer, trackTempDir, cleanupNow, onCleanup } from './lib/processes.mjs';
 import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
@@ -271,7 +271,9 @@ async function main() {
   // Codecs on their own, once the servers are down: photon (the app's path) and sharp.
   log(`codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG and WebP, the app's (photon, libwebp) vs sharp`);
   const codecs = await compareCodecs(sourceJpeg, { iterations: opt.quick ? 3 : 7 });
-  results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs };
+  log('codecs: a 320 px JPEG variant by the original\'s size');
+  const costBySize = await variantCostBySize({ iterations: opt.quick ? 3 : 5 });
+  results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
 
   // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
   let bundleError = null;

@@ -53,6 +53,12 @@ export function formatReport(r) {
   out.push(
     `deep page: walked ${(r.deepPage.page - 1).toLocaleString('en')} nextCursor links in ${r.deepPage.walkSeconds.toFixed(1)} s; the cursor equals the one computed from the seeded ids.`,
   );
+  if (r.images?.costBySize) {
+    const cost = r.images.costBySize
+      .map((c) => `${c.megapixels.toFixed(1)} MP${c.progressive ? ' progressive' : ''} ${c.appMs.toFixed(0)} ms (sharp ${c.sharpMs.toFixed(0)})`)
+      .join(', ');
+    out.push(`320 px JPEG variant by original size, the app's codec: ${cost}.`);
+  }
   if (r.deepPage.note) out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);
   if (r.bundle) {
     out.push(
