@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import type { ApiHarness, TestResponse } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
-import { GIF_1x1, gifWithFrames, JPEG_400x300, JPEG_QUADRANTS, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
+import { GIF_1x1, gifWithFrames, JPEG_400x300, JPEG_QUADRANTS, JPEG_QUADRANTS_800x400, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
 
 const bytesOf = async (res: TestResponse) => new Uint8Array(await res.arrayBuffer());
 
@@ -133,6 +133,20 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(`${header.width}x${header.height}`).toBe(size);
       // The stored top-left quadrant is red; upright, it lies at this corner.
       expect(colourAt(bytes, x!, y!)).toBe('255,0,0');
+    });
+
+    it('decodes a large JPEG at a reduced scale with its colours and orientation intact', async () => {
+      // 800×400 stored, turned by EXIF 6 to 400×800: 160 px wide is 320×160 stored, decoded at 1/2.
+      const image = await uploadImage(withExifOrientation(JPEG_QUADRANTS_800x400, 6));
+      const res = await api.request(`${image.url}?w=160&format=png`);
+      expect(res.status).toBe(200);
+      const bytes = await bytesOf(res);
+      expect(readImageHeader(bytes)).toMatchObject({ width: 160, height: 320 });
+      // Turned a quarter clockwise: stored top-left (red) is now top-right, and so on round.
+      expect(colourAt(bytes, 154, 5)).toBe('255,0,0');
+      expect(colourAt(bytes, 154, 314)).toBe('0,255,0');
+      expect(colourAt(bytes, 5, 5)).toBe('0,0,255');
+      expect(colourAt(bytes, 5, 314)).toBe('255,255,255');
     });
 
     it('refuses variants of damaged or oversized originals without a crash, and keeps serving', async () => {

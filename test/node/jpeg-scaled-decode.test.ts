@@ -7,6 +7,7 @@ import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.i
 import { JpegError } from '../../worker/src/adapters/image/jpeg/bit-reader.js';
 import { decodeJpegScaled, scaleFor, type ScaledPixels } from '../../worker/src/adapters/image/jpeg/decode-scaled.js';
 import { idctBlock, idctGeneric } from '../../worker/src/adapters/image/jpeg/reduced-idct.js';
+import { JPEG_QUADRANTS_800x400, withExifOrientation } from '../support/images.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
@@ -155,6 +156,11 @@ describe('decodeJpegScaled', () => {
 });
 
 describe('photon codec with the scaled decoder', () => {
+  it('takes the JPEG the API contract turns and checks (so that test covers this decoder on both targets)', () => {
+    const out = decodeJpegScaled(withExifOrientation(JPEG_QUADRANTS_800x400, 6), 320, 160);
+    expect(out && [out.width, out.height]).toEqual([400, 200]);
+  });
+
   const codec = createPhotonImageCodec();
 
   it('decodes a large JPEG at the shrink that covers the size wanted, and at full size without a wish', async () => {
