@@ -42,6 +42,7 @@ export function createApp(deps: AppDeps) {
     .all('*', notFoundJson);
 
   const app = new Hono<AppEnv>({ strict: true });
+  if (deps.publicReadCache) app.use(deps.publicReadCache.serveHit);
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set('services', services);

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECURITY_HEADERS } from '../../worker/src/http/middleware/security-headers.js';
+import { createArticle, registerOwner } from '../support/api-flows.js';
+import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
+
+/**
+ * The anonymous read cache of Node with SQLite (http/middleware/public-read-cache.ts):
+ * a hit is answered before routing and authentication, so it must be
+ * indistinguishable from the answer it stores, and must never outlive a write
+ * or reach a request with credentials.
+ */
+describe('public read cache (Node, SQLite)', () => {
+  let api: NodeHarness;
+  let owner: string;
+
+  beforeAll(async () => {
+    api = await nodeHarness({ db: 'sqlite', storage: 'local' });
+    owner = (await registerOwner(api, 'cache-owner@example.com')).token;
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  const published = async (title: string) => {
+    const article = await createArticle(api, owner, { title });
+    expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+    return article.id;
+  };
+  const headersOf = (res: { headers: Headers }) => [...res.headers].sort(([a], [b]) => a.localeCompare(b));
+
+  it('answers a repeated anonymous read with the same body and the same headers, security headers included', async () => {
+    const id = await published('Cached once');
+    const miss = await api.request(`/v1/articles/${id}`);
+    const hit = await api.request(`/v1/articles/${id}`);
+    expect(hit.status).toBe(200);
+    expect(await hit.text()).toBe(await miss.text());
+    expect(headersOf(hit)).toEqual(headersOf(miss));
+    for (const [name, value] of SECURITY_HEADERS) expect(hit.headers.get(name)).toBe(value);
+    expect(api.deps.publicReadCache!.size()).toBeGreaterThan(0);
+  });
+
+  it('shows a change on the very next read, for single articles and lists', async () => {
+    const id = await published('Before');
+    const list = async () => (await (await api.request('/v1/articles?limit=50')).json()).items.map((a: { title: string }) => a.title);
+    expect((await (await api.request(`/v1/articles/${id}`)).json()).article.title).toBe('Before');
+    expect(await list()).toContain('Before');
+    expect((await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title: 'After' } })).status).toBe(200);
+    expect((await (await api.request(`/v1/articles/${id}`)).json()).article.title).toBe('After');
+    expect(await list()).toContain('After');
+    expect(await list()).not.toContain('Before');
+  });
+
+  it('never answers a request with credentials from the cache', async () => {
+    const id = await published('Mine');
+    expect((await api.request(`/v1/articles/${id}`)).status).toBe(200); // stored
+    // A bad token is a 401 even where the anonymous answer is cached.
+    expect((await api.request(`/v1/articles/${id}`, { token: 'not-a-token' })).status).toBe(401);
+    // The same URL answers differently with a session: the draft is only in the owner's list.
+    await createArticle(api, owner, { title: 'Draft only' });
+    const titles = async (token?: string) =>
+      (await (await api.request('/v1/articles?limit=100', { token })).json()).items.map((a: { title: string }) => a.title);
+    expect(await titles()).not.toContain('Draft only'); // stored
+    expect(await titles()).not.toContain('Draft only'); // a hit
+    expect(await titles(owner)).toContain('Draft only');
+  });
+
+  it('keeps answers apart by query', async () => {
+    await published('Query A');
+    await published('Query B');
+    const one = await (await api.request('/v1/articles?limit=1')).json();
+    const two = await (await api.request('/v1/articles?limit=2')).json();
+    expect(one.items).toHaveLength(1);
+    expect(two.items).toHaveLength(2);
+    expect((await (await api.request('/v1/articles?limit=1')).json()).items).toHaveLength(1);
+  });
+});
