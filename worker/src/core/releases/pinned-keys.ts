@@ -16,7 +16,10 @@ export interface PinnedKey {
 }
 
 // Keys 1 and 2 (2026-11-25) were replaced before any release was signed or
-// installed: their private halves were lost with the build machine.
+// installed: their private halves were lost with the build machine. The
+// private halves of keys 3 and 4 were lost the same way (2026-11-26): both
+// must be replaced before the first release (docs/releases.md, "Keys and
+// rotation"); until then no release can be signed.
 export const PINNED_RELEASE_KEYS: readonly PinnedKey[] = Object.freeze([
   { keyId: '26773b6dcfda6aee', publicKey: 'zhCcUduJeZfNHiliTaXoPkT285DP6T9QxON0HeHUAjo', status: 'active', note: 'release key 3, made 2026-11-26' },
   { keyId: '9e3fee411f0d70c8', publicKey: 'arUSlt1IftJOUW-e1Wq6s-4_a9ihpMfxNiPxK9jeX7Y', status: 'active', note: 'release key 4, made 2026-11-26' },
