@@ -40,34 +40,25 @@ export class HuffmanTable {
             const entry = (len << 8) | symbols[k]!;
             for (let fill = code << shift, end = (code + 1) << shift; fill < end; fill++) this.fast[fill] = entry;
           }
+          if (len <= COMBINED) this.addCombined(code, len, symbols[k]!);
         }
         this.maxCode[len] = code - 1;
       }
       code <<= 1;
     }
     this.maxCode[17] = 0x7fffffff; // sentinel: the slow path stops at length 17 and fails
-    this.fillCombined(counts);
   }
 
-  private fillCombined(counts: Uint8Array): void {
-    let code = 0;
-    let k = 0;
-    for (let len = 1; len <= COMBINED; len++) {
-      for (let i = 0; i < counts[len - 1]!; i++, code++, k++) {
-        const symbol = this.symbols[k]!;
-        const extra = symbol & 15;
-        const total = len + extra;
-        if (total > COMBINED) continue;
-        // Every completion of the code's extra bits is its own entry.
-        const free = COMBINED - total;
-        for (let bits = 0; bits < 1 << extra; bits++) {
-          const value = extra === 0 ? 0 : bits < 1 << (extra - 1) ? bits - (1 << extra) + 1 : bits;
-          const entry = (((value << 8) | symbol) << 5) | total;
-          const start = ((code << extra) | bits) << free;
-          this.combined.fill(entry, start, start + (1 << free));
-        }
-      }
-      code <<= 1;
+  /** Every completion of the code's extra bits, where code and bits fit in 11, is its own entry. */
+  private addCombined(code: number, len: number, symbol: number): void {
+    const extra = symbol & 15;
+    const total = len + extra;
+    if (total > COMBINED) return;
+    const free = COMBINED - total;
+    for (let bits = 0; bits < 1 << extra; bits++) {
+      const value = extra === 0 ? 0 : bits < 1 << (extra - 1) ? bits - (1 << extra) + 1 : bits;
+      const start = ((code << extra) | bits) << free;
+      this.combined.fill((((value << 8) | symbol) << 5) | total, start, start + (1 << free));
     }
   }
 }

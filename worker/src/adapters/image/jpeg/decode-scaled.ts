@@ -77,7 +77,7 @@ function readHuffman(b: Uint8Array, o: number, end: number, st: State) {
 }
 
 /** The frame header, or null when this decoder leaves the picture to another. */
-function readFrame(b: Uint8Array, o: number, marker: number, st: State, minWidth: number, minHeight: number): State['frame'] | null {
+function readFrame(b: Uint8Array, o: number, marker: number, minWidth: number, minHeight: number): State['frame'] | null {
   if (b[o] !== 8) return null;
   const height = u16(b, o + 1);
   const width = u16(b, o + 3);
@@ -237,7 +237,7 @@ export function decodeJpegScaled(b: Uint8Array, minWidth: number, minHeight: num
     else if (marker === 0xee && end - body >= 12 && String.fromCharCode(...b.subarray(body, body + 5)) === 'Adobe') st.adobeTransform = b[body + 11]!;
     else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
       if (st.frame) throw new JpegError('second frame header');
-      const frame = readFrame(b, body, marker, st, minWidth, minHeight);
+      const frame = readFrame(b, body, marker, minWidth, minHeight);
       if (!frame) return null;
       st.frame = frame;
     } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return null;
