@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { qwikVite } from '@builder.io/qwik/optimizer';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -23,8 +23,14 @@ export default defineConfig({
         // would load the CommonJS one) for the alias to reach that import.
         resolve: {
           alias: [
-            { find: 'cloudflare:sockets', replacement: path.join(import.meta.dirname, 'worker/src/adapters/mail/node-sockets.shim.ts') },
-            { find: /^worker-mailer$/, replacement: path.join(import.meta.dirname, 'node_modules/worker-mailer/dist/index.mjs') },
+            {
+              find: 'cloudflare:sockets',
+              replacement: path.join(import.meta.dirname, 'worker/src/adapters/mail/node-sockets.shim.ts'),
+            },
+            {
+              find: /^worker-mailer$/,
+              replacement: path.join(import.meta.dirname, 'node_modules/worker-mailer/dist/index.mjs'),
+            },
           ],
         },
         ssr: { noExternal: ['worker-mailer'] },

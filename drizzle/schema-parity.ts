@@ -10,12 +10,29 @@ import type * as sqlite from './sqlite/schema.js';
  */
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Same<A extends Table, B extends Table> = Equal<InferSelectModel<A>, InferSelectModel<B>> extends true
-  ? Equal<InferInsertModel<A>, InferInsertModel<B>>
-  : false;
+type Same<A extends Table, B extends Table> =
+  Equal<InferSelectModel<A>, InferSelectModel<B>> extends true
+    ? Equal<InferInsertModel<A>, InferInsertModel<B>>
+    : false;
 type Assert<T extends true> = T;
 
-type TableNames = 'users' | 'sites' | 'authors' | 'articles' | 'articleAuthors' | 'images' | 'invitations' | 'rateLimits' | 'articleImages' | 'purgeSettings' | 'purgeRuns' | 'leases' | 'apiKeys' | 'activityLog' | 'activityLogUsage' | 'systemState';
+type TableNames =
+  | 'users'
+  | 'sites'
+  | 'authors'
+  | 'articles'
+  | 'articleAuthors'
+  | 'images'
+  | 'invitations'
+  | 'rateLimits'
+  | 'articleImages'
+  | 'purgeSettings'
+  | 'purgeRuns'
+  | 'leases'
+  | 'apiKeys'
+  | 'activityLog'
+  | 'activityLogUsage'
+  | 'systemState';
 type AllSame<Other extends Record<TableNames, Table>> = {
   [K in TableNames]: Same<(typeof sqlite)[K], Other[K]>;
 }[TableNames];

@@ -121,7 +121,8 @@ function vite(configFile, outDir) {
     stdio: 'inherit',
     env: { ...process.env, ADMIN_QWIK_OUT_DIR: outDir, NODE_ENV: 'production' },
   });
-  if (result.status !== 0) throw new Error(`vite build -c ${path.relative(root, configFile)} failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0)
+    throw new Error(`vite build -c ${path.relative(root, configFile)} failed (exit ${result.status ?? result.signal})`);
 }
 
 function htmlFiles(dir) {
@@ -173,7 +174,9 @@ function build() {
     rmSync(old, { recursive: true, force: true });
     writeFileSync(stampFile, new Date().toISOString() + '\n');
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`Admin built in ${seconds} s: ${pages} pages, ${moved} inline scripts moved to build/inline/, CSP check passed.`);
+    console.log(
+      `Admin built in ${seconds} s: ${pages} pages, ${moved} inline scripts moved to build/inline/, CSP check passed.`,
+    );
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

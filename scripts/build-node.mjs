@@ -13,7 +13,11 @@ const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*', 'postgres'];
 
 /** Bundles the Node target into dist/node/server.mjs when its sources changed. */
 export async function buildNode({ force = false } = {}) {
-  const inputs = [path.join(root, 'worker/src'), path.join(root, 'package.json'), path.join(root, 'scripts/build-node.mjs')];
+  const inputs = [
+    path.join(root, 'worker/src'),
+    path.join(root, 'package.json'),
+    path.join(root, 'scripts/build-node.mjs'),
+  ];
   if (!force && !isStale(NODE_BUNDLE, inputs)) return false;
   const esbuild = await import('esbuild');
   await esbuild.build({
@@ -28,7 +32,9 @@ export async function buildNode({ force = false } = {}) {
     alias: { 'cloudflare:sockets': path.join(root, 'worker/src/adapters/mail/node-sockets.shim.ts') },
     define: { __CMS_BUILD__: JSON.stringify(buildStamp()) },
     // Some bundled CommonJS code calls require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __cmsCreateRequire } from 'node:module'; const require = __cmsCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cmsCreateRequire } from 'node:module'; const require = __cmsCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return true;

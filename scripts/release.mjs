@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { writeNodeTarball } from './lib/release-artifact.mjs';
 import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.mjs';
 import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.mjs';
-import { createPublicKey } from 'node:crypto';
 
 /**
  * `npm run release -- <command>`: signed Node releases and their feed
@@ -87,7 +87,9 @@ async function main() {
       return build();
     case 'feed': {
       const feed = writeFeed(path.resolve(need('dir')));
-      console.log(`feed.json: ${feed.releases.length} release(s), newest ${feed.releases[0]?.signed.version ?? 'none'}`);
+      console.log(
+        `feed.json: ${feed.releases.length} release(s), newest ${feed.releases[0]?.signed.version ?? 'none'}`,
+      );
       return;
     }
     default:
@@ -96,7 +98,9 @@ async function main() {
 }
 
 async function build() {
-  const keys = need('key').split(',').map((k) => loadPrivateKey(k, root));
+  const keys = need('key')
+    .split(',')
+    .map((k) => loadPrivateKey(k, root));
   const out = path.resolve(need('out'));
   const minFrom = need('min-from');
   const source = values.from ? path.resolve(values.from) : root;
@@ -104,7 +108,9 @@ async function build() {
   const version = values.version ?? pkg.version;
   if (!SEMVER.test(version)) fail(`version ${version} is not a semantic version`);
   if (version !== pkg.version && !values['force-version']) {
-    fail(`--version ${version} differs from package.json's ${pkg.version}, which the built server reports; bump package.json instead`);
+    fail(
+      `--version ${version} differs from package.json's ${pkg.version}, which the built server reports; bump package.json instead`,
+    );
   }
   if (!SEMVER.test(minFrom)) fail(`--min-from ${minFrom} is not a semantic version`);
   const days = Number(values['expires-days']);
@@ -114,8 +120,10 @@ async function build() {
 
   const floor = highestSequence(out) + 1;
   const now = values.now ? new Date(values.now) : new Date();
-  const sequence = values.sequence !== undefined ? Number(values.sequence) : Math.max(floor, Math.floor(now.getTime() / 1000));
-  if (!Number.isSafeInteger(sequence) || sequence < floor) fail(`sequence ${values.sequence} must be a whole number of at least ${floor} (sequences only grow)`);
+  const sequence =
+    values.sequence !== undefined ? Number(values.sequence) : Math.max(floor, Math.floor(now.getTime() / 1000));
+  if (!Number.isSafeInteger(sequence) || sequence < floor)
+    fail(`sequence ${values.sequence} must be a whole number of at least ${floor} (sequences only grow)`);
 
   if (!values['no-build'] && !values.from) {
     const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -126,8 +134,25 @@ async function build() {
   if (existsSync(path.join(out, `${base}${MANIFEST_SUFFIX}`)) && !values.replace) {
     fail(`${version} is already released in ${out}; bump the version or pass --replace`);
   }
-  const dirty = values.from ? { status: 1 } : spawnSync('git', ['status', '--porcelain', '--', 'worker', 'admin-qwik', 'drizzle', 'package.json', 'package-lock.json', 'scripts'], { cwd: root, encoding: 'utf8' });
-  if (dirty.status === 0 && dirty.stdout.trim()) console.warn('release: warning: the working tree has uncommitted changes; the tarball packs them');
+  const dirty = values.from
+    ? { status: 1 }
+    : spawnSync(
+        'git',
+        [
+          'status',
+          '--porcelain',
+          '--',
+          'worker',
+          'admin-qwik',
+          'drizzle',
+          'package.json',
+          'package-lock.json',
+          'scripts',
+        ],
+        { cwd: root, encoding: 'utf8' },
+      );
+  if (dirty.status === 0 && dirty.stdout.trim())
+    console.warn('release: warning: the working tree has uncommitted changes; the tarball packs them');
   const tarball = path.join(out, `${base}.tar.gz`);
   const tmpTarball = path.join(out, `.${base}.tar.gz.tmp`);
   const artifact = writeNodeTarball(source, tmpTarball);
@@ -151,7 +176,9 @@ async function build() {
   const manifestFile = path.join(out, `${base}${MANIFEST_SUFFIX}`);
   writeFileSync(manifestFile, JSON.stringify(envelope, null, 2) + '\n');
   console.log(`${artifact.name}: ${artifact.length} bytes, sha256 ${artifact.sha256}`);
-  console.log(`${path.basename(manifestFile)}: version ${version}, sequence ${sequence}, expires ${manifest.expiresAt}, signed by ${envelope.signatures.map((s) => s.keyId).join(', ')}`);
+  console.log(
+    `${path.basename(manifestFile)}: version ${version}, sequence ${sequence}, expires ${manifest.expiresAt}, signed by ${envelope.signatures.map((s) => s.keyId).join(', ')}`,
+  );
   if (!values['no-feed']) {
     const feed = writeFeed(out);
     console.log(`feed.json: ${feed.releases.length} release(s)`);

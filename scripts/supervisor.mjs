@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.mjs';
 import { killLeftover, startChild, stopChild, waitHealthy } from './lib/supervisor/child.mjs';
+import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.mjs';
 import { readJson, writeFileDurable } from './lib/supervisor/durable.mjs';
 import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/release-dir.mjs';
 
@@ -19,7 +19,9 @@ import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/r
  * derived from it alone, so a kill -9 anywhere leaves one whole version
  * running once the supervisor is started again.
  */
-const installDir = path.resolve(process.env.CMS_INSTALL_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const installDir = path.resolve(
+  process.env.CMS_INSTALL_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
+);
 const releasesDir = path.join(installDir, 'releases');
 const STATE_FILE = path.join(releasesDir, 'supervisor.json');
 const BACKUPS = path.join(releasesDir, 'backups');
@@ -27,12 +29,15 @@ const HEALTH_TIMEOUT_MS = Number(process.env.CMS_HEALTH_TIMEOUT_MS ?? 60_000);
 const STOP_GRACE_MS = Number(process.env.CMS_STOP_GRACE_MS ?? 15_000);
 const MAX_TRIALS = 2;
 const port = process.env.PORT ?? '8787';
-const healthHost = !process.env.HOST || process.env.HOST === '0.0.0.0' || process.env.HOST === '::' ? '127.0.0.1' : process.env.HOST;
+const healthHost =
+  !process.env.HOST || process.env.HOST === '0.0.0.0' || process.env.HOST === '::' ? '127.0.0.1' : process.env.HOST;
 const baseUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthHost}:${port}`;
 const dbFile = sqliteFile(process.env.DATABASE_URL, installDir);
 
 const log = (msg, fields = {}, level = 'info') =>
-  process.stdout.write(JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields }) + '\n',
+  );
 
 /** Test hook: kill -9 this process at a named step (test/node/release-supervisor*.test.ts). */
 function failpoint(name) {
@@ -54,7 +59,14 @@ function save() {
 
 function initialState() {
   const pkg = readJson(path.join(installDir, 'package.json'));
-  return { schema: 'edge-cms.supervisor/1', current: { version: pkg.version, dir: '.' }, previous: null, pending: null, lastApply: null, child: null };
+  return {
+    schema: 'edge-cms.supervisor/1',
+    current: { version: pkg.version, dir: '.' },
+    previous: null,
+    pending: null,
+    lastApply: null,
+    child: null,
+  };
 }
 
 const release = (r) => ({ version: r.version, dir: r.dir, backup: r.backup ?? null });
@@ -78,12 +90,22 @@ function launch() {
 }
 
 function outcome(p, result, reason) {
-  return { id: p.id, operation: p.operation, version: p.to?.version ?? p.version, from: p.from?.version ?? state.current.version, outcome: result, at: new Date().toISOString(), reason, actorId: p.actorId ?? null };
+  return {
+    id: p.id,
+    operation: p.operation,
+    version: p.to?.version ?? p.version,
+    from: p.from?.version ?? state.current.version,
+    outcome: result,
+    at: new Date().toISOString(),
+    reason,
+    actorId: p.actorId ?? null,
+  };
 }
 
 async function handleMessage(m, child) {
   if (m?.type !== 'cms.update') return;
-  const reply = (accepted, message) => child.connected && child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
+  const reply = (accepted, message) =>
+    child.connected && child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
   const refusal = refuse(m);
   if (refusal) return reply(false, refusal);
   await switchTo(m, () => reply(true, null)).catch((e) => {
@@ -116,15 +138,26 @@ function refuse(m) {
  */
 async function switchTo(m, accepted) {
   busy = true;
-  const pending = { id: m.id, operation: m.operation, phase: 'preparing', version: m.operation === 'apply' ? m.version : state.previous.version, actorId: m.actorId ?? null, since: new Date().toISOString() };
+  const pending = {
+    id: m.id,
+    operation: m.operation,
+    phase: 'preparing',
+    version: m.operation === 'apply' ? m.version : state.previous.version,
+    actorId: m.actorId ?? null,
+    since: new Date().toISOString(),
+  };
   state.pending = pending;
   save();
   accepted();
   log(`${m.operation} requested`, { version: pending.version, from: state.current.version });
   let to;
   try {
-    to = m.operation === 'apply' ? { version: m.version, dir: await prepareRelease(installDir, m.version, log, failpoint), backup: null } : release(state.previous);
-    if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs'))) throw new Error(`${to.dir} holds no server`);
+    to =
+      m.operation === 'apply'
+        ? { version: m.version, dir: await prepareRelease(installDir, m.version, log, failpoint), backup: null }
+        : release(state.previous);
+    if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs')))
+      throw new Error(`${to.dir} holds no server`);
   } catch (e) {
     return abandon(pending, e);
   }
@@ -146,7 +179,16 @@ async function switchTo(m, accepted) {
     ...state,
     current: { version: to.version, dir: to.dir },
     previous: from,
-    pending: { ...pending, phase: 'trial', from, to, keepPrevious: state.previous, toRestore: to.backup, restored: false, attempts: 1 },
+    pending: {
+      ...pending,
+      phase: 'trial',
+      from,
+      to,
+      keepPrevious: state.previous,
+      toRestore: to.backup,
+      restored: false,
+      attempts: 1,
+    },
   };
   save();
   failpoint('switched');
@@ -204,7 +246,13 @@ async function revert(reason) {
   running = null;
   await stopChild(r, STOP_GRACE_MS);
   if (p.from.backup && dbFile) restoreSqlite(path.resolve(installDir, p.from.backup), dbFile);
-  state = { ...state, current: { version: p.from.version, dir: p.from.dir }, previous: p.keepPrevious, pending: null, lastApply: outcome(p, 'rolled_back', reason) };
+  state = {
+    ...state,
+    current: { version: p.from.version, dir: p.from.dir },
+    previous: p.keepPrevious,
+    pending: null,
+    lastApply: outcome(p, 'rolled_back', reason),
+  };
   save();
   busy = false;
   const back = launch();
@@ -222,11 +270,14 @@ function prune() {
       const dir = path.join(releasesDir, name);
       if (!/^\d+\.\d+\.\d+/.test(name)) continue;
       if (!keep.has(name)) rmSync(dir, { recursive: true, force: true });
-      else if (existsSync(path.join(dir, 'app/node_modules'))) usedDeps.add(realpathSync(path.join(dir, 'app/node_modules')));
+      else if (existsSync(path.join(dir, 'app/node_modules')))
+        usedDeps.add(realpathSync(path.join(dir, 'app/node_modules')));
     }
     const deps = path.join(releasesDir, 'deps');
     if (existsSync(deps)) {
-      for (const d of readdirSync(deps)) if (!usedDeps.has(path.join(realpathSync(deps), d, 'node_modules'))) rmSync(path.join(deps, d), { recursive: true, force: true });
+      for (const d of readdirSync(deps))
+        if (!usedDeps.has(path.join(realpathSync(deps), d, 'node_modules')))
+          rmSync(path.join(deps, d), { recursive: true, force: true });
     }
     pruneBackups(BACKUPS, [state.previous?.backup], installDir);
   } catch (e) {
@@ -252,7 +303,8 @@ async function boot() {
   if (p.phase === 'reverting') return revert(p.reason);
   p.attempts = (p.attempts ?? 1) + 1;
   save();
-  if (p.attempts > MAX_TRIALS) return revert(`the supervisor stopped ${MAX_TRIALS} times while ${p.to.version} was starting`);
+  if (p.attempts > MAX_TRIALS)
+    return revert(`the supervisor stopped ${MAX_TRIALS} times while ${p.to.version} was starting`);
   return trial();
 }
 

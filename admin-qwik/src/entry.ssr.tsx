@@ -1,4 +1,4 @@
-import { renderToStream, type RenderToStreamOptions } from '@builder.io/qwik/server';
+import { type RenderToStreamOptions, renderToStream } from '@builder.io/qwik/server';
 import Root from './root';
 
 /** Used only at build time: static generation renders every route through this. */

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthorPicker } from '../src/components/articles/author-picker';
 import type { AuthorDto } from '../src/lib/catalog';
 
-const author = (id: string, name: string) => ({ id, name, slug: id, bio: null, avatarUrl: null, createdAt: '', updatedAt: '' }) as unknown as AuthorDto;
+const author = (id: string, name: string) =>
+  ({ id, name, slug: id, bio: null, avatarUrl: null, createdAt: '', updatedAt: '' }) as unknown as AuthorDto;
 const AUTHORS = [author('a1', 'Ada'), author('b2', 'Brian'), author('c3', 'Chen')];
 
 /** The picker with the signal the editor would own, shown so the test can read the order it holds. */

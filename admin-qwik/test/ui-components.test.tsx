@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ActionChart, DayChart } from '../src/components/activity/activity-charts';
 import { ConfirmButton } from '../src/components/ui/confirm-button';
 
-const texts = (root: Element, selector: string) => Array.from(root.querySelectorAll(selector)).map((el) => el.textContent);
-const buttonNamed = (root: Element, name: string) => Array.from(root.querySelectorAll('button')).find((b) => b.textContent?.trim() === name) ?? null;
+const texts = (root: Element, selector: string) =>
+  Array.from(root.querySelectorAll(selector)).map((el) => el.textContent);
+const buttonNamed = (root: Element, name: string) =>
+  Array.from(root.querySelectorAll('button')).find((b) => b.textContent?.trim() === name) ?? null;
 
 describe('activity charts (Qwik components)', () => {
   it('draws a column per day, the missing days as empty columns, and says the busiest day', async () => {
@@ -25,7 +27,9 @@ describe('activity charts (Qwik components)', () => {
       ['2026-03-01', '2'],
     ]);
     expect(bars.map((b) => Number(b.getAttribute('height')))).toEqual([76, 0, 38]);
-    expect(screen.querySelector('svg')!.getAttribute('aria-label')).toBe('Entries per day, 2026-02-27 to 2026-03-01: at most 4 on 2026-02-27.');
+    expect(screen.querySelector('svg')!.getAttribute('aria-label')).toBe(
+      'Entries per day, 2026-02-27 to 2026-03-01: at most 4 on 2026-02-27.',
+    );
   });
 
   it('says so when there is nothing, and bars actions up to the limit', async () => {
@@ -45,7 +49,10 @@ describe('activity charts (Qwik components)', () => {
     );
     expect(screen.textContent).toContain('No entries in this period.');
     expect(texts(screen, '.bar-label code')).toEqual(['auth.login', 'article.create']);
-    expect(Array.from(screen.querySelectorAll('.bar-list rect')).map((r) => r.getAttribute('width'))).toEqual(['100', '50']);
+    expect(Array.from(screen.querySelectorAll('.bar-list rect')).map((r) => r.getAttribute('width'))).toEqual([
+      '100',
+      '50',
+    ]);
   });
 });
 
@@ -54,7 +61,13 @@ const Counting = component$(() => {
   const runs = useSignal(0);
   return (
     <div>
-      <ConfirmButton label="Delete" question="Delete it for good?" confirmLabel="Yes, delete" danger onConfirm$={$(() => void runs.value++)} />
+      <ConfirmButton
+        label="Delete"
+        question="Delete it for good?"
+        confirmLabel="Yes, delete"
+        danger
+        onConfirm$={$(() => void runs.value++)}
+      />
       <output>{`${runs.value}`}</output>
     </div>
   );

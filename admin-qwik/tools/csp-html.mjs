@@ -54,8 +54,32 @@ const JS_TYPES = new Set([
 const UNMOVABLE_TYPES = new Set(['importmap', 'speculationrules']);
 
 /** Elements whose URL attributes load subresources (which the CSP restricts to 'self'). */
-const SUBRESOURCE_TAGS = new Set(['script', 'link', 'img', 'iframe', 'frame', 'embed', 'object', 'source', 'audio', 'video', 'track', 'image', 'use']);
-const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'cite', 'background']);
+const SUBRESOURCE_TAGS = new Set([
+  'script',
+  'link',
+  'img',
+  'iframe',
+  'frame',
+  'embed',
+  'object',
+  'source',
+  'audio',
+  'video',
+  'track',
+  'image',
+  'use',
+]);
+const URL_ATTRS = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'xlink:href',
+  'data',
+  'poster',
+  'cite',
+  'background',
+]);
 
 function decodeEntities(value) {
   return value
@@ -174,7 +198,8 @@ export function findCspProblems(html, fileExists) {
       else if (SUBRESOURCE_TAGS.has(tag) && isOffOrigin(a.value) && !(tag === 'link' && isNavigationLink(attrs))) {
         problems.push(`subresource from another origin: <${tag} ${a.name}="${a.value}">`);
       }
-      if (tag === 'form' && a.name === 'action' && isOffOrigin(a.value)) problems.push(`form posts to another origin: ${a.value}`);
+      if (tag === 'form' && a.name === 'action' && isOffOrigin(a.value))
+        problems.push(`form posts to another origin: ${a.value}`);
     }
   }
   const rawCount = (html.match(/<script\b/gi) ?? []).length;
@@ -187,5 +212,7 @@ export function findCspProblems(html, fileExists) {
 /** <link rel=canonical|alternate…> only names a URL; it loads nothing. */
 function isNavigationLink(attrs) {
   const rel = (attrs.find((a) => a.name === 'rel')?.value ?? '').toLowerCase().split(/\s+/);
-  return rel.every((r) => ['canonical', 'alternate', 'author', 'help', 'license', 'next', 'prev', 'search', 'me'].includes(r));
+  return rel.every((r) =>
+    ['canonical', 'alternate', 'author', 'help', 'license', 'next', 'prev', 'search', 'me'].includes(r),
+  );
 }

@@ -56,7 +56,11 @@ export function adminBuildJs(dir = DIST) {
 
 function isJs(response) {
   const type = response.headers()['content-type'] ?? '';
-  return response.request().resourceType() === 'script' || /javascript|ecmascript/.test(type) || /\.m?js(\?|$)/.test(new URL(response.url()).pathname);
+  return (
+    response.request().resourceType() === 'script' ||
+    /javascript|ecmascript/.test(type) ||
+    /\.m?js(\?|$)/.test(new URL(response.url()).pathname)
+  );
 }
 
 /**
@@ -64,7 +68,8 @@ function isJs(response) {
  * account (a 401 is fine: the point is that the form sent its request).
  */
 export async function measureLoginJs(origin) {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -79,7 +84,8 @@ export async function measureLoginJs(origin) {
     const js = [];
     context.on('request', (req) => {
       started.set(req, order++);
-      if (usableAt === null && req.method() === 'POST' && new URL(req.url()).pathname === '/v1/auth/login') usableAt = started.get(req);
+      if (usableAt === null && req.method() === 'POST' && new URL(req.url()).pathname === '/v1/auth/login')
+        usableAt = started.get(req);
     });
     context.on('response', (res) => {
       if (isJs(res)) js.push(res);
@@ -89,7 +95,9 @@ export async function measureLoginJs(origin) {
     const atLoad = order;
     await page.getByLabel('E-mail address').fill('bench@example.com');
     await page.getByLabel('Password').fill('not a real password at all');
-    const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/auth/login', { timeout: 30_000 });
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/auth/login', {
+      timeout: 30_000,
+    });
     await page.getByRole('button', { name: 'Sign in' }).click();
     await posted;
     await page.waitForLoadState('networkidle').catch(() => {});
@@ -118,7 +126,10 @@ export async function measureLoginJs(origin) {
 
 /** Builds what is stale, starts the real Node server on a scratch database, measures, stops it. */
 export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}) {
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], { cwd: root, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`admin build failed:\n${(built.stdout ?? '') + (built.stderr ?? '')}`);
   if (serverScript === NODE_BUNDLE) await buildNode();
   const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-admin-bytes-')));
@@ -160,7 +171,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const r = await measureAdminBytes();
     console.log(formatAdminBytes(r));
-    for (const f of r.login.list) console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
+    for (const f of r.login.list)
+      console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
     if (jsonAt > 0 && process.argv[jsonAt + 1]) {
       const { writeFileSync } = await import('node:fs');
       writeFileSync(path.resolve(process.argv[jsonAt + 1]), JSON.stringify(r, null, 2) + '\n');

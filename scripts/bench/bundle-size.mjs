@@ -37,7 +37,9 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
     process.exit(1);
   }
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`Worker bundle: ${files.length} files, ${kib(raw)} raw, ${kib(gzip)} gzip (budget ${kib(BUDGET_BYTES)}, ${((gzip / BUDGET_BYTES) * 100).toFixed(1)}% used)`);
+  console.log(
+    `Worker bundle: ${files.length} files, ${kib(raw)} raw, ${kib(gzip)} gzip (budget ${kib(BUDGET_BYTES)}, ${((gzip / BUDGET_BYTES) * 100).toFixed(1)}% used)`,
+  );
   if (gzip > BUDGET_BYTES) {
     console.error('Worker bundle is over budget');
     process.exit(1);

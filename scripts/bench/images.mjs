@@ -29,7 +29,7 @@ export const QUALITY = 80;
 export async function makeSourceJpeg({ width: w, height: h } = SOURCE, jpegOptions = {}) {
   const raw = Buffer.alloc(w * h * 3);
   let seed = 20261125;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = (y * w + x) * 3;
@@ -40,7 +40,9 @@ export async function makeSourceJpeg({ width: w, height: h } = SOURCE, jpegOptio
       raw[i + 2] = Math.max(0, Math.min(255, 200 - base * 0.6 + texture));
     }
   }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90, ...jpegOptions }).toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 90, ...jpegOptions })
+    .toBuffer();
 }
 
 /**
@@ -68,7 +70,9 @@ async function appCodec() {
     outfile: out,
     logLevel: 'error',
   });
-  const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);
+  const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await import(
+    `${pathToFileURL(out).href}?t=${Date.now()}`
+  );
   return createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
 }
 
@@ -109,7 +113,10 @@ export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
       vips.bytes = (await viaSharp()).length;
       vips.ms.push(performance.now() - t0);
     }
-    out[format] = { app: { ms: median(ours.ms), bytes: ours.bytes }, sharp: { ms: median(vips.ms), bytes: vips.bytes } };
+    out[format] = {
+      app: { ms: median(ours.ms), bytes: ours.bytes },
+      sharp: { ms: median(vips.ms), bytes: vips.bytes },
+    };
   }
   return { iterations, sharpConcurrency: sharp.concurrency(), ...out };
 }
@@ -130,7 +137,17 @@ export function seedImage(dbFile, uploadsDir, jpeg) {
     writeFileSync(path.join(uploadsDir, 'originals', filename), jpeg);
     db.prepare(
       'INSERT INTO images (id, article_id, filename, content_type, bytes, width, height, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(id, article.id, filename, 'image/jpeg', jpeg.length, SOURCE.width, SOURCE.height, createHash('sha256').update(jpeg).digest('hex'), Date.now());
+    ).run(
+      id,
+      article.id,
+      filename,
+      'image/jpeg',
+      jpeg.length,
+      SOURCE.width,
+      SOURCE.height,
+      createHash('sha256').update(jpeg).digest('hex'),
+      Date.now(),
+    );
     return filename;
   } finally {
     db.close();
@@ -167,7 +184,13 @@ export async function variantCostBySize({ iterations = 5 } = {}) {
       await sharp(jpeg).resize(320).jpeg({ quality: QUALITY }).toBuffer();
       vips.push(performance.now() - t0);
     }
-    out.push({ ...size, progressive, megapixels: (size.width * size.height) / 1e6, appMs: median(ours), sharpMs: median(vips) });
+    out.push({
+      ...size,
+      progressive,
+      megapixels: (size.width * size.height) / 1e6,
+      appMs: median(ours),
+      sharpMs: median(vips),
+    });
   }
   return out;
 }

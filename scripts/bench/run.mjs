@@ -1,17 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
 import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.mjs';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
-import { compareCodecs, makeSourceJpeg, seedImage, SOURCE, TARGET_WIDTH, variantCostBySize } from './images.mjs';
+import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.mjs';
 import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
-import { installExitHandlers, startServer, trackTempDir, cleanupNow, onCleanup } from './lib/processes.mjs';
-import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
+import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.mjs';
 import { formatReport } from './lib/report.mjs';
+import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
 
 /**
  * `npm run bench`: the public read paths of the real Node server against a
@@ -98,7 +98,9 @@ function runCommand(cmd, args, env) {
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}):\n${out.slice(-3000)}`)),
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}):\n${out.slice(-3000)}`)),
     );
   });
 }
@@ -147,8 +149,15 @@ async function main() {
   log(`schema created by the server in ${t((performance.now() - t0) / 1000)}`);
   const seeded = seedDatabase(dbFile, { articles: cfg.articles, onlineShare: cfg.onlineShare });
   const { onlineIdsNewestFirst: onlineIds } = seeded;
-  results.seed = { articles: seeded.articles, online: seeded.online, bodyBytesAvg: seeded.bodyBytesAvg, seconds: seeded.seconds };
-  log(`seeded ${seeded.articles.toLocaleString('en')} articles (${seeded.online.toLocaleString('en')} online) in ${t(seeded.seconds)}`);
+  results.seed = {
+    articles: seeded.articles,
+    online: seeded.online,
+    bodyBytesAvg: seeded.bodyBytesAvg,
+    seconds: seeded.seconds,
+  };
+  log(
+    `seeded ${seeded.articles.toLocaleString('en')} articles (${seeded.online.toLocaleString('en')} online) in ${t(seeded.seconds)}`,
+  );
   results.queryPlans = explainHotQueries(dbFile);
   const sourceJpeg = await makeSourceJpeg();
   const imageFile = seedImage(dbFile, path.join(tmp, 'uploads'), sourceJpeg);
@@ -160,13 +169,15 @@ async function main() {
 
   // Single reads cycle through 200 online articles spread over the table;
   // the baseline's document is the median-sized answer among them.
-  const sampleIds = Array.from({ length: Math.min(200, onlineIds.length) }, (_, i) =>
-    onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))],
+  const sampleIds = Array.from(
+    { length: Math.min(200, onlineIds.length) },
+    (_, i) => onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))],
   );
   const answers = [];
   for (const id of sampleIds) {
     const { json, bytes } = await getJson(server.url, `/v1/articles/${id}`);
-    if (json.article?.id !== id || json.article.status !== 'online') throw new Error(`GET /v1/articles/${id}: unexpected answer`);
+    if (json.article?.id !== id || json.article.status !== 'online')
+      throw new Error(`GET /v1/articles/${id}: unexpected answer`);
     answers.push({ json, bytes });
   }
   answers.sort((a, b) => a.bytes - b.bytes);
@@ -194,16 +205,20 @@ async function main() {
   let cursor = null;
   for (let page = 1; page < deepPage; page++) {
     const { json } = await getJson(server.url, `/v1/articles?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`);
-    if (json.items.length !== size || !json.nextCursor) throw new Error(`page ${page}: ${json.items.length} items, nextCursor ${json.nextCursor}`);
-    if (json.items.some((a) => a.status !== 'online')) throw new Error(`page ${page} of the public list holds offline articles`);
+    if (json.items.length !== size || !json.nextCursor)
+      throw new Error(`page ${page}: ${json.items.length} items, nextCursor ${json.nextCursor}`);
+    if (json.items.some((a) => a.status !== 'online'))
+      throw new Error(`page ${page} of the public list holds offline articles`);
     cursor = json.nextCursor;
   }
   const walkSeconds = (performance.now() - t0) / 1000;
   const computed = Buffer.from(onlineIds[(deepPage - 1) * size - 1]).toString('base64url');
-  if (computed !== cursor) throw new Error(`the cursor reached by walking (${cursor}) is not the computed one (${computed})`);
+  if (computed !== cursor)
+    throw new Error(`the cursor reached by walking (${cursor}) is not the computed one (${computed})`);
   const deepPath = `/v1/articles?limit=${size}&cursor=${cursor}`;
   const deep = await getJson(server.url, deepPath);
-  if (deep.json.items[0]?.id !== onlineIds[(deepPage - 1) * size]) throw new Error(`page ${deepPage} does not start where expected`);
+  if (deep.json.items[0]?.id !== onlineIds[(deepPage - 1) * size])
+    throw new Error(`page ${deepPage} does not start where expected`);
   results.deepPage = {
     page: deepPage,
     requested: cfg.deepPage,
@@ -215,7 +230,9 @@ async function main() {
         ? `the public list has ${fullPages.toLocaleString('en')} full pages of ${size} (${seeded.online.toLocaleString('en')} online articles); page ${deepPage.toLocaleString('en')} is the deepest and its rows are the oldest in the table`
         : null,
   };
-  log(`walked ${(deepPage - 1).toLocaleString('en')} cursors to page ${deepPage.toLocaleString('en')} in ${t(walkSeconds)}; cursor matches the computed one`);
+  log(
+    `walked ${(deepPage - 1).toLocaleString('en')} cursors to page ${deepPage.toLocaleString('en')} in ${t(walkSeconds)}; cursor matches the computed one`,
+  );
 
   // 4. Throughput, the four targets interleaved in rounds.
   const singlePaths = sampleIds.map((id) => `/v1/articles/${id}`);
@@ -241,7 +258,9 @@ async function main() {
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
   const baselineRps = runs.baseline.rps;
 
-  log(`latency: page 1 and page ${deepPage} in turn on one connection (${cfg.warmup} s warm-up + ${cfg.latencySeconds} s)`);
+  log(
+    `latency: page 1 and page ${deepPage} in turn on one connection (${cfg.warmup} s warm-up + ${cfg.latencySeconds} s)`,
+  );
   const [lat1, latDeep] = await interleavedLatency(server.url, [listPath, deepPath], {
     seconds: cfg.latencySeconds,
     warmupSeconds: cfg.warmup,
@@ -253,7 +272,9 @@ async function main() {
   const made = await get(server.url, variantPath);
   if (made.status !== 200) throw new Error(`GET ${variantPath}: ${made.status} ${made.body.slice(0, 300)}`);
   const cachedOnce = await get(server.url, variantPath);
-  log(`variant made on first request in ${made.ms.toFixed(0)} ms; served from storage in ${cachedOnce.ms.toFixed(1)} ms`);
+  log(
+    `variant made on first request in ${made.ms.toFixed(0)} ms; served from storage in ${cachedOnce.ms.toFixed(1)} ms`,
+  );
   const imageRuns = await throughputRounds(
     [
       { key: 'original', origin: server.url, paths: [originalPath], pid: server.pid },
@@ -269,9 +290,11 @@ async function main() {
   await server.stop();
 
   // Codecs on their own, once the servers are down: photon (the app's path) and sharp.
-  log(`codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG and WebP, the app's (photon, libwebp) vs sharp`);
+  log(
+    `codecs: ${SOURCE.width}×${SOURCE.height} JPEG → ${TARGET_WIDTH} px JPEG and WebP, the app's (photon, libwebp) vs sharp`,
+  );
   const codecs = await compareCodecs(sourceJpeg, { iterations: opt.quick ? 3 : 7 });
-  log('codecs: a 320 px JPEG variant by the original\'s size');
+  log("codecs: a 320 px JPEG variant by the original's size");
   const costBySize = await variantCostBySize({ iterations: opt.quick ? 3 : 5 });
   results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
 
@@ -304,7 +327,16 @@ async function main() {
     }
   }
 
-  results.rows = rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle: results.bundle, images: results.images, admin: results.admin });
+  results.rows = rows({
+    runs,
+    baselineRps,
+    lat1,
+    latDeep,
+    deepPage,
+    bundle: results.bundle,
+    images: results.images,
+    admin: results.admin,
+  });
   results.totalSeconds = (performance.now() - began) / 1000;
   console.log('\n' + formatReport(results));
   if (results.admin) console.log(formatAdminBytes(results.admin));
@@ -328,24 +360,76 @@ function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images, admi
     };
   };
   const cpu = (key, base = 'baseline') =>
-    runs[key].cpuUsPerRequest === null ? null : { value: runs[key].cpuUsPerRequest, baseline: runs[base].cpuUsPerRequest };
+    runs[key].cpuUsPerRequest === null
+      ? null
+      : { value: runs[key].cpuUsPerRequest, baseline: runs[base].cpuUsPerRequest };
   const p = deepPage.toLocaleString('en');
   return [
     ratioRow('GET /v1/articles/:id (online)', runs.single.rps, baselineRps, 0.6, 'req/s', true, cpu('single')),
-    ratioRow(`GET /v1/articles?limit=${cfg.pageSize} (page 1)`, runs.list.rps, baselineRps, 0.4, 'req/s', true, cpu('list')),
+    ratioRow(
+      `GET /v1/articles?limit=${cfg.pageSize} (page 1)`,
+      runs.list.rps,
+      baselineRps,
+      0.4,
+      'req/s',
+      true,
+      cpu('list'),
+    ),
     ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
     ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
-    ratioRow(`page ${p} vs page 1, throughput`, runs.deepList.rps, runs.list.rps, null, 'req/s', true, cpu('deepList', 'list')),
+    ratioRow(
+      `page ${p} vs page 1, throughput`,
+      runs.deepList.rps,
+      runs.list.rps,
+      null,
+      'req/s',
+      true,
+      cpu('deepList', 'list'),
+    ),
     ...['jpeg', 'webp'].flatMap((f) => [
-      ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, time (app vs sharp)`, images.codecs[f].app.ms, images.codecs[f].sharp.ms, 4, 'ms', false),
-      ratioRow(`variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, bytes (app vs sharp)`, images.codecs[f].app.bytes, images.codecs[f].sharp.bytes, 1.3, 'bytes', false),
+      ratioRow(
+        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, time (app vs sharp)`,
+        images.codecs[f].app.ms,
+        images.codecs[f].sharp.ms,
+        4,
+        'ms',
+        false,
+      ),
+      ratioRow(
+        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, bytes (app vs sharp)`,
+        images.codecs[f].app.bytes,
+        images.codecs[f].sharp.bytes,
+        1.3,
+        'bytes',
+        false,
+      ),
     ]),
-    ratioRow('GET cached variant vs GET original', images.runs.variant.rps, images.runs.original.rps, 0.5, 'req/s', true,
+    ratioRow(
+      'GET cached variant vs GET original',
+      images.runs.variant.rps,
+      images.runs.original.rps,
+      0.5,
+      'req/s',
+      true,
       images.runs.variant.cpuUsPerRequest === null || images.runs.original.cpuUsPerRequest === null
         ? null
-        : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest }),
-    ...(bundle ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)] : []),
-    ...(admin ? [ratioRow('admin JS (gzip) until login is usable vs goal', admin.login.gzip / 1024, ADMIN_JS_GOAL_BYTES / 1024, 1, 'KiB', false)] : []),
+        : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest },
+    ),
+    ...(bundle
+      ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)]
+      : []),
+    ...(admin
+      ? [
+          ratioRow(
+            'admin JS (gzip) until login is usable vs goal',
+            admin.login.gzip / 1024,
+            ADMIN_JS_GOAL_BYTES / 1024,
+            1,
+            'KiB',
+            false,
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -10,21 +10,36 @@ import { gzipSync } from 'node:zlib';
  * (with CMS_APP_ROOT pointing at it) serve the CMS; `npm start` there runs
  * the supervisor (scripts/start.mjs → scripts/supervisor.mjs).
  */
-export const NODE_RELEASE_PATHS = ['dist/node', 'admin-qwik/dist', 'package.json', 'package-lock.json', 'scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor'];
+export const NODE_RELEASE_PATHS = [
+  'dist/node',
+  'admin-qwik/dist',
+  'package.json',
+  'package-lock.json',
+  'scripts/start.mjs',
+  'scripts/supervisor.mjs',
+  'scripts/lib/supervisor',
+];
 const MIGRATION_DIALECTS = ['sqlite', 'mysql', 'postgres'];
 
 export function releasePaths(root) {
   const paths = [...NODE_RELEASE_PATHS, ...MIGRATION_DIALECTS.map((d) => `drizzle/${d}/migrations`)];
-  for (const p of paths) if (!existsSync(path.join(root, p))) throw new Error(`${p} is missing; build first (npm run build)`);
-  if (!existsSync(path.join(root, 'dist/node/server.mjs'))) throw new Error('dist/node/server.mjs is missing; build first');
-  if (!existsSync(path.join(root, 'admin-qwik/dist/index.html'))) throw new Error('admin-qwik/dist/index.html is missing; build first');
+  for (const p of paths)
+    if (!existsSync(path.join(root, p))) throw new Error(`${p} is missing; build first (npm run build)`);
+  if (!existsSync(path.join(root, 'dist/node/server.mjs')))
+    throw new Error('dist/node/server.mjs is missing; build first');
+  if (!existsSync(path.join(root, 'admin-qwik/dist/index.html')))
+    throw new Error('admin-qwik/dist/index.html is missing; build first');
   return paths;
 }
 
 function sourceDateEpoch(root) {
   if (process.env.SOURCE_DATE_EPOCH) return Number(process.env.SOURCE_DATE_EPOCH);
   try {
-    return Number(execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    return Number(
+      execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
   } catch {
     return 0;
   }
@@ -39,7 +54,17 @@ export function writeNodeTarball(root, outFile) {
   const paths = releasePaths(root);
   const tar = spawnSync(
     'tar',
-    ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', `--mtime=@${sourceDateEpoch(root)}`, '--exclude=node_modules', '-cf', '-', ...paths],
+    [
+      '--sort=name',
+      '--owner=0',
+      '--group=0',
+      '--numeric-owner',
+      `--mtime=@${sourceDateEpoch(root)}`,
+      '--exclude=node_modules',
+      '-cf',
+      '-',
+      ...paths,
+    ],
     { cwd: root, maxBuffer: 2 * 1024 * 1024 * 1024 },
   );
   if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr?.toString() ?? tar.error?.message}`);

@@ -23,7 +23,9 @@ export function highestSequence(dir) {
  * manifest. The feed itself is not signed; each manifest in it is.
  */
 export function writeFeed(dir, { now = new Date() } = {}) {
-  const previous = existsSync(path.join(dir, FEED_FILE)) ? JSON.parse(readFileSync(path.join(dir, FEED_FILE), 'utf8')) : { releases: [] };
+  const previous = existsSync(path.join(dir, FEED_FILE))
+    ? JSON.parse(readFileSync(path.join(dir, FEED_FILE), 'utf8'))
+    : { releases: [] };
   const known = new Set(previous.releases.map((r) => canonicalJson(r.signed)));
   const prevHighest = Math.max(0, ...previous.releases.map((r) => r.signed.sequence));
 
@@ -33,16 +35,20 @@ export function writeFeed(dir, { now = new Date() } = {}) {
   const sequences = new Map();
   for (const r of releases) {
     const { sequence, version } = r.signed;
-    if (sequences.has(sequence)) throw new Error(`${version} and ${sequences.get(sequence)} share sequence ${sequence}`);
+    if (sequences.has(sequence))
+      throw new Error(`${version} and ${sequences.get(sequence)} share sequence ${sequence}`);
     sequences.set(sequence, version);
     if (sequence <= prevHighest && !known.has(canonicalJson(r.signed))) {
-      throw new Error(`${version}'s sequence ${sequence} is not above the feed's highest ${prevHighest}; sequences only grow`);
+      throw new Error(
+        `${version}'s sequence ${sequence} is not above the feed's highest ${prevHighest}; sequences only grow`,
+      );
     }
     for (const a of r.signed.artifacts) {
       const file = path.join(dir, a.name);
       if (!existsSync(file)) throw new Error(`${a.name} (of ${version}) is not in ${dir}`);
       const actual = describeFile(file);
-      if (actual.sha256 !== a.sha256 || actual.length !== a.length) throw new Error(`${a.name} differs from ${version}'s manifest`);
+      if (actual.sha256 !== a.sha256 || actual.length !== a.length)
+        throw new Error(`${a.name} differs from ${version}'s manifest`);
     }
   }
   releases.sort((a, b) => b.signed.sequence - a.signed.sequence);

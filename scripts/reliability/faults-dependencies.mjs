@@ -1,5 +1,5 @@
-import { must, send } from './lib/http.mjs';
 import { uploadPng } from './lib/fixtures.mjs';
+import { must, send } from './lib/http.mjs';
 import { isAlive, outageRun } from './lib/outage.mjs';
 import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.mjs';
 import { startTcpProxy } from './lib/tcp-proxy.mjs';
@@ -32,8 +32,24 @@ export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
       { name: 'public read', request: () => ({ path: `/v1/articles/${article.id}` }) },
       { name: 'public list', request: () => ({ path: '/v1/articles?limit=20' }) },
       { name: 'authenticated read', request: () => ({ path: '/v1/auth/me', headers: auth }) },
-      { name: 'write', request: () => ({ method: 'POST', path: '/v1/articles', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'during outage' }) }) },
-      { name: 'login', request: () => ({ method: 'POST', path: '/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) }) },
+      {
+        name: 'write',
+        request: () => ({
+          method: 'POST',
+          path: '/v1/articles',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'during outage' }),
+        }),
+      },
+      {
+        name: 'login',
+        request: () => ({
+          method: 'POST',
+          path: '/v1/auth/login',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(OWNER),
+        }),
+      },
       { name: 'readyz', request: () => ({ path: '/readyz' }) },
     ];
     const pid = server.pid;
@@ -49,7 +65,14 @@ export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
     const health = await send(server.url, { path: '/healthz' });
     const samePid = isAlive(pid) && health.status === 200;
     // When the server died, its last words say why.
-    const lastLog = samePid ? null : server.log().split('\n').filter((l) => !l.startsWith('mail')).slice(-12).join('\n');
+    const lastLog = samePid
+      ? null
+      : server
+          .log()
+          .split('\n')
+          .filter((l) => !l.startsWith('mail'))
+          .slice(-12)
+          .join('\n');
     return { mode, ...result, samePid, lastLog };
   } finally {
     await server.stop();
@@ -73,29 +96,56 @@ export async function storageOutage() {
   });
   const out = { steps: [] };
   const step = (what, res, want) => {
-    out.steps.push({ what, status: res.status, ms: Math.round(res.ms), ok: want(res.status), body: res.body.toString('utf8').slice(0, 160) });
+    out.steps.push({
+      what,
+      status: res.status,
+      ms: Math.round(res.ms),
+      ok: want(res.status),
+      body: res.body.toString('utf8').slice(0, 160),
+    });
   };
   try {
     const token = await registerOwner(server);
-    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'storage' } })).article;
-    const images = async () => (await must(server.url, 'GET', `/v1/articles/${article.id}/images?limit=100`, 200, { token })).items;
+    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'storage' } }))
+      .article;
+    const images = async () =>
+      (await must(server.url, 'GET', `/v1/articles/${article.id}/images?limit=100`, 200, { token })).items;
     const first = await uploadPng(server.url, token, article.id);
     step('upload, storage up', first, (s) => s === 201);
     const stored = JSON.parse(first.body.toString('utf8')).image;
-    for (const [mode, label] of [['cut', 'refused (reset)'], ['blackhole', 'black-holed']]) {
+    for (const [mode, label] of [
+      ['cut', 'refused (reset)'],
+      ['blackhole', 'black-holed'],
+    ]) {
       mode === 'cut' ? proxy.cut() : proxy.blackhole();
       const rows = (await images()).length;
       const up = await uploadPng(server.url, token, article.id, undefined, 90_000);
       step(`upload, storage ${label}`, up, (s) => s === 503);
-      step(`rows after the failed upload (${rows} before)`, { status: (await images()).length, ms: 0, body: Buffer.from('') }, (n) => n === rows);
-      step(`read the stored image, storage ${label}`, await send(server.url, { path: new URL(stored.url, server.url).pathname, timeoutMs: 90_000 }), (s) => s === 503);
+      step(
+        `rows after the failed upload (${rows} before)`,
+        { status: (await images()).length, ms: 0, body: Buffer.from('') },
+        (n) => n === rows,
+      );
+      step(
+        `read the stored image, storage ${label}`,
+        await send(server.url, { path: new URL(stored.url, server.url).pathname, timeoutMs: 90_000 }),
+        (s) => s === 503,
+      );
       await proxy.restore();
     }
     step('upload after restore', await uploadPng(server.url, token, article.id), (s) => s === 201);
-    step('read after restore', await send(server.url, { path: new URL(stored.url, server.url).pathname }), (s) => s === 200);
+    step(
+      'read after restore',
+      await send(server.url, { path: new URL(stored.url, server.url).pathname }),
+      (s) => s === 200,
+    );
     // Every row's blob is there.
     for (const img of await images()) {
-      step(`row ${img.filename} has its blob`, await send(server.url, { path: new URL(img.url, server.url).pathname }), (s) => s === 200);
+      step(
+        `row ${img.filename} has its blob`,
+        await send(server.url, { path: new URL(img.url, server.url).pathname }),
+        (s) => s === 200,
+      );
     }
     out.alive = (await send(server.url, { path: '/healthz' })).status === 200;
     return out;

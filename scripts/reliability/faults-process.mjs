@@ -1,15 +1,18 @@
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { multipart, must, send } from './lib/http.mjs';
-import { nodeServer, nextCode, OWNER, registerOwner, tempDir } from './lib/stack.mjs';
+import { nextCode, nodeServer, OWNER, registerOwner, tempDir } from './lib/stack.mjs';
 import { startTcpProxy } from './lib/tcp-proxy.mjs';
 
 /** Step 4c–4e: kill -9 mid-upload, a full disk, SMTP down. */
 
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const bigPng = (n, size) => Buffer.concat([PNG_1x1, Buffer.alloc(size, n % 251)]);
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
 
@@ -19,7 +22,8 @@ async function checkImages(origin, token, articleId) {
   const broken = [];
   for (const row of rows) {
     const res = await send(origin, { path: new URL(row.url, origin).pathname });
-    if (res.status !== 200 || res.body.length !== row.bytes || sha256(res.body) !== row.sha256) broken.push(`${row.filename}: ${res.status}, ${res.body.length}/${row.bytes} bytes`);
+    if (res.status !== 200 || res.body.length !== row.bytes || sha256(res.body) !== row.sha256)
+      broken.push(`${row.filename}: ${res.status}, ${res.body.length}/${row.bytes} bytes`);
   }
   return { rows, broken };
 }
@@ -30,7 +34,13 @@ function streamingUpload(origin, token, articleId, bytes, killAt) {
   const url = new URL(origin);
   return new Promise((resolve) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: 'POST', path: `/v1/articles/${articleId}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType, 'content-length': m.body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: `/v1/articles/${articleId}/images`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType, 'content-length': m.body.length },
+      },
       (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
@@ -58,7 +68,12 @@ function streamingUpload(origin, token, articleId, bytes, killAt) {
 
 export async function killDuringUpload({ quick }) {
   const dir = tempDir('kill');
-  const env = { JWT_SECRET: 'kill-9-reliability-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(16 * 1024 * 1024), DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`, STORAGE_URL: `file:${path.join(dir, 'uploads')}` };
+  const env = {
+    JWT_SECRET: 'kill-9-reliability-secret-0123456789abcdef',
+    MAX_UPLOAD_BYTES: String(16 * 1024 * 1024),
+    DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`,
+    STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
+  };
   let server = await nodeServer('Node + SQLite (kill -9)', { dir, env });
   const token = await registerOwner(server);
   const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'kill' } })).article;
@@ -93,7 +108,10 @@ export async function killDuringUpload({ quick }) {
     rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const files = readdirSync(path.join(dir, 'uploads'), { recursive: true }).filter((f) => !f.includes('variants'));
     rounds.push({
-      point: point.fraction !== undefined ? `after ${point.fraction * 100}% of the body` : `${point.afterMs} ms after the body`,
+      point:
+        point.fraction !== undefined
+          ? `after ${point.fraction * 100}% of the body`
+          : `${point.afterMs} ms after the body`,
       answer: answer.status,
       rows: rows.length,
       broken,
@@ -125,21 +143,43 @@ export async function diskFull() {
     server = await nodeServer('Node + SQLite on a 6 MiB tmpfs', {
       dir,
       // The server's own output goes to the same full disk, as with `npm start > data/server.log`.
-      env: { MAX_UPLOAD_BYTES: String(2 * 1024 * 1024), ACTIVITY_LOG_FILE: path.join(dir, 'activity.ndjson'), ACTIVITY_LOG_MAX_BYTES: String(activityMax) },
+      env: {
+        MAX_UPLOAD_BYTES: String(2 * 1024 * 1024),
+        ACTIVITY_LOG_FILE: path.join(dir, 'activity.ndjson'),
+        ACTIVITY_LOG_MAX_BYTES: String(activityMax),
+      },
     });
     const token = await registerOwner(server);
     const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'disk' } })).article;
     const uploads = [];
     for (let i = 0; i < 12; i++) {
       const m = multipart(bigPng(i + 1, 1024 * 1024 - 200), { filename: 'fill.png', type: 'image/png' });
-      const res = await send(server.url, { method: 'POST', path: `/v1/articles/${article.id}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body });
+      const res = await send(server.url, {
+        method: 'POST',
+        path: `/v1/articles/${article.id}/images`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
+        body: m.body,
+      });
       uploads.push({ status: res.status, body: res.status === 201 ? '' : res.body.toString('utf8').slice(0, 200) });
     }
-    const write = await send(server.url, { method: 'POST', path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x', body: 'y'.repeat(3 * 1024 * 1024) }) });
+    const write = await send(server.url, {
+      method: 'POST',
+      path: '/v1/articles',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x', body: 'y'.repeat(3 * 1024 * 1024) }),
+    });
     const { rows, broken } = await checkImages(server.url, token, article.id);
-    const read = await send(server.url, { path: `/v1/articles/${article.id}`, headers: { authorization: `Bearer ${token}` } });
+    const read = await send(server.url, {
+      path: `/v1/articles/${article.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     // Free space through the API, then upload again.
-    for (const r of rows.slice(0, 2)) await send(server.url, { method: 'DELETE', path: `/v1/media/${r.id}`, headers: { authorization: `Bearer ${token}` } });
+    for (const r of rows.slice(0, 2))
+      await send(server.url, {
+        method: 'DELETE',
+        path: `/v1/media/${r.id}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
     // Fill what is left to the last byte, then write: each article write is also an activity entry.
     const filler = path.join(dir, 'filler');
     try {
@@ -154,10 +194,18 @@ export async function diskFull() {
     }
     const activityStatuses = {};
     for (let i = 0; i < 40; i++) {
-      const r = await send(server.url, { method: 'POST', path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `while full ${i}` }) });
+      const r = await send(server.url, {
+        method: 'POST',
+        path: '/v1/articles',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `while full ${i}` }),
+      });
       activityStatuses[r.status] = (activityStatuses[r.status] ?? 0) + 1;
     }
-    const summary = await send(server.url, { path: '/v1/activity/summary', headers: { authorization: `Bearer ${token}` } });
+    const summary = await send(server.url, {
+      path: '/v1/activity/summary',
+      headers: { authorization: `Bearer ${token}` },
+    });
     let activity = { status: summary.status };
     try {
       const j = JSON.parse(summary.body.toString('utf8'));
@@ -175,10 +223,33 @@ export async function diskFull() {
     activity = { ...activity, fileBytes, configuredMax: activityMax, writesWhileFull: activityStatuses };
     rmSync(filler, { force: true });
     const m = multipart(bigPng(99, 512 * 1024), { filename: 'after.png', type: 'image/png' });
-    const after = await send(server.url, { method: 'POST', path: `/v1/articles/${article.id}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body });
+    const after = await send(server.url, {
+      method: 'POST',
+      path: `/v1/articles/${article.id}/images`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
+      body: m.body,
+    });
     const alive = (await send(server.url, { path: '/healthz' })).status === 200;
-    const lastLog = alive ? null : server.log().split('\n').filter((l) => !l.startsWith('mail')).slice(-10).join('\n');
-    return { ran: true, lastLog, activity, uploads, bigWrite: { status: write.status, body: write.body.toString('utf8').slice(0, 200) }, rows: rows.length, broken, readWhileFull: read.status, afterFreeing: after.status, alive };
+    const lastLog = alive
+      ? null
+      : server
+          .log()
+          .split('\n')
+          .filter((l) => !l.startsWith('mail'))
+          .slice(-10)
+          .join('\n');
+    return {
+      ran: true,
+      lastLog,
+      activity,
+      uploads,
+      bigWrite: { status: write.status, body: write.body.toString('utf8').slice(0, 200) },
+      rows: rows.length,
+      broken,
+      readWhileFull: read.status,
+      afterFreeing: after.status,
+      alive,
+    };
   } finally {
     await server?.stop();
     unmount();
@@ -189,13 +260,35 @@ export async function smtpDown() {
   const { startSmtpCatcher, parseMail } = await import('../../test/support/smtp-catcher.ts');
   const catcher = await startSmtpCatcher();
   const proxy = await startTcpProxy(catcher.port);
-  const server = await nodeServer('Node + SQLite + SMTP via proxy', { env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}` } });
-  const mails = () => catcher.messages.map((m) => parseMail(m.raw).parts.map((p) => p.body).join('\n')).join('\n');
+  const server = await nodeServer('Node + SQLite + SMTP via proxy', {
+    env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}` },
+  });
+  const mails = () =>
+    catcher.messages
+      .map((m) =>
+        parseMail(m.raw)
+          .parts.map((p) => p.body)
+          .join('\n'),
+      )
+      .join('\n');
   const steps = [];
-  const step = (what, res, ok) => steps.push({ what, status: res.status, ms: Math.round(res.ms ?? 0), ok, body: res.body ? res.body.toString('utf8').slice(0, 160) : '' });
+  const step = (what, res, ok) =>
+    steps.push({
+      what,
+      status: res.status,
+      ms: Math.round(res.ms ?? 0),
+      ok,
+      body: res.body ? res.body.toString('utf8').slice(0, 160) : '',
+    });
   try {
     const token = await registerOwner(server, mails);
-    const invite = (email) => send(server.url, { method: 'POST', path: '/v1/user/invite', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'admin' }) });
+    const invite = (email) =>
+      send(server.url, {
+        method: 'POST',
+        path: '/v1/user/invite',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, role: 'admin' }),
+      });
     const invitations = async () => (await must(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items;
     const pending = async () => (await invitations()).map((i) => i.email);
     const first = await invite('first@reliability.test');
@@ -203,33 +296,72 @@ export async function smtpDown() {
     const firstId = JSON.parse(first.body.toString('utf8')).invitation.id;
     const firstCode = await nextCode(mails, '/accept-invite');
     const firstSent = (await invitations()).find((i) => i.id === firstId);
-    for (const [mode, label] of [['cut', 'refused'], ['blackhole', 'black-holed']]) {
+    for (const [mode, label] of [
+      ['cut', 'refused'],
+      ['blackhole', 'black-holed'],
+    ]) {
       mode === 'cut' ? proxy.cut() : proxy.blackhole();
       const email = `${mode}@reliability.test`;
       const res = await invite(email);
       step(`invite, SMTP ${label}`, res, res.status === 503);
       const list = await pending();
-      step(`no invitation left for ${email}`, { status: list.includes(email) ? 'present' : 'absent' }, !list.includes(email));
-      const renew = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
+      step(
+        `no invitation left for ${email}`,
+        { status: list.includes(email) ? 'present' : 'absent' },
+        !list.includes(email),
+      );
+      const renew = await send(server.url, {
+        method: 'POST',
+        path: `/v1/user/invite/${firstId}/renew`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       step(`renew, SMTP ${label}`, renew, renew.status === 503);
       // The reset checks the mail server before it looks the address up: the same 503 for a known and an unknown one.
-      const resetFor = (email) => send(server.url, { method: 'POST', path: '/v1/auth/password-reset', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      const resetFor = (email) =>
+        send(server.url, {
+          method: 'POST',
+          path: '/v1/auth/password-reset',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        });
       const known = await resetFor(OWNER.email);
       const unknown = await resetFor(`nobody-${mode}@reliability.test`);
       step(`password reset, SMTP ${label}, known address`, known, known.status === 503);
-      step(`password reset, SMTP ${label}, unknown address: the same answer`, unknown, unknown.status === known.status && unknown.body.equals(known.body));
+      step(
+        `password reset, SMTP ${label}, unknown address: the same answer`,
+        unknown,
+        unknown.status === known.status && unknown.body.equals(known.body),
+      );
       await proxy.restore();
     }
     // A renewal checks the mail server first: the failed ones changed nothing (same expiry, the link
     // already sent still valid); once SMTP is back a renewal replaces the link.
     const unchanged = (await invitations()).find((i) => i.id === firstId);
-    step('the failed renewals left the invitation as it was', { status: unchanged?.expiresAt === firstSent?.expiresAt ? 'unchanged' : 'changed' }, unchanged?.expiresAt === firstSent?.expiresAt);
-    const renewed = await send(server.url, { method: 'POST', path: `/v1/user/invite/${firstId}/renew`, headers: { authorization: `Bearer ${token}` } });
+    step(
+      'the failed renewals left the invitation as it was',
+      { status: unchanged?.expiresAt === firstSent?.expiresAt ? 'unchanged' : 'changed' },
+      unchanged?.expiresAt === firstSent?.expiresAt,
+    );
+    const renewed = await send(server.url, {
+      method: 'POST',
+      path: `/v1/user/invite/${firstId}/renew`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     step('renew once SMTP is back', renewed, renewed.status === 200);
-    const old = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: firstCode, password: 'reliability admin password' }) });
+    const old = await send(server.url, {
+      method: 'POST',
+      path: '/v1/auth/invitation/accept',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: firstCode, password: 'reliability admin password' }),
+    });
     step('the code from before the renewal is dead', old, old.status === 400);
     const fresh = await nextCode(mails, '/accept-invite', firstCode);
-    const accepted = await send(server.url, { method: 'POST', path: '/v1/auth/invitation/accept', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: fresh, password: 'reliability admin password' }) });
+    const accepted = await send(server.url, {
+      method: 'POST',
+      path: '/v1/auth/invitation/accept',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: fresh, password: 'reliability admin password' }),
+    });
     step('accept with the renewed code', accepted, accepted.status === 201);
     const again = await invite('after@reliability.test');
     step('invite after SMTP is back', again, again.status === 201);

@@ -13,25 +13,25 @@ export const FINDINGS = [
   {
     status: 'fixed',
     what: 'The 503 for an unreachable object store named it to anyone reading a public image (`Storage unavailable: S3 endpoint 127.0.0.1:PORT did not answer`); the invitation 503 named the SMTP server. Found by the faults step.',
-    fix: 'The messages keep the reason but not the address; the address travels as the error\'s `cause`, which the JSON logger now writes (`s3.blob-store.ts`, `smtp.mailer.ts`, `system.runtime.ts`).',
+    fix: "The messages keep the reason but not the address; the address travels as the error's `cause`, which the JSON logger now writes (`s3.blob-store.ts`, `smtp.mailer.ts`, `system.runtime.ts`).",
     test: '`test/node/reliability-error-detail.test.ts` — "an unreachable S3 endpoint / an S3 endpoint answering 503 / an unreachable SMTP server: the message has no address, the logged cause has it"',
   },
   {
     status: 'fixed',
-    what: 'Disk full killed the server when its own output went to a file on that disk (as with `npm start > data/server.log`): Node throws an unhandled \'error\' (ENOSPC) from a stdout that is a file, so the next log line — an e-mail in the log, an error report — ended the process. Found by the faults step (4d) once it filled the disk to the last block.',
+    what: "Disk full killed the server when its own output went to a file on that disk (as with `npm start > data/server.log`): Node throws an unhandled 'error' (ENOSPC) from a stdout that is a file, so the next log line — an e-mail in the log, an error report — ended the process. Found by the faults step (4d) once it filled the disk to the last block.",
     fix: '`worker/src/entry.node.ts` listens for errors on stdout/stderr and writes log lines through a function that drops a line it cannot write (and writes directly once stdout has failed, so logging resumes when space is freed).',
     test: '`test/node/reliability-log-disk-full.test.ts` — "keeps serving when every log line fails with ENOSPC" (stdout is /dev/full)',
   },
   {
     status: 'fixed',
-    what: 'Once the object store had refused connections and come back, an upload while it was black-holed (connections open, nothing answered) got no answer for 90 s and more: the S3 adapter\'s 15 s abort was not honoured by the fetch. Found by the faults step (4b).',
+    what: "Once the object store had refused connections and come back, an upload while it was black-holed (connections open, nothing answered) got no answer for 90 s and more: the S3 adapter's 15 s abort was not honoured by the fetch. Found by the faults step (4b).",
     fix: '`s3.blob-store.ts` races every request against its deadline as well as aborting it, so the 503 comes at 15 s whatever the fetch does.',
     test: '`test/node/reliability-storage-blackhole.test.ts` — "answers 503 within the adapter deadline and writes no row" (times out without the fix)',
   },
   {
     status: 'fixed',
     what: 'PostgreSQL stopped (connections reset, new ones refused): requests waited instead of failing. postgres.js keeps queued queries while it reconnects with a growing back-off (up to 20 s), so answers came 5–17 s later instead of a 503 within 2 s. MariaDB (mysql2) answered 503 within 0.4 s in the same test.',
-    fix: 'Every repository call, the SQL rate limiter and the readiness ping run under the kit\'s deadline (`withDeadline` in `adapters/db/shared/repository-support.ts`; `DATABASE_TIMEOUT_MS`, default 1.5 s, MySQL and PostgreSQL only), and opening a connection uses the same bound.',
+    fix: "Every repository call, the SQL rate limiter and the readiness ping run under the kit's deadline (`withDeadline` in `adapters/db/shared/repository-support.ts`; `DATABASE_TIMEOUT_MS`, default 1.5 s, MySQL and PostgreSQL only), and opening a connection uses the same bound.",
     test: '`test/node/db-outage.test.ts` — "answers 503 within 2 s while the server is stopped, then recovers by itself" (PostgreSQL and MariaDB)',
   },
   {
@@ -48,7 +48,7 @@ export const FINDINGS = [
   },
   {
     status: 'fixed',
-    what: 'After a database outage, correct logins were answered 429 for the rest of the rate-limit window (on PostgreSQL \'login never\' recovered): a login answered 503 during the outage kept the unit it had taken (only successes gave it back), and on MySQL/PostgreSQL, where the budgets live in the database, the give-back itself failed while the database was down.',
+    what: "After a database outage, correct logins were answered 429 for the rest of the rate-limit window (on PostgreSQL 'login never' recovered): a login answered 503 during the outage kept the unit it had taken (only successes gave it back), and on MySQL/PostgreSQL, where the budgets live in the database, the give-back itself failed while the database was down.",
     fix: '`http/middleware/rate-limit.ts`: any answer of 500 or more gives its unit back; a give-back the store cannot take is kept (bounded) and settled before the next limited request once the store answers.',
     test: '`test/node/rate-limit-outage.test.ts` — "gives back the unit of every 503, …" and "gives back, once the store answers again, the units it could not refund while down" (both fail without the fix)',
   },
@@ -62,7 +62,7 @@ export const FINDINGS = [
     status: 'changed during the session (by the lead, 6497987)',
     what: 'Password reset used to answer 202 with SMTP down (the e-mail goes after the response so that known and unknown addresses look the same) and only log the failed send. It now checks the mail server first (connect, log in, no message) for every address alike: 503, same body for known and unknown addresses, no code stored — checked in 4e. Remaining trade-off, kept on purpose: a send that fails after a good check is only logged.',
     fix: '—',
-    test: '`test/node/api/sqlite-smtp.test.ts`, `test/node/mail/smtp-mailer.test.ts` (the lead\'s)',
+    test: "`test/node/api/sqlite-smtp.test.ts`, `test/node/mail/smtp-mailer.test.ts` (the lead's)",
   },
   {
     status: 'fixed',
@@ -75,5 +75,5 @@ export const FINDINGS = [
 export const NOT_RUN = [
   'Markdown/HTML bodies with script vectors in the admin: covered by the browser suite, not here — `test/browser/admin-articles.test.ts`, "never runs HTML, scripts or javascript: links from a body in the preview".',
   'Races run in-process (the app with its real database adapters, through `app.fetch`) rather than over a socket; the HTTP layer adds nothing to a database race.',
-  'The wrangler dev run is short (10 connections) and is a functional check under load, not a performance figure: wrangler\'s dev proxy and local D1 are not what production runs.',
+  "The wrangler dev run is short (10 connections) and is a functional check under load, not a performance figure: wrangler's dev proxy and local D1 are not what production runs.",
 ];

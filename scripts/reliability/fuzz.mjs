@@ -1,6 +1,16 @@
 import fc from 'fast-check';
+import {
+  hostileNumber,
+  hostilePath,
+  hostileString,
+  hostileValue,
+  METHODS,
+  oneMegabyte,
+  pct,
+  RAW_BODIES,
+  tokenKinds,
+} from './lib/hostile.mjs';
 import { must, send } from './lib/http.mjs';
-import { hostileNumber, hostilePath, hostileString, hostileValue, METHODS, oneMegabyte, pct, RAW_BODIES, tokenKinds } from './lib/hostile.mjs';
 import { createTally, pool, problemsOf } from './lib/verdict.mjs';
 
 /**
@@ -42,7 +52,14 @@ function jsonBody(schema, ids) {
   );
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json',
+  'application/json',
+  'text/plain',
+  'application/json; charset=utf-16',
+  'multipart/form-data',
+];
 
 /** Which fixture ids fit a path parameter: the resource named right before it. */
 function idsFor(path, fixtures) {
@@ -69,7 +86,10 @@ function operationRequest(path, method, op, token, fixtures) {
   const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
   const query = fc.array(
     fc.tuple(
-      fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...queryParams.map((p) => p.name), 'limit', 'cursor', 'w', 'format') }, { weight: 1, arbitrary: hostileString }),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...queryParams.map((p) => p.name), 'limit', 'cursor', 'w', 'format') },
+        { weight: 1, arbitrary: hostileString },
+      ),
       fc.oneof(hostileString, hostileNumber.map(String), fc.constantFrom('1', '20', '100', 'online', 'webp')),
     ),
     { maxLength: 4 },
@@ -77,37 +97,57 @@ function operationRequest(path, method, op, token, fixtures) {
   const body = op.requestBody?.content?.['application/json']
     ? jsonBody(op.requestBody.content['application/json'].schema, allIds)
     : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: jsonBody({}, allIds) });
-  return fc.record({
-    params: fc.array(param, { minLength: names.length, maxLength: names.length }),
-    query,
-    duplicate: fc.boolean(),
-    body,
-    contentType: fc.constantFrom(...CONTENT_TYPES),
-    method: fc.oneof({ weight: 8, arbitrary: fc.constant(method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'OPTIONS') }),
-    token: tokenKinds(token),
-  }).map((r) => {
-    let p = path;
-    r.params.forEach((v) => (p = p.replace(/\{\w+\}/, v)));
-    const pairs = r.duplicate && r.query.length ? [...r.query, r.query[0]] : r.query;
-    if (pairs.length) p += '?' + pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&');
-    const headers = {};
-    if (r.token.header) headers.authorization = r.token.header;
-    if (r.body !== undefined) headers['content-type'] = r.contentType;
-    return { method: r.method, path: p, headers, body: r.body, bodyPreview: r.body?.slice(0, 120), token: r.token.kind };
-  });
+  return fc
+    .record({
+      params: fc.array(param, { minLength: names.length, maxLength: names.length }),
+      query,
+      duplicate: fc.boolean(),
+      body,
+      contentType: fc.constantFrom(...CONTENT_TYPES),
+      method: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(method.toUpperCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('HEAD', 'OPTIONS') },
+      ),
+      token: tokenKinds(token),
+    })
+    .map((r) => {
+      let p = path;
+      r.params.forEach((v) => (p = p.replace(/\{\w+\}/, v)));
+      const pairs = r.duplicate && r.query.length ? [...r.query, r.query[0]] : r.query;
+      if (pairs.length) p += '?' + pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&');
+      const headers = {};
+      if (r.token.header) headers.authorization = r.token.header;
+      if (r.body !== undefined) headers['content-type'] = r.contentType;
+      return {
+        method: r.method,
+        path: p,
+        headers,
+        body: r.body,
+        bodyPreview: r.body?.slice(0, 120),
+        token: r.token.kind,
+      };
+    });
 }
 
 const randomRequest = (token) =>
-  fc.record({ method: fc.constantFrom(...METHODS), path: hostilePath, token: tokenKinds(token), body: fc.option(fc.constantFrom(...RAW_BODIES), { nil: undefined }) }).map(
-    (r) => ({
+  fc
+    .record({
+      method: fc.constantFrom(...METHODS),
+      path: hostilePath,
+      token: tokenKinds(token),
+      body: fc.option(fc.constantFrom(...RAW_BODIES), { nil: undefined }),
+    })
+    .map((r) => ({
       method: r.method,
       path: r.path,
-      headers: { ...(r.token.header ? { authorization: r.token.header } : {}), ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(r.token.header ? { authorization: r.token.header } : {}),
+        ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: r.body,
       bodyPreview: r.body?.slice(0, 120),
       token: r.token.kind,
-    }),
-  );
+    }));
 
 /**
  * @param {{ url: string, jwtSecret: string, dir: string }} server
@@ -125,12 +165,18 @@ export async function fuzzOperations(server, token, fixtures, { perOperation, ra
     for (const [method, op] of Object.entries(item)) {
       operations.push(`${method.toUpperCase()} ${path}`);
       const label = `${method.toUpperCase()} ${path}`;
-      const sample = fc.sample(operationRequest(path, method, op, token, fixtures), { numRuns: perOperation, seed: seed + k++ });
-      for (const req of sample) jobs.push(() => send(server.url, req).then((res) => tally.record(label, req, res, problemsOf(res, req, ctx))));
+      const sample = fc.sample(operationRequest(path, method, op, token, fixtures), {
+        numRuns: perOperation,
+        seed: seed + k++,
+      });
+      for (const req of sample)
+        jobs.push(() => send(server.url, req).then((res) => tally.record(label, req, res, problemsOf(res, req, ctx))));
     }
   }
   for (const req of fc.sample(randomRequest(token), { numRuns: randomRequests, seed: seed - 1 })) {
-    jobs.push(() => send(server.url, req).then((res) => tally.record('random path/method', req, res, problemsOf(res, req, ctx))));
+    jobs.push(() =>
+      send(server.url, req).then((res) => tally.record('random path/method', req, res, problemsOf(res, req, ctx))),
+    );
   }
   log(`fuzz: ${operations.length} operations × ${perOperation} + ${randomRequests} random requests`);
   const started = performance.now();

@@ -13,7 +13,11 @@ const { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } = require('csp_evaluato
 const { CspParser } = require('csp_evaluator/dist/parser.js');
 const { Severity } = require('csp_evaluator/dist/finding.js');
 
-const SEVERITY_NAME = Object.fromEntries(Object.entries(Severity).filter(([k]) => isNaN(Number(k))).map(([k, v]) => [v, k]));
+const SEVERITY_NAME = Object.fromEntries(
+  Object.entries(Severity)
+    .filter(([k]) => isNaN(Number(k)))
+    .map(([k, v]) => [v, k]),
+);
 
 /** Every route of the OpenAPI description, with real ids, each as GET/the operation's method, HEAD and OPTIONS. */
 function routeRequests(doc, fixtures, token) {
@@ -34,7 +38,13 @@ function routeRequests(doc, fixtures, token) {
     for (const method of Object.keys(item)) {
       const m = method.toUpperCase();
       if (m === 'DELETE') continue; // would remove the fixtures the other requests need
-      out.push({ label: `${m} ${p}`, method: m, path, headers: { authorization: `Bearer ${token}`, ...(m === 'GET' ? {} : { 'content-type': 'application/json' }) }, body: m === 'GET' ? undefined : '{}' });
+      out.push({
+        label: `${m} ${p}`,
+        method: m,
+        path,
+        headers: { authorization: `Bearer ${token}`, ...(m === 'GET' ? {} : { 'content-type': 'application/json' }) },
+        body: m === 'GET' ? undefined : '{}',
+      });
     }
     out.push({ label: `HEAD ${p}`, method: 'HEAD', path, headers: { authorization: `Bearer ${token}` } });
     out.push({ label: `OPTIONS ${p}`, method: 'OPTIONS', path });
@@ -53,9 +63,21 @@ function specialRequests(fixtures, token, maxUploadBytes, etag) {
     { label: '401 no token', path: '/v1/auth/me' },
     { label: '401 bad token', path: '/v1/auth/me', headers: { authorization: 'Bearer x.y.z' } },
     { label: '400 bad query', path: '/v1/articles?limit=0' },
-    { label: '400 malformed JSON', method: 'POST', path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{' },
+    {
+      label: '400 malformed JSON',
+      method: 'POST',
+      path: '/v1/articles',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{',
+    },
     { label: '400 malformed request (backslash)', path: '/static/uploadedImages/..\\x' },
-    { label: '413 upload', method: 'POST', path: `/v1/articles/${fixtures.articleId}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': big.contentType }, body: big.body },
+    {
+      label: '413 upload',
+      method: 'POST',
+      path: `/v1/articles/${fixtures.articleId}/images`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': big.contentType },
+      body: big.body,
+    },
     { label: 'image original', path: img },
     { label: 'image HEAD', method: 'HEAD', path: img },
     { label: 'image variant', path: `${img}?w=160` },
@@ -77,7 +99,12 @@ function specialRequests(fixtures, token, maxUploadBytes, etag) {
 async function rateLimited(origin) {
   let res;
   for (let i = 0; i < 6; i++) {
-    res = await send(origin, { method: 'POST', path: '/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@reliability.test', password: 'wrong password here' }) });
+    res = await send(origin, {
+      method: 'POST',
+      path: '/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@reliability.test', password: 'wrong password here' }),
+    });
   }
   return res;
 }
@@ -98,7 +125,12 @@ export async function crawlHeaders(server, token, fixtures, { maxUploadBytes, sp
     if (res.headers['content-security-policy']) csps.add(res.headers['content-security-policy']);
   }
   const limited = await rateLimited(server.url);
-  rows.push({ label: '429 login rate limit', status: limited.status, missing: missingHeaders(limited.headers), retryAfter: limited.headers['retry-after'] });
+  rows.push({
+    label: '429 login rate limit',
+    status: limited.status,
+    missing: missingHeaders(limited.headers),
+    retryAfter: limited.headers['retry-after'],
+  });
   return { rows, csp: [...csps].map(evaluateCsp), expected: SECURITY_HEADERS.map(([n]) => n) };
 }
 
@@ -109,8 +141,15 @@ function missingHeaders(headers) {
 export function evaluateCsp(policy) {
   const parsed = new CspParser(policy).csp;
   // The evaluator checks the policy as written and as effective; one weakness can come back twice.
-  const unique = (list) => [...new Map(list.map((f) => [`${f.severity}|${f.directive}|${f.value}|${f.description}`, f])).values()];
-  const describe = (f) => ({ severity: SEVERITY_NAME[f.severity] ?? String(f.severity), directive: f.directive, value: f.value ?? '', description: f.description });
+  const unique = (list) => [
+    ...new Map(list.map((f) => [`${f.severity}|${f.directive}|${f.value}|${f.description}`, f])).values(),
+  ];
+  const describe = (f) => ({
+    severity: SEVERITY_NAME[f.severity] ?? String(f.severity),
+    directive: f.directive,
+    value: f.value ?? '',
+    description: f.description,
+  });
   return {
     policy,
     findings: unique(new CspEvaluator(parsed).evaluate(DEFAULT_CHECKS)).map(describe),

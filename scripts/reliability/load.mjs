@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
-import { multipart, must, send } from './lib/http.mjs';
 import { uploadPng } from './lib/fixtures.mjs';
+import { multipart, must, send } from './lib/http.mjs';
 
 /**
  * Step 3: mixed traffic with autocannon. Every connection cycles through ten
@@ -11,7 +11,10 @@ import { uploadPng } from './lib/fixtures.mjs';
  * and then lost would show up there.
  */
 
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 /** A valid PNG made unique by bytes after IEND (kept and served as they are), so a mix-up of two uploads would show. */
 const uniquePng = (n) => Buffer.concat([PNG_1x1, Buffer.from(`reliability-${n}`)]);
 
@@ -19,7 +22,12 @@ const uniquePng = (n) => Buffer.concat([PNG_1x1, Buffer.from(`reliability-${n}`)
 export async function seedForLoad(origin, token, { articles = 40 } = {}) {
   const ids = [];
   for (let i = 0; i < articles; i++) {
-    const a = (await must(origin, 'POST', '/v1/articles', 201, { token, body: { title: `Load ${i}`, body: `Paragraph ${i}\n`.repeat(20) } })).article;
+    const a = (
+      await must(origin, 'POST', '/v1/articles', 201, {
+        token,
+        body: { title: `Load ${i}`, body: `Paragraph ${i}\n`.repeat(20) },
+      })
+    ).article;
     await must(origin, 'POST', `/v1/articles/${a.id}/publish`, 200, { token });
     ids.push(a.id);
   }
@@ -35,7 +43,11 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
   let n = 0;
   const pick = () => seed.ids[Math.floor(Math.random() * seed.ids.length)];
   const read = (path) => ({ method: 'GET', path });
-  const randomArticle = { method: 'GET', path: '/', setupRequest: (req) => ({ ...req, path: `/v1/articles/${pick()}` }) };
+  const randomArticle = {
+    method: 'GET',
+    path: '/',
+    setupRequest: (req) => ({ ...req, path: `/v1/articles/${pick()}` }),
+  };
   const write = {
     method: 'POST',
     path: '/v1/articles',
@@ -45,12 +57,22 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
       if (i % 2) {
         const title = `written ${i}`;
         context.pending = { kind: 'article', title };
-        return { ...req, path: '/v1/articles', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title, body: `body ${i}` }) };
+        return {
+          ...req,
+          path: '/v1/articles',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title, body: `body ${i}` }),
+        };
       }
       const bytes = uniquePng(i);
       const m = multipart(bytes, { filename: `load-${i}.png`, type: 'image/png' });
       context.pending = { kind: 'image', bytes: bytes.length, tag: `reliability-${i}` };
-      return { ...req, path: `/v1/articles/${seed.uploadTarget}/images`, headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body };
+      return {
+        ...req,
+        path: `/v1/articles/${seed.uploadTarget}/images`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
+        body: m.body,
+      };
     },
     onResponse: (status, body, context) => {
       writeStatuses[status] = (writeStatuses[status] ?? 0) + 1;
@@ -78,7 +100,9 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
     write,
   ];
   const r = await new Promise((resolve, reject) =>
-    autocannon({ url: origin, connections, duration: seconds, requests, timeout: 10 }, (err, res) => (err ? reject(err) : resolve(res))),
+    autocannon({ url: origin, connections, duration: seconds, requests, timeout: 10 }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    ),
   );
   const byStatus = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([s, v]) => [s, v.count]));
   const lost = await readBack(origin, token, created);
@@ -102,11 +126,13 @@ async function readBack(origin, token, created) {
   const lost = [];
   for (const a of created.articles) {
     const res = await send(origin, { path: `/v1/articles/${a.id}`, headers: { authorization: `Bearer ${token}` } });
-    if (res.status !== 200 || JSON.parse(res.body.toString('utf8')).article?.title !== a.title) lost.push(`article ${a.id}: ${res.status}`);
+    if (res.status !== 200 || JSON.parse(res.body.toString('utf8')).article?.title !== a.title)
+      lost.push(`article ${a.id}: ${res.status}`);
   }
   for (const img of created.images) {
     const res = await send(origin, { path: new URL(img.url, origin).pathname });
-    if (res.status !== 200 || res.body.length !== img.bytes || !res.body.toString('latin1').endsWith(img.tag)) lost.push(`image ${img.url}: ${res.status}, ${res.body.length} bytes`);
+    if (res.status !== 200 || res.body.length !== img.bytes || !res.body.toString('latin1').endsWith(img.tag))
+      lost.push(`image ${img.url}: ${res.status}, ${res.body.length} bytes`);
   }
   return lost;
 }

@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { cleanupNow, installExitHandlers } from '../bench/lib/processes.mjs';
 import { FINDINGS, NOT_RUN } from './findings.mjs';
 import { closeAgent } from './lib/http.mjs';
+import { faultsSection, faultsStep } from './steps/faults.step.mjs';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
 import { headersSection, headersStep } from './steps/headers.step.mjs';
 import { loadSection, loadStep } from './steps/load.step.mjs';
-import { faultsSection, faultsStep } from './steps/faults.step.mjs';
 import { racesSection, racesStep } from './steps/races.step.mjs';
 
 /**
@@ -56,7 +56,7 @@ if (opt.help) {
 }
 
 const only = opt.only ? opt.only.split(',') : Object.keys(STEPS);
-for (const s of only) if (!STEPS[s]) (console.error(`unknown step ${s}`), process.exit(2));
+for (const s of only) if (!STEPS[s]) console.error(`unknown step ${s}`), process.exit(2);
 const cfg = {
   quick: opt.quick,
   seconds: opt.quick ? 10 : Number(opt.seconds),
@@ -84,7 +84,14 @@ async function main() {
       log(`step ${name}: ${section.failures} failure(s) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     } catch (err) {
       broken++;
-      sections.push({ title: name, body: `**Could not run:** ${String(err?.stack ?? err).split('\n').slice(0, 6).join(' ')}`, failures: 0 });
+      sections.push({
+        title: name,
+        body: `**Could not run:** ${String(err?.stack ?? err)
+          .split('\n')
+          .slice(0, 6)
+          .join(' ')}`,
+        failures: 0,
+      });
       log(`step ${name} could not run: ${err?.stack ?? err}`);
     }
   }
@@ -104,7 +111,11 @@ async function main() {
 function revision() {
   try {
     const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'worker', 'drizzle', 'admin-qwik/src'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', 'worker', 'drizzle', 'admin-qwik/src'], {
+        cwd: root,
+        encoding: 'utf8',
+      }).trim() !== '';
     return dirty ? `${head} plus uncommitted changes under worker/, drizzle/ or admin-qwik/src` : head;
   } catch {
     return 'unknown (not a git checkout)';
@@ -134,7 +145,11 @@ function formatReport(sections, seconds) {
     '',
     '## What was found, and what became of it',
     '',
-    ...FINDINGS.flatMap((f) => [`- **${f.status}** — ${f.what}`, ...(f.fix !== '—' ? [`  - Fix: ${f.fix}`] : []), ...(f.test !== '—' ? [`  - Test: ${f.test}`] : [])]),
+    ...FINDINGS.flatMap((f) => [
+      `- **${f.status}** — ${f.what}`,
+      ...(f.fix !== '—' ? [`  - Fix: ${f.fix}`] : []),
+      ...(f.test !== '—' ? [`  - Test: ${f.test}`] : []),
+    ]),
     '',
     '## Not run, or only partly',
     '',

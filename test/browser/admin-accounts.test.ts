@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoProblems, mailLink, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
+import {
+  type Cms,
+  expectNoProblems,
+  mailLink,
+  newPage,
+  PASSWORD,
+  POLL,
+  signIn,
+  startCms,
+  waitForMailLink,
+} from './admin-helpers.js';
 
 /** First run, sign out, the session guard and password reset, in Chromium against the real Node server. */
 describe('admin accounts', () => {

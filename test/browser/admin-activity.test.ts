@@ -1,6 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const CREATED = 30;
@@ -12,9 +23,14 @@ describe('admin activity log', () => {
   beforeAll(async () => {
     cms = await startCms();
     token = await createOwner(cms.server, OWNER);
-    const first = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, { title: 'Article 0' });
-    for (let i = 1; i < CREATED; i++) expect((await apiCall(cms.server, 'POST', '/v1/articles', token, { title: `Article ${i}` })).status).toBe(201);
-    expect((await apiCall(cms.server, 'POST', `/v1/articles/${first.body.article.id}/publish`, token)).status).toBe(200);
+    const first = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
+      title: 'Article 0',
+    });
+    for (let i = 1; i < CREATED; i++)
+      expect((await apiCall(cms.server, 'POST', '/v1/articles', token, { title: `Article ${i}` })).status).toBe(201);
+    expect((await apiCall(cms.server, 'POST', `/v1/articles/${first.body.article.id}/publish`, token)).status).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await cms?.stop();
@@ -27,14 +43,23 @@ describe('admin activity log', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
     const total = page.getByTestId('activity-total');
     await total.waitFor(POLL);
-    const summary = (await apiCall<{ total: number; byAction: { action: string; count: number }[] }>(cms.server, 'GET', '/v1/activity/summary', token)).body;
+    const summary = (
+      await apiCall<{ total: number; byAction: { action: string; count: number }[] }>(
+        cms.server,
+        'GET',
+        '/v1/activity/summary',
+        token,
+      )
+    ).body;
     expect(summary.total).toBeGreaterThan(CREATED);
     expect(await total.textContent()).toMatch(new RegExp(`^${summary.total} entries\\.`));
     // The day chart's bars add up to the total; the action bars name what happened.
     const bars = page.getByTestId('chart-by-day').locator('rect[data-count]');
     const counts = (await bars.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))))) as number[];
     expect(counts.reduce((a, b) => a + b, 0)).toBe(summary.total);
-    expect(await page.getByTestId('chart-by-day').locator('svg').getAttribute('aria-label')).toMatch(/^Entries per day/);
+    expect(await page.getByTestId('chart-by-day').locator('svg').getAttribute('aria-label')).toMatch(
+      /^Entries per day/,
+    );
     const byAction = page.getByTestId('chart-by-action');
     expect(await byAction.textContent()).toContain(`article.create${CREATED}`);
     expect(await byAction.textContent()).toContain('article.publish1');
@@ -45,9 +70,11 @@ describe('admin activity log', () => {
     // Filter by action: the summary and the list narrow; "Load more" brings the rest.
     await page.getByLabel('Action', { exact: true }).selectOption('article.create');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(() => total.textContent(), POLL).toBe(
-      `${CREATED} entries. The log holds ${await total.textContent().then((t) => /holds (.*) of/.exec(t ?? '')?.[1])} of at most 10.0 MiB; the oldest entries go first.`,
-    );
+    await expect
+      .poll(() => total.textContent(), POLL)
+      .toBe(
+        `${CREATED} entries. The log holds ${await total.textContent().then((t) => /holds (.*) of/.exec(t ?? '')?.[1])} of at most 10.0 MiB; the oldest entries go first.`,
+      );
     const list = page.getByTestId('activity-list').locator(':scope > li');
     await expect.poll(() => list.count(), POLL).toBe(25);
     await page.getByRole('button', { name: 'Load more entries' }).click();
@@ -55,30 +82,46 @@ describe('admin activity log', () => {
     expect(new Set(await list.locator('.activity-action').allTextContents())).toEqual(new Set(['article.create']));
     expect(await list.first().textContent()).toContain('Olive Owner');
     // The menu still offers the other actions while one is chosen.
-    expect(await page.getByLabel('Action', { exact: true }).locator('option').allTextContents()).toContain('article.publish');
+    expect(await page.getByLabel('Action', { exact: true }).locator('option').allTextContents()).toContain(
+      'article.publish',
+    );
 
     // Export by keyboard: the menu opens on its first item, arrows move, Escape gives focus back.
     await page.locator('#export-button').focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('CSV (spreadsheets)');
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('NDJSON (one JSON object a line)');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), POLL)
+      .toBe('NDJSON (one JSON object a line)');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('export-button');
     expect(await page.getByRole('menu').count()).toBe(0);
 
     // CSV and NDJSON, with the filter applied, as downloads.
     await page.getByRole('button', { name: 'Export' }).click();
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV (spreadsheets)' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'CSV (spreadsheets)' }).click(),
+    ]);
     expect(csv.suggestedFilename()).toMatch(/^activity-\d{4}-\d{2}-\d{2}\.csv$/);
     const csvLines = (await readFile((await csv.path())!, 'utf8')).trim().split(/\r?\n/);
     expect(csvLines).toHaveLength(CREATED + 1);
     expect(csvLines.slice(1).every((l) => l.includes('article.create'))).toBe(true);
-    await page.getByTestId('activity-status').getByText(/^Downloaded activity-.*\.csv/).waitFor(POLL);
+    await page
+      .getByTestId('activity-status')
+      .getByText(/^Downloaded activity-.*\.csv/)
+      .waitFor(POLL);
     await page.getByRole('button', { name: 'Export' }).click();
-    const [ndjson] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'NDJSON (one JSON object a line)' }).click()]);
+    const [ndjson] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'NDJSON (one JSON object a line)' }).click(),
+    ]);
     expect(ndjson.suggestedFilename()).toMatch(/\.ndjson$/);
-    const rows = (await readFile((await ndjson.path())!, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { action: string });
+    const rows = (await readFile((await ndjson.path())!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: string });
     expect(rows).toHaveLength(CREATED);
     expect(rows.every((r) => r.action === 'article.create')).toBe(true);
 

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
-import { createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
@@ -45,7 +54,9 @@ describe('admin articles and media', () => {
 
     await title.fill('Hello from the edge');
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page.getByLabel('Body').fill('# A heading\n\nSome **bold** words and a [link](https://example.com/).\n\n- one\n- two');
+    await page
+      .getByLabel('Body')
+      .fill('# A heading\n\nSome **bold** words and a [link](https://example.com/).\n\n- one\n- two');
     const preview = page.getByTestId('preview');
     await preview.getByRole('heading', { name: 'A heading' }).waitFor(POLL);
     expect(await preview.locator('strong').textContent()).toBe('bold');
@@ -86,7 +97,8 @@ describe('admin articles and media', () => {
     expect(stored.article.format).toBe('plaintext');
 
     // The list filters by status and pages by cursor.
-    for (let i = 0; i < 21; i++) expect((await apiCall('POST', '/v1/articles', { title: `Filler ${i}` })).status).toBe(201);
+    for (let i = 0; i < 21; i++)
+      expect((await apiCall('POST', '/v1/articles', { title: `Filler ${i}` })).status).toBe(201);
     await page.getByRole('link', { name: '← Articles' }).click();
     const list = page.getByTestId('article-list');
     await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
@@ -149,7 +161,9 @@ describe('admin articles and media', () => {
 
   it('uploads images with a progress bar by picker and by drag and drop; the media library shows, details and deletes them', async () => {
     const base = cms.server.url;
-    const created = (await (await apiCall('POST', '/v1/articles', { title: 'With pictures' })).json()) as { article: { id: string } };
+    const created = (await (await apiCall('POST', '/v1/articles', { title: 'With pictures' })).json()) as {
+      article: { id: string };
+    };
     const id = created.article.id;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
@@ -159,11 +173,25 @@ describe('admin articles and media', () => {
     // A slow uplink and a ~0.5 MB file, so the bar has progress to show before it completes.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
-    await page.locator('#image-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(paddedJpeg(JPEG_400x300, 8)) });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page
+      .locator('#image-file')
+      .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(paddedJpeg(JPEG_400x300, 8)) });
     const uploads = page.getByTestId('upload');
-    await expect.poll(() => uploads.first().locator('progress').getAttribute('value'), { timeout: 15_000, interval: 20 }).toMatch(/^[1-9]\d?$/);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect
+      .poll(() => uploads.first().locator('progress').getAttribute('value'), { timeout: 15_000, interval: 20 })
+      .toMatch(/^[1-9]\d?$/);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await uploads.first().and(page.locator('[data-state="done"]')).waitFor(POLL);
     expect(await uploads.first().locator('progress').getAttribute('value')).toBe('100');
     expect(await uploads.first().textContent()).toContain('Uploaded');
@@ -182,10 +210,17 @@ describe('admin articles and media', () => {
     await uploads.nth(1).and(page.locator('[data-state="done"]')).waitFor(POLL);
     await expect.poll(() => images.locator('li').count(), POLL).toBe(2);
     await expectNoSideScroll(page);
-    const apiImages = (await (await apiCall('GET', `/v1/articles/${id}/images`)).json()) as { items: { url: string; filename: string; width: number }[] };
+    const apiImages = (await (await apiCall('GET', `/v1/articles/${id}/images`)).json()) as {
+      items: { url: string; filename: string; width: number }[];
+    };
     expect(apiImages.items.map((i) => i.width).sort()).toEqual([1, 400]);
     // Every image is loaded from the same origin (img-src 'self').
-    await expect.poll(() => images.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)), POLL).toBe(true);
+    await expect
+      .poll(
+        () => images.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)),
+        POLL,
+      )
+      .toBe(true);
 
     // A variant exists once requested.
     const stats = (await (await apiCall('GET', '/v1/media/variants')).json()) as { presets: number[] };
@@ -225,11 +260,17 @@ describe('admin articles and media', () => {
 
   it('pages the media library with "Load more"', async () => {
     const base = cms.server.url;
-    const created = (await (await apiCall('POST', '/v1/articles', { title: 'Many pictures' })).json()) as { article: { id: string } };
+    const created = (await (await apiCall('POST', '/v1/articles', { title: 'Many pictures' })).json()) as {
+      article: { id: string };
+    };
     for (let i = 0; i < 25; i++) {
       const form = new FormData();
       form.append('file', new Blob([PNG_1x1], { type: 'image/png' }), `dot-${i}.png`);
-      const res = await fetch(`${base}/v1/articles/${created.article.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const res = await fetch(`${base}/v1/articles/${created.article.id}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
       expect(res.status).toBe(201);
     }
     const all = (await (await apiCall('GET', '/v1/media?limit=100')).json()) as { items: unknown[] };

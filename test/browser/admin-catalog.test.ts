@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 
@@ -52,24 +63,38 @@ describe('admin sites and authors', () => {
     await edit.getByLabel('Description (optional)').fill('');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalog-status').getByText('Main site (renamed) was saved.').waitFor(POLL);
-    const saved = await apiCall<{ items: { name: string; description: string | null }[] }>(cms.server, 'GET', '/v1/sites', token);
+    const saved = await apiCall<{ items: { name: string; description: string | null }[] }>(
+      cms.server,
+      'GET',
+      '/v1/sites',
+      token,
+    );
     expect(saved.body.items[0]).toMatchObject({ name: 'Main site (renamed)', description: null });
 
     // An article on that site: deleting the site is refused with the API's 409, explained.
-    const siteId = ((saved.body.items[0] as unknown) as { id: string }).id;
-    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, { title: 'On the site', siteId });
+    const siteId = (saved.body.items[0] as unknown as { id: string }).id;
+    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
+      title: 'On the site',
+      siteId,
+    });
     expect(art.status).toBe(201);
     const row = list.locator('li', { hasText: 'Main site (renamed)' });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
-    await page.getByRole('alert').getByText('Main site (renamed) was not deleted: This site cannot be deleted: articles use it').waitFor(POLL);
+    await page
+      .getByRole('alert')
+      .getByText('Main site (renamed) was not deleted: This site cannot be deleted: articles use it')
+      .waitFor(POLL);
     expect(await list.locator('li').count()).toBe(1);
     await expectNoSideScroll(page);
     await screenshots(page, 'sites');
 
     // Paging: 21 more sites, 20 on the first page, the rest by "Load more".
     for (let i = 1; i <= 21; i++) {
-      const r = await apiCall(cms.server, 'POST', '/v1/sites', token, { name: `Site ${String(i).padStart(2, '0')}`, baseUrl: `https://s${i}.example.com` });
+      const r = await apiCall(cms.server, 'POST', '/v1/sites', token, {
+        name: `Site ${String(i).padStart(2, '0')}`,
+        baseUrl: `https://s${i}.example.com`,
+      });
       expect(r.status).toBe(201);
     }
     await page.reload();
@@ -119,20 +144,30 @@ describe('admin sites and authors', () => {
 
     const authors = await apiCall<{ items: { id: string; name: string }[] }>(cms.server, 'GET', '/v1/authors', token);
     const ada = authors.body.items.find((a) => a.name === 'Ada Lovelace')!;
-    expect((await apiCall(cms.server, 'POST', '/v1/articles', token, { title: 'By Ada', authorIds: [ada.id] })).status).toBe(201);
+    expect(
+      (await apiCall(cms.server, 'POST', '/v1/articles', token, { title: 'By Ada', authorIds: [ada.id] })).status,
+    ).toBe(201);
 
     await list.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
     const edit = page.getByRole('form', { name: 'Edit Ada Lovelace' });
     await edit.getByLabel('Avatar address (optional)').fill('https://example.com/ada.png');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalog-status').getByText('Ada Lovelace was saved.').waitFor(POLL);
-    const adaNow = await apiCall<{ author: { avatarUrl: string | null; slug: string } }>(cms.server, 'GET', `/v1/authors/${ada.id}`, token);
+    const adaNow = await apiCall<{ author: { avatarUrl: string | null; slug: string } }>(
+      cms.server,
+      'GET',
+      `/v1/authors/${ada.id}`,
+      token,
+    );
     expect(adaNow.body.author).toMatchObject({ avatarUrl: 'https://example.com/ada.png', slug: 'ada-lovelace' });
 
     const row = list.locator('li', { hasText: 'Ada Lovelace' });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
-    await page.getByRole('alert').getByText(/^Ada Lovelace was not deleted: .*articles/).waitFor(POLL);
+    await page
+      .getByRole('alert')
+      .getByText(/^Ada Lovelace was not deleted: .*articles/)
+      .waitFor(POLL);
 
     const grace = list.locator('li', { hasText: 'Grace Hopper' });
     await grace.getByRole('button', { name: 'Delete' }).click();

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1x1 } from '../support/images.js';
-import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 
@@ -18,11 +29,22 @@ describe('admin editor: site, authors, SEO', () => {
   beforeAll(async () => {
     cms = await startCms();
     token = await createOwner(cms.server, OWNER);
-    for (const [name, baseUrl] of [['Blog', 'https://blog.example.com'], ['Docs', 'https://docs.example.com']]) {
-      ids[name!] = (await apiCall<{ site: { id: string } }>(cms.server, 'POST', '/v1/sites', token, { name, baseUrl })).body.site.id;
+    for (const [name, baseUrl] of [
+      ['Blog', 'https://blog.example.com'],
+      ['Docs', 'https://docs.example.com'],
+    ]) {
+      ids[name!] = (
+        await apiCall<{ site: { id: string } }>(cms.server, 'POST', '/v1/sites', token, { name, baseUrl })
+      ).body.site.id;
     }
-    for (const [name, slug] of [['Ada', 'ada'], ['Grace', 'grace'], ['Linus', 'linus']]) {
-      ids[name!] = (await apiCall<{ author: { id: string } }>(cms.server, 'POST', '/v1/authors', token, { name, slug })).body.author.id;
+    for (const [name, slug] of [
+      ['Ada', 'ada'],
+      ['Grace', 'grace'],
+      ['Linus', 'linus'],
+    ]) {
+      ids[name!] = (
+        await apiCall<{ author: { id: string } }>(cms.server, 'POST', '/v1/authors', token, { name, slug })
+      ).body.author.id;
     }
   });
   afterAll(async () => {
@@ -47,7 +69,9 @@ describe('admin editor: site, authors, SEO', () => {
     await page.getByRole('button', { name: 'Move Linus up' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => order.allTextContents(), POLL).toEqual(['Ada', 'Linus', 'Grace']);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), POLL).toBe('Move Linus up');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), POLL)
+      .toBe('Move Linus up');
     await page.getByRole('button', { name: 'Remove Grace' }).click();
     await expect.poll(() => order.allTextContents(), POLL).toEqual(['Ada', 'Linus']);
     expect(await page.getByLabel('Add an author').locator('option').allTextContents()).toEqual(['Choose…', 'Grace']);
@@ -55,7 +79,8 @@ describe('admin editor: site, authors, SEO', () => {
     await page.getByRole('button', { name: 'Create article' }).click();
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
-    const stored = async () => (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+    const stored = async () =>
+      (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
     expect(await stored()).toMatchObject({ siteId: ids.Blog, authorIds: [ids.Ada, ids.Linus] });
 
     // A hard reload shows what is stored.
@@ -73,10 +98,15 @@ describe('admin editor: site, authors, SEO', () => {
 
   it('edits the SEO record with the API rule checked first and a search-result preview', async () => {
     const base = cms.server.url;
-    const art = (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title: 'Findable' })).body.article;
+    const art = (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title: 'Findable' }))
+      .body.article;
     const form = new FormData();
     form.append('file', new Blob([PNG_1x1], { type: 'image/png' }), 'cover.png');
-    const uploaded = await fetch(`${cms.server.url}/v1/articles/${art.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const uploaded = await fetch(`${cms.server.url}/v1/articles/${art.id}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     const cover = ((await uploaded.json()) as { image: { url: string; filename: string } }).image;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
@@ -113,17 +143,27 @@ describe('admin editor: site, authors, SEO', () => {
     await expect.poll(() => page.getByLabel(/^Meta title/).inputValue(), POLL).toBe('Findable — the SEO test');
     expect(await page.getByLabel('Ask search engines not to index this article (noindex)').isChecked()).toBe(true);
     // One of the article's own images as the social image.
-    await page.getByLabel('Use one of this article’s images as the social image').selectOption({ label: cover.filename });
+    await page
+      .getByLabel('Use one of this article’s images as the social image')
+      .selectOption({ label: cover.filename });
     expect(await page.getByLabel(/^Social image/).inputValue()).toBe(cover.url);
     await panel.getByRole('button', { name: 'Save SEO' }).click();
     await expect
-      .poll(async () => (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body.seo.ogImage, POLL)
+      .poll(
+        async () =>
+          (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body
+            .seo.ogImage,
+        POLL,
+      )
       .toBe(cover.url);
     // Clearing a field clears it (the PUT is the whole record).
     await page.getByLabel(/^Social image/).fill('');
     await panel.getByRole('button', { name: 'Save SEO' }).click();
     await page.getByTestId('seo-status').getByText('SEO settings saved.').waitFor(POLL);
-    expect((await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body.seo.ogImage).toBeNull();
+    expect(
+      (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body.seo
+        .ogImage,
+    ).toBeNull();
     await expectNoSideScroll(page);
     await screenshots(page, 'article-editor');
     expectNoProblems(problems);

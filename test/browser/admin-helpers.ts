@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildNode } from '../../scripts/build-node.mjs';
-import { launchChromium, watchProblems, type BrowserProblems } from '../support/browser.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser.js';
+import { type ServerProcess, startServer } from '../support/server-process.js';
 
 /** The key the admin keeps its session token under (sessionStorage; see admin-qwik/src/lib/session.ts). */
 export const TOKEN_KEY = 'cms.session';
@@ -79,7 +79,9 @@ export function expectNoProblems(problems: BrowserProblems, expected: ExpectedAn
 export function mailLink(server: ServerProcess, route: string, to?: string): string {
   const out = server.output();
   const start = to ? out.lastIndexOf(`mail to=${to}`) : 0;
-  const links = [...out.slice(Math.max(0, start)).matchAll(new RegExp(`https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)`, 'g'))];
+  const links = [
+    ...out.slice(Math.max(0, start)).matchAll(new RegExp(`https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)`, 'g')),
+  ];
   const last = links.at(-1);
   if (!last) throw new Error(`no ${route} link in the server log:\n${out.slice(-2000)}`);
   return last[1]!;
@@ -128,7 +130,10 @@ export async function signIn(page: Page, base: string, email: string, password =
 
 /** Usable at 375 px: nothing makes the page scroll sideways. */
 export async function expectNoSideScroll(page: Page): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
@@ -152,10 +157,19 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 /** A JSON call to the API as a test fixture (not through the admin). */
-export async function apiCall<T = unknown>(server: ServerProcess, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function apiCall<T = unknown>(
+  server: ServerProcess,
+  method: string,
+  p: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}${p}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -163,7 +177,12 @@ export async function apiCall<T = unknown>(server: ServerProcess, method: string
 }
 
 /** An admin (not owner) account: invited by the owner and accepted, through the API. */
-export async function createAdmin(server: ServerProcess, ownerToken: string, email: string, password = PASSWORD): Promise<void> {
+export async function createAdmin(
+  server: ServerProcess,
+  ownerToken: string,
+  email: string,
+  password = PASSWORD,
+): Promise<void> {
   const invite = await apiCall(server, 'POST', '/v1/user/invite', ownerToken, { email, role: 'admin' });
   if (invite.status !== 201) throw new Error(`invite: ${invite.status}`);
   const code = new URL(await waitForMailLink(server, '/accept-invite', email), server.url).searchParams.get('code');

@@ -1,8 +1,8 @@
-import sharp from 'sharp';
-import { formatBytes } from '../../admin-qwik/src/lib/format.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, createOwner, expectNoProblems, newPage, POLL, signIn, startCms, type Cms } from './admin-helpers.js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../admin-qwik/src/lib/format.js';
+import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, signIn, startCms } from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
@@ -98,9 +98,13 @@ describe('admin image shrink before upload', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
     await expect.poll(() => box.isChecked(), POLL).toBe(false);
-    await page.locator('#image-file').setInputFiles({ name: 'big-original.jpg', mimeType: 'image/jpeg', buffer: original });
+    await page
+      .locator('#image-file')
+      .setInputFiles({ name: 'big-original.jpg', mimeType: 'image/jpeg', buffer: original });
     await uploads.first().and(page.locator('[data-state="done"]')).waitFor({ timeout: 30_000 });
-    expect(await uploads.first().getByTestId('upload-sizes').textContent()).toMatch(/^3000×2000, [\d.]+ MiB, uploaded as is \(shrinking is off\)$/);
+    expect(await uploads.first().getByTestId('upload-sizes').textContent()).toMatch(
+      /^3000×2000, [\d.]+ MiB, uploaded as is \(shrinking is off\)$/,
+    );
     stored = await storedImages(id);
     expect(stored).toHaveLength(2);
     const kept = stored.find((i) => i.width === 3000)!;
@@ -113,7 +117,9 @@ describe('admin image shrink before upload', () => {
   it('turns an EXIF-rotated JPEG upright while shrinking (the new file has no EXIF to do it)', async () => {
     const { id, page, problems } = await openEditor('Rotated picture');
     // Stored 3000×2000, shown 2000×3000 (orientation 6: turn 90° clockwise).
-    await page.locator('#image-file').setInputFiles({ name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: await bigJpeg(6) });
+    await page
+      .locator('#image-file')
+      .setInputFiles({ name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: await bigJpeg(6) });
     await page.getByTestId('upload').first().and(page.locator('[data-state="done"]')).waitFor({ timeout: 30_000 });
     const stored = await storedImages(id);
     expect(stored.map((i) => [i.width, i.height])).toEqual([[1707, 2560]]);
@@ -123,8 +129,12 @@ describe('admin image shrink before upload', () => {
   it('shrinks a wide WebP with libwebp (lossy, as on the server) and leaves a small PNG alone', async () => {
     const base = cms.server.url;
     const { id, page, problems } = await openEditor('WebP picture');
-    const wide = await sharp({ create: { width: 3200, height: 800, channels: 3, background: '#3a7' } }).webp({ quality: 80 }).toBuffer();
-    const small = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#f008' } }).png().toBuffer();
+    const wide = await sharp({ create: { width: 3200, height: 800, channels: 3, background: '#3a7' } })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const small = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#f008' } })
+      .png()
+      .toBuffer();
     await page.locator('#image-file').setInputFiles([
       { name: 'wide.webp', mimeType: 'image/webp', buffer: wide },
       { name: 'small.png', mimeType: 'image/png', buffer: small },
@@ -140,7 +150,9 @@ describe('admin image shrink before upload', () => {
       ['webp', 2560, 640],
     ]);
     // Lossy WebP ('VP8 ' chunk), not photon's lossless writer ('VP8L').
-    const webp = Buffer.from(await (await fetch(`${base}${stored.find((i) => i.filename.endsWith('.webp'))!.url}`)).arrayBuffer());
+    const webp = Buffer.from(
+      await (await fetch(`${base}${stored.find((i) => i.filename.endsWith('.webp'))!.url}`)).arrayBuffer(),
+    );
     expect(webp.toString('latin1', 12, 16)).toBe('VP8 ');
     expectNoProblems(problems);
   });

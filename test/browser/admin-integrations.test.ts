@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, createAdmin, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createAdmin,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
@@ -51,7 +63,14 @@ describe('admin integrations', () => {
     expect(await row.locator('.scopes').textContent()).toBe('content:readmedia:write');
     expect(await row.getByTestId('key-dates').textContent()).toContain('last used never');
     expect(await row.getByTestId('key-dates').textContent()).toContain('expires');
-    const stored = (await apiCall<{ items: { name: string; prefix: string; expiresAt: string }[] }>(cms.server, 'GET', '/v1/api-keys', token)).body.items;
+    const stored = (
+      await apiCall<{ items: { name: string; prefix: string; expiresAt: string }[] }>(
+        cms.server,
+        'GET',
+        '/v1/api-keys',
+        token,
+      )
+    ).body.items;
     expect(stored).toHaveLength(1);
     expect(stored[0]!.expiresAt).toBe(`${nextYear}T23:59:59.999Z`);
     expect(secret.startsWith(stored[0]!.prefix)).toBe(true);
@@ -85,7 +104,9 @@ describe('admin integrations', () => {
     await createAdmin(cms.server, token, ADMIN);
     const { page, problems } = await newPage(cms);
     await signIn(page, cms.server.url, ADMIN);
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).count()).toBe(0);
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).count(),
+    ).toBe(0);
     await page.goto(`${cms.server.url}/integrations`);
     await page.getByText('Only the owner manages API keys.').waitFor(POLL);
     expectNoProblems(problems);

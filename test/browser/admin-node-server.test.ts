@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
-import { createOwner, expectNoProblems, newPage, startCms, TOKEN_KEY, type Cms } from './admin-helpers.js';
+import { type Cms, createOwner, expectNoProblems, newPage, startCms, TOKEN_KEY } from './admin-helpers.js';
 
 /** The admin as `npm start` serves it: the real Node server, its real headers, Chromium. */
 describe('admin on the Node server', () => {
@@ -23,7 +23,10 @@ describe('admin on the Node server', () => {
   });
 
   it('shows the running build’s version on /settings, on a deep link, with no CSP violation', async () => {
-    const version = (await (await fetch(`${cms.server.url}/v1/system/version`)).json()) as { version: string; commit: string };
+    const version = (await (await fetch(`${cms.server.url}/v1/system/version`)).json()) as {
+      version: string;
+      commit: string;
+    };
     expect(version.commit).not.toBe('unknown');
     expect(browser).toBeTruthy();
     const { context, page, problems } = await newPage(cms);

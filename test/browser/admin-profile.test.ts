@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, PASSWORD, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  PASSWORD,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const NEW_PASSWORD = 'an entirely new passphrase';
@@ -52,7 +64,10 @@ describe('admin profile', () => {
 
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByTestId('password-status').getByText('Password changed. Other sessions are signed out.').waitFor(POLL);
+    await page
+      .getByTestId('password-status')
+      .getByText('Password changed. Other sessions are signed out.')
+      .waitFor(POLL);
     expect(await page.getByLabel('Current password').inputValue()).toBe('');
     await expectNoSideScroll(page);
     await screenshots(page, 'profile');

@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1x1 } from '../support/images.js';
-import { apiCall, createOwner, expectNoProblems, expectNoSideScroll, newPage, PASSWORD, POLL, screenshots, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  PASSWORD,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+  waitForMailLink,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
@@ -25,14 +38,20 @@ describe('admin media purge', () => {
   async function uploadPng(articleId: string, name: string): Promise<Image> {
     const form = new FormData();
     form.append('file', new Blob([PNG_1x1], { type: 'image/png' }), name);
-    const res = await fetch(`${cms.server.url}/v1/articles/${articleId}/images`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const res = await fetch(`${cms.server.url}/v1/articles/${articleId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { image: Image }).image;
   }
 
   it('saves the settings, previews exactly what a purge would remove, purges, and lists the runs', async () => {
     const base = cms.server.url;
-    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, { title: 'Twice the same dot' });
+    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
+      title: 'Twice the same dot',
+    });
     const older = await uploadPng(art.body.article.id, 'first.png');
     const newer = await uploadPng(art.body.article.id, 'second.png');
 
@@ -57,8 +76,19 @@ describe('admin media purge', () => {
     await page.getByLabel('Remove orphans (files without an image, images without a file)').uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('purge-settings-status').getByText('Purge settings saved.').waitFor(POLL);
-    const saved = await apiCall<{ settings: Record<string, unknown> }>(cms.server, 'GET', '/v1/media/purge/settings', token);
-    expect(saved.body.settings).toMatchObject({ enabled: false, intervalHours: 48, dryRun: true, removeDuplicates: true, removeOrphans: false });
+    const saved = await apiCall<{ settings: Record<string, unknown> }>(
+      cms.server,
+      'GET',
+      '/v1/media/purge/settings',
+      token,
+    );
+    expect(saved.body.settings).toMatchObject({
+      enabled: false,
+      intervalHours: 48,
+      dryRun: true,
+      removeDuplicates: true,
+      removeOrphans: false,
+    });
     expect(await page.getByTestId('purge-times').textContent()).toContain('none (not scheduled)');
 
     // Dry run: the duplicate, by name, and what is kept; nothing removed yet.
@@ -67,7 +97,8 @@ describe('admin media purge', () => {
     await preview.waitFor(POLL);
     await page.getByTestId('purge-run-status').getByText('Preview: a purge would remove 1 item').waitFor(POLL);
     expect(await preview.textContent()).toContain(`${newer.filename} → kept ${older.filename}`);
-    const media = async () => (await apiCall<{ items: Image[] }>(cms.server, 'GET', '/v1/media', token)).body.items.map((i) => i.id).sort();
+    const media = async () =>
+      (await apiCall<{ items: Image[] }>(cms.server, 'GET', '/v1/media', token)).body.items.map((i) => i.id).sort();
     expect(await media()).toEqual([older.id, newer.id].sort());
     await expect.poll(() => page.getByTestId('purge-runs').locator(':scope > li').count(), POLL).toBe(1);
     await expectNoSideScroll(page);
@@ -76,13 +107,18 @@ describe('admin media purge', () => {
     // The real run, confirmed.
     await preview.getByRole('button', { name: 'Purge now' }).click();
     await preview.getByRole('button', { name: 'Yes, purge' }).click();
-    await page.getByTestId('purge-run-status').getByText(/^Purged: 1 item, .* removed\.$/).waitFor(POLL);
+    await page
+      .getByTestId('purge-run-status')
+      .getByText(/^Purged: 1 item, .* removed\.$/)
+      .waitFor(POLL);
     expect(await page.getByTestId('purge-result').textContent()).toContain(newer.filename);
     expect(await media()).toEqual([older.id]);
     const runs = page.getByTestId('purge-runs').locator(':scope > li');
     await expect.poll(() => runs.count(), POLL).toBe(2);
     expect(await runs.first().locator('summary').textContent()).toMatch(/manual · purge · succeeded · removed 1 item/);
-    expect(await runs.nth(1).locator('summary').textContent()).toMatch(/manual · dry run · succeeded · would remove 1 item/);
+    expect(await runs.nth(1).locator('summary').textContent()).toMatch(
+      /manual · dry run · succeeded · would remove 1 item/,
+    );
     // A run's details open by keyboard.
     await runs.first().locator('summary').focus();
     await page.keyboard.press('Enter');
@@ -102,7 +138,10 @@ describe('admin media purge', () => {
     await page.getByTestId('purge-settings-status').getByText('Purge settings saved.').waitFor(POLL);
     // Polled: the status line and the times can render in separate passes.
     await expect.poll(() => page.getByTestId('purge-times').textContent(), POLL).not.toContain('none (not scheduled)');
-    expect((await apiCall<{ settings: { enabled: boolean } }>(cms.server, 'GET', '/v1/media/purge/settings', token)).body.settings.enabled).toBe(true);
+    expect(
+      (await apiCall<{ settings: { enabled: boolean } }>(cms.server, 'GET', '/v1/media/purge/settings', token)).body
+        .settings.enabled,
+    ).toBe(true);
     expectNoProblems(problems);
   });
 
@@ -111,7 +150,9 @@ describe('admin media purge', () => {
     const invite = await apiCall(cms.server, 'POST', '/v1/user/invite', token, { email: ADMIN, role: 'admin' });
     expect(invite.status).toBe(201);
     const code = new URL(await waitForMailLink(cms.server, '/accept-invite', ADMIN), base).searchParams.get('code');
-    expect((await apiCall(cms.server, 'POST', '/v1/auth/invitation/accept', '', { code, password: PASSWORD })).status).toBe(201);
+    expect(
+      (await apiCall(cms.server, 'POST', '/v1/auth/invitation/accept', '', { code, password: PASSWORD })).status,
+    ).toBe(201);
 
     const { page, problems } = await newPage(cms);
     await signIn(page, base, ADMIN);
@@ -121,7 +162,9 @@ describe('admin media purge', () => {
     expect(await page.getByLabel('Every (hours)').isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Preview (dry run)' }).count()).toBe(0);
-    await expect.poll(() => page.getByTestId('purge-runs').locator(':scope > li').count(), POLL).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => page.getByTestId('purge-runs').locator(':scope > li').count(), POLL)
+      .toBeGreaterThanOrEqual(3);
     expect(await page.getByTestId('purge-runs').textContent()).toContain('manual · purge · succeeded · removed 1 item');
     expectNoProblems(problems);
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
-import { launchChromium, watchProblems, type BrowserProblems } from '../support/browser';
+import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser';
 
 /**
  * The built admin (admin-qwik/dist) in Chromium under the production CSP,
@@ -36,7 +36,14 @@ const OWNER = {
 };
 
 const READINESS = { ok: true, checks: { database: true, storage: true } };
-const UPDATE_STATUS = { current: '9.8.7-test', latest: null, available: false, staged: null, lastCheckedAt: null, notes: null };
+const UPDATE_STATUS = {
+  current: '9.8.7-test',
+  latest: null,
+  available: false,
+  staged: null,
+  lastCheckedAt: null,
+  notes: null,
+};
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dist = path.join(root, 'admin-qwik/dist');
@@ -75,8 +82,10 @@ function startServer(): Promise<Server> {
     if (pathname === '/v1/system/version') return json(200, VERSION);
     if (pathname === '/readyz') return json(200, READINESS);
     if (pathname === '/healthz') return json(200, { ok: true });
-    if (pathname === '/v1/auth/me' && req.headers.authorization === 'Bearer static-test-token') return json(200, { user: OWNER });
-    if (pathname === '/v1/system/update' && req.headers.authorization === 'Bearer static-test-token') return json(200, UPDATE_STATUS);
+    if (pathname === '/v1/auth/me' && req.headers.authorization === 'Bearer static-test-token')
+      return json(200, { user: OWNER });
+    if (pathname === '/v1/system/update' && req.headers.authorization === 'Bearer static-test-token')
+      return json(200, UPDATE_STATUS);
     if (pathname.startsWith('/v1/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     const { file, status } = resolveAsset(decodeURIComponent(pathname));
     res.writeHead(status, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
@@ -156,7 +165,10 @@ describe('admin static build under the production CSP', () => {
 
   beforeAll(async () => {
     // A no-op when dist/ is newer than every admin source; builds otherwise.
-    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], { cwd: root, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (build.status !== 0) throw new Error(`admin build failed:\n${build.stdout}\n${build.stderr}`);
     server = await startServer();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -275,7 +287,12 @@ describe('admin static build under the production CSP', () => {
     let fail = true;
     await page.route('**/v1/system/version', async (route) => {
       await held;
-      if (fail) await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"Boom"}}' });
+      if (fail)
+        await route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: '{"error":{"code":"internal","message":"Boom"}}',
+        });
       else await route.continue();
     });
 

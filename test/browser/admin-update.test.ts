@@ -2,7 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedOf, makeKey, makeManifest, sign } from '../support/release-fixtures.js';
-import { apiCall, createAdmin, createOwner, expectNoProblems, expectNoSideScroll, newPage, POLL, screenshots, signIn, startCms, type Cms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createAdmin,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  newPage,
+  POLL,
+  screenshots,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
@@ -19,7 +31,13 @@ describe('admin update panel', () => {
   beforeAll(async () => {
     const stranger = await makeKey();
     const entry = await sign(
-      makeManifest({ version: '99.0.0', sequence: 5, issuedAt: new Date(Date.now() - 3_600_000).toISOString(), expiresAt: new Date(Date.now() + 86_400_000).toISOString(), minUpdateFrom: '0.0.1' }),
+      makeManifest({
+        version: '99.0.0',
+        sequence: 5,
+        issuedAt: new Date(Date.now() - 3_600_000).toISOString(),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        minUpdateFrom: '0.0.1',
+      }),
       [stranger],
     );
     const body = JSON.stringify(feedOf([entry]));
@@ -60,7 +78,12 @@ describe('admin update panel', () => {
     await alert.getByText(/^Restart to apply (is not available on this server|failed): /).waitFor(POLL);
     expect(await alert.textContent()).toContain(direct.body.error.message);
 
-    const directRollback = await apiCall<{ error: { message: string } }>(cms.server, 'POST', '/v1/system/update/rollback', token);
+    const directRollback = await apiCall<{ error: { message: string } }>(
+      cms.server,
+      'POST',
+      '/v1/system/update/rollback',
+      token,
+    );
     await page.getByRole('button', { name: 'Roll back' }).click();
     await page.getByRole('button', { name: 'Yes, roll back' }).click();
     await alert.getByText(/^Roll back (is not available on this server|failed): /).waitFor(POLL);

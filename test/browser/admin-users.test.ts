@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, expectNoProblems, expectNoSideScroll, mailLink, newPage, PASSWORD, POLL, signIn, startCms, waitForMailLink, type Cms } from './admin-helpers.js';
+import {
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  expectNoSideScroll,
+  mailLink,
+  newPage,
+  PASSWORD,
+  POLL,
+  signIn,
+  startCms,
+  waitForMailLink,
+} from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const ADMIN = 'admin@example.com';
@@ -66,7 +78,9 @@ describe('admin users and invitations', () => {
     await invited.page.getByRole('button', { name: 'Sign out' }).click();
     await invited.page.waitForURL(`${base}/login`, POLL);
     await signIn(invited.page, base, ADMIN);
-    expect(await invited.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(
+      await invited.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(),
+    ).toBe(0);
     await invited.page.goto(`${base}/users`);
     await invited.page.getByText('Only the owner manages users and invitations.').waitFor(POLL);
     expectNoProblems(invited.problems);
@@ -107,7 +121,12 @@ describe('admin users and invitations', () => {
     await heirRow.getByRole('button', { name: 'Make owner' }).click();
     await heirRow.getByRole('button', { name: 'Yes, transfer' }).click();
     await owner.page.getByText('Only the owner manages users and invitations.').waitFor(POLL);
-    await expect.poll(() => owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(), POLL).toBe(0);
+    await expect
+      .poll(
+        () => owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(),
+        POLL,
+      )
+      .toBe(0);
     expect(await owner.page.getByTestId('whoami').textContent()).toContain('admin');
     expectNoProblems(owner.problems);
   });

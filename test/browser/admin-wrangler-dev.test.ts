@@ -1,10 +1,10 @@
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
 import { launchChromium, watchProblems } from '../support/browser.js';
-import { startWranglerDev } from '../support/wrangler-dev.js';
 import { JPEG_400x300 } from '../support/images.js';
+import { startWranglerDev } from '../support/wrangler-dev.js';
 import { expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
 
 /**
@@ -64,7 +64,9 @@ describe('admin on wrangler dev (Workers target)', () => {
     await page.getByRole('button', { name: 'Yes, publish' }).click();
     await page.getByTestId('editor-status').getByText('Published').waitFor(POLL);
 
-    const pub = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: { title: string; status: string } };
+    const pub = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as {
+      article: { title: string; status: string };
+    };
     expect(pub.article).toMatchObject({ title: 'Served by workerd', status: 'online' });
     const version = (await (await fetch(`${base}/v1/system/version`)).json()) as { target: string };
     expect(version.target).toBe('workers');
@@ -86,13 +88,25 @@ describe('admin on wrangler dev (Workers target)', () => {
 
     await page.goto(`${base}/articles/edit?id=${articleId}`);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
-    await page.locator('#image-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(JPEG_400x300) });
+    await page
+      .locator('#image-file')
+      .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(JPEG_400x300) });
     await page.getByTestId('upload').first().and(page.locator('[data-state="done"]')).waitFor(POLL);
     const images = page.getByTestId('article-images');
-    await expect.poll(() => images.locator('img').evaluateAll((imgs) => imgs.length === 1 && (imgs[0] as HTMLImageElement).naturalWidth === 400), POLL).toBe(true);
+    await expect
+      .poll(
+        () =>
+          images
+            .locator('img')
+            .evaluateAll((imgs) => imgs.length === 1 && (imgs[0] as HTMLImageElement).naturalWidth === 400),
+        POLL,
+      )
+      .toBe(true);
 
     // A variant made by photon in workerd, stored in R2, then served from there.
-    const { items } = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as { items: { url: string }[] };
+    const { items } = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as {
+      items: { url: string }[];
+    };
     const first = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('image/webp');
@@ -100,11 +114,17 @@ describe('admin on wrangler dev (Workers target)', () => {
     expect(Buffer.from(await again.arrayBuffer())).toEqual(Buffer.from(await first.arrayBuffer()));
 
     // The pre-upload shrink: photon's and libwebp's wasm from this target's static assets (application/wasm, under the CSP).
-    const wide = await sharp({ create: { width: 2800, height: 1000, channels: 3, background: '#3a7' } }).webp().toBuffer();
+    const wide = await sharp({ create: { width: 2800, height: 1000, channels: 3, background: '#3a7' } })
+      .webp()
+      .toBuffer();
     await page.locator('#image-file').setInputFiles({ name: 'wide.webp', mimeType: 'image/webp', buffer: wide });
     await page.getByTestId('upload').nth(1).and(page.locator('[data-state="done"]')).waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('upload').nth(1).getByTestId('upload-sizes').textContent()).toMatch(/^2800×1000, .* → 2560×914, /);
-    const after = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as { items: { width: number; height: number }[] };
+    expect(await page.getByTestId('upload').nth(1).getByTestId('upload-sizes').textContent()).toMatch(
+      /^2800×1000, .* → 2560×914, /,
+    );
+    const after = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as {
+      items: { width: number; height: number }[];
+    };
     expect(after.items.map((i) => [i.width, i.height]).sort()).toEqual([
       [2560, 914],
       [400, 300],

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { entryLine, type ActivityEntry, type ActivityLogStore } from '../../worker/src/ports/activity-log.js';
-import { HOSTILE_STRINGS, ascendingIds, domainError, newId } from '../support/db-contract.js';
+import { type ActivityEntry, type ActivityLogStore, entryLine } from '../../worker/src/ports/activity-log.js';
+import { ascendingIds, domainError, HOSTILE_STRINGS, newId } from '../support/db-contract.js';
 
 export type SetupActivityLog = (maxBytes: number) => Promise<{ store: ActivityLogStore; cleanup(): Promise<void> }>;
 
@@ -48,8 +48,24 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
       const [a, b, c] = ascendingIds(3);
       const entries = [
         sampleEntry({ id: a!, at: DAY1 }),
-        sampleEntry({ id: b!, at: DAY2, actorType: 'system', actorId: null, ip: null, details: null, subjectType: null, subjectId: null, action: 'media.purge' }),
-        sampleEntry({ id: c!, at: DAY3, actorType: 'apiKey', actorId: USER_B, details: { nested: { list: [1, 'two', null] }, hostile: HOSTILE_STRINGS } }),
+        sampleEntry({
+          id: b!,
+          at: DAY2,
+          actorType: 'system',
+          actorId: null,
+          ip: null,
+          details: null,
+          subjectType: null,
+          subjectId: null,
+          action: 'media.purge',
+        }),
+        sampleEntry({
+          id: c!,
+          at: DAY3,
+          actorType: 'apiKey',
+          actorId: USER_B,
+          details: { nested: { list: [1, 'two', null] }, hostile: HOSTILE_STRINGS },
+        }),
       ];
       for (const e of entries) await store.append(e);
       expect(await store.list({ limit: 10 })).toEqual([...entries].reverse());
@@ -69,7 +85,12 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
       ];
       for (const e of entries) await store.append(e);
       const idsOf = (list: ActivityEntry[]) => list.map((e) => e.id);
-      expect(idsOf(await store.list({ limit: 10, action: 'article.publish' }))).toEqual([ids[5], ids[3], ids[2], ids[1]]);
+      expect(idsOf(await store.list({ limit: 10, action: 'article.publish' }))).toEqual([
+        ids[5],
+        ids[3],
+        ids[2],
+        ids[1],
+      ]);
       expect(idsOf(await store.list({ limit: 10, actorId: USER_B }))).toEqual([ids[4], ids[2]]);
       expect(idsOf(await store.list({ limit: 10, from: DAY2, to: DAY3 }))).toEqual([ids[2], ids[1]]);
       expect(idsOf(await store.list({ limit: 10, from: DAY3 }))).toEqual([ids[5], ids[4], ids[3]]);
@@ -83,7 +104,8 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
     it('scans every matching entry newest first, a bounded batch at a time', async () => {
       const store = await open();
       const ids = ascendingIds(23);
-      for (const [i, id] of ids.entries()) await store.append(sampleEntry({ id, action: i % 2 === 0 ? 'auth.login' : 'article.create' }));
+      for (const [i, id] of ids.entries())
+        await store.append(sampleEntry({ id, action: i % 2 === 0 ? 'auth.login' : 'article.create' }));
       const batches: string[][] = [];
       for await (const batch of store.scan({ action: 'auth.login' }, 5)) batches.push(batch.map((e) => e.id));
       expect(batches.map((b) => b.length)).toEqual([5, 5, 2]);
@@ -125,7 +147,12 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
       expect(entries.reduce((n, e) => n + lineBytes(e), 0)).toBeGreaterThan(maxBytes * 3);
       expect(kept.length).toBeGreaterThan(10);
       expect(kept.length).toBeLessThan(entries.length);
-      expect(kept.map((e) => e.id)).toEqual(entries.slice(-kept.length).map((e) => e.id).reverse());
+      expect(kept.map((e) => e.id)).toEqual(
+        entries
+          .slice(-kept.length)
+          .map((e) => e.id)
+          .reverse(),
+      );
       expect(await store.size()).toBe(kept.reduce((n, e) => n + lineBytes(e), 0));
     });
 
@@ -133,7 +160,9 @@ export function runActivityLogContract(name: string, setup: SetupActivityLog): v
       const store = await open(2000);
       const kept = sampleEntry();
       await store.append(kept);
-      await expect(store.append(sampleEntry({ details: { big: 'y'.repeat(3000) } }))).rejects.toMatchObject(domainError('payload_too_large'));
+      await expect(store.append(sampleEntry({ details: { big: 'y'.repeat(3000) } }))).rejects.toMatchObject(
+        domainError('payload_too_large'),
+      );
       expect((await store.list({ limit: 10 })).map((e) => e.id)).toEqual([kept.id]);
     });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { errorOf, registerOwner, registerPending } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -17,13 +17,20 @@ export function runAccountsApiContract(name: string, setup: () => Promise<ApiHar
       await api?.cleanup();
     });
 
-    const login = (password: string) => api.request('/v1/auth/login', { method: 'POST', json: { email: 'reset@example.com', password } });
+    const login = (password: string) =>
+      api.request('/v1/auth/login', { method: 'POST', json: { email: 'reset@example.com', password } });
 
     it('answers the same for known and unknown addresses, and mails a link only to the known one', async () => {
       const before = api.codes('/reset-password').length;
-      const unknown = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'nobody@example.com' } });
+      const unknown = await api.request('/v1/auth/password-reset', {
+        method: 'POST',
+        json: { email: 'nobody@example.com' },
+      });
       expect(api.codes('/reset-password')).toHaveLength(before);
-      const known = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'RESET@example.com' } });
+      const known = await api.request('/v1/auth/password-reset', {
+        method: 'POST',
+        json: { email: 'RESET@example.com' },
+      });
       expect(unknown.status).toBe(202);
       expect(known.status).toBe(202);
       expect(await unknown.json()).toEqual(await known.json());
@@ -35,17 +42,29 @@ export function runAccountsApiContract(name: string, setup: () => Promise<ApiHar
       const old = api.lastCode('/reset-password');
       await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'reset@example.com' } });
       const code = api.lastCode('/reset-password');
-      const superseded = await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code: old, password: 'brand new password 1' } });
+      const superseded = await api.request('/v1/auth/password-reset/confirm', {
+        method: 'POST',
+        json: { code: old, password: 'brand new password 1' },
+      });
       expect(superseded.status).toBe(400);
-      const weak = await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code, password: 'short' } });
+      const weak = await api.request('/v1/auth/password-reset/confirm', {
+        method: 'POST',
+        json: { code, password: 'short' },
+      });
       expect(weak.status).toBe(400);
 
       // A session issued in this same second must die too (token version, not iat).
       const fresh = (await (await login(PASSWORD)).json()).token;
-      const ok = await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code, password: 'brand new password 1' } });
+      const ok = await api.request('/v1/auth/password-reset/confirm', {
+        method: 'POST',
+        json: { code, password: 'brand new password 1' },
+      });
       expect(ok.status).toBe(200);
       for (const t of [token, fresh]) expect((await api.request('/v1/auth/me', { token: t })).status).toBe(401);
-      const again = await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code, password: 'brand new password 2' } });
+      const again = await api.request('/v1/auth/password-reset/confirm', {
+        method: 'POST',
+        json: { code, password: 'brand new password 2' },
+      });
       expect(again.status).toBe(400);
       expect((await errorOf(again)).code).toBe('invalid_request');
       expect((await login(PASSWORD)).status).toBe(401);
@@ -64,10 +83,18 @@ export function runAccountsApiContract(name: string, setup: () => Promise<ApiHar
 
     it('changes the display name, and the password only with the current one', async () => {
       const session = (await (await login('brand new password 1')).json()).token;
-      const named = await api.request('/v1/auth/me', { method: 'PATCH', token: session, json: { displayName: '  Ada  ' } });
+      const named = await api.request('/v1/auth/me', {
+        method: 'PATCH',
+        token: session,
+        json: { displayName: '  Ada  ' },
+      });
       expect(named.status).toBe(200);
       expect((await named.json()).user.displayName).toBe('Ada');
-      const noCurrent = await api.request('/v1/auth/me', { method: 'PATCH', token: session, json: { password: 'another new password' } });
+      const noCurrent = await api.request('/v1/auth/me', {
+        method: 'PATCH',
+        token: session,
+        json: { password: 'another new password' },
+      });
       expect(noCurrent.status).toBe(400);
       const wrong = await api.request('/v1/auth/me', {
         method: 'PATCH',
@@ -90,11 +117,17 @@ export function runAccountsApiContract(name: string, setup: () => Promise<ApiHar
       const long = 'пароль-🔐-'.repeat(100);
       await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'reset@example.com' } });
       const code = api.lastCode('/reset-password');
-      expect((await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code, password: long } })).status).toBe(200);
+      expect(
+        (await api.request('/v1/auth/password-reset/confirm', { method: 'POST', json: { code, password: long } }))
+          .status,
+      ).toBe(200);
       expect((await login(long)).status).toBe(200);
       expect((await login(long.slice(0, -1))).status).toBe(401);
       const started = Date.now();
-      const huge = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'reset@example.com', password: 'x'.repeat(1_000_000) } });
+      const huge = await api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'reset@example.com', password: 'x'.repeat(1_000_000) },
+      });
       expect(huge.status).toBe(400);
       expect(Date.now() - started).toBeLessThan(2000);
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, registerPending } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
@@ -18,10 +18,23 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
     });
 
     it('creates offline articles with defaults, hidden from the public until published', async () => {
-      const res = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: '  Hello world  ', evil: 1 } });
+      const res = await api.request('/v1/articles', {
+        method: 'POST',
+        token: owner,
+        json: { title: '  Hello world  ', evil: 1 },
+      });
       expect(res.status).toBe(201);
       const { article } = await res.json();
-      expect(article).toMatchObject({ title: 'Hello world', body: '', format: 'markdown', status: 'offline', siteId: null, authorIds: [], publishedAt: null, images: [] });
+      expect(article).toMatchObject({
+        title: 'Hello world',
+        body: '',
+        format: 'markdown',
+        status: 'offline',
+        siteId: null,
+        authorIds: [],
+        publishedAt: null,
+        images: [],
+      });
       expect(article).not.toHaveProperty('evil');
       expect(new Date(article.createdAt).toISOString()).toBe(article.createdAt);
 
@@ -45,8 +58,14 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
     });
 
     it('ignores __proto__ and constructor in bodies', async () => {
-      const raw = '{"title":"Proto","__proto__":{"status":"online","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
-      const res = await api.request('/v1/articles', { method: 'POST', token: owner, body: raw, headers: { 'content-type': 'application/json' } });
+      const raw =
+        '{"title":"Proto","__proto__":{"status":"online","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+      const res = await api.request('/v1/articles', {
+        method: 'POST',
+        token: owner,
+        body: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(201);
       const { article } = await res.json();
       expect(article.status).toBe('offline');
@@ -62,8 +81,13 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
         expect(err.code).toBe('invalid_request');
         expect(err.issues).toEqual([expect.objectContaining({ path: 'title' })]);
       }
-      expect((await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'x'.repeat(200) } })).status).toBe(201);
-      expect((await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'ok', format: 'docx' } })).status).toBe(400);
+      expect(
+        (await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'x'.repeat(200) } })).status,
+      ).toBe(201);
+      expect(
+        (await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'ok', format: 'docx' } }))
+          .status,
+      ).toBe(400);
 
       const body = `# Big\n${'Ünïcødé 😀 \u202Eevil\u202C %_\'" '.repeat(20_000)}`;
       const article = await createArticle(api, owner, { title: 'Long', body, format: 'html' });
@@ -71,13 +95,25 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
       expect(read.article.body).toBe(body);
       expect(read.article.format).toBe('html');
 
-      const edited = await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { body: 'short', format: 'plaintext' } });
+      const edited = await api.request(`/v1/articles/${article.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { body: 'short', format: 'plaintext' },
+      });
       expect(edited.status).toBe(200);
       expect((await edited.json()).article).toMatchObject({ title: 'Long', body: 'short', format: 'plaintext' });
-      const badEdit = await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { title: '' } });
+      const badEdit = await api.request(`/v1/articles/${article.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { title: '' },
+      });
       expect(badEdit.status).toBe(400);
       for (const bad of ['a\u0000b', 'lone \uDE00 half']) {
-        const res = await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { body: bad } });
+        const res = await api.request(`/v1/articles/${article.id}`, {
+          method: 'PATCH',
+          token: owner,
+          json: { body: bad },
+        });
         expect(res.status).toBe(400);
       }
     });
@@ -120,7 +156,8 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
     it('shows every change to anonymous readers on the very next read', async () => {
       const article = await createArticle(api, owner, { title: 'Fresh' });
       await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner });
-      const ids = async () => (await (await api.request('/v1/articles?limit=100')).json()).items.map((a: { id: string }) => a.id);
+      const ids = async () =>
+        (await (await api.request('/v1/articles?limit=100')).json()).items.map((a: { id: string }) => a.id);
       expect((await (await api.request(`/v1/articles/${article.id}`)).json()).article.title).toBe('Fresh');
       expect(await ids()).toContain(article.id);
       await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { title: 'Edited' } });
@@ -188,7 +225,20 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
     });
 
     it('refuses malformed paging with 400, never a whole table', async () => {
-      for (const q of ['limit=0', 'limit=-1', 'limit=101', 'limit=1abc', 'limit=1e309', 'limit=NaN', 'limit=2&limit=3', 'cursor=%00', 'cursor=AAAA', 'cursor=' + 'a'.repeat(500), 'status=deleted', 'siteId=nope']) {
+      for (const q of [
+        'limit=0',
+        'limit=-1',
+        'limit=101',
+        'limit=1abc',
+        'limit=1e309',
+        'limit=NaN',
+        'limit=2&limit=3',
+        'cursor=%00',
+        'cursor=AAAA',
+        'cursor=' + 'a'.repeat(500),
+        'status=deleted',
+        'siteId=nope',
+      ]) {
         const res = await api.request(`/v1/articles?${q}`, { token: owner });
         expect(res.status, q).toBe(400);
         expect((await errorOf(res)).code).toBe('invalid_request');

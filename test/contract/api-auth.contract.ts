@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { errorOf, registerPending, SECRET_FIELDS } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 /** Registration, verification, login and session tokens, per API.md and SECURITY.md. */
 export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness>, jwtSecret: string) {
@@ -60,8 +60,14 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
       expect(me.status).toBe(200);
       expect((await me.json()).user.email).toBe('first@example.com');
 
-      const wrong = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'first@example.com', password: 'nope' } });
-      const unknown = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'ghost@example.com', password: 'nope' } });
+      const wrong = await api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'first@example.com', password: 'nope' },
+      });
+      const unknown = await api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'ghost@example.com', password: 'nope' },
+      });
       expect(wrong.status).toBe(401);
       expect(unknown.status).toBe(401);
       expect(await wrong.json()).toEqual(await unknown.json());
@@ -92,7 +98,10 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
 
     it('refuses forged, tampered and ill-typed tokens with 401', async () => {
       const { token, user } = await (
-        await api.request('/v1/auth/login', { method: 'POST', json: { email: 'first@example.com', password: 'correct horse battery' } })
+        await api.request('/v1/auth/login', {
+          method: 'POST',
+          json: { email: 'first@example.com', password: 'correct horse battery' },
+        })
       ).json();
       const key = new TextEncoder().encode(jwtSecret);
       const now = Math.floor(Date.now() / 1000);
@@ -125,7 +134,9 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
         expect((await errorOf(res)).code, label).toBe('unauthorized');
       }
       // The control: the same construction with correct claims is accepted.
-      expect((await api.request('/v1/auth/me', { token: await signed({ ...base, user_id: user.id }) })).status).toBe(200);
+      expect((await api.request('/v1/auth/me', { token: await signed({ ...base, user_id: user.id }) })).status).toBe(
+        200,
+      );
       expect((await api.request('/v1/auth/me')).status).toBe(401);
       expect((await api.request('/v1/auth/me', { headers: { authorization: `Basic ${token}` } })).status).toBe(401);
     });
@@ -171,13 +182,18 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
     it('20 parallel registrations and verifications make exactly one owner', async () => {
       const registered = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          api.request('/v1/auth/register', { method: 'POST', json: { email: `racer${i}@example.com`, password: 'a long enough password' } }),
+          api.request('/v1/auth/register', {
+            method: 'POST',
+            json: { email: `racer${i}@example.com`, password: 'a long enough password' },
+          }),
         ),
       );
       expect(registered.map((r) => r.status)).toEqual(Array(20).fill(201));
       const codes = api.codes('/verify');
       expect(codes).toHaveLength(20);
-      const results = await Promise.all(codes.map((code) => api.request('/v1/auth/verify', { method: 'POST', json: { code } })));
+      const results = await Promise.all(
+        codes.map((code) => api.request('/v1/auth/verify', { method: 'POST', json: { code } })),
+      );
       const winners = results.filter((r) => r.status === 200);
       expect(winners).toHaveLength(1);
       for (const r of results.filter((x) => x.status !== 200)) expect([400, 403]).toContain(r.status);
@@ -186,7 +202,9 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
       expect(await (await api.request('/v1/auth/registration')).json()).toEqual({ open: false });
       // Every loser's session ended with its cancelled registration.
       const sessions = await Promise.all(registered.map(async (r) => (await r.json()).token as string));
-      const alive = await Promise.all(sessions.map((token) => api.request('/v1/auth/me', { token }).then((r) => r.status)));
+      const alive = await Promise.all(
+        sessions.map((token) => api.request('/v1/auth/me', { token }).then((r) => r.status)),
+      );
       expect(alive.filter((s) => s === 200)).toHaveLength(1);
     });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, registerPending } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
@@ -18,13 +18,21 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
     });
 
     async function createSite(json: Record<string, unknown> = {}) {
-      const res = await api.request('/v1/sites', { method: 'POST', token: owner, json: { name: 'Blog', baseUrl: 'https://blog.example', ...json } });
+      const res = await api.request('/v1/sites', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Blog', baseUrl: 'https://blog.example', ...json },
+      });
       expect(res.status).toBe(201);
       return (await res.json()).site as { id: string; [k: string]: unknown };
     }
 
     async function createAuthor(json: Record<string, unknown> = {}) {
-      const res = await api.request('/v1/authors', { method: 'POST', token: owner, json: { name: 'Jane', slug: `jane-${Math.random().toString(36).slice(2, 10)}`, ...json } });
+      const res = await api.request('/v1/authors', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Jane', slug: `jane-${Math.random().toString(36).slice(2, 10)}`, ...json },
+      });
       expect(res.status).toBe(201);
       return (await res.json()).author as { id: string; [k: string]: unknown };
     }
@@ -38,7 +46,11 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       expect(res.status).toBe(201);
       const { site } = await res.json();
       expect(Object.keys(site).sort()).toEqual(['baseUrl', 'createdAt', 'description', 'id', 'name']);
-      expect(site).toMatchObject({ name: 'My blog', baseUrl: 'https://blog.example/path', description: 'About things' });
+      expect(site).toMatchObject({
+        name: 'My blog',
+        baseUrl: 'https://blog.example/path',
+        description: 'About things',
+      });
       expect(new Date(site.createdAt).toISOString()).toBe(site.createdAt);
 
       const read = await api.request(`/v1/sites/${site.id}`);
@@ -53,7 +65,11 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       const next = await (await api.request(`/v1/sites?limit=1&cursor=${list.nextCursor}`)).json();
       expect(next.items.map((s: { id: string }) => s.id)).toContain(site.id);
 
-      const edited = await api.request(`/v1/sites/${site.id}`, { method: 'PATCH', token: owner, json: { description: null, baseUrl: 'http://new.example' } });
+      const edited = await api.request(`/v1/sites/${site.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { description: null, baseUrl: 'http://new.example' },
+      });
       expect(edited.status).toBe(200);
       expect((await edited.json()).site).toEqual({ ...site, description: null, baseUrl: 'http://new.example' });
 
@@ -66,7 +82,12 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       const res = await api.request('/v1/authors', {
         method: 'POST',
         token: owner,
-        json: { name: 'Ada Lovelace', slug: 'ada-lovelace', bio: 'First programmer', avatarUrl: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.png' },
+        json: {
+          name: 'Ada Lovelace',
+          slug: 'ada-lovelace',
+          bio: 'First programmer',
+          avatarUrl: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.png',
+        },
       });
       expect(res.status).toBe(201);
       const { author } = await res.json();
@@ -79,14 +100,26 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       const list = await (await api.request('/v1/authors')).json();
       expect(list.items.map((a: { id: string }) => a.id)).toContain(author.id);
 
-      const dup = await api.request('/v1/authors', { method: 'POST', token: owner, json: { name: 'Other', slug: 'ada-lovelace' } });
+      const dup = await api.request('/v1/authors', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Other', slug: 'ada-lovelace' },
+      });
       expect(dup.status).toBe(409);
       expect((await errorOf(dup)).code).toBe('conflict');
       const other = await createAuthor({ slug: 'charles-babbage' });
-      const clash = await api.request(`/v1/authors/${other.id}`, { method: 'PATCH', token: owner, json: { slug: 'ada-lovelace' } });
+      const clash = await api.request(`/v1/authors/${other.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { slug: 'ada-lovelace' },
+      });
       expect(clash.status).toBe(409);
 
-      const edited = await api.request(`/v1/authors/${author.id}`, { method: 'PATCH', token: owner, json: { avatarUrl: 'https://cdn.example/ada.jpg', bio: null } });
+      const edited = await api.request(`/v1/authors/${author.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { avatarUrl: 'https://cdn.example/ada.jpg', bio: null },
+      });
       expect(edited.status).toBe(200);
       expect((await edited.json()).author).toEqual({ ...author, avatarUrl: 'https://cdn.example/ada.jpg', bio: null });
 
@@ -117,8 +150,15 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
     it('answers unknown and malformed ids with a uniform 404', async () => {
       for (const kind of ['sites', 'authors']) {
         for (const id of [UNKNOWN, 'not-a-uuid', '1%27%20or%201%3D1']) {
-          for (const [method, json] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
-            const res = await api.request(`/v1/${kind}/${id}`, json === undefined ? { method, token: owner } : { method, token: owner, json });
+          for (const [method, json] of [
+            ['GET', undefined],
+            ['PATCH', { name: 'x' }],
+            ['DELETE', undefined],
+          ] as const) {
+            const res = await api.request(
+              `/v1/${kind}/${id}`,
+              json === undefined ? { method, token: owner } : { method, token: owner, json },
+            );
             expect(res.status, `${method} ${kind}/${id}`).toBe(404);
             expect((await errorOf(res)).code).toBe('not_found');
           }
@@ -148,7 +188,11 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       }
       const long = await createSite({ name: 'x'.repeat(200), description: 'd'.repeat(5000) });
       expect(long.description).toBe('d'.repeat(5000));
-      const patch = await api.request(`/v1/sites/${long.id}`, { method: 'PATCH', token: owner, json: { baseUrl: 'mailto:a@b.c' } });
+      const patch = await api.request(`/v1/sites/${long.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { baseUrl: 'mailto:a@b.c' },
+      });
       expect(patch.status).toBe(400);
     });
 
@@ -201,7 +245,11 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       expect(other.items.map((a: { id: string }) => a.id)).toEqual([elsewhere.id]);
 
       // Once the article lets go, both can be deleted.
-      const moved = await api.request(`/v1/articles/${article.id}`, { method: 'PATCH', token: owner, json: { siteId: null, authorIds: [] } });
+      const moved = await api.request(`/v1/articles/${article.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { siteId: null, authorIds: [] },
+      });
       expect(moved.status).toBe(200);
       expect((await api.request(`/v1/sites/${site.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
       expect((await api.request(`/v1/authors/${author.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
@@ -212,7 +260,10 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       const other = await setup();
       try {
         const pending = await registerPending(other, 'pending@example.com');
-        for (const [path, json] of [['/v1/sites', { name: 'x', baseUrl: 'https://x.example' }], ['/v1/authors', { name: 'x', slug: 'x' }]] as const) {
+        for (const [path, json] of [
+          ['/v1/sites', { name: 'x', baseUrl: 'https://x.example' }],
+          ['/v1/authors', { name: 'x', slug: 'x' }],
+        ] as const) {
           const res = await other.request(path, { method: 'POST', token: pending.token, json });
           expect(res.status, path).toBe(403);
           expect((await errorOf(res)).code).toBe('forbidden');

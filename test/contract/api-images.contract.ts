@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 import { GIF_1x1, HTML, JPEG_2x3, PNG_1x1, pngBomb, pngWithScript, SVG, WEBP_1x1, ZIP } from '../support/images.js';
 
 /** Uploading and serving article images, per API.md and SECURITY.md "Uploads and serving". */
@@ -23,33 +23,36 @@ export function runImagesApiContract(name: string, setup: () => Promise<ApiHarne
       ['PNG', PNG_1x1, 'image/png', 'png', 1, 1],
       ['GIF', GIF_1x1, 'image/gif', 'gif', 1, 1],
       ['WebP', WEBP_1x1, 'image/webp', 'webp', 1, 1],
-    ])('stores a %s, typed from its bytes, and serves it with ETag and no-cache', async (_, bytes, contentType, ext, width, height) => {
-      // Declared name and type lie on purpose: neither is trusted.
-      const res = await upload(api, owner, articleId, bytes, '../../etc/passwd.svg', 'text/html');
-      expect(res.status).toBe(201);
-      const { image } = await res.json();
-      expect(image).toMatchObject({ articleId, contentType, bytes: bytes.length, width, height });
-      expect(image.filename).toMatch(new RegExp(`^[0-9a-f-]{36}\\.${ext}$`));
-      expect(image.url).toBe(`/static/uploadedImages/${image.filename}`);
-      expect(image.sha256).toMatch(/^[0-9a-f]{64}$/);
+    ])(
+      'stores a %s, typed from its bytes, and serves it with ETag and no-cache',
+      async (_, bytes, contentType, ext, width, height) => {
+        // Declared name and type lie on purpose: neither is trusted.
+        const res = await upload(api, owner, articleId, bytes, '../../etc/passwd.svg', 'text/html');
+        expect(res.status).toBe(201);
+        const { image } = await res.json();
+        expect(image).toMatchObject({ articleId, contentType, bytes: bytes.length, width, height });
+        expect(image.filename).toMatch(new RegExp(`^[0-9a-f-]{36}\\.${ext}$`));
+        expect(image.url).toBe(`/static/uploadedImages/${image.filename}`);
+        expect(image.sha256).toMatch(/^[0-9a-f]{64}$/);
 
-      const served = await api.request(image.url);
-      expect(served.status).toBe(200);
-      expect(served.headers.get('content-type')).toBe(contentType);
-      expect(served.headers.get('cache-control')).toBe('public, no-cache');
-      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(served.headers.get('content-security-policy')).toContain("default-src 'self'");
-      const etag = served.headers.get('etag');
-      expect(etag).toBe(`"${image.sha256}"`);
-      expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
+        const served = await api.request(image.url);
+        expect(served.status).toBe(200);
+        expect(served.headers.get('content-type')).toBe(contentType);
+        expect(served.headers.get('cache-control')).toBe('public, no-cache');
+        expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(served.headers.get('content-security-policy')).toContain("default-src 'self'");
+        const etag = served.headers.get('etag');
+        expect(etag).toBe(`"${image.sha256}"`);
+        expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
 
-      const revalidated = await api.request(image.url, { headers: { 'if-none-match': etag! } });
-      expect(revalidated.status).toBe(304);
-      const head = await api.request(image.url, { method: 'HEAD' });
-      expect(head.status).toBe(200);
-      expect(head.headers.get('etag')).toBe(etag);
-      expect(await head.text()).toBe('');
-    });
+        const revalidated = await api.request(image.url, { headers: { 'if-none-match': etag! } });
+        expect(revalidated.status).toBe(304);
+        const head = await api.request(image.url, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(head.headers.get('etag')).toBe(etag);
+        expect(await head.text()).toBe('');
+      },
+    );
 
     it('lists an article’s images with the article’s visibility', async () => {
       const page = await (await api.request(`/v1/articles/${articleId}/images?limit=2`, { token: owner })).json();
@@ -110,7 +113,11 @@ export function runImagesApiContract(name: string, setup: () => Promise<ApiHarne
       form.set('notfile', 'x');
       const res = await api.request(`/v1/articles/${articleId}/images`, { method: 'POST', token: owner, body: form });
       expect(res.status).toBe(400);
-      const json = await api.request(`/v1/articles/${articleId}/images`, { method: 'POST', token: owner, json: { file: 'x' } });
+      const json = await api.request(`/v1/articles/${articleId}/images`, {
+        method: 'POST',
+        token: owner,
+        json: { file: 'x' },
+      });
       expect(json.status).toBe(400);
     });
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../worker/src/core/domain/entities.js';
-import {
-  ascendingIds,
-  newId,
-  type SetupRepositories,
-  freshRepositories,
-} from '../support/db-contract.js';
+import { ascendingIds, freshRepositories, newId, type SetupRepositories } from '../support/db-contract.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
 const hash = (c: string) => c.repeat(64).slice(0, 64);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, inviteAdmin, registerOwner, upload } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 import { PNG_1x1 } from '../support/images.js';
 
 const SECRET = /^cms_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/;
@@ -12,9 +12,16 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
     let owner: string;
     let admin: string;
     const createKey = async (json: Record<string, unknown>) => {
-      const res = await api.request('/v1/api-keys', { method: 'POST', token: owner, json: { name: 'Builder', ...json } });
+      const res = await api.request('/v1/api-keys', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Builder', ...json },
+      });
       expect(res.status, await res.clone().text()).toBe(201);
-      return (await res.json()) as { apiKey: { id: string; prefix: string; scopes: string[]; lastUsedAt: string | null }; secret: string };
+      return (await res.json()) as {
+        apiKey: { id: string; prefix: string; scopes: string[]; lastUsedAt: string | null };
+        secret: string;
+      };
     };
 
     beforeAll(async () => {
@@ -27,14 +34,31 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
     });
 
     it('shows the secret once, stores and lists only what identifies the key', async () => {
-      const res = await api.request('/v1/api-keys', { method: 'POST', token: owner, json: { name: 'Static builder', scopes: ['content:read'], evil: 1 } });
+      const res = await api.request('/v1/api-keys', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Static builder', scopes: ['content:read'], evil: 1 },
+      });
       expect(res.status).toBe(201);
       expect(res.headers.get('cache-control')).toBe('no-store');
       const { apiKey, secret } = await res.json();
       expect(secret).toMatch(SECRET);
       expect(secret.startsWith(apiKey.prefix + '_')).toBe(true);
-      expect(Object.keys(apiKey).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scopes']);
-      expect(apiKey).toMatchObject({ name: 'Static builder', scopes: ['content:read'], lastUsedAt: null, expiresAt: null });
+      expect(Object.keys(apiKey).sort()).toEqual([
+        'createdAt',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'prefix',
+        'scopes',
+      ]);
+      expect(apiKey).toMatchObject({
+        name: 'Static builder',
+        scopes: ['content:read'],
+        lastUsedAt: null,
+        expiresAt: null,
+      });
       const listed = await (await api.request('/v1/api-keys', { token: owner })).json();
       expect(listed.items).toContainEqual(apiKey);
       expect(JSON.stringify(listed)).not.toContain(secret.slice(13));
@@ -45,7 +69,11 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
       expect((await api.request('/v1/api-keys')).status).toBe(401);
       for (const token of [admin, secret]) {
         expect((await api.request('/v1/api-keys', { token })).status).toBe(403);
-        const res = await api.request('/v1/api-keys', { method: 'POST', token, json: { name: 'x', scopes: ['content:read'] } });
+        const res = await api.request('/v1/api-keys', {
+          method: 'POST',
+          token,
+          json: { name: 'x', scopes: ['content:read'] },
+        });
         expect(res.status).toBe(403);
         expect((await errorOf(res)).code).toBe('forbidden');
       }
@@ -59,12 +87,16 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
 
       expect((await api.request(`/v1/articles/${offline.id}`, { token: reader })).status).toBe(200);
       expect((await api.request(`/v1/articles/${offline.id}`, { token: writer })).status).toBe(404);
-      expect((await api.request('/v1/articles', { method: 'POST', token: reader, json: { title: 'x' } })).status).toBe(403);
+      expect((await api.request('/v1/articles', { method: 'POST', token: reader, json: { title: 'x' } })).status).toBe(
+        403,
+      );
 
       const created = await api.request('/v1/articles', { method: 'POST', token: writer, json: { title: 'By a key' } });
       expect(created.status).toBe(201);
       const articleId = (await created.json()).article.id;
-      expect((await api.request(`/v1/articles/${articleId}/publish`, { method: 'POST', token: writer })).status).toBe(200);
+      expect((await api.request(`/v1/articles/${articleId}/publish`, { method: 'POST', token: writer })).status).toBe(
+        200,
+      );
       expect((await upload(api, writer, articleId, PNG_1x1, 'a.png', 'image/png')).status).toBe(403);
       expect((await upload(api, media, articleId, PNG_1x1, 'a.png', 'image/png')).status).toBe(201);
 
@@ -90,16 +122,28 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
       const { apiKey, secret } = await createKey({ name: 'Tracked', scopes: ['content:write'] });
       api.clock.advance(5000);
       const before = api.clock.now().getTime();
-      expect((await api.request('/v1/articles', { method: 'POST', token: secret, json: { title: 'Logged' } })).status).toBe(201);
+      expect(
+        (await api.request('/v1/articles', { method: 'POST', token: secret, json: { title: 'Logged' } })).status,
+      ).toBe(201);
       const listed = (await (await api.request('/v1/api-keys?limit=100', { token: owner })).json()).items;
       const lastUsed = Date.parse(listed.find((k: { id: string }) => k.id === apiKey.id).lastUsedAt);
       expect(lastUsed).toBeGreaterThanOrEqual(before);
       expect(lastUsed).toBeLessThanOrEqual(api.clock.now().getTime());
       const log = (await (await api.request('/v1/activity?limit=5', { token: owner })).json()).items;
       expect(log[0]).toMatchObject({ action: 'article.create', actorType: 'apiKey', actorId: apiKey.id });
-      expect(log[1]).toMatchObject({ action: 'apiKey.use', actorType: 'apiKey', actorId: apiKey.id, subjectId: apiKey.id });
-      const created = (await (await api.request('/v1/activity?action=apiKey.create&limit=1', { token: owner })).json()).items[0];
-      expect(created).toMatchObject({ actorType: 'user', subjectId: apiKey.id, details: { name: 'Tracked', scopes: ['content:write'] } });
+      expect(log[1]).toMatchObject({
+        action: 'apiKey.use',
+        actorType: 'apiKey',
+        actorId: apiKey.id,
+        subjectId: apiKey.id,
+      });
+      const created = (await (await api.request('/v1/activity?action=apiKey.create&limit=1', { token: owner })).json())
+        .items[0];
+      expect(created).toMatchObject({
+        actorType: 'user',
+        subjectId: apiKey.id,
+        details: { name: 'Tracked', scopes: ['content:write'] },
+      });
     });
 
     it('refuses a revoked key at once, an expired key, and anything that only looks like a key', async () => {
@@ -119,7 +163,13 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
       expect((await api.request('/v1/articles', { token: expiring.secret })).status).toBe(401);
 
       const live = (await createKey({ scopes: ['content:read'] })).secret;
-      for (const fake of ['cms_', 'cms_nope', live.slice(0, -1) + (live.endsWith('A') ? 'B' : 'A'), live + 'x', live.toUpperCase()]) {
+      for (const fake of [
+        'cms_',
+        'cms_nope',
+        live.slice(0, -1) + (live.endsWith('A') ? 'B' : 'A'),
+        live + 'x',
+        live.toUpperCase(),
+      ]) {
         expect((await api.request('/v1/articles', { token: fake })).status, fake).toBe(401);
       }
     });

@@ -1,9 +1,19 @@
 import { PhotonImage } from '@cf-wasm/photon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
-import type { ApiHarness, TestResponse } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
-import { GIF_1x1, gifWithFrames, JPEG_400x300, JPEG_QUADRANTS, JPEG_QUADRANTS_800x400, PNG_QUADRANTS, pngWithScript, WEBP_1x1, withExifOrientation } from '../support/images.js';
+import type { ApiHarness, TestResponse } from '../support/api-harness.js';
+import {
+  GIF_1x1,
+  gifWithFrames,
+  JPEG_400x300,
+  JPEG_QUADRANTS,
+  JPEG_QUADRANTS_800x400,
+  PNG_QUADRANTS,
+  pngWithScript,
+  WEBP_1x1,
+  withExifOrientation,
+} from '../support/images.js';
 
 const bytesOf = async (res: TestResponse) => new Uint8Array(await res.arrayBuffer());
 
@@ -208,7 +218,9 @@ export function runMediaApiContract(name: string, setup: () => Promise<ApiHarnes
 
       const found = await list(`?q=${first.filename.slice(9, 23)}`);
       expect(found.items.map((i: { id: string }) => i.id)).toEqual([first.id]);
-      expect((await list(`?q=${first.filename.slice(-10).toUpperCase()}`)).items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+      expect(
+        (await list(`?q=${first.filename.slice(-10).toUpperCase()}`)).items.map((i: { id: string }) => i.id),
+      ).toEqual([first.id]);
       // LIKE wildcards in the text match only themselves (no filename holds them).
       expect((await list('?q=%25')).items).toEqual([]);
       expect((await list('?q=_')).items).toEqual([]);

@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { originalKey } from '../../worker/src/core/media/blob-keys.js';
 import { scheduledPurge } from '../../worker/src/http/services.js';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 import { GIF_1x1, JPEG_400x300, PNG_QUADRANTS, WEBP_1x1 } from '../support/images.js';
 
 const HOUR = 60 * 60 * 1000;
-const DEFAULTS = { enabled: false, intervalHours: 24, removeDuplicates: true, removeOrphans: true, orphanGraceHours: 24, dryRun: false };
+const DEFAULTS = {
+  enabled: false,
+  intervalHours: 24,
+  removeDuplicates: true,
+  removeOrphans: true,
+  orphanGraceHours: 24,
+  dryRun: false,
+};
 const IMAGE_URL = /\/static\/uploadedImages\/[0-9a-f-]+\.(?:jpg|png|webp|gif)(?:\?[A-Za-z0-9=&]*)?/g;
 
 interface Img {
@@ -24,7 +31,8 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
 
     const purge = async (json: Record<string, unknown> = {}, token = owner) =>
       api.request('/v1/media/purge', { method: 'POST', token, json });
-    const putSettings = (json: unknown, token = owner) => api.request('/v1/media/purge/settings', { method: 'PUT', token, json });
+    const putSettings = (json: unknown, token = owner) =>
+      api.request('/v1/media/purge/settings', { method: 'PUT', token, json });
     const uploadImage = async (articleId: string, bytes: Uint8Array): Promise<Img> => {
       // Ordered creation times: the oldest of a group is the survivor.
       api.clock.advance(1000);
@@ -41,7 +49,10 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
     async function expectEverythingRenders(articleIds: string[]) {
       for (const id of articleIds) {
         const article = (await (await api.request(`/v1/articles/${id}`, { token: owner })).json()).article;
-        const urls = [...(article.images as Img[]).map((i) => i.url), ...((article.body as string).match(IMAGE_URL) ?? [])];
+        const urls = [
+          ...(article.images as Img[]).map((i) => i.url),
+          ...((article.body as string).match(IMAGE_URL) ?? []),
+        ];
         for (const url of urls) {
           const res = await api.request(url);
           expect(res.status, `${url} in article ${id}`).toBe(200);
@@ -92,7 +103,14 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
         expect(refused.status, JSON.stringify(bad)).toBe(400);
         expect((await errorOf(refused)).code).toBe('invalid_request');
       }
-      const edges = { enabled: true, intervalHours: 720, removeDuplicates: false, removeOrphans: false, orphanGraceHours: 8760, dryRun: true };
+      const edges = {
+        enabled: true,
+        intervalHours: 720,
+        removeDuplicates: false,
+        removeOrphans: false,
+        orphanGraceHours: 8760,
+        dryRun: true,
+      };
       expect((await putSettings(edges, admin)).status).toBe(403);
       expect((await purge({ dryRun: true }, admin)).status).toBe(403);
       expect((await api.request('/v1/media/purge/settings', { method: 'PUT', json: edges })).status).toBe(401);
@@ -105,7 +123,9 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(settings).toMatchObject(edges);
       // Enabled and never run: due at the next tick.
       expect(Date.parse(settings.nextRunAt)).toBeLessThanOrEqual(api.clock.now().getTime());
-      expect((await (await api.request('/v1/media/purge/settings', { token: admin })).json()).settings).toMatchObject(edges);
+      expect((await (await api.request('/v1/media/purge/settings', { token: admin })).json()).settings).toMatchObject(
+        edges,
+      );
       expect((await purge({ dryRun: 'yes' })).status).toBe(400);
       // A body the server cannot read as JSON is refused, never taken for "no body".
       const asText = await api.request('/v1/media/purge', {
@@ -144,7 +164,9 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(dry.status).toBe(200);
       const plan = (await dry.json()).run;
       expect(plan).toMatchObject({ trigger: 'manual', dryRun: true, status: 'succeeded', error: null });
-      expect(plan.removed.duplicates.map((x: { imageId: string }) => x.imageId).sort()).toEqual([b1.id, c1.id, d2.id].sort());
+      expect(plan.removed.duplicates.map((x: { imageId: string }) => x.imageId).sort()).toEqual(
+        [b1.id, c1.id, d2.id].sort(),
+      );
       expect(plan.removed.duplicates.find((x: { imageId: string }) => x.imageId === d2.id).survivorId).toBe(a2.id);
       expect(plan.bytesFreed).toBe(2 * JPEG_400x300.byteLength + PNG_QUADRANTS.byteLength);
       // A dry run changes nothing.
@@ -158,19 +180,32 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       await expectEverythingRenders([a, b, c, d]);
       for (const gone of [b1, c1, d2]) expect((await api.request(gone.url)).status).toBe(404);
       const shown = async (id: string) =>
-        ((await (await api.request(`/v1/articles/${id}`, { token: owner })).json()).article.images as Img[]).map((i) => i.id).sort();
+        ((await (await api.request(`/v1/articles/${id}`, { token: owner })).json()).article.images as Img[])
+          .map((i) => i.id)
+          .sort();
       expect(await shown(b)).toEqual([a1.id]);
       expect(await shown(c)).toEqual([a1.id]);
       expect(await shown(d)).toEqual([a2.id, d3.id].sort());
       const body = (await (await api.request(`/v1/articles/${c}`, { token: owner })).json()).article.body;
       expect(body).toBe(`See ${a1.url} and ${a2.url}?format=png`);
       const og = (await (await api.request(`/v1/articles/${d}/seo`, { token: owner })).json()).seo;
-      expect(og).toEqual({ metaTitle: 'Share me', metaDescription: null, canonicalUrl: null, ogImage: a1.url, noindex: false });
+      expect(og).toEqual({
+        metaTitle: 'Share me',
+        metaDescription: null,
+        canonicalUrl: null,
+        ogImage: a1.url,
+        noindex: false,
+      });
       expect((await api.request(og.ogImage)).status).toBe(200);
       // Both runs are in the activity log, as the owner's.
-      const logged = (await (await api.request('/v1/activity?action=media.purge&limit=2', { token: owner })).json()).items;
+      const logged = (await (await api.request('/v1/activity?action=media.purge&limit=2', { token: owner })).json())
+        .items;
       expect(logged.map((e: { subjectId: string }) => e.subjectId)).toEqual([real.id, plan.id]);
-      expect(logged[0]).toMatchObject({ actorType: 'user', subjectType: 'purgeRun', details: { trigger: 'manual', dryRun: false, duplicates: 3, bytesFreed: real.bytesFreed } });
+      expect(logged[0]).toMatchObject({
+        actorType: 'user',
+        subjectType: 'purgeRun',
+        details: { trigger: 'manual', dryRun: false, duplicates: 3, bytesFreed: real.bytesFreed },
+      });
       // Nothing left to fold: the next dry run is empty.
       expect((await (await purge({ dryRun: true })).json()).run.removed.duplicates).toEqual([]);
 
@@ -182,7 +217,9 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       // Newest first, paged: the empty dry run, the real run, then the first dry run.
       const runs = await (await api.request('/v1/media/purge/runs?limit=2', { token: admin })).json();
       expect(runs.items[1].id).toBe(real.id);
-      const page2 = await (await api.request(`/v1/media/purge/runs?limit=1&cursor=${runs.nextCursor}`, { token: admin })).json();
+      const page2 = await (
+        await api.request(`/v1/media/purge/runs?limit=1&cursor=${runs.nextCursor}`, { token: admin })
+      ).json();
       expect(page2.items[0].id).toBe(plan.id);
     });
 
@@ -217,8 +254,14 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await putSettings({ ...DEFAULTS, enabled: true, intervalHours: 2, dryRun: true })).status).toBe(200);
       const first = await tick(api.clock.now());
       expect(first).toMatchObject({ trigger: 'scheduled', dryRun: true, status: 'succeeded' });
-      const [logged] = (await (await api.request('/v1/activity?action=media.purge&limit=1', { token: owner })).json()).items;
-      expect(logged).toMatchObject({ actorType: 'system', actorId: null, subjectId: first!.id, details: { trigger: 'scheduled', dryRun: true } });
+      const [logged] = (await (await api.request('/v1/activity?action=media.purge&limit=1', { token: owner })).json())
+        .items;
+      expect(logged).toMatchObject({
+        actorType: 'system',
+        actorId: null,
+        subjectId: first!.id,
+        details: { trigger: 'scheduled', dryRun: true },
+      });
       expect(await tick(api.clock.now())).toBeNull();
       api.clock.advance(HOUR);
       expect(await tick(api.clock.now())).toBeNull();
@@ -247,7 +290,9 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
       expect(run).toMatchObject({ trigger: 'scheduled', dryRun: false });
       // Earlier tests left an older copy of these bytes: the oldest survives.
       const folded = run!.removed.duplicates.find((d) => d.imageId === copy.id)!;
-      expect(run!.removed.duplicates.find((d) => d.imageId === original.id)?.survivorId ?? original.id).toBe(folded.survivorId);
+      expect(run!.removed.duplicates.find((d) => d.imageId === original.id)?.survivorId ?? original.id).toBe(
+        folded.survivorId,
+      );
       const after = (await (await api.request(`/v1/articles/${second}`)).json()).article;
       expect(after.body).toBe(`![copy](/static/uploadedImages/${folded.survivorFilename})`);
       expect(after.images.map((i: Img) => i.id)).toEqual([folded.survivorId]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PEER_HEADER, type ApiHarness } from '../support/api-harness.js';
 import { errorOf, registerOwner } from '../support/api-flows.js';
+import { type ApiHarness, TEST_PEER_HEADER } from '../support/api-harness.js';
 
 /** Per-client budgets with the default settings: 5 failed logins / 15 min, 5 resets / hour, 10 verifications / 15 min. */
 export function runRateLimitsApiContract(name: string, setup: () => Promise<ApiHarness>) {
@@ -44,15 +44,30 @@ export function runRateLimitsApiContract(name: string, setup: () => Promise<ApiH
         const h = forged[i % forged.length]!;
         expect((await login('203.0.113.4', 'wrong password', { [h]: `10.9.8.${i}` })).status).toBe(401);
       }
-      expect((await login('203.0.113.4', 'wrong password', { 'x-real-ip': '10.9.9.9', 'x-forwarded-for': '10.9.9.9' })).status).toBe(429);
+      expect(
+        (await login('203.0.113.4', 'wrong password', { 'x-real-ip': '10.9.9.9', 'x-forwarded-for': '10.9.9.9' }))
+          .status,
+      ).toBe(429);
     });
 
     it('folds one client’s spellings and an IPv6 /64 into one bucket', async () => {
-      const peers = ['2001:DB8:1:2::1', '2001:db8:1:2:ffff::9', '2001:db8:1:2:0:0:0:3', '[2001:db8:1:2::4]', '2001:0db8:0001:0002::5'];
+      const peers = [
+        '2001:DB8:1:2::1',
+        '2001:db8:1:2:ffff::9',
+        '2001:db8:1:2:0:0:0:3',
+        '[2001:db8:1:2::4]',
+        '2001:0db8:0001:0002::5',
+      ];
       for (const p of peers) expect((await login(p)).status).toBe(401);
       expect((await login('2001:db8:1:2:aaaa::1')).status).toBe(429);
       expect((await login('2001:db8:1:3::1')).status).toBe(401);
-      for (const p of ['198.51.100.7', '::ffff:198.51.100.7', '::FFFF:198.51.100.7', '198.51.100.7', '::ffff:c633:6407']) {
+      for (const p of [
+        '198.51.100.7',
+        '::ffff:198.51.100.7',
+        '::FFFF:198.51.100.7',
+        '198.51.100.7',
+        '::ffff:c633:6407',
+      ]) {
         expect((await login(p)).status).toBe(401);
       }
       expect((await login('198.51.100.7')).status).toBe(429);
@@ -65,7 +80,12 @@ export function runRateLimitsApiContract(name: string, setup: () => Promise<ApiH
     });
 
     it('limits password reset requests and confirmations, and verification attempts', async () => {
-      const reset = () => api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'x@example.com' }, headers: { [TEST_PEER_HEADER]: '203.0.113.60' } });
+      const reset = () =>
+        api.request('/v1/auth/password-reset', {
+          method: 'POST',
+          json: { email: 'x@example.com' },
+          headers: { [TEST_PEER_HEADER]: '203.0.113.60' },
+        });
       for (let i = 0; i < 5; i++) expect((await reset()).status).toBe(202);
       expect((await reset()).status).toBe(429);
       const confirm = () =>
@@ -75,7 +95,12 @@ export function runRateLimitsApiContract(name: string, setup: () => Promise<ApiH
           headers: { [TEST_PEER_HEADER]: '203.0.113.60' },
         });
       expect((await confirm()).status).toBe(429);
-      const verify = () => api.request('/v1/auth/verify', { method: 'POST', json: { code: 'B'.repeat(43) }, headers: { [TEST_PEER_HEADER]: '203.0.113.61' } });
+      const verify = () =>
+        api.request('/v1/auth/verify', {
+          method: 'POST',
+          json: { code: 'B'.repeat(43) },
+          headers: { [TEST_PEER_HEADER]: '203.0.113.61' },
+        });
       for (let i = 0; i < 10; i++) expect((await verify()).status).toBe(400);
       expect((await verify()).status).toBe(429);
     });

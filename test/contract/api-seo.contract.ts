@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, errorOf, registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const EMPTY = { metaTitle: null, metaDescription: null, canonicalUrl: null, ogImage: null, noindex: false };
 
@@ -9,7 +9,8 @@ export function runSeoApiContract(name: string, setup: () => Promise<ApiHarness>
   describe(`article SEO (${name})`, () => {
     let api: ApiHarness;
     let owner: string;
-    const put = (id: string, json: unknown) => api.request(`/v1/articles/${id}/seo`, { method: 'PUT', token: owner, json });
+    const put = (id: string, json: unknown) =>
+      api.request(`/v1/articles/${id}/seo`, { method: 'PUT', token: owner, json });
 
     beforeAll(async () => {
       api = await setup();
@@ -22,18 +23,32 @@ export function runSeoApiContract(name: string, setup: () => Promise<ApiHarness>
     it('is empty by default, set on create, replaced whole by PUT, and public with an online article', async () => {
       const plain = await createArticle(api, owner);
       expect(plain.seo).toEqual(EMPTY);
-      const seo = { metaTitle: '  Best title  ', metaDescription: 'About it', canonicalUrl: 'https://example.com/a', ogImage: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.jpg', noindex: true };
+      const seo = {
+        metaTitle: '  Best title  ',
+        metaDescription: 'About it',
+        canonicalUrl: 'https://example.com/a',
+        ogImage: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.jpg',
+        noindex: true,
+      };
       const article = await createArticle(api, owner, { seo });
       expect(article.seo).toEqual({ ...seo, metaTitle: 'Best title' });
 
-      const replaced = await put(article.id, { metaTitle: 'Only this', ogImage: 'https://cdn.example/og.png', unknown: 'ignored' });
+      const replaced = await put(article.id, {
+        metaTitle: 'Only this',
+        ogImage: 'https://cdn.example/og.png',
+        unknown: 'ignored',
+      });
       expect(replaced.status).toBe(200);
       const expected = { ...EMPTY, metaTitle: 'Only this', ogImage: 'https://cdn.example/og.png' };
       expect((await replaced.json()).seo).toEqual(expected);
       // Offline: hidden from the public like the article itself.
       expect((await api.request(`/v1/articles/${article.id}/seo`)).status).toBe(404);
-      expect((await (await api.request(`/v1/articles/${article.id}/seo`, { token: owner })).json()).seo).toEqual(expected);
-      expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+      expect((await (await api.request(`/v1/articles/${article.id}/seo`, { token: owner })).json()).seo).toEqual(
+        expected,
+      );
+      expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner })).status).toBe(
+        200,
+      );
       expect((await (await api.request(`/v1/articles/${article.id}/seo`)).json()).seo).toEqual(expected);
       expect((await (await api.request(`/v1/articles/${article.id}`)).json()).article.seo).toEqual(expected);
       const list = await (await api.request('/v1/articles')).json();
@@ -60,7 +75,11 @@ export function runSeoApiContract(name: string, setup: () => Promise<ApiHarness>
         expect(res.status, JSON.stringify(json)).toBe(400);
         expect((await errorOf(res)).code).toBe('invalid_request');
       }
-      const bad = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'x', seo: { canonicalUrl: 'ftp://x' } } });
+      const bad = await api.request('/v1/articles', {
+        method: 'POST',
+        token: owner,
+        json: { title: 'x', seo: { canonicalUrl: 'ftp://x' } },
+      });
       expect(bad.status).toBe(400);
     });
 

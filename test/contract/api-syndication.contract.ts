@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const HOSTILE_TITLE = `Tom & Jerry's <script>alert("x")</script> ]]> \u0007bell`;
 
@@ -13,16 +13,52 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
     let authorId: string;
     const ids: Record<string, string> = {};
 
-    const publish = async (id: string) => expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+    const publish = async (id: string) =>
+      expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
 
     beforeAll(async () => {
       api = await setup();
       owner = (await registerOwner(api, 'synd-owner@example.com')).token;
-      siteId = (await (await api.request('/v1/sites', { method: 'POST', token: owner, json: { name: 'News & Views', baseUrl: 'https://news.example/', description: 'All <the> news' } })).json()).site.id;
-      authorId = (await (await api.request('/v1/authors', { method: 'POST', token: owner, json: { name: 'Ada Lovelace', slug: 'ada' } })).json()).author.id;
-      ids.plain = (await createArticle(api, owner, { title: 'Plain', body: '# Heading\n\nSome **bold** text with a [link](https://x.example).', siteId, authorIds: [authorId] })).id;
-      ids.canonical = (await createArticle(api, owner, { title: HOSTILE_TITLE.replace('\u0007', ''), siteId, seo: { canonicalUrl: 'https://elsewhere.example/a?b=1&c=2', ogImage: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.jpg', metaDescription: 'Meta <b>desc</b>' } })).id;
-      ids.noindex = (await createArticle(api, owner, { title: 'Hidden from crawlers', siteId, seo: { noindex: true } })).id;
+      siteId = (
+        await (
+          await api.request('/v1/sites', {
+            method: 'POST',
+            token: owner,
+            json: { name: 'News & Views', baseUrl: 'https://news.example/', description: 'All <the> news' },
+          })
+        ).json()
+      ).site.id;
+      authorId = (
+        await (
+          await api.request('/v1/authors', {
+            method: 'POST',
+            token: owner,
+            json: { name: 'Ada Lovelace', slug: 'ada' },
+          })
+        ).json()
+      ).author.id;
+      ids.plain = (
+        await createArticle(api, owner, {
+          title: 'Plain',
+          body: '# Heading\n\nSome **bold** text with a [link](https://x.example).',
+          siteId,
+          authorIds: [authorId],
+        })
+      ).id;
+      ids.canonical = (
+        await createArticle(api, owner, {
+          title: HOSTILE_TITLE.replace('\u0007', ''),
+          siteId,
+          seo: {
+            canonicalUrl: 'https://elsewhere.example/a?b=1&c=2',
+            ogImage: '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.jpg',
+            metaDescription: 'Meta <b>desc</b>',
+          },
+        })
+      ).id;
+      ids.noindex = (
+        await createArticle(api, owner, { title: 'Hidden from crawlers', siteId, seo: { noindex: true } })
+      ).id;
       ids.offline = (await createArticle(api, owner, { title: 'Draft', siteId })).id;
       ids.otherSite = (await createArticle(api, owner, { title: 'No site' })).id;
       for (const key of ['plain', 'canonical', 'noindex', 'otherSite']) await publish(ids[key]!);
@@ -36,9 +72,15 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/xml; charset=utf-8');
       const xml = await res.text();
-      expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true);
+      expect(
+        xml.startsWith(
+          '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        ),
+      ).toBe(true);
       const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]).sort();
-      expect(locs).toEqual(['https://elsewhere.example/a?b=1&amp;c=2', `https://news.example/articles/${ids.plain}`].sort());
+      expect(locs).toEqual(
+        ['https://elsewhere.example/a?b=1&amp;c=2', `https://news.example/articles/${ids.plain}`].sort(),
+      );
       expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T[\d:.]+Z<\/lastmod>/);
     });
 
@@ -72,7 +114,11 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
         'og:site_name': 'News & Views',
         'og:image': `${api.deps.settings.publicUrl.replace(/\/$/, '')}/static/uploadedImages/0190a000-0000-7000-8000-000000000001.jpg`,
       });
-      expect(data.jsonLd).toMatchObject({ '@context': 'https://schema.org', '@type': 'Article', publisher: { name: 'News & Views' } });
+      expect(data.jsonLd).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        publisher: { name: 'News & Views' },
+      });
       expect(data.jsonLdText).not.toMatch(/[<>&]/);
       expect(JSON.parse(data.jsonLdText)).toEqual(data.jsonLd);
 

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
-export const REQUIRED_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'strict-transport-security'];
+export const REQUIRED_HEADERS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'strict-transport-security',
+];
 
-export function expectSecurityHeaders(res: Pick<Response, "headers">, label: string) {
+export function expectSecurityHeaders(res: Pick<Response, 'headers'>, label: string) {
   for (const h of REQUIRED_HEADERS) expect(res.headers.get(h), `${label}: ${h}`).toBeTruthy();
   const csp = res.headers.get('content-security-policy')!;
   const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
@@ -31,7 +37,12 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ ok: true, checks: { database: true, storage: true } });
       const version = await (await api.request('/v1/system/version')).json();
-      expect(version).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), builtAt: expect.any(String), target });
+      expect(version).toEqual({
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        commit: expect.any(String),
+        builtAt: expect.any(String),
+        target,
+      });
     });
 
     it('serves the admin shell, deep links included', async () => {
@@ -99,7 +110,11 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
     });
 
     it('never shows a stack trace or internal detail in an error body', async () => {
-      const res = await api.request('/v1/auth/login', { method: 'POST', body: '{'.repeat(10_000), headers: { 'content-type': 'application/json' } });
+      const res = await api.request('/v1/auth/login', {
+        method: 'POST',
+        body: '{'.repeat(10_000),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       const text = await res.text();
       expect(text).not.toMatch(/at .*\.(ts|js):\d+|node_modules|Error:/);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { errorOf, registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -29,8 +29,16 @@ export function runUsersApiContract(name: string, setup: () => Promise<ApiHarnes
 
     it('invites by e-mail, lists pending invitations without codes, and accepts once', async () => {
       const { invitation, code } = await invite(api, owner, 'Ada@Example.com');
-      expect(invitation).toEqual({ id: expect.any(String), email: 'ada@example.com', role: 'admin', expiresAt: expect.any(String), createdAt: expect.any(String) });
-      expect(new Date(invitation.expiresAt).getTime() - new Date(invitation.createdAt).getTime()).toBe(3 * 24 * 3600 * 1000);
+      expect(invitation).toEqual({
+        id: expect.any(String),
+        email: 'ada@example.com',
+        role: 'admin',
+        expiresAt: expect.any(String),
+        createdAt: expect.any(String),
+      });
+      expect(new Date(invitation.expiresAt).getTime() - new Date(invitation.createdAt).getTime()).toBe(
+        3 * 24 * 3600 * 1000,
+      );
       const list = await (await api.request('/v1/user/invite', { token: owner })).json();
       expect(list.items.map((i: { id: string }) => i.id)).toEqual([invitation.id]);
       expect(JSON.stringify(list)).not.toContain(code);
@@ -43,7 +51,11 @@ export function runUsersApiContract(name: string, setup: () => Promise<ApiHarnes
       expect((await accept(api, code)).status).toBe(400);
       expect((await (await api.request('/v1/user/invite', { token: owner })).json()).items).toEqual([]);
       // The address now belongs to a user: inviting it again is a conflict.
-      const dup = await api.request('/v1/user/invite', { method: 'POST', token: owner, json: { email: 'ada@example.com' } });
+      const dup = await api.request('/v1/user/invite', {
+        method: 'POST',
+        token: owner,
+        json: { email: 'ada@example.com' },
+      });
       expect(dup.status).toBe(409);
     });
 
@@ -63,10 +75,16 @@ export function runUsersApiContract(name: string, setup: () => Promise<ApiHarnes
 
     it('cancels with 204, after which the code is dead and the id unknown', async () => {
       const { invitation, code } = await invite(api, owner, 'carol@example.com');
-      expect((await api.request(`/v1/user/invite/${invitation.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
+      expect((await api.request(`/v1/user/invite/${invitation.id}`, { method: 'DELETE', token: owner })).status).toBe(
+        204,
+      );
       expect((await accept(api, code)).status).toBe(400);
-      expect((await api.request(`/v1/user/invite/${invitation.id}`, { method: 'DELETE', token: owner })).status).toBe(404);
-      expect((await api.request(`/v1/user/invite/${invitation.id}/renew`, { method: 'POST', token: owner })).status).toBe(404);
+      expect((await api.request(`/v1/user/invite/${invitation.id}`, { method: 'DELETE', token: owner })).status).toBe(
+        404,
+      );
+      expect(
+        (await api.request(`/v1/user/invite/${invitation.id}/renew`, { method: 'POST', token: owner })).status,
+      ).toBe(404);
     });
 
     it('expires after 3 days', async () => {
@@ -115,32 +133,54 @@ export function runUsersApiContract(name: string, setup: () => Promise<ApiHarnes
         ['POST', '/v1/system/update/apply'],
         ['POST', '/v1/system/update/rollback'],
       ] as const) {
-        const asAdmin = await api.request(path, { method, token: admin.token, json: method === 'GET' || method === 'DELETE' ? undefined : { email: 'x@example.com' } });
+        const asAdmin = await api.request(path, {
+          method,
+          token: admin.token,
+          json: method === 'GET' || method === 'DELETE' ? undefined : { email: 'x@example.com' },
+        });
         expect(asAdmin.status, `${method} ${path} as admin`).toBe(403);
         expect((await errorOf(asAdmin)).code).toBe('forbidden');
         expect((await api.request(path, { method })).status, `${method} ${path} anonymous`).toBe(401);
       }
       // An admin still does everything else the specification grants.
-      expect((await api.request('/v1/articles', { method: 'POST', token: admin.token, json: { title: 'By the admin' } })).status).toBe(201);
+      expect(
+        (await api.request('/v1/articles', { method: 'POST', token: admin.token, json: { title: 'By the admin' } }))
+          .status,
+      ).toBe(201);
     });
 
     it('lists, reads and edits users with public fields only', async () => {
       const page = await (await api.request('/v1/user', { token: owner.token })).json();
-      expect(page.items.map((u: { email: string }) => u.email).sort()).toEqual(['boss@example.com', 'helper@example.com']);
-      for (const u of page.items) expect(Object.keys(u).sort()).toEqual(['createdAt', 'displayName', 'email', 'id', 'role', 'verified']);
+      expect(page.items.map((u: { email: string }) => u.email).sort()).toEqual([
+        'boss@example.com',
+        'helper@example.com',
+      ]);
+      for (const u of page.items)
+        expect(Object.keys(u).sort()).toEqual(['createdAt', 'displayName', 'email', 'id', 'role', 'verified']);
       const read = await api.request(`/v1/user/${admin.id}`, { token: owner.token });
       expect((await read.json()).user.email).toBe('helper@example.com');
-      const renamed = await api.request(`/v1/user/${admin.id}`, { method: 'PATCH', token: owner.token, json: { displayName: 'Helper' } });
+      const renamed = await api.request(`/v1/user/${admin.id}`, {
+        method: 'PATCH',
+        token: owner.token,
+        json: { displayName: 'Helper' },
+      });
       expect((await renamed.json()).user.displayName).toBe('Helper');
       for (const id of ['0190a000-0000-7000-8000-000000000000', 'nope']) {
         expect((await api.request(`/v1/user/${id}`, { token: owner.token })).status).toBe(404);
       }
       expect((await api.request(`/v1/user/${owner.id}`, { method: 'DELETE', token: owner.token })).status).toBe(409);
-      expect((await api.request(`/v1/user/${owner.id}`, { method: 'PATCH', token: owner.token, json: { role: 'admin' } })).status).toBe(409);
+      expect(
+        (await api.request(`/v1/user/${owner.id}`, { method: 'PATCH', token: owner.token, json: { role: 'admin' } }))
+          .status,
+      ).toBe(409);
     });
 
     it('transfers ownership: exactly one owner, the caller becomes admin', async () => {
-      const res = await api.request(`/v1/user/${admin.id}`, { method: 'PATCH', token: owner.token, json: { role: 'owner' } });
+      const res = await api.request(`/v1/user/${admin.id}`, {
+        method: 'PATCH',
+        token: owner.token,
+        json: { role: 'owner' },
+      });
       expect(res.status).toBe(200);
       expect((await res.json()).user.role).toBe('owner');
       const me = await (await api.request('/v1/auth/me', { token: owner.token })).json();

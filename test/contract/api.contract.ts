@@ -1,16 +1,16 @@
 import type { ApiHarness } from '../support/api-harness.js';
 import { runAccountsApiContract } from './api-accounts.contract.js';
 import { runActivityApiContract } from './api-activity.contract.js';
-import { runApiKeysApiContract } from './api-keys.contract.js';
-import { runSeoApiContract } from './api-seo.contract.js';
-import { runSyndicationApiContract } from './api-syndication.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runContentApiContract } from './api-content.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
+import { runApiKeysApiContract } from './api-keys.contract.js';
 import { runMediaApiContract } from './api-media.contract.js';
 import { runPurgeApiContract } from './api-purge.contract.js';
 import { runRateLimitsApiContract } from './api-rate-limits.contract.js';
+import { runSeoApiContract } from './api-seo.contract.js';
+import { runSyndicationApiContract } from './api-syndication.contract.js';
 import { runSystemApiContract } from './api-system.contract.js';
 import { runUsersApiContract } from './api-users.contract.js';
 

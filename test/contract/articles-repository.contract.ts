@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HOSTILE_STRINGS,
   ascendingIds,
   domainError,
+  freshRepositories,
+  HOSTILE_STRINGS,
   megabyteBody,
   newId,
+  type SetupRepositories,
   sampleArticle,
   sampleImage,
-  type SetupRepositories,
-  freshRepositories,
 } from '../support/db-contract.js';
 
 /** ArticlesRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
@@ -109,7 +109,9 @@ export function runArticlesRepositoryContract(name: string, setup: SetupReposito
       expect((await db.repos.articles.list({ limit: 100, beforeId: ids[3]! })).map((a) => a.id)).toEqual(
         newestFirst.slice(4),
       );
-      expect(await db.repos.articles.list({ limit: 1, beforeId: 'ffffffff-ffff-7fff-bfff-ffffffffffff' })).toHaveLength(1);
+      expect(await db.repos.articles.list({ limit: 1, beforeId: 'ffffffff-ffff-7fff-bfff-ffffffffffff' })).toHaveLength(
+        1,
+      );
     });
 
     it('refuses a malformed cursor or limit instead of listing everything', async () => {
@@ -158,11 +160,11 @@ export function runArticlesRepositoryContract(name: string, setup: SetupReposito
       await db.repos.articles.create(input);
       const now = new Date();
 
-      expect((await db.repos.articles.update(input.id, { authorIds: [c!, b!, a!], siteId }, now))).toMatchObject({
+      expect(await db.repos.articles.update(input.id, { authorIds: [c!, b!, a!], siteId }, now)).toMatchObject({
         authorIds: [c, b, a],
         siteId,
       });
-      expect((await db.repos.articles.update(input.id, { authorIds: [], siteId: null }, now))).toMatchObject({
+      expect(await db.repos.articles.update(input.id, { authorIds: [], siteId: null }, now)).toMatchObject({
         authorIds: [],
         siteId: null,
       });

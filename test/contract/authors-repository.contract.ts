@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Author } from '../../worker/src/core/domain/entities.js';
 import {
-  HOSTILE_STRINGS,
   ascendingIds,
   domainError,
-  newId,
-  sampleArticle,
-  type SetupRepositories,
   freshRepositories,
+  HOSTILE_STRINGS,
+  newId,
+  type SetupRepositories,
+  sampleArticle,
 } from '../support/db-contract.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
@@ -33,7 +33,11 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
     const db = freshRepositories(setup);
 
     it('creates an author and reads every field back unchanged; unknown and malformed ids find nothing', async () => {
-      const input = sampleAuthor({ name: HOSTILE_STRINGS[4]!, bio: HOSTILE_STRINGS[3]!, avatarUrl: 'https://cdn.example/a.png' });
+      const input = sampleAuthor({
+        name: HOSTILE_STRINGS[4]!,
+        bio: HOSTILE_STRINGS[3]!,
+        avatarUrl: 'https://cdn.example/a.png',
+      });
       await db.repos.authors.create(input);
       expect(await db.repos.authors.findById(input.id)).toEqual(input);
       const bare = sampleAuthor({ bio: null, avatarUrl: null });
@@ -46,10 +50,14 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
     it('refuses a taken slug on create and on update (conflict)', async () => {
       const first = sampleAuthor({ slug: 'jane-doe' });
       await db.repos.authors.create(first);
-      await expect(db.repos.authors.create(sampleAuthor({ slug: 'jane-doe' }))).rejects.toMatchObject(domainError('conflict'));
+      await expect(db.repos.authors.create(sampleAuthor({ slug: 'jane-doe' }))).rejects.toMatchObject(
+        domainError('conflict'),
+      );
       const second = sampleAuthor({ slug: 'john-doe' });
       await db.repos.authors.create(second);
-      await expect(db.repos.authors.update(second.id, { slug: 'jane-doe' }, LATER)).rejects.toMatchObject(domainError('conflict'));
+      await expect(db.repos.authors.update(second.id, { slug: 'jane-doe' }, LATER)).rejects.toMatchObject(
+        domainError('conflict'),
+      );
       expect(await db.repos.authors.findById(second.id)).toEqual(second);
       // Keeping one's own slug is no conflict.
       expect((await db.repos.authors.update(first.id, { slug: 'jane-doe', name: 'Jane' }, LATER))?.name).toBe('Jane');
@@ -57,8 +65,12 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
     });
 
     it('refuses NUL characters and malformed ids on create', async () => {
-      await expect(db.repos.authors.create(sampleAuthor({ bio: 'a\u0000b' }))).rejects.toMatchObject(domainError('invalid_request'));
-      await expect(db.repos.authors.create(sampleAuthor({ id: 'nope' }))).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.authors.create(sampleAuthor({ bio: 'a\u0000b' }))).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
+      await expect(db.repos.authors.create(sampleAuthor({ id: 'nope' }))).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
       expect(await db.repos.authors.list({ limit: 10 })).toEqual([]);
     });
 

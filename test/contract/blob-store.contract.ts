@@ -165,7 +165,10 @@ export function runBlobStoreContract(
         'a\nb.bin',
       ];
       for (const key of bad) {
-        await expect(store.put(key, new Uint8Array([1]), 'application/octet-stream'), `put ${JSON.stringify(key)}`).rejects.toMatchObject({
+        await expect(
+          store.put(key, new Uint8Array([1]), 'application/octet-stream'),
+          `put ${JSON.stringify(key)}`,
+        ).rejects.toMatchObject({
           code: 'invalid_request',
         });
         await expect(store.get(key), `get ${JSON.stringify(key)}`).rejects.toMatchObject({ code: 'invalid_request' });
@@ -173,7 +176,9 @@ export function runBlobStoreContract(
         await expect(store.delete(key)).rejects.toMatchObject({ code: 'invalid_request' });
       }
       for (const prefix of ['../', '/abs', 'a//', 'a\\', '%2e%2e/', '../../etc/']) {
-        await expect(store.list(prefix), `list ${JSON.stringify(prefix)}`).rejects.toMatchObject({ code: 'invalid_request' });
+        await expect(store.list(prefix), `list ${JSON.stringify(prefix)}`).rejects.toMatchObject({
+          code: 'invalid_request',
+        });
       }
       await expect(store.list('', undefined, 0)).rejects.toMatchObject({ code: 'invalid_request' });
       await expect(store.list('', undefined, 1.5)).rejects.toMatchObject({ code: 'invalid_request' });

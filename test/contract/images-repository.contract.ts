@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HOSTILE_STRINGS,
   ascendingIds,
   domainError,
+  freshRepositories,
+  HOSTILE_STRINGS,
   newId,
+  type SetupRepositories,
   sampleArticle,
   sampleImage,
-  type SetupRepositories,
-  freshRepositories,
 } from '../support/db-contract.js';
 
 /** ImagesRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
@@ -120,7 +120,8 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
         sampleImage(b, { id: i4, filename: 'catx1.png' }),
       ];
       for (const image of images) await db.repos.images.create(image);
-      const ids = async (q: Parameters<typeof db.repos.images.list>[0]) => (await db.repos.images.list(q)).map((i) => i.filename);
+      const ids = async (q: Parameters<typeof db.repos.images.list>[0]) =>
+        (await db.repos.images.list(q)).map((i) => i.filename);
 
       expect(await ids({ limit: 10 })).toEqual(['catx1.png', 'dog!1.jpg', 'cat%1.png', 'cat_1.png']);
       expect(await ids({ limit: 2, beforeId: i3 })).toEqual(['cat%1.png', 'cat_1.png']);
@@ -138,9 +139,13 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
         const short = text.slice(0, 12);
         expect(await ids({ limit: 10, filenameContains: short })).toEqual([]);
       }
-      await expect(db.repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
       expect(await ids({ limit: 10, filenameContains: 'x'.repeat(48) })).toEqual([]);
-      await expect(db.repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
     });
 
     it('deletes an image once', async () => {

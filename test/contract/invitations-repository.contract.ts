@@ -5,9 +5,9 @@ import {
   ascendingIds,
   domainError,
   newId,
-  sampleUser,
   type RepositoryContractSetup,
   type SetupRepositories,
+  sampleUser,
 } from '../support/db-contract.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
@@ -52,7 +52,12 @@ export function runInvitationsRepositoryContract(name: string, setup: SetupRepos
     beforeEach(async () => {
       ctx = await setup();
       repos = ctx.repos;
-      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const owner = sampleUser({
+        role: 'owner',
+        verified: true,
+        verificationCodeHash: null,
+        verificationExpiresAt: null,
+      });
       await repos.users.create(owner);
       ownerId = owner.id;
     });
@@ -94,17 +99,32 @@ export function runInvitationsRepositoryContract(name: string, setup: SetupRepos
       }
       const first = await repos.invitations.list({ limit: 2 });
       expect(first.map((i) => i.id)).toEqual([ids[4], ids[3]]);
-      expect((await repos.invitations.list({ limit: 2, beforeId: ids[3]! })).map((i) => i.id)).toEqual([ids[2], ids[1]]);
+      expect((await repos.invitations.list({ limit: 2, beforeId: ids[3]! })).map((i) => i.id)).toEqual([
+        ids[2],
+        ids[1],
+      ]);
       expect(await repos.invitations.list({ limit: 100 })).toHaveLength(5);
-      await expect(repos.invitations.list({ limit: 2, beforeId: 'nope' })).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(repos.invitations.list({ limit: 2, beforeId: 'nope' })).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
     });
 
     it('renews: new code, expiry and createdAt; the old code stops working', async () => {
       const input = sampleInvitation();
       await repos.invitations.create(input);
       const later = new Date(NOW.getTime() + DAY);
-      const renewed = await repos.invitations.renew(input.id, 'renewed-code', new Date(later.getTime() + 3 * DAY), later);
-      expect(renewed).toEqual({ ...input, codeHash: 'renewed-code', expiresAt: new Date(later.getTime() + 3 * DAY), createdAt: later });
+      const renewed = await repos.invitations.renew(
+        input.id,
+        'renewed-code',
+        new Date(later.getTime() + 3 * DAY),
+        later,
+      );
+      expect(renewed).toEqual({
+        ...input,
+        codeHash: 'renewed-code',
+        expiresAt: new Date(later.getTime() + 3 * DAY),
+        createdAt: later,
+      });
       expect(await repos.invitations.accept(input.codeHash, later, newMember())).toBeNull();
       expect(await repos.invitations.accept('renewed-code', later, newMember())).toMatchObject({ email: input.email });
       expect(await repos.invitations.renew(newId(), 'x', later, later)).toBeNull();
@@ -114,8 +134,19 @@ export function runInvitationsRepositoryContract(name: string, setup: SetupRepos
     it('accepts once: a verified account with the invitation e-mail and role, and the invitation is gone', async () => {
       const input = sampleInvitation({ invitedBy: ownerId });
       await repos.invitations.create(input);
-      const user = await repos.invitations.accept(input.codeHash, NOW, newMember({ email: 'ignored@example.com', role: 'owner', verified: false }));
-      expect(user).toMatchObject({ email: input.email, role: 'admin', verified: true, displayName: 'Invited Member', tokenVersion: 0, createdAt: NOW });
+      const user = await repos.invitations.accept(
+        input.codeHash,
+        NOW,
+        newMember({ email: 'ignored@example.com', role: 'owner', verified: false }),
+      );
+      expect(user).toMatchObject({
+        email: input.email,
+        role: 'admin',
+        verified: true,
+        displayName: 'Invited Member',
+        tokenVersion: 0,
+        createdAt: NOW,
+      });
       expect(await repos.users.findById(user!.id)).toEqual(user);
       expect(await repos.users.findByEmail(input.email)).toEqual(user);
       expect(await repos.invitations.findById(input.id)).toBeNull();
@@ -131,7 +162,9 @@ export function runInvitationsRepositoryContract(name: string, setup: SetupRepos
       expect(await repos.invitations.accept(expired.codeHash, NOW, newMember())).toBeNull();
       expect(await repos.invitations.accept(cancelled.codeHash, NOW, newMember())).toBeNull();
       expect(await repos.invitations.accept('unknown', NOW, newMember())).toBeNull();
-      expect(await repos.invitations.accept(`${expired.codeHash} `, new Date(NOW.getTime() - 1), newMember())).toBeNull();
+      expect(
+        await repos.invitations.accept(`${expired.codeHash} `, new Date(NOW.getTime() - 1), newMember()),
+      ).toBeNull();
       expect(await repos.invitations.accept("' or 1=1 --", NOW, newMember())).toBeNull();
       expect(await repos.invitations.accept('nul\u0000', NOW, newMember())).toBeNull();
       expect(await repos.users.findByEmail(expired.email)).toBeNull();

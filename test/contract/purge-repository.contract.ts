@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PURGE_SETTINGS, type PurgeRun } from '../../worker/src/core/domain/purge.entities.js';
 import {
   ascendingIds,
+  freshRepositories,
   newId,
+  type SetupRepositories,
   sampleArticle,
   sampleImage,
-  type SetupRepositories,
-  freshRepositories,
 } from '../support/db-contract.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
@@ -40,7 +40,14 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
 
     it('answers the defaults before any save, then exactly what was saved', async () => {
       expect(await db.repos.purge.getSettings()).toEqual(DEFAULT_PURGE_SETTINGS);
-      const saved = { enabled: true, intervalHours: 720, removeDuplicates: false, removeOrphans: true, orphanGraceHours: 8760, dryRun: true };
+      const saved = {
+        enabled: true,
+        intervalHours: 720,
+        removeDuplicates: false,
+        removeOrphans: true,
+        orphanGraceHours: 8760,
+        dryRun: true,
+      };
       await db.repos.purge.saveSettings(saved, NOW);
       expect(await db.repos.purge.getSettings()).toEqual(saved);
       await db.repos.purge.saveSettings({ ...saved, enabled: false, intervalHours: 1 }, NOW);
@@ -58,7 +65,9 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
         status: 'succeeded',
         finishedAt: new Date(NOW.getTime() + 2 * MINUTE),
         removed: {
-          duplicates: [{ imageId: ids[0]!, filename: 'a.png', survivorId: ids[1]!, survivorFilename: 'b.png', bytes: 5 }],
+          duplicates: [
+            { imageId: ids[0]!, filename: 'a.png', survivorId: ids[1]!, survivorFilename: 'b.png', bytes: 5 },
+          ],
           orphanBlobs: [{ key: 'originals/x.png', bytes: 7 }],
           rowsWithoutBlob: [],
         },
@@ -103,7 +112,9 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       await db.repos.leases.acquire('purge', 'old', NOW, new Date(NOW.getTime() + MINUTE));
       const later = new Date(NOW.getTime() + 2 * MINUTE);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => db.repos.leases.acquire('purge', `racer-${i}`, later, new Date(later.getTime() + MINUTE))),
+        Array.from({ length: 10 }, (_, i) =>
+          db.repos.leases.acquire('purge', `racer-${i}`, later, new Date(later.getTime() + MINUTE)),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
@@ -114,7 +125,9 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       await db.repos.images.create(survivor);
       const dupId = newId();
       const dupName = `${dupId}.png`;
-      const b = await article(`![x](/static/uploadedImages/${dupName}?w=400&format=webp) and <img src="/static/uploadedImages/${dupName}">`);
+      const b = await article(
+        `![x](/static/uploadedImages/${dupName}?w=400&format=webp) and <img src="/static/uploadedImages/${dupName}">`,
+      );
       const duplicate = sampleImage(b, { id: dupId, filename: dupName });
       await db.repos.images.create(duplicate);
       const c = await article('no images here');

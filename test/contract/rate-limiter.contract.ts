@@ -31,7 +31,12 @@ export function runRateLimiterContract(name: string, setup: () => Promise<RateLi
 
     const at = (ms: number) => new Date(t0 + ms);
     /** 5 per minute: one unit every 12 s. */
-    const rule = (overrides: Partial<RateRule> = {}): RateRule => ({ name: `login-${unique}`, limit: 5, windowSeconds: 60, ...overrides });
+    const rule = (overrides: Partial<RateRule> = {}): RateRule => ({
+      name: `login-${unique}`,
+      limit: 5,
+      windowSeconds: 60,
+      ...overrides,
+    });
     const takeMany = async (r: RateRule, key: string, n: number, when = at(0)) => {
       const out = [];
       for (let i = 0; i < n; i++) out.push(await limiter.take(r, key, when));
@@ -101,7 +106,17 @@ export function runRateLimiterContract(name: string, setup: () => Promise<RateLi
     it('keeps long, unicode and space-bearing keys distinct', async () => {
       const r = rule({ limit: 1 });
       const long = 'x'.repeat(500);
-      const keys = [long, `${long}y`, 'user@example.com', 'user@example.com ', 'ä', 'a', '2001:db8::1', 'a\u0000b', 'a'];
+      const keys = [
+        long,
+        `${long}y`,
+        'user@example.com',
+        'user@example.com ',
+        'ä',
+        'a',
+        '2001:db8::1',
+        'a\u0000b',
+        'a',
+      ];
       const decisions = [];
       for (const key of keys) decisions.push((await limiter.take(r, key, at(0))).allowed);
       // Every key is its own budget of one; the repeated 'a' at the end is not.

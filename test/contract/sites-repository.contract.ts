@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../worker/src/core/domain/entities.js';
 import {
-  HOSTILE_STRINGS,
   ascendingIds,
   domainError,
-  newId,
-  sampleArticle,
-  type SetupRepositories,
   freshRepositories,
+  HOSTILE_STRINGS,
+  newId,
+  type SetupRepositories,
+  sampleArticle,
 } from '../support/db-contract.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
@@ -43,8 +43,12 @@ export function runSitesRepositoryContract(name: string, setup: SetupRepositorie
     });
 
     it('refuses NUL characters and malformed ids on create', async () => {
-      await expect(db.repos.sites.create(sampleSite({ name: 'a\u0000b' }))).rejects.toMatchObject(domainError('invalid_request'));
-      await expect(db.repos.sites.create(sampleSite({ id: 'nope' }))).rejects.toMatchObject(domainError('invalid_request'));
+      await expect(db.repos.sites.create(sampleSite({ name: 'a\u0000b' }))).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
+      await expect(db.repos.sites.create(sampleSite({ id: 'nope' }))).rejects.toMatchObject(
+        domainError('invalid_request'),
+      );
       expect(await db.repos.sites.list({ limit: 10 })).toEqual([]);
     });
 

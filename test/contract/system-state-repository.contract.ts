@@ -24,7 +24,9 @@ export function runSystemStateRepositoryContract(name: string, setup: SetupRepos
       // Several rounds: the interleavings differ from one to the next.
       for (let round = 0; round < 8; round++) {
         const key = `race-${round}`;
-        const results = await Promise.all([3, 9, 1, 7, 9, 2].map((v) => db.repos.systemState.save(key, `{"v":${v}}`, v, NOW)));
+        const results = await Promise.all(
+          [3, 9, 1, 7, 9, 2].map((v) => db.repos.systemState.save(key, `{"v":${v}}`, v, NOW)),
+        );
         expect(results.some(Boolean)).toBe(true);
         expect(await db.repos.systemState.get(key)).toEqual({ value: '{"v":9}', version: 9 });
       }

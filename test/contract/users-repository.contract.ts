@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HOSTILE_STRINGS,
   ascendingIds,
   domainError,
-  newId,
-  sampleUser,
-  type SetupRepositories,
   freshRepositories,
+  HOSTILE_STRINGS,
+  newId,
+  type SetupRepositories,
+  sampleUser,
 } from '../support/db-contract.js';
 
 /** UsersRepository, the same on D1, SQLite, MariaDB and PostgreSQL. */
@@ -80,7 +80,9 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       expect(await db.repos.users.hasVerifiedUser()).toBe(false);
       await db.repos.users.create(sampleUser());
       expect(await db.repos.users.hasVerifiedUser()).toBe(false);
-      await db.repos.users.create(sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null }));
+      await db.repos.users.create(
+        sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null }),
+      );
       expect(await db.repos.users.hasVerifiedUser()).toBe(true);
     });
 
@@ -222,7 +224,12 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       await db.repos.users.create(input);
       const now = new Date('2026-11-26T08:00:00.250Z');
       const updated = await db.repos.users.update(input.id, { displayName: HOSTILE_STRINGS[3]! }, now);
-      expect(updated).toMatchObject({ id: input.id, displayName: HOSTILE_STRINGS[3], updatedAt: now, createdAt: input.createdAt });
+      expect(updated).toMatchObject({
+        id: input.id,
+        displayName: HOSTILE_STRINGS[3],
+        updatedAt: now,
+        createdAt: input.createdAt,
+      });
       expect(updated?.passwordHash).toBe(input.passwordHash);
       const cleared = await db.repos.users.update(input.id, { displayName: null }, now);
       expect(cleared?.displayName).toBeNull();
@@ -237,7 +244,11 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       await db.repos.users.create(input);
       const now = new Date('2026-11-26T08:00:00.000Z');
       expect(await db.repos.users.setPassword(input.id, 'new-hash-1', now)).toBe(true);
-      expect(await db.repos.users.findById(input.id)).toMatchObject({ passwordHash: 'new-hash-1', tokenVersion: 1, updatedAt: now });
+      expect(await db.repos.users.findById(input.id)).toMatchObject({
+        passwordHash: 'new-hash-1',
+        tokenVersion: 1,
+        updatedAt: now,
+      });
       expect(await db.repos.users.setPassword(input.id, 'new-hash-2', now)).toBe(true);
       expect((await db.repos.users.findById(input.id))?.tokenVersion).toBe(2);
       expect(await db.repos.users.setPassword(newId(), 'x', now)).toBe(false);
@@ -254,12 +265,19 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       await db.repos.users.setResetCode(other.id, 'reset-other', new Date(now.getTime() + 60_000));
 
       expect(await db.repos.users.resetPassword('reset-1', 'reset-hash', now)).toBe(input.id);
-      expect(await db.repos.users.findById(input.id)).toMatchObject({ passwordHash: 'reset-hash', tokenVersion: 1, updatedAt: now });
+      expect(await db.repos.users.findById(input.id)).toMatchObject({
+        passwordHash: 'reset-hash',
+        tokenVersion: 1,
+        updatedAt: now,
+      });
       // Single use.
       expect(await db.repos.users.resetPassword('reset-1', 'again', now)).toBeNull();
       expect((await db.repos.users.findById(input.id))?.passwordHash).toBe('reset-hash');
       // The other account is untouched.
-      expect(await db.repos.users.findById(other.id)).toMatchObject({ passwordHash: other.passwordHash, tokenVersion: 0 });
+      expect(await db.repos.users.findById(other.id)).toMatchObject({
+        passwordHash: other.passwordHash,
+        tokenVersion: 0,
+      });
     });
 
     it('refuses an expired, replaced, unknown or hostile reset code and changes nothing', async () => {
@@ -275,7 +293,10 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       expect(await db.repos.users.resetPassword('unknown', 'x', now)).toBeNull();
       expect(await db.repos.users.resetPassword("' or 1=1 --", 'x', now)).toBeNull();
       expect(await db.repos.users.resetPassword('nul\u0000', 'x', now)).toBeNull();
-      expect(await db.repos.users.findById(input.id)).toMatchObject({ passwordHash: input.passwordHash, tokenVersion: 0 });
+      expect(await db.repos.users.findById(input.id)).toMatchObject({
+        passwordHash: input.passwordHash,
+        tokenVersion: 0,
+      });
       // Still valid a millisecond earlier.
       expect(await db.repos.users.resetPassword('reset-new', 'y', new Date(now.getTime() - 1))).toBe(input.id);
     });
@@ -296,7 +317,12 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
     });
 
     it('transfers ownership to a verified account: the old owner becomes admin', async () => {
-      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const owner = sampleUser({
+        role: 'owner',
+        verified: true,
+        verificationCodeHash: null,
+        verificationExpiresAt: null,
+      });
       const next = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
       await db.repos.users.create(owner);
       await db.repos.users.create(next);
@@ -315,7 +341,12 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
     });
 
     it('refuses a transfer from a non-owner or to an unverified, unknown or same account, changing nothing', async () => {
-      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const owner = sampleUser({
+        role: 'owner',
+        verified: true,
+        verificationCodeHash: null,
+        verificationExpiresAt: null,
+      });
       const admin = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
       const other = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
       const pending = sampleUser();
@@ -328,7 +359,11 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       expect(await db.repos.users.transferOwnership(owner.id, 'malformed', now)).toBe(false);
       expect(await db.repos.users.findById(owner.id)).toMatchObject({ role: 'owner', updatedAt: owner.createdAt });
       for (const u of [admin, other, pending]) {
-        expect(await db.repos.users.findById(u.id)).toMatchObject({ role: 'admin', updatedAt: u.createdAt, tokenVersion: 0 });
+        expect(await db.repos.users.findById(u.id)).toMatchObject({
+          role: 'admin',
+          updatedAt: u.createdAt,
+          tokenVersion: 0,
+        });
       }
     });
 
@@ -342,7 +377,12 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
     });
 
     it('lets one of several concurrent transfers from the owner win, leaving exactly one owner', async () => {
-      const owner = sampleUser({ role: 'owner', verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      const owner = sampleUser({
+        role: 'owner',
+        verified: true,
+        verificationCodeHash: null,
+        verificationExpiresAt: null,
+      });
       const candidates = Array.from({ length: 5 }, () =>
         sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null }),
       );

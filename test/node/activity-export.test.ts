@@ -2,10 +2,10 @@ import { appendFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryLine, type ActivityEntry } from '../../worker/src/ports/activity-log.js';
+import { type ActivityEntry, entryLine } from '../../worker/src/ports/activity-log.js';
 import { registerOwner } from '../support/api-flows.js';
 import { ascendingIds } from '../support/db-contract.js';
-import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
+import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
 
 const ENTRIES = 100_000;
 const MB = 1024 * 1024;
@@ -34,7 +34,17 @@ describe('activity export at scale (Node, NDJSON file)', () => {
     const at = new Date('2026-11-20T00:00:00.000Z');
     for (let start = 0; start < ENTRIES; start += 10_000) {
       const lines = ids.slice(start, start + 10_000).map((id, i) => {
-        const entry: ActivityEntry = { id, at, actorType: 'system', actorId: null, action: 'load.test', subjectType: 'n', subjectId: String(start + i), ip: null, details: { pad } };
+        const entry: ActivityEntry = {
+          id,
+          at,
+          actorType: 'system',
+          actorId: null,
+          action: 'load.test',
+          subjectType: 'n',
+          subjectId: String(start + i),
+          ip: null,
+          details: { pad },
+        };
         return entryLine(entry);
       });
       const chunk = lines.join('');
@@ -89,7 +99,10 @@ describe('activity export at scale (Node, NDJSON file)', () => {
 
   it('pages the list through the same file without reading it all', async () => {
     const first = await (await api.request('/v1/activity?action=load.test&limit=2', { token: owner })).json();
-    expect(first.items.map((e: { subjectId: string }) => e.subjectId)).toEqual([String(ENTRIES - 1), String(ENTRIES - 2)]);
+    expect(first.items.map((e: { subjectId: string }) => e.subjectId)).toEqual([
+      String(ENTRIES - 1),
+      String(ENTRIES - 2),
+    ]);
     const summary = await (await api.request('/v1/activity/summary?action=load.test', { token: owner })).json();
     expect(summary.total).toBe(ENTRIES);
     expect(summary.sizeBytes).toBeGreaterThan(fileBytes);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.mjs';
 import { createArticle, errorOf, registerOwner } from '../support/api-flows.js';
-import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
-import { freshMysqlDatabase, freshPostgresDatabase, type FreshDatabase } from '../support/server-databases.js';
+import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
+import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from '../support/server-databases.js';
 
 /**
  * Issue #8: the database stopped or unreachable mid-traffic is a 503 within
@@ -26,7 +26,11 @@ for (const [name, fresh] of [
       proxy = await startTcpProxy(Number(url.port));
       url.port = String(proxy.port);
       // db: 'sqlite' keeps the harness from making its own server database; the URL points at ours.
-      api = await nodeHarness({ db: 'sqlite', storage: 'local', settings: { DATABASE_URL: url.toString(), DATABASE_TIMEOUT_MS: '1500' } });
+      api = await nodeHarness({
+        db: 'sqlite',
+        storage: 'local',
+        settings: { DATABASE_URL: url.toString(), DATABASE_TIMEOUT_MS: '1500' },
+      });
       owner = (await registerOwner(api, 'outage-owner@example.com')).token;
       await createArticle(api, owner, { title: 'Before the outage' });
     });
@@ -51,7 +55,9 @@ for (const [name, fresh] of [
         expect(ms, path).toBeLessThan(2000);
       }
       await proxy.restore();
-      await expect.poll(async () => (await api.request('/v1/articles')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+      await expect
+        .poll(async () => (await api.request('/v1/articles')).status, { timeout: 10_000, interval: 200 })
+        .toBe(200);
     });
 
     it('answers 503 within 2 s while the network to it is black-holed, then recovers by itself', async () => {
@@ -59,10 +65,18 @@ for (const [name, fresh] of [
       const { res, ms } = await timed('/v1/articles?status=offline', owner);
       expect(res.status).toBe(503);
       expect(ms).toBeLessThan(2000);
-      const login = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'outage-owner@example.com', password: 'a long enough password' } });
+      const login = await api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'outage-owner@example.com', password: 'a long enough password' },
+      });
       expect(login.status).toBe(503);
       await proxy.restore();
-      await expect.poll(async () => (await api.request('/v1/articles', { token: owner })).status, { timeout: 15_000, interval: 250 }).toBe(200);
+      await expect
+        .poll(async () => (await api.request('/v1/articles', { token: owner })).status, {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toBe(200);
       const list = await (await api.request('/v1/articles', { token: owner })).json();
       expect(list.items.map((a: { title: string }) => a.title)).toContain('Before the outage');
     });

@@ -3,10 +3,10 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
 import { JpegError } from '../../worker/src/adapters/image/jpeg/bit-reader.js';
-import { decodeJpegScaled, scaleFor, type ScaledPixels } from '../../worker/src/adapters/image/jpeg/decode-scaled.js';
+import { decodeJpegScaled, type ScaledPixels, scaleFor } from '../../worker/src/adapters/image/jpeg/decode-scaled.js';
 import { idctBlock, idctGeneric } from '../../worker/src/adapters/image/jpeg/reduced-idct.js';
+import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
 import { JPEG_QUADRANTS_800x400, withExifOrientation } from '../support/images.js';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -31,7 +31,8 @@ async function psnrAgainstLibjpeg(jpeg: Uint8Array, out: ScaledPixels): Promise<
       for (let c = 0; c < 3; c++) {
         let sum = 0;
         for (let yy = y * k; yy < (y + 1) * k; yy++) {
-          for (let xx = x * k; xx < (x + 1) * k; xx++) sum += data[(yy * info.width + xx) * info.channels + (info.channels === 1 ? 0 : c)]!;
+          for (let xx = x * k; xx < (x + 1) * k; xx++)
+            sum += data[(yy * info.width + xx) * info.channels + (info.channels === 1 ? 0 : c)]!;
         }
         const d = sum / (k * k) - out.rgba[(y * out.width + x) * 4 + c]!;
         se += d * d;
@@ -74,15 +75,18 @@ describe('decodeJpegScaled', () => {
     'rgb.jpg',
   ];
   for (const name of kinds) {
-    it.each([26, 51, 102])(`decodes ${name} (libjpeg's cjpeg) at the shrink for a width of %i like libjpeg`, async (width) => {
-      const jpeg = fixture(name);
-      const out = decodeJpegScaled(jpeg, width, 1)!;
-      expect(out).not.toBeNull();
-      expect(out.width).toBe(width);
-      expect(out.height).toBe(Math.ceil((141 * scaleFor(203, 141, width, 1)) / 8));
-      expect(out.rgba.length).toBe(out.width * out.height * 4);
-      expect(await psnrAgainstLibjpeg(jpeg, out)).toBeGreaterThan(35);
-    });
+    it.each([26, 51, 102])(
+      `decodes ${name} (libjpeg's cjpeg) at the shrink for a width of %i like libjpeg`,
+      async (width) => {
+        const jpeg = fixture(name);
+        const out = decodeJpegScaled(jpeg, width, 1)!;
+        expect(out).not.toBeNull();
+        expect(out.width).toBe(width);
+        expect(out.height).toBe(Math.ceil((141 * scaleFor(203, 141, width, 1)) / 8));
+        expect(out.rgba.length).toBe(out.width * out.height * 4);
+        expect(await psnrAgainstLibjpeg(jpeg, out)).toBeGreaterThan(35);
+      },
+    );
   }
 
   it('4:1:1 decodes at 1/8 and 1/4; at 1/2 its chroma would need 16-pixel blocks, so it leaves it to photon', async () => {
@@ -105,7 +109,11 @@ describe('decodeJpegScaled', () => {
     ['progressive 4:2:0', { progressive: true }],
     ['mozjpeg (optimised progressive scans, trellis)', { mozjpeg: true }],
   ] as const)('decodes a %s JPEG written by sharp', async (_, options) => {
-    const jpeg = new Uint8Array(await photo(640, 480).jpeg({ quality: 90, ...options }).toBuffer());
+    const jpeg = new Uint8Array(
+      await photo(640, 480)
+        .jpeg({ quality: 90, ...options })
+        .toBuffer(),
+    );
     for (const width of [80, 160, 320]) {
       const out = decodeJpegScaled(jpeg, width, 1)!;
       expect(out.width).toBe(width);
@@ -187,14 +195,18 @@ describe('photon codec with the scaled decoder', () => {
 describe('reduced IDCT', () => {
   it('the unrolled 1×1, 2×2 and 4×4 transforms equal the N-point IDCT by its definition', () => {
     fc.assert(
-      fc.property(fc.constantFrom(1, 2, 4), fc.array(fc.integer({ min: -1024, max: 1023 }), { minLength: 64, maxLength: 64 }), (n, values) => {
-        const coefs = Int32Array.from(values);
-        const fast = new Uint8Array(64);
-        const slow = new Uint8Array(64);
-        idctBlock(coefs, n, n, fast, 8, 0, 0);
-        idctGeneric(coefs, n, n, slow, 0, 8);
-        for (let i = 0; i < 64; i++) expect(Math.abs(fast[i]! - slow[i]!)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.constantFrom(1, 2, 4),
+        fc.array(fc.integer({ min: -1024, max: 1023 }), { minLength: 64, maxLength: 64 }),
+        (n, values) => {
+          const coefs = Int32Array.from(values);
+          const fast = new Uint8Array(64);
+          const slow = new Uint8Array(64);
+          idctBlock(coefs, n, n, fast, 8, 0, 0);
+          idctGeneric(coefs, n, n, slow, 0, 8);
+          for (let i = 0; i < 64; i++) expect(Math.abs(fast[i]! - slow[i]!)).toBeLessThanOrEqual(1);
+        },
+      ),
       { numRuns: 500 },
     );
   });

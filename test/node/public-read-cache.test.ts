@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../worker/src/http/middleware/security-headers.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
-import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
+import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
 
 /**
  * The anonymous read cache of Node with SQLite (http/middleware/public-read-cache.ts):
@@ -23,7 +23,9 @@ describe('public read cache (Node, SQLite)', () => {
 
   const published = async (title: string) => {
     const article = await createArticle(api, owner, { title });
-    expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+    expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token: owner })).status).toBe(
+      200,
+    );
     return article.id;
   };
   const headersOf = (res: { headers: Headers }) => [...res.headers].sort(([a], [b]) => a.localeCompare(b));
@@ -41,10 +43,13 @@ describe('public read cache (Node, SQLite)', () => {
 
   it('shows a change on the very next read, for single articles and lists', async () => {
     const id = await published('Before');
-    const list = async () => (await (await api.request('/v1/articles?limit=50')).json()).items.map((a: { title: string }) => a.title);
+    const list = async () =>
+      (await (await api.request('/v1/articles?limit=50')).json()).items.map((a: { title: string }) => a.title);
     expect((await (await api.request(`/v1/articles/${id}`)).json()).article.title).toBe('Before');
     expect(await list()).toContain('Before');
-    expect((await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title: 'After' } })).status).toBe(200);
+    expect(
+      (await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title: 'After' } })).status,
+    ).toBe(200);
     expect((await (await api.request(`/v1/articles/${id}`)).json()).article.title).toBe('After');
     expect(await list()).toContain('After');
     expect(await list()).not.toContain('Before');
@@ -58,7 +63,9 @@ describe('public read cache (Node, SQLite)', () => {
     // The same URL answers differently with a session: the draft is only in the owner's list.
     await createArticle(api, owner, { title: 'Draft only' });
     const titles = async (token?: string) =>
-      (await (await api.request('/v1/articles?limit=100', { token })).json()).items.map((a: { title: string }) => a.title);
+      (await (await api.request('/v1/articles?limit=100', { token })).json()).items.map(
+        (a: { title: string }) => a.title,
+      );
     expect(await titles()).not.toContain('Draft only'); // stored
     expect(await titles()).not.toContain('Draft only'); // a hit
     expect(await titles(owner)).toContain('Draft only');

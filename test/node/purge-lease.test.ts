@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openNodeDatabase, type NodeDatabase } from '../../worker/src/adapters/db/node-database.js';
+import { type NodeDatabase, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { systemClock, uuidV7Ids } from '../../worker/src/adapters/runtime/system.runtime.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
-import { runScheduledPurge, type PurgeDeps } from '../../worker/src/core/purge/purge.service.js';
+import { type PurgeDeps, runScheduledPurge } from '../../worker/src/core/purge/purge.service.js';
 import type { BlobStore } from '../../worker/src/ports/blob-store.js';
-import { MIGRATIONS_ROOT, mysqlHarness, postgresHarness, type NodeDbHarness } from '../support/db-node-harness.js';
+import { MIGRATIONS_ROOT, mysqlHarness, type NodeDbHarness, postgresHarness } from '../support/db-node-harness.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
 
 /** Listing storage takes a while, so both instances are inside a purge at once unless the lease stops one. */

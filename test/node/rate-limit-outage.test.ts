@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../worker/src/core/domain/errors.js';
-import { harnessFor, type ApiHarness } from '../support/api-harness.js';
 import { registerOwner } from '../support/api-flows.js';
-import { nodeHarness, type NodeHarness } from '../support/node-harness.js';
+import { type ApiHarness, harnessFor } from '../support/api-harness.js';
+import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
 
 /**
  * Found by the reliability faults step: logins answered 503 during a
@@ -22,10 +22,17 @@ describe('rate limits through an outage', () => {
   it('gives back the unit of every 503, so logins work at once when the database returns', async () => {
     const down = () => Promise.reject(new DomainError('unavailable', 'The database is unavailable'));
     const users = { ...real.deps.repos.users, findByEmail: down };
-    const outage: ApiHarness = harnessFor({ ...real.deps, repos: { ...real.deps.repos, users } }, async () => undefined);
+    const outage: ApiHarness = harnessFor(
+      { ...real.deps, repos: { ...real.deps.repos, users } },
+      async () => undefined,
+    );
     // The outage app shares the real one's limiter (the same deps.rateLimiter).
     const login = (api: ApiHarness, password: string) =>
-      api.request('/v1/auth/login', { method: 'POST', json: { email: 'budget@example.com', password }, headers: { 'x-test-peer': '198.51.100.77' } });
+      api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'budget@example.com', password },
+        headers: { 'x-test-peer': '198.51.100.77' },
+      });
     const limit = real.deps.settings.rateLimits.login.limit;
     for (let i = 0; i < limit + 3; i++) expect((await login(outage, 'a long enough password')).status).toBe(503);
     expect((await login(real, 'a long enough password')).status).toBe(200);
@@ -52,14 +59,26 @@ describe('rate limits through an outage of the limiter store itself', () => {
     const limiter = real.deps.rateLimiter;
     const flaky = {
       take: limiter.take.bind(limiter),
-      refund: (...args: Parameters<typeof limiter.refund>) => (down ? Promise.reject(new Error('store down')) : limiter.refund(...args)),
+      refund: (...args: Parameters<typeof limiter.refund>) =>
+        down ? Promise.reject(new Error('store down')) : limiter.refund(...args),
     };
     const base = real.deps.repos.users;
-    const users = { ...base, findByEmail: (email: string) => (down ? Promise.reject(new DomainError('unavailable', 'The database is unavailable')) : base.findByEmail(email)) };
+    const users = {
+      ...base,
+      findByEmail: (email: string) =>
+        down ? Promise.reject(new DomainError('unavailable', 'The database is unavailable')) : base.findByEmail(email),
+    };
     // One app, as in production: the refunds it owes are kept by its middleware.
-    const api = harnessFor({ ...real.deps, rateLimiter: flaky, repos: { ...real.deps.repos, users } }, async () => undefined);
+    const api = harnessFor(
+      { ...real.deps, rateLimiter: flaky, repos: { ...real.deps.repos, users } },
+      async () => undefined,
+    );
     const login = () =>
-      api.request('/v1/auth/login', { method: 'POST', json: { email: 'store@example.com', password: 'a long enough password' }, headers: { 'x-test-peer': '198.51.100.78' } });
+      api.request('/v1/auth/login', {
+        method: 'POST',
+        json: { email: 'store@example.com', password: 'a long enough password' },
+        headers: { 'x-test-peer': '198.51.100.78' },
+      });
     const limit = real.deps.settings.rateLimits.login.limit;
     down = true;
     for (let i = 0; i < limit; i++) expect((await login()).status).toBe(503);

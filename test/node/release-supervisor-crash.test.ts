@@ -1,11 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, runningVersion, startSupervisor, type SupervisorProcess } from '../support/release-fixtures.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { eventually, runningVersion, type SupervisorProcess, startSupervisor } from '../support/release-fixtures.js';
 import { freePort } from '../support/server-process.js';
 
 /**
@@ -64,7 +73,11 @@ function stage(install: string, version: string, extra: object = {}, lock = LOCK
   const tar = spawnSync('tar', ['-czf', path.join(dir, name), '-C', src, '.']);
   expect(tar.status).toBe(0);
   const bytes = readFileSync(path.join(dir, name));
-  const signed = { version, sequence: seq, artifacts: [{ name, sha256: createHash('sha256').update(bytes).digest('hex'), length: bytes.length }] };
+  const signed = {
+    version,
+    sequence: seq,
+    artifacts: [{ name, sha256: createHash('sha256').update(bytes).digest('hex'), length: bytes.length }],
+  };
   writeFileSync(path.join(dir, 'release-manifest.json'), JSON.stringify({ signed, signatures: [] }));
 }
 
@@ -72,7 +85,8 @@ async function install() {
   const dir = path.join(tmp, `install-${++seq}`);
   appTree(dir, '1.0.0');
   mkdirSync(path.join(dir, 'node_modules'));
-  for (const f of ['scripts/supervisor.mjs', 'scripts/lib/supervisor']) cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
+  for (const f of ['scripts/supervisor.mjs', 'scripts/lib/supervisor'])
+    cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   const port = await freePort();
   return { dir, base: `http://127.0.0.1:${port}`, env: { PORT: String(port), CMS_HEALTH_TIMEOUT_MS: '3000' } };
 }
@@ -83,16 +97,25 @@ async function supervise(app: Awaited<ReturnType<typeof install>>, failpoint?: s
   return sup;
 }
 
-const versionIs = (base: string, v: string) => eventually(`${v} to answer`, async () => ((await runningVersion(base)) === v ? true : undefined), 20_000);
-const ask = (base: string, op: string, version = '') => fetch(`${base}/ask?op=${op}&version=${version}`).then((r) => r.json() as Promise<{ accepted: boolean; message: string | null }>);
-const state = (app: { dir: string }) => JSON.parse(readFileSync(path.join(app.dir, 'releases/supervisor.json'), 'utf8'));
+const versionIs = (base: string, v: string) =>
+  eventually(`${v} to answer`, async () => ((await runningVersion(base)) === v ? true : undefined), 20_000);
+const ask = (base: string, op: string, version = '') =>
+  fetch(`${base}/ask?op=${op}&version=${version}`).then(
+    (r) => r.json() as Promise<{ accepted: boolean; message: string | null }>,
+  );
+const state = (app: { dir: string }) =>
+  JSON.parse(readFileSync(path.join(app.dir, 'releases/supervisor.json'), 'utf8'));
 const database = (app: { dir: string }) => readFileSync(path.join(app.dir, 'data/cms.db'), 'utf8');
 
 /** Waits for the supervisor's kill -9 and for its server to stop by itself (no orphan on the port). */
 async function crashed(sup: SupervisorProcess, base: string) {
   expect(await sup.exited).toBeNull(); // killed by a signal
   expect(sup.child.signalCode).toBe('SIGKILL');
-  await eventually('the orphaned server to stop', async () => ((await runningVersion(base)) === undefined ? true : undefined), 10_000);
+  await eventually(
+    'the orphaned server to stop',
+    async () => ((await runningVersion(base)) === undefined ? true : undefined),
+    10_000,
+  );
 }
 
 beforeAll(() => {
@@ -124,10 +147,17 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
 
     await supervise(app);
     await versionIs(app.base, expected);
-    const after = await eventually('the switch to settle', async () => (state(app).pending === null ? state(app) : undefined), 20_000);
+    const after = await eventually(
+      'the switch to settle',
+      async () => (state(app).pending === null ? state(app) : undefined),
+      20_000,
+    );
     expect(readdirSync(path.join(app.dir, 'releases/2.0.0')).filter((n) => n.startsWith('.app-'))).toEqual([]); // no half-unpacked scratch
     expect(readdirSync(path.join(app.dir, 'releases')).filter((n) => n.startsWith('.staging-'))).toEqual([]); // nor half-staged download
-    expect(after).toMatchObject({ current: { version: expected }, lastApply: { operation: 'apply', version: '2.0.0', from: '1.0.0', outcome } });
+    expect(after).toMatchObject({
+      current: { version: expected },
+      lastApply: { operation: 'apply', version: '2.0.0', from: '1.0.0', outcome },
+    });
     if (outcome === 'applied') expect(after.previous).toMatchObject({ version: '1.0.0' });
     else expect(after.previous).toBeNull();
     // Once settled, the one running version answers switches again.
@@ -135,7 +165,9 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     await versionIs(app.base, expected === '1.0.0' ? '2.0.0' : '1.0.0');
   });
 
-  it('killed while undoing an unhealthy release: after a restart the old one runs with its database', { timeout: 60_000 }, async () => {
+  it('killed while undoing an unhealthy release: after a restart the old one runs with its database', {
+    timeout: 60_000,
+  }, async () => {
     const app = await install();
     const first = await supervise(app, 'reverting');
     await versionIs(app.base, '1.0.0');
@@ -146,7 +178,11 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
 
     await supervise(app);
     await versionIs(app.base, '1.0.0');
-    expect(state(app)).toMatchObject({ pending: null, previous: null, lastApply: { version: '2.0.0', outcome: 'rolled_back', reason: expect.stringContaining('/readyz answered 503') } });
+    expect(state(app)).toMatchObject({
+      pending: null,
+      previous: null,
+      lastApply: { version: '2.0.0', outcome: 'rolled_back', reason: expect.stringContaining('/readyz answered 503') },
+    });
     expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\n'); // the backup, then 1.0.0's own restart
   });
 
@@ -161,10 +197,15 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
 
     await supervise(app);
     await versionIs(app.base, '1.0.0');
-    expect(state(app)).toMatchObject({ pending: null, lastApply: { outcome: 'rolled_back', reason: expect.stringContaining('stopped 2 times') } });
+    expect(state(app)).toMatchObject({
+      pending: null,
+      lastApply: { outcome: 'rolled_back', reason: expect.stringContaining('stopped 2 times') },
+    });
   });
 
-  it('killed during a rollback after the backup was restored: the restart finishes the rollback', { timeout: 60_000 }, async () => {
+  it('killed during a rollback after the backup was restored: the restart finishes the rollback', {
+    timeout: 60_000,
+  }, async () => {
     const app = await install();
     const first = await supervise(app, 'restored');
     await versionIs(app.base, '1.0.0');
@@ -178,12 +219,19 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     await supervise(app);
     await versionIs(app.base, '1.0.0');
     await eventually('the rollback to settle', async () => (state(app).pending === null ? true : undefined));
-    expect(state(app)).toMatchObject({ pending: null, current: { version: '1.0.0' }, previous: { version: '2.0.0' }, lastApply: { operation: 'rollback', outcome: 'applied' } });
+    expect(state(app)).toMatchObject({
+      pending: null,
+      current: { version: '1.0.0' },
+      previous: { version: '2.0.0' },
+      lastApply: { operation: 'rollback', outcome: 'applied' },
+    });
     // 1.0.0's database as it was when 2.0.0 was applied (restored once, not again after the crash), then its restart
     expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\n');
   });
 
-  it('killed after the rolled-back release started and wrote: the restart does not restore the backup again', { timeout: 60_000 }, async () => {
+  it('killed after the rolled-back release started and wrote: the restart does not restore the backup again', {
+    timeout: 60_000,
+  }, async () => {
     const app = await install();
     const first = await supervise(app);
     await versionIs(app.base, '1.0.0');
@@ -197,23 +245,42 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     expect(await ask(app.base, 'rollback')).toMatchObject({ accepted: true });
     await crashed(second, app.base);
     // 1.0.0's backup was restored, then 1.0.0 started and wrote before it saw the supervisor gone
-    await eventually('the orphan to write', async () => (database(app) === 'ran 1.0.0\nran 1.0.0\n' ? true : undefined), 10_000);
-    await eventually('the orphan to stop', async () => ((await runningVersion(app.base)) === undefined ? true : undefined), 10_000);
+    await eventually(
+      'the orphan to write',
+      async () => (database(app) === 'ran 1.0.0\nran 1.0.0\n' ? true : undefined),
+      10_000,
+    );
+    await eventually(
+      'the orphan to stop',
+      async () => ((await runningVersion(app.base)) === undefined ? true : undefined),
+      10_000,
+    );
 
     await supervise(app);
     await versionIs(app.base, '1.0.0');
     await eventually('the rollback to settle', async () => (state(app).pending === null ? true : undefined));
-    expect(state(app)).toMatchObject({ current: { version: '1.0.0' }, lastApply: { operation: 'rollback', outcome: 'applied' } });
+    expect(state(app)).toMatchObject({
+      current: { version: '1.0.0' },
+      lastApply: { operation: 'rollback', outcome: 'applied' },
+    });
     expect(database(app)).toBe('ran 1.0.0\nran 1.0.0\nran 1.0.0\n'); // restored once: what 1.0.0 wrote is kept
   });
 
-  it('refuses an unknown version and a rollback with nothing to go back to; an artifact that no longer matches its manifest switches nothing', { timeout: 30_000 }, async () => {
+  it('refuses an unknown version and a rollback with nothing to go back to; an artifact that no longer matches its manifest switches nothing', {
+    timeout: 30_000,
+  }, async () => {
     const app = await install();
     await supervise(app);
     await versionIs(app.base, '1.0.0');
-    expect(await ask(app.base, 'rollback')).toEqual(expect.objectContaining({ accepted: false, message: 'there is no previous release to roll back to' }));
-    expect(await ask(app.base, 'apply', '9.9.9')).toEqual(expect.objectContaining({ accepted: false, message: expect.stringContaining('not staged') }));
-    expect(await ask(app.base, 'apply', '../../etc')).toEqual(expect.objectContaining({ accepted: false, message: expect.stringContaining('not a version') }));
+    expect(await ask(app.base, 'rollback')).toEqual(
+      expect.objectContaining({ accepted: false, message: 'there is no previous release to roll back to' }),
+    );
+    expect(await ask(app.base, 'apply', '9.9.9')).toEqual(
+      expect.objectContaining({ accepted: false, message: expect.stringContaining('not staged') }),
+    );
+    expect(await ask(app.base, 'apply', '../../etc')).toEqual(
+      expect.objectContaining({ accepted: false, message: expect.stringContaining('not a version') }),
+    );
 
     // An artifact changed after staging is not unpacked: nothing switched, the old server never stopped.
     stage(app.dir, '3.0.0');
@@ -224,17 +291,31 @@ describe('the supervisor after kill -9 at each step of a switch', () => {
     const pid = state(app).child.pid;
     expect(await ask(app.base, 'apply', '3.0.0')).toMatchObject({ accepted: true });
     const failed = await eventually('the apply to fail', async () => (state(app).lastApply ? state(app) : undefined));
-    expect(failed).toMatchObject({ pending: null, current: { version: '1.0.0' }, child: { pid }, lastApply: { outcome: 'failed', reason: expect.stringContaining('does not match its manifest') } });
+    expect(failed).toMatchObject({
+      pending: null,
+      current: { version: '1.0.0' },
+      child: { pid },
+      lastApply: { outcome: 'failed', reason: expect.stringContaining('does not match its manifest') },
+    });
     expect(await runningVersion(app.base)).toBe('1.0.0');
     expect(readdirSync(path.join(app.dir, 'releases/3.0.0'))).not.toContain('app');
   });
 
-  it('installs the production dependencies of a release whose lock file is new (npm ci --omit=dev) into a store shared by lock file', { timeout: 60_000 }, async () => {
+  it('installs the production dependencies of a release whose lock file is new (npm ci --omit=dev) into a store shared by lock file', {
+    timeout: 60_000,
+  }, async () => {
     const app = await install();
     await supervise(app);
     await versionIs(app.base, '1.0.0');
     // A lock file without dependencies: npm ci runs for real and needs no registry.
-    const lock = (v: string) => JSON.stringify({ name: 'edge-cms', version: v, lockfileVersion: 3, requires: true, packages: { '': { name: 'edge-cms', version: v } } });
+    const lock = (v: string) =>
+      JSON.stringify({
+        name: 'edge-cms',
+        version: v,
+        lockfileVersion: 3,
+        requires: true,
+        packages: { '': { name: 'edge-cms', version: v } },
+      });
     stage(app.dir, '2.0.0', {}, lock('2.0.0'));
     expect(await ask(app.base, 'apply', '2.0.0')).toMatchObject({ accepted: true });
     await versionIs(app.base, '2.0.0');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.mjs';
 import { loadPrivateKey, signManifest } from '../../scripts/lib/release-keys.mjs';
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
+import { REPO_ROOT } from '../support/paths.js';
 import {
   artifactOf,
   eventually,
@@ -15,13 +16,12 @@ import {
   makeKey,
   makeManifest,
   runningVersion,
+  type SiteServer,
+  type SupervisorProcess,
   serveSite,
   sign,
   startSupervisor,
-  type SiteServer,
-  type SupervisorProcess,
 } from '../support/release-fixtures.js';
-import { REPO_ROOT } from '../support/paths.js';
 import { freePort } from '../support/server-process.js';
 
 /**
@@ -47,7 +47,10 @@ let keyFiles: string[];
 let pins: [PinnedKey, PinnedKey];
 
 function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(r.stdout + r.stderr);
   return r.stdout;
 }
@@ -55,7 +58,21 @@ function release(...args: string[]) {
 function publish(version: string, sequence: number, opts: { broken?: boolean } = {}) {
   const src = path.join(tmp, `src-${version}`);
   makeAppFixture(src, { version, pins, brokenAfterMigrating: opts.broken });
-  release('build', '--from', src, '--key', keyFiles[0]!, '--out', site, '--min-from', '0.1.0', '--sequence', String(sequence), '--notes', `Release ${version}.`);
+  release(
+    'build',
+    '--from',
+    src,
+    '--key',
+    keyFiles[0]!,
+    '--out',
+    site,
+    '--min-from',
+    '0.1.0',
+    '--sequence',
+    String(sequence),
+    '--notes',
+    `Release ${version}.`,
+  );
 }
 
 async function api(method: string, route: string, body?: unknown) {
@@ -68,11 +85,16 @@ async function api(method: string, route: string, body?: unknown) {
 }
 
 const status = async () => (await api('GET', '/v1/system/update')).body;
-const stagedVersions = () => readdirSync(path.join(install, 'releases')).filter((n) => /^\d+\.\d+\.\d+$/.test(n)).sort();
+const stagedVersions = () =>
+  readdirSync(path.join(install, 'releases'))
+    .filter((n) => /^\d+\.\d+\.\d+$/.test(n))
+    .sort();
 const tables = () => {
   const db = new Database(path.join(install, 'data/cms.db'), { readonly: true });
   try {
-    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
   } finally {
     db.close();
   }
@@ -115,7 +137,11 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // `npm start` in an install without sources runs the supervisor
-  sup = await startSupervisor(install, { PORT: String(port), UPDATE_FEED_URL: `${feed.url}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' }, 'scripts/start.mjs');
+  sup = await startSupervisor(
+    install,
+    { PORT: String(port), UPDATE_FEED_URL: `${feed.url}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' },
+    'scripts/start.mjs',
+  );
   expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
 
   const reg = await fetch(`${base}/v1/auth/register`, {
@@ -125,7 +151,11 @@ beforeAll(async () => {
   });
   token = ((await reg.json()) as { token: string }).token;
   const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(sup.output())![1];
-  const verified = await fetch(`${base}/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  const verified = await fetch(`${base}/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
   expect(verified.status).toBe(200);
 }, 120_000);
 
@@ -137,20 +167,38 @@ afterAll(async () => {
 });
 
 describe('self-update under the supervisor (real server, local feed)', () => {
-  it('v2 is published, notified, downloaded, verified, staged and applied; v2 answers', { timeout: 60_000 }, async () => {
+  it('v2 is published, notified, downloaded, verified, staged and applied; v2 answers', {
+    timeout: 60_000,
+  }, async () => {
     publish('0.2.0', 100);
-    expect(await status()).toMatchObject({ current: '0.1.0', available: false, supervised: true, previous: null, lastApply: null });
+    expect(await status()).toMatchObject({
+      current: '0.1.0',
+      available: false,
+      supervised: true,
+      previous: null,
+      lastApply: null,
+    });
     expect(await api('POST', '/v1/system/update/apply')).toMatchObject({ status: 409 }); // nothing staged yet
 
-    expect((await api('POST', '/v1/system/update/check')).body).toMatchObject({ latest: '0.2.0', available: true, staged: null, notes: 'Release 0.2.0.' });
+    expect((await api('POST', '/v1/system/update/check')).body).toMatchObject({
+      latest: '0.2.0',
+      available: true,
+      staged: null,
+      notes: 'Release 0.2.0.',
+    });
     expect((await api('POST', '/v1/system/update/download')).body).toMatchObject({ staged: '0.2.0' });
-    expect(readdirSync(path.join(install, 'releases/0.2.0')).sort()).toEqual(['edge-cms-0.2.0-node.tar.gz', 'release-manifest.json']);
+    expect(readdirSync(path.join(install, 'releases/0.2.0')).sort()).toEqual([
+      'edge-cms-0.2.0-node.tar.gz',
+      'release-manifest.json',
+    ]);
     await api('POST', '/v1/sites', { name: 'before v2', baseUrl: 'https://before.example' });
 
     const applied = await api('POST', '/v1/system/update/apply');
     expect(applied.status).toBe(202);
     expect(applied.body.pending).toMatchObject({ operation: 'apply', version: '0.2.0' });
-    await eventually('the apply to finish', async () => ((await status().catch(() => null))?.lastApply ? true : undefined));
+    await eventually('the apply to finish', async () =>
+      (await status().catch(() => null))?.lastApply ? true : undefined,
+    );
     expect(await runningVersion(base)).toBe('0.2.0');
     expect(await status()).toMatchObject({
       current: '0.2.0',
@@ -170,7 +218,11 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       ['update.apply', 'user', '0.2.0'],
       ['update.apply', 'system', '0.2.0'],
     ]);
-    expect((await updateActivity()).at(-1)!.details).toMatchObject({ outcome: 'applied', from: '0.1.0', automatic: false });
+    expect((await updateActivity()).at(-1)!.details).toMatchObject({
+      outcome: 'applied',
+      from: '0.1.0',
+      automatic: false,
+    });
   });
 
   it('refuses each attack on the feed through the running server, v2 untouched', async () => {
@@ -180,16 +232,42 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     const releaseKey = loadPrivateKey(keyFiles[1]!, REPO_ROOT); // the second pinned key: rotation works too
     const stranger = await makeKey();
     const m = (over: object = {}) =>
-      makeManifest({ version: '0.4.0', sequence: 400, issuedAt: new Date(Date.now() - 3_600_000).toISOString(), expiresAt: new Date(Date.now() + 86_400_000).toISOString(), minUpdateFrom: '0.1.0', notes: 'attack', artifacts: [artifact], ...over });
+      makeManifest({
+        version: '0.4.0',
+        sequence: 400,
+        issuedAt: new Date(Date.now() - 3_600_000).toISOString(),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        minUpdateFrom: '0.1.0',
+        notes: 'attack',
+        artifacts: [artifact],
+        ...over,
+      });
     const flipped = Buffer.from(bytes);
     flipped[1000]! ^= 1;
     const cases: { reason: string; entry: unknown; served?: Buffer }[] = [
       { reason: 'signature_missing', entry: { signed: m(), signatures: [] } },
       { reason: 'key_not_pinned', entry: await sign(m(), [stranger]) },
-      { reason: 'signature_invalid', entry: (() => { const e = signManifest(m(), [releaseKey]); e.signed.notes = 'tampered after signing'; return e; })() },
+      {
+        reason: 'signature_invalid',
+        entry: (() => {
+          const e = signManifest(m(), [releaseKey]);
+          e.signed.notes = 'tampered after signing';
+          return e;
+        })(),
+      },
       { reason: 'rollback', entry: signManifest(m({ sequence: 99 }), [releaseKey]) },
-      { reason: 'expired', entry: signManifest(m({ issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z' }), [releaseKey]) },
-      { reason: 'downgrade', entry: signManifest(m({ version: '0.1.5', artifacts: [{ ...artifact, name: 'edge-cms-0.1.5-node.tar.gz' }] }), [releaseKey]) },
+      {
+        reason: 'expired',
+        entry: signManifest(m({ issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z' }), [
+          releaseKey,
+        ]),
+      },
+      {
+        reason: 'downgrade',
+        entry: signManifest(m({ version: '0.1.5', artifacts: [{ ...artifact, name: 'edge-cms-0.1.5-node.tar.gz' }] }), [
+          releaseKey,
+        ]),
+      },
       { reason: 'version_jump', entry: signManifest(m({ minUpdateFrom: '0.3.0' }), [releaseKey]) },
     ];
     // The manifest verifies here: the feed check succeeds, the bytes served are refused.
@@ -204,15 +282,27 @@ describe('self-update under the supervisor (real server, local feed)', () => {
         feed.overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
         feed.overrides.set(name, c.served ?? bytes);
         const r = await api('POST', '/v1/system/update/download');
-        expect({ reason: c.reason, status: r.status, code: r.body.error?.code, issue: r.body.error?.issues?.[0]?.message }).toEqual({ reason: c.reason, status: 400, code: 'invalid_request', issue: c.reason });
+        expect({
+          reason: c.reason,
+          status: r.status,
+          code: r.body.error?.code,
+          issue: r.body.error?.issues?.[0]?.message,
+        }).toEqual({ reason: c.reason, status: 400, code: 'invalid_request', issue: c.reason });
         expect(stagedVersions()).toEqual(['0.2.0']);
         expect(await runningVersion(base)).toBe('0.2.0');
       }
     } finally {
       feed.overrides.clear();
     }
-    expect(await status()).toMatchObject({ current: '0.2.0', staged: null, latest: '0.4.0', lastApply: before.lastApply });
-    const refusals = (await updateActivity()).filter((e) => e.details?.refused).map((e) => [e.action, e.details!.refused]);
+    expect(await status()).toMatchObject({
+      current: '0.2.0',
+      staged: null,
+      latest: '0.4.0',
+      lastApply: before.lastApply,
+    });
+    const refusals = (await updateActivity())
+      .filter((e) => e.details?.refused)
+      .map((e) => [e.action, e.details!.refused]);
     expect(refusals).toEqual([...cases, ...artifactCases].map((c) => ['update.download', c.reason]));
   });
 
@@ -221,12 +311,16 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     const downloading = feed.stall('edge-cms-0.3.0-node.tar.gz');
     const request = api('POST', '/v1/system/update/download').catch((e: Error) => e);
     await downloading;
-    const pid = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
+    const pid = (
+      JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }
+    ).child.pid;
     process.kill(pid, 'SIGKILL');
     expect(await request).toBeInstanceOf(Error); // the connection died with the server
     feed.drop();
     await eventually('the supervisor to restart v2', async () => {
-      const now = (JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }).child.pid;
+      const now = (
+        JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }
+      ).child.pid;
       return now !== pid && (await runningVersion(base)) === '0.2.0' ? true : undefined;
     });
     expect(stagedVersions()).toEqual(['0.2.0']);
@@ -234,7 +328,9 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     expect((await status()).staged).toBeNull();
   });
 
-  it('a v3 that migrates and then fails to start is rolled back to v2 automatically, database included', { timeout: 60_000 }, async () => {
+  it('a v3 that migrates and then fails to start is rolled back to v2 automatically, database included', {
+    timeout: 60_000,
+  }, async () => {
     expect((await api('POST', '/v1/system/update/download')).body).toMatchObject({ latest: '0.3.0', staged: '0.3.0' });
     const applied = await api('POST', '/v1/system/update/apply');
     expect(applied.status).toBe(202);
@@ -242,22 +338,39 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       const s = await status().catch(() => undefined);
       return s?.lastApply?.version === '0.3.0' ? s : undefined;
     });
-    expect(after).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null, staged: '0.3.0', lastApply: { operation: 'apply', from: '0.2.0', outcome: 'rolled_back' } });
+    expect(after).toMatchObject({
+      current: '0.2.0',
+      previous: '0.1.0',
+      pending: null,
+      staged: '0.3.0',
+      lastApply: { operation: 'apply', from: '0.2.0', outcome: 'rolled_back' },
+    });
     expect(after.lastApply.reason).toMatch(/exited .* before it was ready/);
     expect(sup.output()).toContain('fixture: this release fails after its migrations');
     // v3's migration ran (the backup is what undid it)
     expect(tables()).not.toContain('fixture_probe');
     expect(await siteNames()).toEqual(['before v2']);
-    const automatic = await eventuallyLogged('the automatic rollback', (e) => e.actorType === 'system' && e.action === 'update.rollback');
-    expect(automatic).toMatchObject({ actorId: null, subjectId: '0.2.0', details: { automatic: true, outcome: 'rolled_back', version: '0.3.0', from: '0.2.0' } });
+    const automatic = await eventuallyLogged(
+      'the automatic rollback',
+      (e) => e.actorType === 'system' && e.action === 'update.rollback',
+    );
+    expect(automatic).toMatchObject({
+      actorId: null,
+      subjectId: '0.2.0',
+      details: { automatic: true, outcome: 'rolled_back', version: '0.3.0', from: '0.2.0' },
+    });
   });
 
-  it('a manual rollback returns to v1 and its database backup (what was written since is set aside)', { timeout: 90_000 }, async () => {
+  it('a manual rollback returns to v1 and its database backup (what was written since is set aside)', {
+    timeout: 90_000,
+  }, async () => {
     await api('POST', '/v1/sites', { name: 'written on v2', baseUrl: 'https://v2.example' });
     expect(await siteNames()).toEqual(['before v2', 'written on v2']);
     const r = await api('POST', '/v1/system/update/rollback');
     expect(r.status).toBe(202);
-    await eventually('the rollback to finish', async () => ((await status().catch(() => null))?.lastApply?.operation === 'rollback' ? true : undefined));
+    await eventually('the rollback to finish', async () =>
+      (await status().catch(() => null))?.lastApply?.operation === 'rollback' ? true : undefined,
+    );
     expect(await runningVersion(base)).toBe('0.1.0');
     expect(await status()).toMatchObject({
       current: '0.1.0',
@@ -269,23 +382,36 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     // …and kept in the backup taken before the rollback, which a rollback of the rollback restores.
     const back = await api('POST', '/v1/system/update/rollback');
     expect(back.status).toBe(202);
-    await eventually('the second rollback to finish', async () => ((await status().catch(() => null))?.lastApply?.version === '0.2.0' ? true : undefined));
+    await eventually('the second rollback to finish', async () =>
+      (await status().catch(() => null))?.lastApply?.version === '0.2.0' ? true : undefined,
+    );
     expect(await runningVersion(base)).toBe('0.2.0');
     expect(await siteNames()).toEqual(['before v2', 'written on v2']);
     const log = await updateActivity();
     expect(log.filter((e) => e.action === 'update.rollback' && e.actorType === 'user')).toHaveLength(2);
   });
 
-  it('a kill -9 of the supervisor stops its server too (no orphan on the port); started again, v2 runs', { timeout: 60_000 }, async () => {
+  it('a kill -9 of the supervisor stops its server too (no orphan on the port); started again, v2 runs', {
+    timeout: 60_000,
+  }, async () => {
     sup.child.kill('SIGKILL');
     await sup.exited;
-    await eventually('the orphaned server to stop', async () => ((await runningVersion(base)) === undefined ? true : undefined), 15_000);
-    sup = await startSupervisor(install, { PORT: new URL(base).port, UPDATE_FEED_URL: `${feed.url}/feed.json` }, 'scripts/start.mjs');
+    await eventually(
+      'the orphaned server to stop',
+      async () => ((await runningVersion(base)) === undefined ? true : undefined),
+      15_000,
+    );
+    sup = await startSupervisor(
+      install,
+      { PORT: new URL(base).port, UPDATE_FEED_URL: `${feed.url}/feed.json` },
+      'scripts/start.mjs',
+    );
     expect(await eventually('v2 to answer again', () => runningVersion(base), 30_000)).toBe('0.2.0');
     expect(await status()).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null });
   });
 
   it('apply and rollback need a session', async () => {
-    for (const op of ['apply', 'rollback']) expect((await fetch(`${base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
+    for (const op of ['apply', 'rollback'])
+      expect((await fetch(`${base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
   });
 });

@@ -10,7 +10,7 @@ import { createHttpUpdateFeed } from '../../worker/src/adapters/update/http-upda
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
 import { UpdateService } from '../../worker/src/core/releases/update.service.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { serveSite, type SiteServer } from '../support/release-fixtures.js';
+import { type SiteServer, serveSite } from '../support/release-fixtures.js';
 
 /**
  * The Node update path with its real adapters: a feed made by
@@ -26,7 +26,10 @@ let feedUrl: string;
 let pinned: PinnedKey;
 
 function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(r.stdout + r.stderr);
   return r.stdout;
 }
@@ -51,7 +54,21 @@ beforeAll(async () => {
   const key = path.join(tmp, 'keys/k.pem');
   const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', key))!;
   pinned = { keyId: m[1]!, publicKey: m[2]!, status: 'active' };
-  release('build', '--no-build', '--key', key, '--out', site, '--version', '0.5.0', '--force-version', '--min-from', '0.1.0', '--sequence', '50');
+  release(
+    'build',
+    '--no-build',
+    '--key',
+    key,
+    '--out',
+    site,
+    '--version',
+    '0.5.0',
+    '--force-version',
+    '--min-from',
+    '0.1.0',
+    '--sequence',
+    '50',
+  );
   server = await serveSite(site);
   feedUrl = `${server.url}/feed.json`;
 }, 120_000);
@@ -78,7 +95,11 @@ describe('Node update path (http feed, file state, directory stager)', () => {
     expect(status).toMatchObject({ current: '0.1.0', latest: '0.5.0', available: true, staged: '0.5.0' });
     const dir = path.join(releasesDir, '0.5.0');
     expect(readdirSync(dir).sort()).toEqual(['edge-cms-0.5.0-node.tar.gz', 'release-manifest.json']);
-    expect(readFileSync(path.join(dir, 'edge-cms-0.5.0-node.tar.gz')).equals(readFileSync(path.join(site, 'edge-cms-0.5.0-node.tar.gz')))).toBe(true);
+    expect(
+      readFileSync(path.join(dir, 'edge-cms-0.5.0-node.tar.gz')).equals(
+        readFileSync(path.join(site, 'edge-cms-0.5.0-node.tar.gz')),
+      ),
+    ).toBe(true);
     expect(JSON.parse(readFileSync(path.join(dir, 'release-manifest.json'), 'utf8')).signed.sequence).toBe(50);
     expect(statSync(path.join(releasesDir, 'update-state.json')).mode & 0o777).toBe(0o600);
     // a new process (new service, same state file) remembers it
@@ -87,7 +108,21 @@ describe('Node update path (http feed, file state, directory stager)', () => {
 
   it('remembers the highest sequence across restarts: an older feed is a rollback', async () => {
     const older = path.join(tmp, 'older');
-    release('build', '--no-build', '--key', path.join(tmp, 'keys/k.pem'), '--out', older, '--version', '0.4.0', '--force-version', '--min-from', '0.1.0', '--sequence', '40');
+    release(
+      'build',
+      '--no-build',
+      '--key',
+      path.join(tmp, 'keys/k.pem'),
+      '--out',
+      older,
+      '--version',
+      '0.4.0',
+      '--force-version',
+      '--min-from',
+      '0.1.0',
+      '--sequence',
+      '40',
+    );
     rmSync(site, { recursive: true });
     spawnSync('cp', ['-r', older, site]);
     await expect(service().check()).rejects.toMatchObject({ reason: 'rollback' });

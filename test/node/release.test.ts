@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.mjs';
 import { downloadArtifact } from '../../worker/src/core/releases/download.js';
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
-import { ReleaseRefusedError, type RefusalReason } from '../../worker/src/core/releases/refusal.js';
-import { verifyFeed, type VerifyContext } from '../../worker/src/core/releases/verify-manifest.js';
+import { type RefusalReason, ReleaseRefusedError } from '../../worker/src/core/releases/refusal.js';
+import { type VerifyContext, verifyFeed } from '../../worker/src/core/releases/verify-manifest.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
@@ -86,7 +86,10 @@ function serveFile(res: ServerResponse, file: string) {
 beforeAll(async () => {
   await buildNode();
   if (!existsSync(path.join(REPO_ROOT, 'admin-qwik/dist/index.html'))) {
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build-admin.mjs')], { cwd: REPO_ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build-admin.mjs')], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
   }
   tmp = mkdtempSync(path.join(os.tmpdir(), 'cms-release-'));
   out = path.join(tmp, 'feed');
@@ -96,9 +99,41 @@ beforeAll(async () => {
   pinned = [pinnedFrom(k1.out)];
 
   // An old release, then the current one, into the same feed directory.
-  const old = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.2.0', '--force-version', '--min-from', '0.1.0', '--sequence', '100', '--notes', 'old');
+  const old = release(
+    'build',
+    '--no-build',
+    '--key',
+    path.join(tmp, 'keys/release-1.pem'),
+    '--out',
+    out,
+    '--version',
+    '0.2.0',
+    '--force-version',
+    '--min-from',
+    '0.1.0',
+    '--sequence',
+    '100',
+    '--notes',
+    'old',
+  );
   expect(old.status, old.out).toBe(0);
-  const cur = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--force-version', '--min-from', '0.1.0', '--sequence', '200', '--notes', 'Signed releases.');
+  const cur = release(
+    'build',
+    '--no-build',
+    '--key',
+    path.join(tmp, 'keys/release-1.pem'),
+    '--out',
+    out,
+    '--version',
+    '0.3.0',
+    '--force-version',
+    '--min-from',
+    '0.1.0',
+    '--sequence',
+    '200',
+    '--notes',
+    'Signed releases.',
+  );
   expect(cur.status, cur.out).toBe(0);
 
   server = createServer((req, res) => {
@@ -127,7 +162,13 @@ afterAll(async () => {
 async function latest(ctx: Partial<VerifyContext> = {}) {
   const feedUrl = new URL('feed.json', base);
   const feed = await (await fetch(feedUrl)).json();
-  const verified = await verifyFeed(feed, { pinnedKeys: pinned, currentVersion: '0.1.0', highestSequenceSeen: 0, now: new Date(), ...ctx });
+  const verified = await verifyFeed(feed, {
+    pinnedKeys: pinned,
+    currentVersion: '0.1.0',
+    highestSequenceSeen: 0,
+    now: new Date(),
+    ...ctx,
+  });
   const artifact = verified.latest.artifacts[0]!;
   return { ...verified, artifact, url: new URL(artifact.name, feedUrl) };
 }
@@ -140,15 +181,52 @@ describe('scripts/release.mjs end to end', () => {
     expect(inside.out).toMatch(/inside the repository/);
     expect(existsSync(path.join(REPO_ROOT, 'release-test.pem'))).toBe(false);
     // sequences only grow
-    const back = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.4.0', '--force-version', '--min-from', '0.1.0', '--sequence', '150');
+    const back = release(
+      'build',
+      '--no-build',
+      '--key',
+      path.join(tmp, 'keys/release-1.pem'),
+      '--out',
+      out,
+      '--version',
+      '0.4.0',
+      '--force-version',
+      '--min-from',
+      '0.1.0',
+      '--sequence',
+      '150',
+    );
     expect(back.status).not.toBe(0);
     expect(back.out).toMatch(/sequences only grow/);
     // a version already published is not silently replaced
-    const again = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '0.3.0', '--force-version', '--min-from', '0.1.0');
+    const again = release(
+      'build',
+      '--no-build',
+      '--key',
+      path.join(tmp, 'keys/release-1.pem'),
+      '--out',
+      out,
+      '--version',
+      '0.3.0',
+      '--force-version',
+      '--min-from',
+      '0.1.0',
+    );
     expect(again.status).not.toBe(0);
     expect(again.out).toMatch(/already released/);
     // the manifest's version is the one the built server reports
-    const lie = release('build', '--no-build', '--key', path.join(tmp, 'keys/release-1.pem'), '--out', out, '--version', '9.0.0', '--min-from', '0.1.0');
+    const lie = release(
+      'build',
+      '--no-build',
+      '--key',
+      path.join(tmp, 'keys/release-1.pem'),
+      '--out',
+      out,
+      '--version',
+      '9.0.0',
+      '--min-from',
+      '0.1.0',
+    );
     expect(lie.status).not.toBe(0);
     expect(lie.out).toMatch(/differs from package.json/);
   });
@@ -156,17 +234,35 @@ describe('scripts/release.mjs end to end', () => {
   it('serves a feed whose latest release verifies, downloads and holds the Node server', async () => {
     mode = 'normal';
     const { latest: m, releases, artifact, url } = await latest();
-    expect(m).toMatchObject({ version: '0.3.0', sequence: 200, minUpdateFrom: '0.1.0', notes: 'Signed releases.', target: 'node' });
+    expect(m).toMatchObject({
+      version: '0.3.0',
+      sequence: 200,
+      minUpdateFrom: '0.1.0',
+      notes: 'Signed releases.',
+      target: 'node',
+    });
     expect(releases.map((r) => r.version)).toEqual(['0.3.0', '0.2.0']);
     const bytes = await downloadArtifact(m, artifact.name, url, { others: releases });
     expect(bytes.byteLength).toBe(artifact.length);
     expect(Buffer.from(bytes).equals(readFileSync(path.join(out, artifact.name)))).toBe(true);
 
     const listing = execFileSync('tar', ['-tzf', path.join(out, artifact.name)], { encoding: 'utf8' }).split('\n');
-    for (const f of ['dist/node/server.mjs', 'admin-qwik/dist/index.html', 'package.json', 'package-lock.json', 'drizzle/sqlite/migrations/meta/_journal.json', 'drizzle/postgres/migrations/meta/_journal.json', 'drizzle/mysql/migrations/meta/_journal.json']) {
+    for (const f of [
+      'dist/node/server.mjs',
+      'admin-qwik/dist/index.html',
+      'package.json',
+      'package-lock.json',
+      'drizzle/sqlite/migrations/meta/_journal.json',
+      'drizzle/postgres/migrations/meta/_journal.json',
+      'drizzle/mysql/migrations/meta/_journal.json',
+    ]) {
       expect(listing).toContain(f);
     }
-    expect(listing.filter((f) => f.includes('node_modules') || f.endsWith('.pem') || f.startsWith('worker/') || f.startsWith('test/'))).toEqual([]);
+    expect(
+      listing.filter(
+        (f) => f.includes('node_modules') || f.endsWith('.pem') || f.startsWith('worker/') || f.startsWith('test/'),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a tampered artifact', async () => {
@@ -200,7 +296,9 @@ describe('scripts/release.mjs end to end', () => {
     expect(await refusal(latest({ highestSequenceSeen: seen }))).toBe('rollback');
     // and a feed signed by a key that is not pinned
     mode = 'normal';
-    expect(await refusal(latest({ pinnedKeys: [{ ...pinned[0]!, keyId: '0000000000000000' }] }))).toBe('key_not_pinned');
+    expect(await refusal(latest({ pinnedKeys: [{ ...pinned[0]!, keyId: '0000000000000000' }] }))).toBe(
+      'key_not_pinned',
+    );
     expect(await refusal(latest({ pinnedKeys: [{ ...pinned[0]!, status: 'retired' }] }))).toBe('key_retired');
   });
 });

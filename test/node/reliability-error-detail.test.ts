@@ -28,7 +28,14 @@ describe('503s do not name the dependency that failed', () => {
   });
 
   const s3 = (port: number) =>
-    createS3BlobStore({ bucket: 'b', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+    createS3BlobStore({
+      bucket: 'b',
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
 
   it.each([
     ['an unreachable S3 endpoint', async () => s3(await closedPort()).get('a/b.bin')],
@@ -36,7 +43,11 @@ describe('503s do not name the dependency that failed', () => {
     [
       'an unreachable SMTP server',
       async () =>
-        createSmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: 'CMS <no-reply@example.test>', timeoutMs: 2000 }).send({
+        createSmtpMailer({
+          url: `smtp://127.0.0.1:${await closedPort()}`,
+          from: 'CMS <no-reply@example.test>',
+          timeoutMs: 2000,
+        }).send({
           to: 'ada@example.test',
           subject: 's',
           text: 't',

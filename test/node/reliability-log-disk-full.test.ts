@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,14 +26,25 @@ describe('the server whose log cannot be written', () => {
     const full = openSync('/dev/full', 'w');
     child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: 'log-disk-full-test-secret-0123456789ab' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        JWT_SECRET: 'log-disk-full-test-secret-0123456789ab',
+      },
       stdio: ['ignore', full, 'pipe'],
     });
     closeSync(full);
     child.stderr!.on('data', (d) => (stderr += d));
     url = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100 && child.exitCode === null; i++) {
-      if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.mjs';
 import { SECURITY_HEADERS } from '../../worker/src/http/middleware/security-headers.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { type ServerProcess, startServer } from '../support/server-process.js';
 
 /**
  * Found by `npm run reliability` (the fuzzer): a request @hono/node-server
@@ -30,7 +30,9 @@ function rawRequest(url: string, head: string): Promise<string> {
 function parse(raw: string) {
   const [head = '', body = ''] = raw.split('\r\n\r\n');
   const [status, ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(status!.split(' ')[1]), headers, body };
 }
 
@@ -48,8 +50,14 @@ describe('requests the Node adapter cannot parse', () => {
   });
 
   it.each([
-    ['a backslash in the path', 'GET /static/uploadedImages/..\\..\\package.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'],
-    ['a Host header that is not a host', 'GET /v1/articles HTTP/1.1\r\nHost: exa mple.com:80@evil\r\nConnection: close\r\n\r\n'],
+    [
+      'a backslash in the path',
+      'GET /static/uploadedImages/..\\..\\package.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    ],
+    [
+      'a Host header that is not a host',
+      'GET /v1/articles HTTP/1.1\r\nHost: exa mple.com:80@evil\r\nConnection: close\r\n\r\n',
+    ],
   ])('answers %s with the contract 400 and every security header', async (_, head) => {
     const res = parse(await rawRequest(server.url, head));
     expect(res.status).toBe(400);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.mjs';
 import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.mjs';
 import { PNG_1x1 } from '../support/images.js';
-import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { type RunningS3rver, startS3rver } from '../support/s3rver.js';
+import { type ServerProcess, startServer } from '../support/server-process.js';
 
 /**
  * Found by `npm run reliability` (faults, 4b): once the object store had
@@ -39,7 +39,8 @@ describe('uploads while the object store is black-holed', () => {
     await new Promise((r) => setTimeout(r, 200));
     const code = /\/verify\?code=([\w-]+)/.exec(server.output())?.[1];
     expect((await post('/v1/auth/verify', { code })).status).toBe(200);
-    articleId = ((await (await post('/v1/articles', { title: 'x' }, token)).json()) as { article: { id: string } }).article.id;
+    articleId = ((await (await post('/v1/articles', { title: 'x' }, token)).json()) as { article: { id: string } })
+      .article.id;
   });
   afterAll(async () => {
     await server?.stop();
@@ -57,10 +58,18 @@ describe('uploads while the object store is black-holed', () => {
   const upload = () => {
     const form = new FormData();
     form.set('file', new Blob([PNG_1x1], { type: 'image/png' }), 'x.png');
-    return fetch(`${server.url}/v1/articles/${articleId}/images`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    return fetch(`${server.url}/v1/articles/${articleId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
   };
   const rows = async () =>
-    ((await (await fetch(`${server.url}/v1/articles/${articleId}/images`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: unknown[] }).items.length;
+    (
+      (await (
+        await fetch(`${server.url}/v1/articles/${articleId}/images`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { items: unknown[] }
+    ).items.length;
 
   it('answers 503 within the adapter deadline and writes no row', async () => {
     const first = await upload();

@@ -49,7 +49,7 @@ describe('the Node server process', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code }),
     });
-    expect(((await verified.json()) as { user: { role: string } }).user.role).toBe("owner");
+    expect(((await verified.json()) as { user: { role: string } }).user.role).toBe('owner');
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output()).toContain('"stopping"');
 
@@ -95,7 +95,10 @@ describe('the Node server’s client address', () => {
   it('is the socket peer: forged headers from a direct client change nothing', async () => {
     const server = await startServer(cwd, { RATE_LIMIT_LOGIN: '3/900' });
     try {
-      for (let i = 0; i < 3; i++) expect((await login(server.url, { 'x-real-ip': `10.0.0.${i}`, 'x-forwarded-for': `10.1.0.${i}` })).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await login(server.url, { 'x-real-ip': `10.0.0.${i}`, 'x-forwarded-for': `10.1.0.${i}` })).status).toBe(
+          401,
+        );
       const limited = await login(server.url, { 'x-real-ip': '10.0.0.99' });
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);

@@ -2,7 +2,14 @@ import { expect } from 'vitest';
 import type { ApiHarness, TestResponse } from './api-harness.js';
 
 /** Words that must never appear in a response body. */
-export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'verificationCode', 'codeHash', 'tokenVersion', 'pbkdf2'];
+export const SECRET_FIELDS = [
+  'passwordHash',
+  'password_hash',
+  'verificationCode',
+  'codeHash',
+  'tokenVersion',
+  'pbkdf2',
+];
 
 export async function errorOf(res: TestResponse): Promise<{ code: string; message: string; issues?: unknown[] }> {
   const body = await res.json();
@@ -35,15 +42,30 @@ export async function createArticle(api: ApiHarness, token: string, json: Record
   return (await res.json()).article as { id: string; status: string; [k: string]: unknown };
 }
 
-export async function upload(api: ApiHarness, token: string, articleId: string, bytes: Uint8Array, name = 'photo.jpg', type = 'image/jpeg') {
+export async function upload(
+  api: ApiHarness,
+  token: string,
+  articleId: string,
+  bytes: Uint8Array,
+  name = 'photo.jpg',
+  type = 'image/jpeg',
+) {
   const form = new FormData();
   form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
   return api.request(`/v1/articles/${articleId}/images`, { method: 'POST', token, body: form });
 }
 
 /** Invites an admin and accepts for them: a verified, non-owner session. */
-export async function inviteAdmin(api: ApiHarness, ownerToken: string, email: string): Promise<{ token: string; id: string }> {
-  const invited = await api.request('/v1/user/invite', { method: 'POST', token: ownerToken, json: { email, role: 'admin' } });
+export async function inviteAdmin(
+  api: ApiHarness,
+  ownerToken: string,
+  email: string,
+): Promise<{ token: string; id: string }> {
+  const invited = await api.request('/v1/user/invite', {
+    method: 'POST',
+    token: ownerToken,
+    json: { email, role: 'admin' },
+  });
   if (invited.status !== 201) throw new Error(`invite ${email}: ${invited.status} ${await invited.text()}`);
   const res = await api.request('/v1/auth/invitation/accept', {
     method: 'POST',

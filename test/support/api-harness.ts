@@ -1,6 +1,6 @@
 import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
-import type { AppDeps } from '../../worker/src/http/deps.js';
 import { createApp } from '../../worker/src/http/app.js';
+import type { AppDeps } from '../../worker/src/http/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
 
 /**
@@ -93,7 +93,9 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
-      return (options.delivered ? options.delivered() : mailLog).flatMap((line) => [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)));
+      return (options.delivered ? options.delivered() : mailLog).flatMap((line) =>
+        [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)),
+      );
     },
     lastCode(path) {
       const codes = this.codes(path);

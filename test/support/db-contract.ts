@@ -1,5 +1,5 @@
-import { afterEach, beforeEach } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
+import { afterEach, beforeEach } from 'vitest';
 import { EMPTY_SEO } from '../../worker/src/contract/seo.schema.js';
 import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
 import type { Repositories } from '../../worker/src/ports/repositories.js';

@@ -26,7 +26,11 @@ export const MIGRATIONS_ROOT = path.resolve(import.meta.dirname, '../../drizzle'
 
 const freshName = () => `cms_test_${randomBytes(6).toString('hex')}`;
 
-function sqlFixtures(run: (sql: string, params: unknown[]) => Promise<unknown>, mark: (i: number) => string, now: unknown): DbFixtures {
+function sqlFixtures(
+  run: (sql: string, params: unknown[]) => Promise<unknown>,
+  mark: (i: number) => string,
+  now: unknown,
+): DbFixtures {
   const p = [1, 2, 3, 4].map(mark);
   return {
     insertSite: async (id) =>
@@ -54,11 +58,17 @@ export async function sqliteHarness(): Promise<NodeDbHarness> {
     raw.pragma('foreign_keys = ON');
     return raw;
   };
-  const run = async (sql: string, params: unknown[]) => connection().prepare(sql).run(...params);
+  const run = async (sql: string, params: unknown[]) =>
+    connection()
+      .prepare(sql)
+      .run(...params);
   return {
     url: `sqlite:${file}`,
     fixtures: sqlFixtures(run, () => '?', Date.now()),
-    query: async (sql, params = []) => connection().prepare(sql).all(...params) as Record<string, unknown>[],
+    query: async (sql, params = []) =>
+      connection()
+        .prepare(sql)
+        .all(...params) as Record<string, unknown>[],
     async wipe() {
       for (const table of TABLES_CHILD_FIRST) await run(`DELETE FROM ${table}`, []);
     },

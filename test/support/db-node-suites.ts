@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openNodeDatabase, type NodeDatabase, type NodeDialect } from '../../worker/src/adapters/db/node-database.js';
+import { type NodeDatabase, type NodeDialect, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
-import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
-import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
 import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
 import { runRateLimiterContract } from '../contract/rate-limiter.contract.js';
+import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
+import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import { domainError, newId, type SetupRepositories } from './db-contract.js';
 import { MIGRATIONS_ROOT, type NodeDbHarness } from './db-node-harness.js';
@@ -75,7 +75,10 @@ export function runNodeDatabaseSuites(
     });
 
     it('opens an already migrated database again without re-applying anything', async () => {
-      const again = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
+      const again = await openNodeDatabase(harness!.url, {
+        migrationsRoot: MIGRATIONS_ROOT,
+        timeoutMs: SUITE_TIMEOUT_MS,
+      });
       try {
         await again.repos.ping();
         expect(await again.repos.users.findById(newId())).toBeNull();
@@ -85,21 +88,31 @@ export function runNodeDatabaseSuites(
     });
 
     it('answers unavailable, not a driver error, once the connection is gone', async () => {
-      const closed = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
+      const closed = await openNodeDatabase(harness!.url, {
+        migrationsRoot: MIGRATIONS_ROOT,
+        timeoutMs: SUITE_TIMEOUT_MS,
+      });
       await closed.close();
       await expect(closed.repos.users.findById(newId())).rejects.toMatchObject(domainError('unavailable'));
       await expect(closed.repos.articles.list({ limit: 5 })).rejects.toMatchObject(domainError('unavailable'));
       await expect(closed.repos.ping()).rejects.toMatchObject(domainError('unavailable'));
       // The rate limiter fails closed the same way.
       const rule = { name: 'login', limit: 5, windowSeconds: 60 };
-      await expect(closed.rateLimiter.take(rule, '203.0.113.1', new Date())).rejects.toMatchObject(domainError('unavailable'));
-      await expect(closed.rateLimiter.refund(rule, '203.0.113.1', new Date())).rejects.toMatchObject(domainError('unavailable'));
+      await expect(closed.rateLimiter.take(rule, '203.0.113.1', new Date())).rejects.toMatchObject(
+        domainError('unavailable'),
+      );
+      await expect(closed.rateLimiter.refund(rule, '203.0.113.1', new Date())).rejects.toMatchObject(
+        domainError('unavailable'),
+      );
     });
 
     it('prunes rate-limit rows whose arrival time has passed, at most once a minute', async () => {
       await harness!.wipe();
       // A fresh limiter: its first take prunes.
-      const fresh = await openNodeDatabase(harness!.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
+      const fresh = await openNodeDatabase(harness!.url, {
+        migrationsRoot: MIGRATIONS_ROOT,
+        timeoutMs: SUITE_TIMEOUT_MS,
+      });
       try {
         const rule = { name: 'prune', limit: 5, windowSeconds: 60 };
         const t0 = Date.now();
@@ -111,7 +124,9 @@ export function runNodeDatabaseSuites(
         await fresh.rateLimiter.take(rule, 'new', new Date(t0 + 61_000));
         // 'old' (arrival t0 + 12 s) went; 'recent' (t0 + 62 s) and 'new' stay.
         expect(await keys()).toBe(2);
-        expect((await fresh.rateLimiter.take({ ...rule, limit: 1 }, 'recent', new Date(t0 + 61_000))).allowed).toBe(false);
+        expect((await fresh.rateLimiter.take({ ...rule, limit: 1 }, 'recent', new Date(t0 + 61_000))).allowed).toBe(
+          false,
+        );
       } finally {
         await fresh.close();
       }

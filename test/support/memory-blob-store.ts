@@ -10,7 +10,10 @@ export function memoryBlobStore(pageSize = 1000): BlobStore & { keys(): string[]
   return {
     keys: () => [...objects.keys()].sort(),
     async put(key, data, contentType) {
-      objects.set(key, { data: data.slice(), info: { key, size: data.byteLength, contentType, uploadedAt: new Date() } });
+      objects.set(key, {
+        data: data.slice(),
+        info: { key, size: data.byteLength, contentType, uploadedAt: new Date() },
+      });
     },
     async get(key) {
       const o = objects.get(key);
@@ -23,9 +26,14 @@ export function memoryBlobStore(pageSize = 1000): BlobStore & { keys(): string[]
       objects.delete(key);
     },
     async list(prefix, cursor, limit = pageSize) {
-      const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && (cursor === undefined || k > cursor)).sort();
+      const keys = [...objects.keys()]
+        .filter((k) => k.startsWith(prefix) && (cursor === undefined || k > cursor))
+        .sort();
       const page = keys.slice(0, Math.min(limit, pageSize));
-      return { items: page.map((k) => objects.get(k)!.info), cursor: keys.length > page.length ? page[page.length - 1]! : null };
+      return {
+        items: page.map((k) => objects.get(k)!.info),
+        cursor: keys.length > page.length ? page[page.length - 1]! : null,
+      };
     },
     async ping() {},
   };

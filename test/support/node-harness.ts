@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import { buildNodeDeps } from '../../worker/src/wiring/node.js';
+import { type ApiHarness, harnessFor } from './api-harness.js';
 import { REPO_ROOT } from './paths.js';
-import { harnessFor, type ApiHarness } from './api-harness.js';
 import { startS3rver } from './s3rver.js';
-import { parseMail, startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.js';
-import { freshMysqlDatabase, freshPostgresDatabase, type FreshDatabase } from './server-databases.js';
+import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from './server-databases.js';
+import { parseMail, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
 
 export const NODE_TEST_JWT_SECRET = 'node-test-secret-0123456789abcdef0123';
 export const NODE_MAX_UPLOAD_BYTES = 64 * 1024;

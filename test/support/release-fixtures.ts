@@ -19,7 +19,12 @@ export async function makeKey(): Promise<TestKey> {
   const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer);
   const keyId = await keyIdOf(raw);
   const publicKey = base64urlEncode(raw);
-  return { keyId, publicKey, privateKey: pair.privateKey, pinned: (status = 'active') => ({ keyId, publicKey, status }) };
+  return {
+    keyId,
+    publicKey,
+    privateKey: pair.privateKey,
+    pinned: (status = 'active') => ({ keyId, publicKey, status }),
+  };
 }
 
 export async function artifactOf(name: string, bytes: Uint8Array<ArrayBuffer>) {
@@ -45,7 +50,10 @@ export function makeManifest(overrides: Partial<Manifest> = {}): Manifest {
 export async function sign(manifest: unknown, keys: TestKey[]) {
   const bytes = signedBytes(manifest) as Uint8Array<ArrayBuffer>;
   const signatures = await Promise.all(
-    keys.map(async (k) => ({ keyId: k.keyId, sig: base64urlEncode(new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, k.privateKey, bytes))) })),
+    keys.map(async (k) => ({
+      keyId: k.keyId,
+      sig: base64urlEncode(new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, k.privateKey, bytes))),
+    })),
   );
   return { signed: manifest, signatures };
 }
@@ -70,7 +78,8 @@ export interface AppFixtureOptions {
 
 function replaceOnce(text: string, from: string, to: string): string {
   const parts = text.split(from);
-  if (parts.length !== 2) throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${parts.length - 1}`);
+  if (parts.length !== 2)
+    throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${parts.length - 1}`);
   return parts.join(to);
 }
 
@@ -84,28 +93,59 @@ function replaceOnce(text: string, from: string, to: string): string {
 export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
   let bundle = readFileSync(path.join(REPO_ROOT, 'dist/node/server.mjs'), 'utf8');
-  bundle = replaceOnce(bundle, `name: "edge-cms",\n  version: "${pkg.version}",`, `name: "edge-cms",\n  version: "${opts.version}",`);
+  bundle = replaceOnce(
+    bundle,
+    `name: "edge-cms",\n  version: "${pkg.version}",`,
+    `name: "edge-cms",\n  version: "${opts.version}",`,
+  );
   PINNED_RELEASE_KEYS.forEach((real, i) => {
     const pin = opts.pins[i]!;
-    bundle = replaceOnce(bundle, `keyId: "${real.keyId}", publicKey: "${real.publicKey}"`, `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}"`);
+    bundle = replaceOnce(
+      bundle,
+      `keyId: "${real.keyId}", publicKey: "${real.publicKey}"`,
+      `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}"`,
+    );
   });
-  if (opts.brokenAfterMigrating) bundle = replaceOnce(bundle, 'const app = createApp(deps);', 'throw new Error("fixture: this release fails after its migrations");');
+  if (opts.brokenAfterMigrating)
+    bundle = replaceOnce(
+      bundle,
+      'const app = createApp(deps);',
+      'throw new Error("fixture: this release fails after its migrations");',
+    );
   mkdirSync(path.join(dir, 'dist/node'), { recursive: true });
   writeFileSync(path.join(dir, 'dist/node/server.mjs'), bundle);
   mkdirSync(path.join(dir, 'admin-qwik/dist'), { recursive: true });
-  writeFileSync(path.join(dir, 'admin-qwik/dist/index.html'), `<!doctype html><title>edge-cms ${opts.version}</title>\n`);
-  for (const d of ['sqlite', 'mysql', 'postgres']) cpSync(path.join(REPO_ROOT, 'drizzle', d, 'migrations'), path.join(dir, 'drizzle', d, 'migrations'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'admin-qwik/dist/index.html'),
+    `<!doctype html><title>edge-cms ${opts.version}</title>\n`,
+  );
+  for (const d of ['sqlite', 'mysql', 'postgres'])
+    cpSync(path.join(REPO_ROOT, 'drizzle', d, 'migrations'), path.join(dir, 'drizzle', d, 'migrations'), {
+      recursive: true,
+    });
   if (opts.brokenAfterMigrating) {
     const migrations = path.join(dir, 'drizzle/sqlite/migrations');
-    writeFileSync(path.join(migrations, '9000_fixture_probe.sql'), 'CREATE TABLE `fixture_probe` (`id` integer PRIMARY KEY);\n');
-    const journal = JSON.parse(readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8')) as { entries: { idx: number; when: number }[] };
+    writeFileSync(
+      path.join(migrations, '9000_fixture_probe.sql'),
+      'CREATE TABLE `fixture_probe` (`id` integer PRIMARY KEY);\n',
+    );
+    const journal = JSON.parse(readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8')) as {
+      entries: { idx: number; when: number }[];
+    };
     const last = journal.entries.at(-1)!;
-    journal.entries.push({ idx: last.idx + 1, version: '6', when: last.when + 1, tag: '9000_fixture_probe', breakpoints: true } as never);
+    journal.entries.push({
+      idx: last.idx + 1,
+      version: '6',
+      when: last.when + 1,
+      tag: '9000_fixture_probe',
+      breakpoints: true,
+    } as never);
     writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal, null, 2));
   }
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version: opts.version }, null, 2) + '\n');
   cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
-  for (const f of ['scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor']) cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
+  for (const f of ['scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor'])
+    cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   if (opts.withNodeModules) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 }
 
@@ -121,7 +161,11 @@ export interface SupervisorProcess {
  * `scripts/start.mjs` (what `npm start` runs; in an unpacked release, with no
  * sources to build, it starts the supervisor).
  */
-export async function startSupervisor(installDir: string, env: Record<string, string>, entry = 'scripts/supervisor.mjs'): Promise<SupervisorProcess> {
+export async function startSupervisor(
+  installDir: string,
+  env: Record<string, string>,
+  entry = 'scripts/supervisor.mjs',
+): Promise<SupervisorProcess> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [path.join(installDir, entry)], {
     cwd: installDir,
@@ -190,7 +234,9 @@ export async function serveSite(dir: string): Promise<SiteServer> {
   const server = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
     const file = path.join(dir, name);
-    const bytes = overrides.get(name) ?? (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && existsSync(file) ? readFileSync(file) : null);
+    const bytes =
+      overrides.get(name) ??
+      (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && existsSync(file) ? readFileSync(file) : null);
     if (!bytes) return void res.writeHead(404).end();
     if (stall?.name === name) {
       res.writeHead(200, { 'content-length': bytes.length });

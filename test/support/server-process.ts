@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { REPO_ROOT } from './paths.js';
@@ -64,7 +64,10 @@ export async function startServer(cwd: string, env: Record<string, string>): Pro
 }
 
 /** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
-export async function failedStart(cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function failedStart(
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [SERVER_BUNDLE], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
   let output = '';
   child.stdout.on('data', (d) => (output += d));

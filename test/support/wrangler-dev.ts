@@ -9,7 +9,11 @@ import { freePort, type ServerProcess } from './server-process.js';
 
 const WRANGLER = path.join(REPO_ROOT, 'node_modules/.bin/wrangler');
 // No network: wrangler must not phone home from tests.
-const OFFLINE = { WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+const OFFLINE = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
 
 /**
  * The Worker under `wrangler dev` (what `npm run dev` runs): local D1, R2 and
@@ -17,23 +21,38 @@ const OFFLINE = { WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: '
  * first, the admin from admin-qwik/dist. Shaped like ServerProcess so the
  * browser helpers (mail links from the log mailer's output) work on it.
  */
-export async function startWranglerDev(vars: Record<string, string> = {}): Promise<ServerProcess & { cleanup(): Promise<void> }> {
+export async function startWranglerDev(
+  vars: Record<string, string> = {},
+): Promise<ServerProcess & { cleanup(): Promise<void> }> {
   const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   const env = { ...process.env, ...OFFLINE };
-  const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], {
+    cwd: REPO_ROOT,
+    env,
+    encoding: 'utf8',
+  });
   if (migrate.status !== 0) throw new Error(`d1 migrations apply failed:\n${migrate.stdout}\n${migrate.stderr}`);
   const port = await freePort();
   const inspector = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const settings: Record<string, string> = { JWT_SECRET: randomBytes(32).toString('base64url'), PUBLIC_URL: url, ...vars };
+  const settings: Record<string, string> = {
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    PUBLIC_URL: url,
+    ...vars,
+  };
   const args = [
     'dev',
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--inspector-port', String(inspector),
-    '--persist-to', state,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    state,
     '--show-interactive-dev-session=false',
-    '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
+    '--define',
+    `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
     ...Object.entries(settings).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   const child = spawn(WRANGLER, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

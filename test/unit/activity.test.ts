@@ -1,21 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { decide, type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/core/accounts/policy.js';
 import { createActivityService } from '../../worker/src/core/activity/activity.service.js';
 import { csvField, csvRow } from '../../worker/src/core/activity/export-format.js';
 import { escapeControls, sanitizeDetails } from '../../worker/src/core/activity/sanitize.js';
-import { decide, POLICY, SCOPE_GRANTS, type Permission } from '../../worker/src/core/accounts/policy.js';
 import type { ApiKey } from '../../worker/src/core/domain/entities.js';
-import type { ActivityLogStore } from '../../worker/src/ports/activity-log.js';
 import { displayAddressOf } from '../../worker/src/http/client-address.js';
+import type { ActivityLogStore } from '../../worker/src/ports/activity-log.js';
 
 describe('activity values', () => {
   it('escapes control characters, newlines and line separators as visible text', () => {
-    expect(escapeControls('a\nb\r\u0000\u001b[31m\u007f\u0085\u2028z')).toBe('a\\u000ab\\u000d\\u0000\\u001b[31m\\u007f\\u0085\\u2028z');
+    expect(escapeControls('a\nb\r\u0000\u001b[31m\u007f\u0085\u2028z')).toBe(
+      'a\\u000ab\\u000d\\u0000\\u001b[31m\\u007f\\u0085\\u2028z',
+    );
     expect(escapeControls('emoji 👩‍💻 fine')).toBe('emoji 👩‍💻 fine');
     expect(escapeControls('x'.repeat(5000))).toHaveLength(1001);
   });
 
   it('cleans details deeply, never reaching a prototype', () => {
-    const hostile = JSON.parse('{"__proto__": {"polluted": true}, "a\\nb": ["x\\ty", 1, null, {"deep": {"deeper": {"deepest": {"gone": 1}}}}], "n": 1e999}');
+    const hostile = JSON.parse(
+      '{"__proto__": {"polluted": true}, "a\\nb": ["x\\ty", 1, null, {"deep": {"deeper": {"deepest": {"gone": 1}}}}], "n": 1e999}',
+    );
     const clean = sanitizeDetails(hostile)!;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(clean['a\\u000ab']).toEqual(['x\\u0009y', 1, null, { deep: { deeper: '…' } }]);
@@ -33,7 +37,17 @@ describe('activity values', () => {
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvField(null)).toBe('');
-    const row = csvRow({ id: 'i', at: 't', actorType: 'system', actorId: null, action: 'a.b', subjectType: null, subjectId: null, ip: null, details: { k: 'v' } });
+    const row = csvRow({
+      id: 'i',
+      at: 't',
+      actorType: 'system',
+      actorId: null,
+      action: 'a.b',
+      subjectType: null,
+      subjectId: null,
+      ip: null,
+      details: { k: 'v' },
+    });
     expect(row).toBe('i,t,system,,a.b,,,,"{""k"":""v""}"\r\n');
   });
 
@@ -56,14 +70,29 @@ describe('activity service', () => {
       ids: { newId: () => '0193a000-0000-7000-8000-000000000001' },
       logError: (message) => errors.push(message),
     });
-    await expect(service.record({ actor: { type: 'anonymous' }, action: 'auth.login.failed' })).resolves.toBeUndefined();
+    await expect(
+      service.record({ actor: { type: 'anonymous' }, action: 'auth.login.failed' }),
+    ).resolves.toBeUndefined();
     expect(errors).toEqual(['activity entry auth.login.failed not written']);
   });
 });
 
 describe('API key scopes', () => {
-  const key = (scopes: ApiKey['scopes']) => ({ type: 'apiKey' as const, key: { id: 'k', name: 'k', prefix: 'cms_0', scopes, createdBy: null, createdAt: new Date(), lastUsedAt: null, expiresAt: null } });
-  const allowed = (scopes: ApiKey['scopes']) => (Object.keys(POLICY) as Permission[]).filter((p) => decide(key(scopes), p) === 'allow').sort();
+  const key = (scopes: ApiKey['scopes']) => ({
+    type: 'apiKey' as const,
+    key: {
+      id: 'k',
+      name: 'k',
+      prefix: 'cms_0',
+      scopes,
+      createdBy: null,
+      createdAt: new Date(),
+      lastUsedAt: null,
+      expiresAt: null,
+    },
+  });
+  const allowed = (scopes: ApiKey['scopes']) =>
+    (Object.keys(POLICY) as Permission[]).filter((p) => decide(key(scopes), p) === 'allow').sort();
 
   it('grant exactly what the scope table says, and never an owner-only or account permission', () => {
     expect(allowed([])).toEqual([]);

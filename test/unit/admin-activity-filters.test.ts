@@ -68,6 +68,8 @@ describe('admin activity chart days', () => {
 
   it('renders details on one line, strings bare and the rest as JSON', () => {
     expect(detailsText(null)).toBe('');
-    expect(detailsText({ email: 'a@example.com', count: 2, tags: ['x'] })).toBe('email: a@example.com, count: 2, tags: ["x"]');
+    expect(detailsText({ email: 'a@example.com', count: 2, tags: ['x'] })).toBe(
+      'email: a@example.com, count: 2, tags: ["x"]',
+    );
   });
 });

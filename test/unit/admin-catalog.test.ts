@@ -26,7 +26,9 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
   });
 
   it('keeps a textarea as typed and trims one-line fields', () => {
-    expect(toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true)).toEqual({
+    expect(
+      toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true),
+    ).toEqual({
       body: { name: 'Blog', baseUrl: 'https://blog.example.com', description: '  two\nlines ' },
     });
   });
@@ -35,6 +37,8 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
     const site = toBody('site', { name: '', baseUrl: 'ftp://x', description: '' }, true);
     expect('issues' in site && site.issues.map((i) => i.path).sort()).toEqual(['baseUrl', 'name']);
     const author = toBody('author', { name: 'Ada', slug: 'Not A Slug', bio: '', avatarUrl: '' }, false);
-    expect('issues' in author && author.issues).toEqual([{ path: 'slug', message: 'slug must be lower-case letters and digits separated by single hyphens' }]);
+    expect('issues' in author && author.issues).toEqual([
+      { path: 'slug', message: 'slug must be lower-case letters and digits separated by single hyphens' },
+    ]);
   });
 });

@@ -22,9 +22,27 @@ describe('admin article title check (the API TitleSchema)', () => {
 
 describe('admin SEO form → PUT body', () => {
   it('sends the whole record, checkbox as a boolean', () => {
-    const r = seoFromForm(form({ metaTitle: 'T', metaDescription: '', canonicalUrl: 'https://x.test/a', ogImage: '/static/uploadedImages/a.jpg', noindex: 'on' }));
-    expect(r).toEqual({ body: { metaTitle: 'T', metaDescription: '', canonicalUrl: 'https://x.test/a', ogImage: '/static/uploadedImages/a.jpg', noindex: true } });
-    expect(seoFromForm(form({}))).toEqual({ body: { metaTitle: '', metaDescription: '', canonicalUrl: '', ogImage: '', noindex: false } });
+    const r = seoFromForm(
+      form({
+        metaTitle: 'T',
+        metaDescription: '',
+        canonicalUrl: 'https://x.test/a',
+        ogImage: '/static/uploadedImages/a.jpg',
+        noindex: 'on',
+      }),
+    );
+    expect(r).toEqual({
+      body: {
+        metaTitle: 'T',
+        metaDescription: '',
+        canonicalUrl: 'https://x.test/a',
+        ogImage: '/static/uploadedImages/a.jpg',
+        noindex: true,
+      },
+    });
+    expect(seoFromForm(form({}))).toEqual({
+      body: { metaTitle: '', metaDescription: '', canonicalUrl: '', ogImage: '', noindex: false },
+    });
   });
 
   it('refuses what the API would: a relative canonical URL, a foreign image path, a too-long title', () => {
@@ -38,25 +56,47 @@ describe('admin purge settings form → PUT body', () => {
 
   it('reads checkboxes as on/off and numbers as numbers', () => {
     expect(settingsFromForm(form(good))).toEqual({
-      body: { enabled: true, intervalHours: 24, removeDuplicates: true, removeOrphans: false, orphanGraceHours: 48, dryRun: false },
+      body: {
+        enabled: true,
+        intervalHours: 24,
+        removeDuplicates: true,
+        removeOrphans: false,
+        orphanGraceHours: 48,
+        dryRun: false,
+      },
     });
   });
 
   it('says the rule for a number out of range, fractional or empty', () => {
-    for (const [field, value] of [['intervalHours', '0'], ['intervalHours', '1.5'], ['intervalHours', ''], ['orphanGraceHours', '9000']] as const) {
+    for (const [field, value] of [
+      ['intervalHours', '0'],
+      ['intervalHours', '1.5'],
+      ['intervalHours', ''],
+      ['orphanGraceHours', '9000'],
+    ] as const) {
       const r = settingsFromForm(form({ ...good, [field]: value }));
       expect('issues' in r && r.issues[0]).toEqual({
         path: field,
-        message: field === 'intervalHours' ? 'A whole number of hours from 1 to 720.' : 'A whole number of hours from 1 to 8760.',
+        message:
+          field === 'intervalHours'
+            ? 'A whole number of hours from 1 to 720.'
+            : 'A whole number of hours from 1 to 8760.',
       });
     }
   });
 
   it('counts and describes what a run removed', () => {
-    const run = { removed: { duplicates: [{}, {}], orphanBlobs: [{}], rowsWithoutBlob: [] }, bytesFreed: 1536 } as never;
+    const run = {
+      removed: { duplicates: [{}, {}], orphanBlobs: [{}], rowsWithoutBlob: [] },
+      bytesFreed: 1536,
+    } as never;
     expect(removedCount(run)).toBe(3);
     expect(describeRemoved(run)).toBe('3 items, 1.5 KiB');
-    expect(describeRemoved({ removed: { duplicates: [], orphanBlobs: [], rowsWithoutBlob: [{}] }, bytesFreed: 67 } as never)).toBe('1 item, 67 B');
-    expect(describeRemoved({ removed: { duplicates: [], orphanBlobs: [], rowsWithoutBlob: [] }, bytesFreed: 0 } as never)).toBe('nothing');
+    expect(
+      describeRemoved({ removed: { duplicates: [], orphanBlobs: [], rowsWithoutBlob: [{}] }, bytesFreed: 67 } as never),
+    ).toBe('1 item, 67 B');
+    expect(
+      describeRemoved({ removed: { duplicates: [], orphanBlobs: [], rowsWithoutBlob: [] }, bytesFreed: 0 } as never),
+    ).toBe('nothing');
   });
 });

@@ -18,10 +18,23 @@ describe('admin pre-upload shrink: the plan from header bytes', () => {
   it('plans JPEG, PNG and WebP larger than the limit, from a JPEG header alone', async () => {
     const jpeg = await solid(3000, 2000).jpeg().toBuffer();
     // The frame header is near the start: a slice is enough, as the editor reads it.
-    expect(shrinkPlan(jpeg.subarray(0, 1024))).toEqual({ contentType: 'image/jpeg', from: { width: 3000, height: 2000 }, to: { width: 2560, height: 1707 } });
-    expect(shrinkPlan(await solid(2561, 10).png().toBuffer())).toMatchObject({ contentType: 'image/png', to: { width: 2560, height: 10 } });
-    expect(shrinkPlan(await solid(100, 3000).webp().toBuffer())).toMatchObject({ contentType: 'image/webp', to: { width: 85, height: 2560 } });
-    expect(shrinkPlan(pngBomb())).toMatchObject({ from: { width: 64000, height: 64000 }, to: { width: 2560, height: 2560 } });
+    expect(shrinkPlan(jpeg.subarray(0, 1024))).toEqual({
+      contentType: 'image/jpeg',
+      from: { width: 3000, height: 2000 },
+      to: { width: 2560, height: 1707 },
+    });
+    expect(shrinkPlan(await solid(2561, 10).png().toBuffer())).toMatchObject({
+      contentType: 'image/png',
+      to: { width: 2560, height: 10 },
+    });
+    expect(shrinkPlan(await solid(100, 3000).webp().toBuffer())).toMatchObject({
+      contentType: 'image/webp',
+      to: { width: 85, height: 2560 },
+    });
+    expect(shrinkPlan(pngBomb())).toMatchObject({
+      from: { width: 64000, height: 64000 },
+      to: { width: 2560, height: 2560 },
+    });
   });
 
   it('leaves small images, GIFs and non-images alone', async () => {

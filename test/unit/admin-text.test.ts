@@ -23,7 +23,11 @@ describe('admin formatters', () => {
   });
 
   it('cycles the colour mode system → light → dark → system', () => {
-    expect([nextColorMode('system'), nextColorMode('light'), nextColorMode('dark')]).toEqual(['light', 'dark', 'system']);
+    expect([nextColorMode('system'), nextColorMode('light'), nextColorMode('dark')]).toEqual([
+      'light',
+      'dark',
+      'system',
+    ]);
   });
 });
 
@@ -32,22 +36,53 @@ describe('admin update panel texts', () => {
     ({ ok: false, status, code: 'x', message, issues }) as const;
 
   it('says an action is unavailable on 404 / 501 and otherwise adds the details the message lacks', () => {
-    expect(actionError('apply', refusal(501, 'no supervisor'))).toBe('Restart to apply is not available on this server: no supervisor');
-    expect(actionError('download', refusal(409, 'signature invalid', [{ path: 'sig', message: 'key not pinned' }, { path: 'x', message: 'signature invalid' }]))).toBe(
-      'Download, verify and stage failed: signature invalid — key not pinned',
+    expect(actionError('apply', refusal(501, 'no supervisor'))).toBe(
+      'Restart to apply is not available on this server: no supervisor',
     );
+    expect(
+      actionError(
+        'download',
+        refusal(409, 'signature invalid', [
+          { path: 'sig', message: 'key not pinned' },
+          { path: 'x', message: 'signature invalid' },
+        ]),
+      ),
+    ).toBe('Download, verify and stage failed: signature invalid — key not pinned');
   });
 
   it('tells the outcome of the last apply or roll back', () => {
     const at = '2026-03-01T00:00:00.000Z';
     const common = { id: 'r1', actorId: null, at };
-    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'applied', ...common, reason: null })).toBe('Update from 1.0.0 to 1.1.0: done.');
-    expect(describeLastApply({ operation: 'apply', version: '1.1.0', from: '1.0.0', outcome: 'rolled_back', ...common, reason: 'readyz 503' })).toBe(
-      'Update from 1.0.0 to 1.1.0: not healthy, so 1.0.0 runs again (readyz 503).',
-    );
-    expect(describeLastApply({ operation: 'rollback', version: '1.0.0', from: '1.1.0', outcome: 'failed', ...common, reason: null })).toBe(
-      'Roll back from 1.1.0 to 1.0.0: failed, nothing was switched.',
-    );
+    expect(
+      describeLastApply({
+        operation: 'apply',
+        version: '1.1.0',
+        from: '1.0.0',
+        outcome: 'applied',
+        ...common,
+        reason: null,
+      }),
+    ).toBe('Update from 1.0.0 to 1.1.0: done.');
+    expect(
+      describeLastApply({
+        operation: 'apply',
+        version: '1.1.0',
+        from: '1.0.0',
+        outcome: 'rolled_back',
+        ...common,
+        reason: 'readyz 503',
+      }),
+    ).toBe('Update from 1.0.0 to 1.1.0: not healthy, so 1.0.0 runs again (readyz 503).');
+    expect(
+      describeLastApply({
+        operation: 'rollback',
+        version: '1.0.0',
+        from: '1.1.0',
+        outcome: 'failed',
+        ...common,
+        reason: null,
+      }),
+    ).toBe('Roll back from 1.1.0 to 1.0.0: failed, nothing was switched.');
   });
 });
 

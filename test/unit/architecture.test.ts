@@ -15,7 +15,8 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
 export function importsOf(code: string): string[] {
   return [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]!);
@@ -36,9 +37,15 @@ const RULES: Record<string, Rule> = {
   core: { internal: ['contract', 'ports', 'core', 'core/domain'], external: /^zod$/ },
   ports: { internal: ['contract', 'ports', 'core/domain'], external: NONE },
   adapters: { internal: ['contract', 'ports', 'core/domain', 'adapters'], external: /./ },
-  http: { internal: ['contract', 'core', 'core/domain', 'ports', 'config', 'http'], external: /^(hono|hono\/.+|@hono\/zod-validator|zod)$/ },
+  http: {
+    internal: ['contract', 'core', 'core/domain', 'ports', 'config', 'http'],
+    external: /^(hono|hono\/.+|@hono\/zod-validator|zod)$/,
+  },
   config: { internal: ['contract', 'config'], external: /^(zod|node:.+)$/ },
-  wiring: { internal: ['contract', 'core', 'core/domain', 'ports', 'adapters', 'config', 'http', 'wiring'], external: /^node:/ },
+  wiring: {
+    internal: ['contract', 'core', 'core/domain', 'ports', 'adapters', 'config', 'http', 'wiring'],
+    external: /^node:/,
+  },
   entry: { internal: ['config', 'http', 'wiring', 'adapters', 'ports', 'contract', 'core/domain'], external: /./ },
 };
 
@@ -81,6 +88,8 @@ describe('architecture', () => {
 
   it('the import scanner sees every import form (so the check above can fail)', () => {
     const code = `import a from './a.js';\nimport { b } from "hono";\nexport * from '../c.js';\nconst d = await import('node:fs');\nimport './side.js';`;
-    expect(importsOf(code)).toEqual(['./a.js', 'hono', '../c.js', './side.js', 'node:fs'].sort((x, y) => code.indexOf(x) - code.indexOf(y)));
+    expect(importsOf(code)).toEqual(
+      ['./a.js', 'hono', '../c.js', './side.js', 'node:fs'].sort((x, y) => code.indexOf(x) - code.indexOf(y)),
+    );
   });
 });

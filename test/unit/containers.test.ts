@@ -39,7 +39,9 @@ function dockerfile(): Instruction[] {
   });
 }
 
-const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
 const steps = dockerfile();
 const stages = [...new Set(steps.filter((s) => s.op === 'FROM').map((s) => s.stage))];
 const runtime = steps.filter((s) => s.stage === stages.at(-1));
@@ -48,7 +50,8 @@ const ignored = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8')
   .split('\n')
   .map((l) => l.trim())
   .filter((l) => l && !l.startsWith('#'));
-const isIgnored = (p: string) => ignored.some((pat) => p === pat || p.startsWith(`${pat}/`) || (pat.startsWith('*.') && p.endsWith(pat.slice(1))));
+const isIgnored = (p: string) =>
+  ignored.some((pat) => p === pat || p.startsWith(`${pat}/`) || (pat.startsWith('*.') && p.endsWith(pat.slice(1))));
 /** `COPY [--from=x] a b dest` → { from, sources, dest } */
 const copyOf = (s: Instruction) => {
   const words = s.args.split(' ');
@@ -59,12 +62,19 @@ const copyOf = (s: Instruction) => {
 const json = (args: string) => JSON.parse(args) as string[];
 /** ENV a=b c=d (one instruction) as an object. */
 const envOf = (list: Instruction[]) =>
-  Object.fromEntries(list.filter((s) => s.op === 'ENV').flatMap((s) => [...s.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+  Object.fromEntries(
+    list
+      .filter((s) => s.op === 'ENV')
+      .flatMap((s) => [...s.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
+  );
 
 /** Names the Node server reads: the settings schema, and what entry.node.ts reads itself. */
 function settingNames(): Set<string> {
   const settings = readFileSync(path.join(REPO_ROOT, 'worker/src/config/settings.ts'), 'utf8');
-  const schema = settings.slice(settings.indexOf('const RawSettingsSchema'), settings.indexOf('\n});', settings.indexOf('const RawSettingsSchema')));
+  const schema = settings.slice(
+    settings.indexOf('const RawSettingsSchema'),
+    settings.indexOf('\n});', settings.indexOf('const RawSettingsSchema')),
+  );
   const names = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]!);
   const entry = readFileSync(path.join(REPO_ROOT, 'worker/src/entry.node.ts'), 'utf8');
   names.push(...[...entry.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!), 'NODE_ENV');
@@ -87,7 +97,9 @@ describe('Dockerfile', () => {
         for (const m of r.args.matchAll(/\bnpm run (\S+)/g)) expect(pkg.scripts, r.args).toHaveProperty(m[1]!);
         if (/\bnpm ci\b/.test(r.args)) {
           const before = stage.slice(0, stage.indexOf(r)).filter((s) => s.op === 'COPY' && !copyOf(s).from);
-          expect(before.flatMap((s) => copyOf(s).sources)).toEqual(expect.arrayContaining(['package.json', 'package-lock.json']));
+          expect(before.flatMap((s) => copyOf(s).sources)).toEqual(
+            expect.arrayContaining(['package.json', 'package-lock.json']),
+          );
         }
       }
     }
@@ -101,12 +113,15 @@ describe('Dockerfile', () => {
       expect(isIgnored(src), `${src} is excluded by .dockerignore`).toBe(false);
     }
     // …and keeps out what must never be in an image
-    for (const p of ['node_modules', 'data', 'releases', '.env', 'release-key-1.pem', '.git']) expect(isIgnored(p), p).toBe(true);
+    for (const p of ['node_modules', 'data', 'releases', '.env', 'release-key-1.pem', '.git'])
+      expect(isIgnored(p), p).toBe(true);
   });
 
   it('takes from the build stage what a Node release carries (scripts/lib/release-artifact.mjs), all of it made by `npm run build` or copied in', async () => {
     const { NODE_RELEASE_PATHS } = await import('../../scripts/lib/release-artifact.mjs');
-    const fromBuild = runtime.filter((s) => s.op === 'COPY' && copyOf(s).from === 'build').flatMap((s) => copyOf(s).sources.map((p) => p.replace(/^\/src\//, '')));
+    const fromBuild = runtime
+      .filter((s) => s.op === 'COPY' && copyOf(s).from === 'build')
+      .flatMap((s) => copyOf(s).sources.map((p) => p.replace(/^\/src\//, '')));
     const built = ['dist/node', 'admin-qwik/dist']; // scripts/build.mjs: build-node.mjs and build-admin.mjs
     expect(NODE_RELEASE_PATHS).toEqual(expect.arrayContaining(built));
     const copiedIntoBuild = build.filter((s) => s.op === 'COPY').flatMap((s) => copyOf(s).sources);
@@ -115,7 +130,14 @@ describe('Dockerfile', () => {
       expect(made, `${p} is neither built nor copied into the build stage`).toBe(true);
       if (!built.includes(p)) expect(existsSync(path.join(REPO_ROOT, p)), p).toBe(true);
     }
-    expect(fromBuild).toEqual(expect.arrayContaining([...built, 'drizzle/sqlite/migrations', 'drizzle/mysql/migrations', 'drizzle/postgres/migrations']));
+    expect(fromBuild).toEqual(
+      expect.arrayContaining([
+        ...built,
+        'drizzle/sqlite/migrations',
+        'drizzle/mysql/migrations',
+        'drizzle/postgres/migrations',
+      ]),
+    );
     const buildScript = pkg.scripts.build!;
     expect(buildScript).toBe('node scripts/build.mjs');
     expect(readFileSync(path.join(REPO_ROOT, 'scripts/build-node.mjs'), 'utf8')).toContain("'dist/node/server.mjs'");
@@ -125,7 +147,9 @@ describe('Dockerfile', () => {
     const cmd = json(runtime.find((s) => s.op === 'CMD')!.args);
     expect(cmd).toEqual(['node', 'dist/node/server.mjs']);
     const workdir = runtime.filter((s) => s.op === 'WORKDIR').at(-1)!.args;
-    const bundleDir = runtime.filter((s) => s.op === 'COPY' && copyOf(s).sources.includes('/src/dist/node')).map((s) => path.posix.resolve(workdir, copyOf(s).dest));
+    const bundleDir = runtime
+      .filter((s) => s.op === 'COPY' && copyOf(s).sources.includes('/src/dist/node'))
+      .map((s) => path.posix.resolve(workdir, copyOf(s).dest));
     expect(bundleDir).toEqual([path.posix.join(workdir, 'dist/node')]);
     const users = runtime.filter((s) => s.op === 'USER');
     expect(users.length).toBeGreaterThan(0);
@@ -155,7 +179,17 @@ describe('Dockerfile', () => {
 
 describe('compose.yaml', () => {
   const compose = parseYaml(readFileSync(path.join(REPO_ROOT, 'compose.yaml'), 'utf8')) as {
-    services: Record<string, { build?: { context: string }; image?: string; environment?: Record<string, string>; entrypoint?: string[]; depends_on?: Record<string, unknown>; volumes?: string[] }>;
+    services: Record<
+      string,
+      {
+        build?: { context: string };
+        image?: string;
+        environment?: Record<string, string>;
+        entrypoint?: string[];
+        depends_on?: Record<string, unknown>;
+        volumes?: string[];
+      }
+    >;
   };
   const cms = compose.services.cms!;
   /** ${NAME:-default} → default, as Compose does with NAME unset. */
@@ -164,7 +198,8 @@ describe('compose.yaml', () => {
   it('builds this Dockerfile and sets only settings the server reads', () => {
     expect(cms.build?.context).toBe('.');
     const names = settingNames();
-    for (const k of Object.keys(cms.environment!)) expect(names.has(k), `${k} is not in worker/src/config/settings.ts`).toBe(true);
+    for (const k of Object.keys(cms.environment!))
+      expect(names.has(k), `${k} is not in worker/src/config/settings.ts`).toBe(true);
   });
 
   it('wires DATABASE_URL to the PostgreSQL service and STORAGE_URL to the S3 service and its bucket, and they parse', () => {
@@ -179,11 +214,17 @@ describe('compose.yaml', () => {
       password: resolve(pg.environment!.POSTGRES_PASSWORD!),
       db: pg.environment!.POSTGRES_DB,
     });
-    const storage = parseStorageUrl(settings.storageUrl, { accessKeyId: settings.s3AccessKeyId, secretAccessKey: settings.s3SecretAccessKey });
+    const storage = parseStorageUrl(settings.storageUrl, {
+      accessKeyId: settings.s3AccessKeyId,
+      secretAccessKey: settings.s3SecretAccessKey,
+    });
     if (storage.kind !== 's3') throw new Error('compose should use the S3 store');
     const s3 = compose.services[new URL(storage.endpoint).hostname]!;
     expect(s3.image).toMatch(/^minio\//);
-    expect([storage.accessKeyId, storage.secretAccessKey]).toEqual([resolve(s3.environment!.MINIO_ROOT_USER!), resolve(s3.environment!.MINIO_ROOT_PASSWORD!)]);
+    expect([storage.accessKeyId, storage.secretAccessKey]).toEqual([
+      resolve(s3.environment!.MINIO_ROOT_USER!),
+      resolve(s3.environment!.MINIO_ROOT_PASSWORD!),
+    ]);
     const bucketJob = Object.values(compose.services).find((s) => s.entrypoint?.join(' ').includes('mc mb'))!;
     expect(bucketJob.entrypoint!.join(' ')).toContain(`local/${storage.bucket}`);
     expect(Object.keys(cms.depends_on!)).toEqual(expect.arrayContaining([db.hostname]));

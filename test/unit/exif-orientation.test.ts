@@ -4,8 +4,8 @@ import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.i
 import type { Image } from '../../worker/src/core/domain/entities.js';
 import { readJpegOrientation } from '../../worker/src/core/media/exif-orientation.js';
 import { createVariantsService } from '../../worker/src/core/media/variants.service.js';
-import { memoryBlobStore } from '../support/memory-blob-store.js';
 import { JPEG_2x3, JPEG_QUADRANTS, PNG_1x1, withExifOrientation } from '../support/images.js';
+import { memoryBlobStore } from '../support/memory-blob-store.js';
 
 const ORIENTATIONS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
@@ -55,12 +55,20 @@ async function quadrants(bytes: Uint8Array) {
     return [data[i]!, data[i + 1]!, data[i + 2]!].map((c) => (c > 127 ? 255 : 0)).join(',');
   };
   const [w, h] = [info.width, info.height];
-  return { size: `${w}x${h}`, tl: at(w / 4, h / 4), tr: at((3 * w) / 4, h / 4), bl: at(w / 4, (3 * h) / 4), br: at((3 * w) / 4, (3 * h) / 4) };
+  return {
+    size: `${w}x${h}`,
+    tl: at(w / 4, h / 4),
+    tr: at((3 * w) / 4, h / 4),
+    bl: at(w / 4, (3 * h) / 4),
+    br: at((3 * w) / 4, (3 * h) / 4),
+  };
 }
 
 describe('variants honour EXIF orientation like sharp does', () => {
   it.each(ORIENTATIONS)('orientation %i', async (n) => {
-    const original = new Uint8Array(await sharp(Buffer.from(JPEG_QUADRANTS)).withMetadata({ orientation: n }).jpeg({ quality: 95 }).toBuffer());
+    const original = new Uint8Array(
+      await sharp(Buffer.from(JPEG_QUADRANTS)).withMetadata({ orientation: n }).jpeg({ quality: 95 }).toBuffer(),
+    );
     const blobs = memoryBlobStore();
     const image: Image = {
       id: '0190a000-0000-7000-8000-00000000000' + n,
@@ -82,7 +90,9 @@ describe('variants honour EXIF orientation like sharp does', () => {
       logError: () => {},
     });
     const made = await variants.open(image, { format: 'png' });
-    const ours = await quadrants(new Uint8Array(await new Response((made as { body: ReadableStream }).body).arrayBuffer()));
+    const ours = await quadrants(
+      new Uint8Array(await new Response((made as { body: ReadableStream }).body).arrayBuffer()),
+    );
     const theirs = await quadrants(new Uint8Array(await sharp(Buffer.from(original)).rotate().png().toBuffer()));
     expect(ours).toEqual(theirs);
     expect(ours.size).toBe(n >= 5 ? '16x32' : '32x16');

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { gifFrameCount, isStructurallyComplete, MAX_GIF_FRAMES } from '../../worker/src/core/media/image-integrity.js';
-import { GIF_1x1, gifWithFrames, JPEG_400x300, JPEG_QUADRANTS, PNG_1x1, PNG_QUADRANTS, pngWithScript, WEBP_1x1 } from '../support/images.js';
+import {
+  GIF_1x1,
+  gifWithFrames,
+  JPEG_400x300,
+  JPEG_QUADRANTS,
+  PNG_1x1,
+  PNG_QUADRANTS,
+  pngWithScript,
+  WEBP_1x1,
+} from '../support/images.js';
 
 const CASES = [
   ['JPEG', JPEG_400x300, 'image/jpeg'],
@@ -16,7 +25,8 @@ describe('isStructurallyComplete', () => {
   it.each(CASES)('accepts a whole %s and refuses every cut of it', (_, bytes, type) => {
     expect(isStructurallyComplete(bytes, type)).toBe(true);
     for (let cut = 0; cut < bytes.length; cut++) {
-      if (isStructurallyComplete(bytes.subarray(0, cut), type)) throw new Error(`a ${type} cut at ${cut} of ${bytes.length} passed`);
+      if (isStructurallyComplete(bytes.subarray(0, cut), type))
+        throw new Error(`a ${type} cut at ${cut} of ${bytes.length} passed`);
     }
   });
 

@@ -56,9 +56,19 @@ describe('planPurge', () => {
     const stored = image('c', 20);
     const lostA = image('d', 30);
     const lostB = image('d', 25);
-    const plan = planPurge({ images: [lostOldest, stored, lostA, lostB], originals: [blobOf(stored)] }, DEFAULT_PURGE_SETTINGS, NOW);
+    const plan = planPurge(
+      { images: [lostOldest, stored, lostA, lostB], originals: [blobOf(stored)] },
+      DEFAULT_PURGE_SETTINGS,
+      NOW,
+    );
     expect(plan.duplicates).toEqual([
-      { imageId: lostOldest.id, filename: lostOldest.filename, survivorId: stored.id, survivorFilename: stored.filename, bytes: 0 },
+      {
+        imageId: lostOldest.id,
+        filename: lostOldest.filename,
+        survivorId: stored.id,
+        survivorFilename: stored.filename,
+        bytes: 0,
+      },
     ]);
     expect(plan.rowsWithoutBlob.map((r) => r.imageId).sort()).toEqual([lostA.id, lostB.id].sort());
   });
@@ -66,8 +76,17 @@ describe('planPurge', () => {
   it('touches orphans only once older than the grace, and nothing a setting turns off', () => {
     const fresh = image('e', 23);
     const old = image('f', 25);
-    const strayOld: BlobInfo = { key: originalKey('stray-old.png'), size: 7, contentType: 'image/png', uploadedAt: new Date(NOW.getTime() - 25 * HOUR) };
-    const strayNew: BlobInfo = { ...strayOld, key: originalKey('stray-new.png'), uploadedAt: new Date(NOW.getTime() - 23 * HOUR) };
+    const strayOld: BlobInfo = {
+      key: originalKey('stray-old.png'),
+      size: 7,
+      contentType: 'image/png',
+      uploadedAt: new Date(NOW.getTime() - 25 * HOUR),
+    };
+    const strayNew: BlobInfo = {
+      ...strayOld,
+      key: originalKey('stray-new.png'),
+      uploadedAt: new Date(NOW.getTime() - 23 * HOUR),
+    };
     const inventory = { images: [fresh, old], originals: [strayOld, strayNew] };
     const plan = planPurge(inventory, DEFAULT_PURGE_SETTINGS, NOW);
     expect(plan.orphanBlobs).toEqual([{ key: strayOld.key, bytes: 7 }]);

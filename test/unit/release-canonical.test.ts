@@ -1,7 +1,7 @@
-import fc from 'fast-check';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, signedBytes, SIGNING_CONTEXT } from '../../worker/src/core/releases/canonical-json.js';
+import { canonicalJson, SIGNING_CONTEXT, signedBytes } from '../../worker/src/core/releases/canonical-json.js';
 import { verifySignature } from '../../worker/src/core/releases/verify-manifest.js';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -65,6 +65,8 @@ describe('the signed bytes (a fixed vector; docs/releases.md)', () => {
     const parsed = await verifySignature(JSON.parse(JSON.stringify(envelope)), [{ ...info, status: 'active' }]);
     expect(parsed.version).toBe('0.3.0');
     // and one changed byte breaks it
-    await expect(verifySignature({ ...envelope, signed: { ...manifest, sequence: 201 } }, [{ ...info, status: 'active' }])).rejects.toMatchObject({ reason: 'signature_invalid' });
+    await expect(
+      verifySignature({ ...envelope, signed: { ...manifest, sequence: 201 } }, [{ ...info, status: 'active' }]),
+    ).rejects.toMatchObject({ reason: 'signature_invalid' });
   });
 });

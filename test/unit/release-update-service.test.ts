@@ -3,7 +3,14 @@ import { createHttpUpdateFeed } from '../../worker/src/adapters/update/http-upda
 import { createMemoryUpdateState } from '../../worker/src/adapters/update/memory-update-state.js';
 import { ReleaseRefusedError } from '../../worker/src/core/releases/refusal.js';
 import { UpdateService, UpdatesUnavailableError } from '../../worker/src/core/releases/update.service.js';
-import type { ReleaseStager, ReleaseSwitcher, ReleaseToStage, SwitcherStatus, SwitchRequest, UpdateStateStore } from '../../worker/src/ports/update-feed.js';
+import type {
+  ReleaseStager,
+  ReleaseSwitcher,
+  ReleaseToStage,
+  SwitcherStatus,
+  SwitchRequest,
+  UpdateStateStore,
+} from '../../worker/src/ports/update-feed.js';
 import { artifactOf, feedOf, makeKey, makeManifest, sign, type TestKey } from '../support/release-fixtures.js';
 
 const FEED = 'https://updates.example/cms/feed.json';
@@ -16,7 +23,8 @@ let staged: { release: ReleaseToStage; bytes: Uint8Array }[];
 let logged: string[];
 
 const stager: ReleaseStager = { stage: async (release, bytes) => void staged.push({ release, bytes }) };
-const fakeFetch = (async (url: string) => files.get(url)?.() ?? new Response('no', { status: 404 })) as unknown as typeof fetch;
+const fakeFetch = (async (url: string) =>
+  files.get(url)?.() ?? new Response('no', { status: 404 })) as unknown as typeof fetch;
 
 function service(store: UpdateStateStore, over: Partial<ConstructorParameters<typeof UpdateService>[0]> = {}) {
   return new UpdateService({
@@ -33,9 +41,15 @@ function service(store: UpdateStateStore, over: Partial<ConstructorParameters<ty
 
 async function publish(manifests: Parameters<typeof makeManifest>[0][], body: Uint8Array = tarball) {
   const envs: unknown[] = [];
-  for (const m of manifests) envs.push(await sign(makeManifest({ ...m, artifacts: [await artifactOf(`edge-cms-${m!.version}-node.tar.gz`, tarball)] }), [key]));
+  for (const m of manifests)
+    envs.push(
+      await sign(makeManifest({ ...m, artifacts: [await artifactOf(`edge-cms-${m!.version}-node.tar.gz`, tarball)] }), [
+        key,
+      ]),
+    );
   files.set(FEED, () => Response.json(feedOf(envs)));
-  for (const m of manifests) files.set(`https://updates.example/cms/edge-cms-${m!.version}-node.tar.gz`, () => new Response(body.slice()));
+  for (const m of manifests)
+    files.set(`https://updates.example/cms/edge-cms-${m!.version}-node.tar.gz`, () => new Response(body.slice()));
 }
 
 beforeAll(async () => {
@@ -49,13 +63,36 @@ describe('UpdateService', () => {
     logged = [];
     const store = createMemoryUpdateState();
     const svc = service(store);
-    expect(await svc.status()).toEqual({ current: '1.1.0', latest: null, available: false, staged: null, lastCheckedAt: null, notes: null, ...UNSUPERVISED });
-    await publish([{ version: '1.0.5', sequence: 3 }, { version: '1.2.0', sequence: 10 }]);
-    expect(await svc.check()).toEqual({ current: '1.1.0', latest: '1.2.0', available: true, staged: null, lastCheckedAt: '2026-11-20T00:00:00.000Z', notes: 'Fixes and features.', ...UNSUPERVISED });
+    expect(await svc.status()).toEqual({
+      current: '1.1.0',
+      latest: null,
+      available: false,
+      staged: null,
+      lastCheckedAt: null,
+      notes: null,
+      ...UNSUPERVISED,
+    });
+    await publish([
+      { version: '1.0.5', sequence: 3 },
+      { version: '1.2.0', sequence: 10 },
+    ]);
+    expect(await svc.check()).toEqual({
+      current: '1.1.0',
+      latest: '1.2.0',
+      available: true,
+      staged: null,
+      lastCheckedAt: '2026-11-20T00:00:00.000Z',
+      notes: 'Fixes and features.',
+      ...UNSUPERVISED,
+    });
     expect((await store.load()).highestSequenceSeen).toBe(10);
     expect((await svc.download()).staged).toBe('1.2.0');
     expect(staged).toHaveLength(1);
-    expect(staged[0]!.release).toMatchObject({ version: '1.2.0', sequence: 10, artifactName: 'edge-cms-1.2.0-node.tar.gz' });
+    expect(staged[0]!.release).toMatchObject({
+      version: '1.2.0',
+      sequence: 10,
+      artifactName: 'edge-cms-1.2.0-node.tar.gz',
+    });
     expect((staged[0]!.release.signedManifest as { signatures: unknown[] }).signatures).toHaveLength(1);
     expect(staged[0]!.bytes).toEqual(tarball);
     await svc.download(); // already staged: not again
@@ -84,7 +121,9 @@ describe('UpdateService', () => {
     await publish([{ version: '1.2.0', sequence: 10 }]);
     await service(store).check();
     await publish([{ version: '1.1.5', sequence: 7 }]);
-    const err = await service(store).check().catch((e) => e);
+    const err = await service(store)
+      .check()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ReleaseRefusedError);
     expect(err.reason).toBe('rollback');
     expect((await store.load()).highestSequenceSeen).toBe(10);
@@ -104,8 +143,12 @@ describe('UpdateService', () => {
     await publish([{ version: '1.1.0', sequence: 10, minUpdateFrom: '1.0.0' }]);
     expect((await service(createMemoryUpdateState()).download()).available).toBe(false);
     expect(staged).toEqual([]);
-    await expect(service(createMemoryUpdateState(), { feed: null }).check()).rejects.toBeInstanceOf(UpdatesUnavailableError);
-    await expect(service(createMemoryUpdateState(), { stager: null }).download()).rejects.toBeInstanceOf(UpdatesUnavailableError);
+    await expect(service(createMemoryUpdateState(), { feed: null }).check()).rejects.toBeInstanceOf(
+      UpdatesUnavailableError,
+    );
+    await expect(service(createMemoryUpdateState(), { stager: null }).download()).rejects.toBeInstanceOf(
+      UpdatesUnavailableError,
+    );
     expect(() => createHttpUpdateFeed('file:///etc/passwd')).toThrow();
   });
 
@@ -122,9 +165,18 @@ describe('UpdateService', () => {
       };
       return { sw, asked };
     }
-    const stagedStore = () => createMemoryUpdateState({ highestSequenceSeen: 10, lastCheckedAt: null, latest: null, staged: { version: '1.2.0', sequence: 10, stagedAt: '2026-11-20T00:00:00.000Z' } });
+    const stagedStore = () =>
+      createMemoryUpdateState({
+        highestSequenceSeen: 10,
+        lastCheckedAt: null,
+        latest: null,
+        staged: { version: '1.2.0', sequence: 10, stagedAt: '2026-11-20T00:00:00.000Z' },
+      });
     const conflict = async (p: Promise<unknown>) => {
-      const e = await p.then(() => null, (err: unknown) => err);
+      const e = await p.then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(e).toBeInstanceOf(UpdatesUnavailableError);
       return (e as Error).message;
     };
@@ -139,18 +191,35 @@ describe('UpdateService', () => {
     });
 
     it('is a conflict with a reason: Workers, no supervisor, nothing staged, a switch running, no previous, a refusal', async () => {
-      expect(await conflict(service(stagedStore(), { switcher: null }).apply('o'))).toContain('wrangler versions deploy');
+      expect(await conflict(service(stagedStore(), { switcher: null }).apply('o'))).toContain(
+        'wrangler versions deploy',
+      );
       expect(await conflict(service(stagedStore(), { switcher: null }).rollback('o'))).toContain('wrangler rollback');
-      expect(await conflict(service(stagedStore(), { switcher: null, stager: null }).download())).toContain('docs/releases.md');
-      expect(await conflict(service(stagedStore(), { switcher: switcher({ supervised: false }).sw }).apply('o'))).toContain('NODE_ENV=production npm start');
-      expect(await conflict(service(createMemoryUpdateState(), { switcher: switcher({}).sw }).apply('o'))).toContain('download it first');
-      const older = createMemoryUpdateState({ highestSequenceSeen: 1, lastCheckedAt: null, latest: null, staged: { version: '1.1.0', sequence: 1, stagedAt: 'x' } });
+      expect(await conflict(service(stagedStore(), { switcher: null, stager: null }).download())).toContain(
+        'docs/releases.md',
+      );
+      expect(
+        await conflict(service(stagedStore(), { switcher: switcher({ supervised: false }).sw }).apply('o')),
+      ).toContain('NODE_ENV=production npm start');
+      expect(await conflict(service(createMemoryUpdateState(), { switcher: switcher({}).sw }).apply('o'))).toContain(
+        'download it first',
+      );
+      const older = createMemoryUpdateState({
+        highestSequenceSeen: 1,
+        lastCheckedAt: null,
+        latest: null,
+        staged: { version: '1.1.0', sequence: 1, stagedAt: 'x' },
+      });
       expect(await conflict(service(older, { switcher: switcher({}).sw }).apply('o'))).toContain('download it first');
       const busy = switcher({ pending: { operation: 'apply', version: '1.2.0', since: 'x' } });
       expect(await conflict(service(stagedStore(), { switcher: busy.sw }).apply('o'))).toContain('in progress');
       expect(busy.asked).toEqual([]);
-      expect(await conflict(service(stagedStore(), { switcher: switcher({}).sw }).rollback('o'))).toContain('no previous release');
-      expect(await conflict(service(stagedStore(), { switcher: switcher({}, 'disk full').sw }).apply('o'))).toContain('disk full');
+      expect(await conflict(service(stagedStore(), { switcher: switcher({}).sw }).rollback('o'))).toContain(
+        'no previous release',
+      );
+      expect(await conflict(service(stagedStore(), { switcher: switcher({}, 'disk full').sw }).apply('o'))).toContain(
+        'disk full',
+      );
     });
 
     it('shows a staged release only while it is newer than the running one', async () => {

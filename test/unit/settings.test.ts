@@ -42,7 +42,10 @@ describe('parseSettings', () => {
   });
 
   it('reads rate limits as LIMIT/SECONDS', () => {
-    expect(parseSettings({ RATE_LIMIT_LOGIN: '3/60' }, 'node').rateLimits.login).toEqual({ limit: 3, windowSeconds: 60 });
+    expect(parseSettings({ RATE_LIMIT_LOGIN: '3/60' }, 'node').rateLimits.login).toEqual({
+      limit: 3,
+      windowSeconds: 60,
+    });
     for (const bad of ['abc', '0/60', '5', '5/0', '-1/60', '5/1.5']) {
       expect(problemsOf({ RATE_LIMIT_LOGIN: bad }), bad).toEqual([expect.stringMatching(/^RATE_LIMIT_LOGIN:/)]);
     }
@@ -66,13 +69,28 @@ describe('parseSettings', () => {
       },
       'node',
     );
-    expect(s).toMatchObject({ port: 9000, publicUrl: 'https://cms.example.com', trustProxy: ['10.0.0.1', '::1'], maxUploadBytes: 2048 });
+    expect(s).toMatchObject({
+      port: 9000,
+      publicUrl: 'https://cms.example.com',
+      trustProxy: ['10.0.0.1', '::1'],
+      maxUploadBytes: 2048,
+    });
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ PORT: '70000', PUBLIC_URL: 'ftp://x', DATABASE_URL: 'oracle://x', MAX_UPLOAD_BYTES: '1e6', TRUST_PROXY: 'proxy.local', JWT_SECRET: 'short' });
+    const problems = problemsOf({
+      PORT: '70000',
+      PUBLIC_URL: 'ftp://x',
+      DATABASE_URL: 'oracle://x',
+      MAX_UPLOAD_BYTES: '1e6',
+      TRUST_PROXY: 'proxy.local',
+      JWT_SECRET: 'short',
+    });
     for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'MAX_UPLOAD_BYTES', 'TRUST_PROXY', 'JWT_SECRET']) {
-      expect(problems.some((p) => p.startsWith(`${name}:`)), name).toBe(true);
+      expect(
+        problems.some((p) => p.startsWith(`${name}:`)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -82,7 +100,9 @@ describe('parseSettings', () => {
 
   it('requires JWT_SECRET on Workers and S3 credentials with s3:// storage', () => {
     expect(problemsOf({}, 'workers')).toEqual([expect.stringMatching(/^JWT_SECRET:/)]);
-    expect(problemsOf({ STORAGE_URL: 's3://b?endpoint=http://x' })).toEqual([expect.stringMatching(/S3_ACCESS_KEY_ID/)]);
+    expect(problemsOf({ STORAGE_URL: 's3://b?endpoint=http://x' })).toEqual([
+      expect.stringMatching(/S3_ACCESS_KEY_ID/),
+    ]);
   });
 
   it('ignores non-string values, such as Workers bindings', () => {

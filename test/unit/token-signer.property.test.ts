@@ -10,7 +10,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sign(claims: Record<string, unknown>) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: 'edge-cms', iat: now, exp: now + 600, ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+  return new SignJWT({ iss: 'edge-cms', iat: now, exp: now + 600, ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(key);
 }
 
 describe('session token checks (properties)', () => {
@@ -21,8 +23,15 @@ describe('session token checks (properties)', () => {
         fc.oneof(fc.nat(1000), fc.anything(), fc.double(), fc.integer({ min: -5, max: -1 })),
         async (userId, ver) => {
           const result = await signer.verify(await sign({ user_id: userId, ver }));
-          const valid = typeof userId === 'string' && UUID.test(userId) && Number.isInteger(ver) && (ver as number) >= 0 && (ver as number) <= 2 ** 31;
-          expect(result).toEqual(valid ? { userId: (userId as string).toLowerCase(), tokenVersion: (ver as number) + 0 } : null); // + 0: JSON has no -0
+          const valid =
+            typeof userId === 'string' &&
+            UUID.test(userId) &&
+            Number.isInteger(ver) &&
+            (ver as number) >= 0 &&
+            (ver as number) <= 2 ** 31;
+          expect(result).toEqual(
+            valid ? { userId: (userId as string).toLowerCase(), tokenVersion: (ver as number) + 0 } : null,
+          ); // + 0: JSON has no -0
         },
       ),
       { numRuns: 300 },
@@ -31,9 +40,17 @@ describe('session token checks (properties)', () => {
 
   it('never throws on arbitrary text, and refuses it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.base64String(), fc.array(fc.base64String(), { minLength: 3, maxLength: 3 }).map((p) => p.join('.'))), async (token) => {
-        expect(await signer.verify(token)).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.base64String(),
+          fc.array(fc.base64String(), { minLength: 3, maxLength: 3 }).map((p) => p.join('.')),
+        ),
+        async (token) => {
+          expect(await signer.verify(token)).toBeNull();
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -47,7 +64,10 @@ describe('session token checks (properties)', () => {
         const tampered = token.slice(0, i) + ch + token.slice(i + 1);
         const result = await signer.verify(tampered);
         // Base64url's last character can carry unused bits; such a change decodes to the same bytes.
-        if (result !== null) expect(Buffer.from(tampered.split('.')[2] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[2]!, 'base64url'));
+        if (result !== null)
+          expect(Buffer.from(tampered.split('.')[2] ?? '', 'base64url')).toEqual(
+            Buffer.from(token.split('.')[2]!, 'base64url'),
+          );
       }),
       { numRuns: 300 },
     );

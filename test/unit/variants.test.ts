@@ -27,7 +27,8 @@ async function storeOriginal(blobs: ReturnType<typeof memoryBlobStore>, bytes: U
   return image;
 }
 
-const read = async (blob: unknown) => new Uint8Array(await new Response((blob as { body: ReadableStream }).body).arrayBuffer());
+const read = async (blob: unknown) =>
+  new Uint8Array(await new Response((blob as { body: ReadableStream }).body).arrayBuffer());
 
 describe('variants service', () => {
   let blobs: ReturnType<typeof memoryBlobStore>;
@@ -72,7 +73,9 @@ describe('variants service', () => {
     const fresh = await read(await variants.open(second, { width: 16 }));
     expect(readImageHeader(fresh)).toMatchObject({ width: 16, height: 8 });
     expect(decodes).toBe(2);
-    expect((await variants.list(second)).map((v) => v.url)).toEqual([`/static/uploadedImages/${ID}.jpg?w=16&format=jpeg`]);
+    expect((await variants.list(second)).map((v) => v.url)).toEqual([
+      `/static/uploadedImages/${ID}.jpg?w=16&format=jpeg`,
+    ]);
     expect(variants.etag(first, { width: 16 })).not.toBe(variants.etag(second, { width: 16 }));
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiHarness } from '../support/api-harness.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
 import { workerHarness } from './support/worker-harness.js';
 
 /** D1 stores at most about 2 MB per row: a bigger article body is a clear 413 there, never a 500. */

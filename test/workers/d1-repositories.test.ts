@@ -2,14 +2,14 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createD1ActivityLog, createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
-import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
 import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
 import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
-import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
 import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
 import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
 import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
+import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
+import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
 import { TABLES_CHILD_FIRST } from '../support/tables.js';
@@ -63,7 +63,9 @@ describe('D1 specifics', () => {
   it('reads D1 failures as the kit classifies them', () => {
     const kit = createD1Kit(env.DB);
     const wrap = (message: string) => Object.assign(new Error('Failed query'), { cause: new Error(message) });
-    expect(kit.isUniqueViolation(wrap('D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT'))).toBe(true);
+    expect(kit.isUniqueViolation(wrap('D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT'))).toBe(
+      true,
+    );
     expect(kit.isForeignKeyViolation(wrap('D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT'))).toBe(true);
     expect(kit.isConnectionError(wrap('D1_ERROR: Network connection lost.'))).toBe(true);
     expect(kit.isConnectionError(wrap('D1_ERROR: no such table: nope: SQLITE_ERROR'))).toBe(false);

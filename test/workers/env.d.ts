@@ -6,10 +6,13 @@ declare global {
       DB: D1Database;
       MEDIA: R2Bucket;
       ASSETS: Fetcher;
-      RATE_LIMITER: DurableObjectNamespace<import('../../worker/src/adapters/rate-limit/durable-object.rate-limiter.js').RateLimiterObject>;
+      RATE_LIMITER: DurableObjectNamespace<
+        import('../../worker/src/adapters/rate-limit/durable-object.rate-limiter.js').RateLimiterObject
+      >;
       TEST_MIGRATIONS: D1Migration[];
       JWT_SECRET: string;
     }
   }
 }
+
 export {};

@@ -25,7 +25,10 @@ describe('Worker cron trigger', () => {
   });
 
   it('records a scheduled run when enabled and due, honouring dry run, and not again before the interval', async () => {
-    await repos.purge.saveSettings({ ...DEFAULT_PURGE_SETTINGS, enabled: true, dryRun: true, intervalHours: 1 }, new Date());
+    await repos.purge.saveSettings(
+      { ...DEFAULT_PURGE_SETTINGS, enabled: true, dryRun: true, intervalHours: 1 },
+      new Date(),
+    );
     const now = Date.now();
     await cron(new Date(now));
     const runs = await repos.purge.listRuns({ limit: 5 });

@@ -1,8 +1,8 @@
 import { writeSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
@@ -45,7 +45,10 @@ async function main() {
   // Under scripts/supervisor.mjs: releases/ is the install's, not this release's, and requests go over IPC.
   const supervised = process.env.CMS_SUPERVISED === '1' && typeof process.send === 'function';
   const releasesDir = process.env.CMS_RELEASES_DIR ? path.resolve(process.env.CMS_RELEASES_DIR) : undefined;
-  const { deps, close } = await buildNodeDeps({ ...settings, jwtSecret }, { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null, writeLog });
+  const { deps, close } = await buildNodeDeps(
+    { ...settings, jwtSecret },
+    { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null, writeLog },
+  );
   const app = createApp(deps);
   // serve() without its one shortcoming: it cannot take an errorHandler, so
   // requests the adapter cannot parse would get a bare 400 without headers.

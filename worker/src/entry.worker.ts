@@ -1,7 +1,7 @@
 import { parseSettings, SettingsError } from './config/settings.js';
-import { createApp, type App } from './http/app.js';
-import { withSecurityHeaders } from './http/middleware/security-headers.js';
+import { type App, createApp } from './http/app.js';
 import type { AppDeps } from './http/deps.js';
+import { withSecurityHeaders } from './http/middleware/security-headers.js';
 import { scheduledPurge } from './http/services.js';
 import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
 
@@ -32,7 +32,10 @@ export default {
     if (!current) {
       // The problem is in the log; the response names nothing secret.
       return withSecurityHeaders(
-        Response.json({ error: { code: 'unavailable', message: 'The service is misconfigured; see the Worker log' } }, { status: 503 }),
+        Response.json(
+          { error: { code: 'unavailable', message: 'The service is misconfigured; see the Worker log' } },
+          { status: 503 },
+        ),
       );
     }
     return current.fetch(request, env, ctx);

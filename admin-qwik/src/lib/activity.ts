@@ -38,7 +38,8 @@ export function fillDays(byDay: ActivitySummaryDto['byDay'], max = 92): { day: s
   if (byDay.length === 0) return [];
   const counts = new Map(byDay.map((d) => [d.day, d.count]));
   const days: { day: string; count: number }[] = [];
-  for (let day = byDay[0]!.day; day <= byDay[byDay.length - 1]!.day; day = nextDay(day)) days.push({ day, count: counts.get(day) ?? 0 });
+  for (let day = byDay[0]!.day; day <= byDay[byDay.length - 1]!.day; day = nextDay(day))
+    days.push({ day, count: counts.get(day) ?? 0 });
   return days.slice(-max);
 }
 

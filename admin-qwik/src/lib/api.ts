@@ -3,7 +3,9 @@
  * connect-src 'self' only). Never throws: every outcome is a value a screen
  * can render, so no screen is left spinning.
  */
-export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number | null; message: string };
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number | null; message: string };
 
 export interface GetJsonOptions {
   signal?: AbortSignal;

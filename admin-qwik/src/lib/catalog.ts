@@ -1,6 +1,6 @@
 import './zod-csp';
-import { CreateAuthorSchema, UpdateAuthorSchema, type AuthorDto } from '../../../worker/src/contract/author.schema';
-import { CreateSiteSchema, UpdateSiteSchema, type SiteDto } from '../../../worker/src/contract/site.schema';
+import { type AuthorDto, CreateAuthorSchema, UpdateAuthorSchema } from '../../../worker/src/contract/author.schema';
+import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/contract/site.schema';
 import type { Issue } from './result';
 
 export type { AuthorDto, SiteDto };
@@ -42,7 +42,14 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
     metaField: 'baseUrl',
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 200 },
-      { name: 'baseUrl', label: 'Base URL', type: 'url', required: true, maxLength: 2000, hint: 'Where the site is published, e.g. https://example.com' },
+      {
+        name: 'baseUrl',
+        label: 'Base URL',
+        type: 'url',
+        required: true,
+        maxLength: 2000,
+        hint: 'Where the site is published, e.g. https://example.com',
+      },
       { name: 'description', label: 'Description', type: 'textarea', required: false, maxLength: 5000 },
     ],
   },
@@ -93,7 +100,11 @@ export function slugify(text: string): string {
  * The form's values → the request body, checked with the API's schema.
  * Empty optional text becomes null (cleared); an empty slug is made from the name.
  */
-export function toBody(kind: CatalogKind, values: Record<string, string>, isNew: boolean): { body: Record<string, unknown> } | { issues: Issue[] } {
+export function toBody(
+  kind: CatalogKind,
+  values: Record<string, string>,
+  isNew: boolean,
+): { body: Record<string, unknown> } | { issues: Issue[] } {
   const body: Record<string, unknown> = {};
   for (const f of CATALOGS[kind].fields) {
     const raw = values[f.name] ?? '';
@@ -102,7 +113,8 @@ export function toBody(kind: CatalogKind, values: Record<string, string>, isNew:
     else if (!f.required && value === '') body[f.name] = null;
     else body[f.name] = value;
   }
-  const schema = kind === 'site' ? (isNew ? CreateSiteSchema : UpdateSiteSchema) : isNew ? CreateAuthorSchema : UpdateAuthorSchema;
+  const schema =
+    kind === 'site' ? (isNew ? CreateSiteSchema : UpdateSiteSchema) : isNew ? CreateAuthorSchema : UpdateAuthorSchema;
   const result = schema.safeParse(body);
   if (result.success) return { body };
   return { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };

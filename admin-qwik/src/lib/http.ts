@@ -36,7 +36,13 @@ export async function api<T = unknown>(method: string, path: string, options: Re
     });
   } catch (err) {
     if (options.signal?.aborted) return { ok: false, status: null, code: 'aborted', message: 'Cancelled', issues: [] };
-    return { ok: false, status: null, code: 'network', message: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`, issues: [] };
+    return {
+      ok: false,
+      status: null,
+      code: 'network',
+      message: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+      issues: [],
+    };
   }
   return toResult<T>(res.status, await res.text(), !!token);
 }
@@ -59,7 +65,13 @@ export function toResult<T>(status: number, text: string, sentToken: boolean): R
     : [];
   const message = typeof error.message === 'string' && error.message ? error.message : `The server answered ${status}.`;
   const code = typeof error.code === 'string' ? error.code : 'error';
-  return { ok: false, status, code, message: status === 429 ? `${message} Please wait a moment and try again.` : message, issues };
+  return {
+    ok: false,
+    status,
+    code,
+    message: status === 429 ? `${message} Please wait a moment and try again.` : message,
+    issues,
+  };
 }
 
 function signedOut(): void {
@@ -85,9 +97,17 @@ export function upload<T>(path: string, file: File, onProgress: (fraction: numbe
       resolve(toResult<T>(xhr.status, xhr.responseText, !!token));
     });
     xhr.addEventListener('error', () =>
-      resolve({ ok: false, status: null, code: 'network', message: 'The upload failed: the server could not be reached.', issues: [] }),
+      resolve({
+        ok: false,
+        status: null,
+        code: 'network',
+        message: 'The upload failed: the server could not be reached.',
+        issues: [],
+      }),
     );
-    xhr.addEventListener('abort', () => resolve({ ok: false, status: null, code: 'aborted', message: 'Upload cancelled.', issues: [] }));
+    xhr.addEventListener('abort', () =>
+      resolve({ ok: false, status: null, code: 'aborted', message: 'Upload cancelled.', issues: [] }),
+    );
     const form = new FormData();
     form.append('file', file);
     xhr.send(form);
@@ -122,7 +142,13 @@ export async function download(path: string): Promise<Result<{ filename: string;
   try {
     res = await fetch(path, { headers: { authorization: `Bearer ${token}` }, credentials: 'same-origin' });
   } catch (err) {
-    return { ok: false, status: null, code: 'network', message: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`, issues: [] };
+    return {
+      ok: false,
+      status: null,
+      code: 'network',
+      message: `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+      issues: [],
+    };
   }
   if (!res.ok) return toResult(res.status, await res.text(), true) as Result<never>;
   const blob = await res.blob();

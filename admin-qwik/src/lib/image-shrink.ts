@@ -44,7 +44,13 @@ export async function shrinkImage(file: File, plan: ShrinkPlan): Promise<{ file:
   try {
     const out = await codec.encode(upright, FORMAT[plan.contentType], QUALITY);
     const size = { width: upright.width, height: upright.height };
-    return { file: new File([out as Uint8Array<ArrayBuffer>], file.name, { type: plan.contentType, lastModified: file.lastModified }), size };
+    return {
+      file: new File([out as Uint8Array<ArrayBuffer>], file.name, {
+        type: plan.contentType,
+        lastModified: file.lastModified,
+      }),
+      size,
+    };
   } finally {
     upright.free();
   }

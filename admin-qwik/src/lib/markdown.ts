@@ -83,7 +83,12 @@ export function parseMarkdown(source: string): Block[] {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|\s*```|\s*~~~|\s*>|\s*[-*+]\s|\s*\d+[.)]\s)/.test(lines[i]!)) para.push(lines[i++]!.trim());
+    while (
+      i < lines.length &&
+      lines[i]!.trim() &&
+      !/^(#{1,6}\s|\s*```|\s*~~~|\s*>|\s*[-*+]\s|\s*\d+[.)]\s)/.test(lines[i]!)
+    )
+      para.push(lines[i++]!.trim());
     if (!para.length) para.push(lines[i++]!.trim());
     blocks.push({ t: 'p', c: parseInline(para.join(' ')) });
   }

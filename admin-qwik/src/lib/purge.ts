@@ -1,5 +1,9 @@
 import './zod-csp';
-import { PurgeSettingsSchema, type PurgeRunDto, type PurgeSettingsDto } from '../../../worker/src/contract/purge.schema';
+import {
+  type PurgeRunDto,
+  type PurgeSettingsDto,
+  PurgeSettingsSchema,
+} from '../../../worker/src/contract/purge.schema';
 import { formatBytes } from './format';
 import type { Issue } from './result';
 

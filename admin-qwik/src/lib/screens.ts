@@ -1,5 +1,5 @@
-import type { IconProps } from '../components/icons/icon';
 import type { JSXOutput } from '@builder.io/qwik';
+import type { IconProps } from '../components/icons/icon';
 import {
   IconActivity,
   IconArticles,
@@ -27,14 +27,52 @@ export interface Screen {
 /** The admin's screens, in navigation order. The nav and the dashboard both read this list. */
 export const SCREENS: readonly Screen[] = [
   { href: '/', label: 'Dashboard', summary: 'Overview and API health.', icon: IconDashboard, ready: true },
-  { href: '/articles', label: 'Articles', summary: 'Write, publish and unpublish articles.', icon: IconArticles, ready: true },
+  {
+    href: '/articles',
+    label: 'Articles',
+    summary: 'Write, publish and unpublish articles.',
+    icon: IconArticles,
+    ready: true,
+  },
   { href: '/sites', label: 'Sites', summary: 'Where articles are published.', icon: IconSites, ready: true },
-  { href: '/authors', label: 'Authors', summary: 'The people articles are credited to.', icon: IconAuthors, ready: true },
+  {
+    href: '/authors',
+    label: 'Authors',
+    summary: 'The people articles are credited to.',
+    icon: IconAuthors,
+    ready: true,
+  },
   { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
-  { href: '/users', label: 'Users', summary: 'Accounts, roles and invitations.', icon: IconUsers, ready: true, ownerOnly: true },
-  { href: '/activity', label: 'Activity', summary: 'Activity log, summary and export.', icon: IconActivity, ready: true },
-  { href: '/integrations', label: 'Integrations', summary: 'API keys for other systems.', icon: IconIntegrations, ready: true, ownerOnly: true },
-  { href: '/settings', label: 'Settings', summary: 'Version of the running build and updates.', icon: IconSettings, ready: true },
+  {
+    href: '/users',
+    label: 'Users',
+    summary: 'Accounts, roles and invitations.',
+    icon: IconUsers,
+    ready: true,
+    ownerOnly: true,
+  },
+  {
+    href: '/activity',
+    label: 'Activity',
+    summary: 'Activity log, summary and export.',
+    icon: IconActivity,
+    ready: true,
+  },
+  {
+    href: '/integrations',
+    label: 'Integrations',
+    summary: 'API keys for other systems.',
+    icon: IconIntegrations,
+    ready: true,
+    ownerOnly: true,
+  },
+  {
+    href: '/settings',
+    label: 'Settings',
+    summary: 'Version of the running build and updates.',
+    icon: IconSettings,
+    ready: true,
+  },
 ];
 
 /** The screen a path belongs to (`/articles/123` → Articles). */

@@ -1,5 +1,5 @@
 import './zod-csp';
-import { SeoInputSchema, type SeoDto } from '../../../worker/src/contract/seo.schema';
+import { type SeoDto, SeoInputSchema } from '../../../worker/src/contract/seo.schema';
 import type { Issue } from './result';
 
 export type { SeoDto };

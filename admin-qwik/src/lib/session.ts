@@ -49,7 +49,9 @@ export const SessionContext = createContextId<SessionState>('cms.session');
 
 /** `/login?next=/articles` — back to where the guard found the visitor. */
 export function loginHref(next?: string): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? `/login?next=${encodeURIComponent(next)}` : '/login';
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login')
+    ? `/login?next=${encodeURIComponent(next)}`
+    : '/login';
 }
 
 /** A same-site path from `?next=`, or the dashboard. */

@@ -1,5 +1,5 @@
 import type { VersionDto } from '../../../worker/src/contract/system.schema';
-import { getJson, isRecord, type ApiResult } from './api';
+import { type ApiResult, getJson, isRecord } from './api';
 
 export type { VersionDto };
 

@@ -1,6 +1,6 @@
 // Compile-time checks of typed-api.ts (run by `tsc -p admin-qwik`): each
 // expected error below must be one, or the compiler reports the directive unused.
-import { call, type ApiAnswer } from './typed-api';
+import { type ApiAnswer, call } from './typed-api';
 
 export async function typedApiCompiles(): Promise<void> {
   const keys = await call('get', '/v1/api-keys', { query: { limit: '20' } });

@@ -43,7 +43,11 @@ export function call<P extends keyof paths & string, M extends MethodsOf<paths[P
   path: P,
   options: CallOptions<Operation<P, M>> = {},
 ): Promise<Result<SuccessOf<Operation<P, M>>>> {
-  const url = buildUrl(path, options.path as Record<string, unknown> | undefined, options.query as Record<string, unknown> | undefined);
+  const url = buildUrl(
+    path,
+    options.path as Record<string, unknown> | undefined,
+    options.query as Record<string, unknown> | undefined,
+  );
   return api<SuccessOf<Operation<P, M>>>(method.toUpperCase(), url, {
     ...(options.body !== undefined && { body: options.body }),
     ...(options.signal && { signal: options.signal }),

@@ -30,7 +30,13 @@ export function actionError(action: UpdateAction, res: Extract<Result<unknown>, 
 
 /** `applied`, `rolled_back`, `failed` → words. */
 export function describeLastApply(a: NonNullable<UpdateStatus['lastApply']>): string {
-  const op = a.operation === 'apply' ? `Update from ${a.from} to ${a.version}` : `Roll back from ${a.from} to ${a.version}`;
-  const how = a.outcome === 'applied' ? 'done' : a.outcome === 'rolled_back' ? `not healthy, so ${a.from} runs again` : 'failed, nothing was switched';
+  const op =
+    a.operation === 'apply' ? `Update from ${a.from} to ${a.version}` : `Roll back from ${a.from} to ${a.version}`;
+  const how =
+    a.outcome === 'applied'
+      ? 'done'
+      : a.outcome === 'rolled_back'
+        ? `not healthy, so ${a.from} runs again`
+        : 'failed, nothing was switched';
   return `${op}: ${how}${a.reason ? ` (${a.reason})` : ''}.`;
 }

@@ -1,5 +1,9 @@
 /** `/v1/articles/{id}` + `{ id }` → `/v1/articles/<id>`; query values left undefined are omitted. */
-export function buildUrl(template: string, pathParams?: Record<string, unknown>, query?: Record<string, unknown>): string {
+export function buildUrl(
+  template: string,
+  pathParams?: Record<string, unknown>,
+  query?: Record<string, unknown>,
+): string {
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = pathParams?.[name];
     if (value === undefined || value === null) throw new Error(`missing path parameter ${name} for ${template}`);

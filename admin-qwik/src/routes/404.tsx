@@ -1,5 +1,5 @@
 import { component$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 
 /** Written to dist/404.html; servers answer it for unknown files. */
 export default component$(() => (

@@ -1,13 +1,13 @@
 import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { IconAlert, IconCheck } from '../components/icons/icons';
 import { ErrorNotice } from '../components/status/error-notice';
 import { LoadingNotice } from '../components/status/loading-notice';
 import { PRODUCT_NAME } from '../lib/product';
-import { toRemote, type Remote } from '../lib/remote';
+import { type Remote, toRemote } from '../lib/remote';
 import { SCREENS } from '../lib/screens';
-import { fetchReadiness, type Readiness } from '../lib/system';
 import { SessionContext } from '../lib/session';
+import { fetchReadiness, type Readiness } from '../lib/system';
 
 /** Dashboard placeholder: where each screen will live, and whether the API is up. */
 export default component$(() => {

@@ -1,10 +1,17 @@
 import { component$, Slot, useContextProvider, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { useLocation, useNavigate } from '@builder.io/qwik-city';
-import { LoadingNotice } from '../components/status/loading-notice';
 import { SiteHeader } from '../components/layout/site-header';
 import { SiteNav } from '../components/layout/site-nav';
+import { LoadingNotice } from '../components/status/loading-notice';
 import { api } from '../lib/http';
-import { getToken, isPublicPath, loginHref, SessionContext, type PublicUserDto, type SessionState } from '../lib/session';
+import {
+  getToken,
+  isPublicPath,
+  loginHref,
+  type PublicUserDto,
+  SessionContext,
+  type SessionState,
+} from '../lib/session';
 
 /** Set once the guard has sent the browser to the login page: a second replace would abort the first. (An object: Qwik moves tasks into modules of their own, where a module `let` cannot be assigned.) */
 const guard = { redirecting: false };

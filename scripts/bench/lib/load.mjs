@@ -9,7 +9,6 @@ import autocannon from 'autocannon';
  * and a page of this API takes well under one.
  */
 
-
 /**
  * CPU time (user + system) a process has used so far, in milliseconds, from
  * /proc (Linux; USER_HZ is 100 there on every architecture). null elsewhere.
@@ -32,20 +31,17 @@ export function cpuMs(pid) {
 export function autocannonRun(origin, paths, { connections, seconds }) {
   const requests = paths.map((path) => ({ method: 'GET', path }));
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 },
-      (err, r) => {
-        if (err) return reject(err);
-        if (r.errors || r.timeouts || r.non2xx || r['2xx'] === 0) {
-          return reject(
-            new Error(
-              `${origin}${paths[0]}: ${r['2xx']} answers 2xx, ${r.non2xx} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
-            ),
-          );
-        }
-        resolve({ requests: r['2xx'], seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
-      },
-    );
+    autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
+      if (err) return reject(err);
+      if (r.errors || r.timeouts || r.non2xx || r['2xx'] === 0) {
+        return reject(
+          new Error(
+            `${origin}${paths[0]}: ${r['2xx']} answers 2xx, ${r.non2xx} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
+          ),
+        );
+      }
+      resolve({ requests: r['2xx'], seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
+    });
   });
 }
 

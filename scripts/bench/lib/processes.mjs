@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -112,7 +112,9 @@ export async function startServer({ name, script, env, cwd, logFile, readyPath =
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exit) {
-      throw new Error(`${name} exited during start-up (code ${exit.code}, signal ${exit.signal}). Its output:\n${tail(logFile)}`);
+      throw new Error(
+        `${name} exited during start-up (code ${exit.code}, signal ${exit.signal}). Its output:\n${tail(logFile)}`,
+      );
     }
     try {
       const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) });
@@ -123,7 +125,9 @@ export async function startServer({ name, script, env, cwd, logFile, readyPath =
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} did not answer 200 on ${readyPath} within ${timeoutMs / 1000} s. Its output:\n${tail(logFile)}`);
+      throw new Error(
+        `${name} did not answer 200 on ${readyPath} within ${timeoutMs / 1000} s. Its output:\n${tail(logFile)}`,
+      );
     }
     await sleep(100);
   }

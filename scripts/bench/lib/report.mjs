@@ -8,7 +8,8 @@ const fmt = (n, unit) => {
 
 function table(headers, rows) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -33,7 +34,9 @@ export function formatReport(r) {
         row.ratio.toFixed(2),
         row.goal ?? '—',
         row.pass === null ? 'info' : row.pass ? 'PASS' : 'MISS',
-        row.cpu ? `${Math.round(row.cpu.value)} µs (${Math.round(row.cpu.baseline)} µs, ×${(row.cpu.value / row.cpu.baseline).toFixed(1)})` : '',
+        row.cpu
+          ? `${Math.round(row.cpu.value)} µs (${Math.round(row.cpu.baseline)} µs, ×${(row.cpu.value / row.cpu.baseline).toFixed(1)})`
+          : '',
       ]),
     ),
   );
@@ -55,11 +58,15 @@ export function formatReport(r) {
   );
   if (r.images?.costBySize) {
     const cost = r.images.costBySize
-      .map((c) => `${c.megapixels.toFixed(1)} MP${c.progressive ? ' progressive' : ''} ${c.appMs.toFixed(0)} ms (sharp ${c.sharpMs.toFixed(0)})`)
+      .map(
+        (c) =>
+          `${c.megapixels.toFixed(1)} MP${c.progressive ? ' progressive' : ''} ${c.appMs.toFixed(0)} ms (sharp ${c.sharpMs.toFixed(0)})`,
+      )
       .join(', ');
     out.push(`320 px JPEG variant by original size, the app's codec: ${cost}.`);
   }
-  if (r.deepPage.note) out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);
+  if (r.deepPage.note)
+    out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);
   if (r.bundle) {
     out.push(
       `Worker bundle (wrangler deploy --dry-run): ${r.bundle.files.length} file(s), ${kb(r.bundle.raw)} raw, ${kb(r.bundle.gzip)} gzip, ` +

@@ -110,7 +110,14 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
     const t0 = Date.now() - 3_600_000 - articles * step;
     const siteRows = Array.from({ length: SITES }, (_, i) => {
       const at = t0 - 86_400_000 + i * 1000;
-      return [uuidv7({ msecs: at }), `Site ${i + 1}`, `https://site${i + 1}.example`, `Benchmark site ${i + 1}`, at, at];
+      return [
+        uuidv7({ msecs: at }),
+        `Site ${i + 1}`,
+        `https://site${i + 1}.example`,
+        `Benchmark site ${i + 1}`,
+        at,
+        at,
+      ];
     });
     const authorRows = Array.from({ length: AUTHORS }, (_, i) => {
       const at = t0 - 3_600_000 + i * 1000;
@@ -133,13 +140,25 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
         const online = rand() < onlineShare;
         const publishedAt = online ? createdAt + Math.floor(rand() * 3_600_000) : null;
         const updatedAt = (publishedAt ?? createdAt) + Math.floor(rand() * 600_000);
-        const title = `${pick(paragraphs).slice(0, 30 + Math.floor(rand() * 60)).trim()} #${i + 1}`;
+        const title = `${pick(paragraphs)
+          .slice(0, 30 + Math.floor(rand() * 60))
+          .trim()} #${i + 1}`;
         const parts = 1 + Math.floor(rand() * 3);
         let body = `# Article ${i + 1}\n`;
         for (let p = 0; p < parts; p++) body += '\n' + pick(paragraphs) + '\n';
         bytes += body.length;
         const siteId = rand() < 0.8 ? siteRows[Math.floor(rand() * SITES)][0] : null;
-        insertArticle.run(id, title, body, pick(FORMATS), online ? 'online' : 'offline', siteId, createdAt, updatedAt, publishedAt);
+        insertArticle.run(
+          id,
+          title,
+          body,
+          pick(FORMATS),
+          online ? 'online' : 'offline',
+          siteId,
+          createdAt,
+          updatedAt,
+          publishedAt,
+        );
         const first = Math.floor(rand() * AUTHORS);
         insertLink.run(id, authorRows[first][0], 0);
         if (rand() < 0.3) insertLink.run(id, authorRows[(first + 1) % AUTHORS][0], 1);
@@ -174,7 +193,11 @@ export function explainHotQueries(file) {
     return {
       list: plan(`SELECT * FROM articles WHERE status = ? AND id < ? ORDER BY id DESC LIMIT 21`, 'online', anyId),
       byId: plan(`SELECT * FROM articles WHERE id = ? LIMIT 1`, anyId),
-      authors: plan(`SELECT * FROM article_authors WHERE article_id IN (?, ?) ORDER BY article_id, position`, anyId, anyId),
+      authors: plan(
+        `SELECT * FROM article_authors WHERE article_id IN (?, ?) ORDER BY article_id, position`,
+        anyId,
+        anyId,
+      ),
       images: plan(`SELECT * FROM images WHERE article_id IN (?, ?)`, anyId, anyId),
     };
   } finally {

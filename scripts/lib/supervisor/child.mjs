@@ -49,7 +49,9 @@ export async function waitHealthy({ baseUrl, version, timeoutMs, running }) {
       const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) });
       await ready.body?.cancel();
       if (ready.status === 200) {
-        const v = await fetch(`${baseUrl}/v1/system/version`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.json());
+        const v = await fetch(`${baseUrl}/v1/system/version`, { signal: AbortSignal.timeout(2_000) }).then((r) =>
+          r.json(),
+        );
         if (v.version === version) return null;
         last = `/v1/system/version says ${v.version}, expected ${version}`;
       } else {

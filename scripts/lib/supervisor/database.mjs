@@ -20,7 +20,6 @@ export function sqliteFile(databaseUrl, installDir) {
   return path.resolve(installDir, file);
 }
 
-
 /**
  * Copies the database into backupsDir/<id>/ (complete or absent: written
  * into a scratch directory, then renamed). Returns the backup directory
@@ -35,7 +34,10 @@ export function backupSqlite(dbFile, backupsDir, id, installDir) {
   mkdirSync(scratch, { mode: 0o700 });
   copyFileDurable(dbFile, path.join(scratch, 'db.sqlite'));
   if (existsSync(dbFile + '-wal')) copyFileDurable(dbFile + '-wal', path.join(scratch, 'db.sqlite-wal'));
-  writeFileDurable(path.join(scratch, 'backup.json'), JSON.stringify({ database: dbFile, takenAt: new Date().toISOString() }) + '\n');
+  writeFileDurable(
+    path.join(scratch, 'backup.json'),
+    JSON.stringify({ database: dbFile, takenAt: new Date().toISOString() }) + '\n',
+  );
   rmSync(target, { recursive: true, force: true });
   renameSync(scratch, target);
   fsyncDir(backupsDir);
@@ -51,7 +53,8 @@ export function restoreSqlite(backupDir, dbFile) {
   if (!existsSync(path.join(backupDir, 'db.sqlite'))) throw new Error(`backup ${backupDir} has no database file`);
   mkdirSync(path.dirname(dbFile), { recursive: true });
   rmSync(dbFile + '-shm', { force: true });
-  if (existsSync(path.join(backupDir, 'db.sqlite-wal'))) copyFileDurable(path.join(backupDir, 'db.sqlite-wal'), dbFile + '-wal');
+  if (existsSync(path.join(backupDir, 'db.sqlite-wal')))
+    copyFileDurable(path.join(backupDir, 'db.sqlite-wal'), dbFile + '-wal');
   else rmSync(dbFile + '-wal', { force: true });
   copyFileDurable(path.join(backupDir, 'db.sqlite'), dbFile);
 }
@@ -65,4 +68,3 @@ export function pruneBackups(backupsDir, keep, installDir) {
     if (!kept.has(p)) rmSync(p, { recursive: true, force: true });
   }
 }
-

@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fsyncDir, readJson } from './durable.mjs';
 
@@ -33,8 +43,10 @@ const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 export function stagedManifest(installDir, version) {
   if (!VERSION.test(version)) throw new Error(`not a version: ${version}`);
   const envelope = readJson(path.join(installDir, 'releases', version, 'release-manifest.json'));
-  if (!envelope?.signed) throw new Error(`release ${version} is not staged (no releases/${version}/release-manifest.json)`);
-  if (envelope.signed.version !== version) throw new Error(`releases/${version} holds the manifest of ${envelope.signed.version}`);
+  if (!envelope?.signed)
+    throw new Error(`release ${version} is not staged (no releases/${version}/release-manifest.json)`);
+  if (envelope.signed.version !== version)
+    throw new Error(`releases/${version} holds the manifest of ${envelope.signed.version}`);
   return envelope.signed;
 }
 
@@ -54,11 +66,17 @@ export async function prepareRelease(installDir, version, log, step = () => {}) 
   const scratch = path.join(installDir, 'releases', version, `.app-${randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(scratch, { mode: 0o755 });
-    const tar = await run('tar', ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'], installDir);
+    const tar = await run(
+      'tar',
+      ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'],
+      installDir,
+    );
     if (tar.status !== 0) throw new Error(`unpacking ${artifact.name} failed: ${tar.stderr}`);
     const pkg = readJson(path.join(scratch, 'package.json'));
-    if (pkg?.version !== version) throw new Error(`the artifact's package.json says ${pkg?.version}, its manifest ${version}`);
-    if (!existsSync(path.join(scratch, 'dist/node/server.mjs'))) throw new Error('the artifact has no dist/node/server.mjs');
+    if (pkg?.version !== version)
+      throw new Error(`the artifact's package.json says ${pkg?.version}, its manifest ${version}`);
+    if (!existsSync(path.join(scratch, 'dist/node/server.mjs')))
+      throw new Error('the artifact has no dist/node/server.mjs');
     step('unpacked');
     const modules = await dependenciesFor(installDir, scratch, log);
     symlinkSync(path.relative(scratch, modules), path.join(scratch, 'node_modules'));
@@ -84,7 +102,11 @@ async function dependenciesFor(installDir, appDir, log) {
   const store = path.join(installDir, 'releases', 'deps', hash);
   if (existsSync(path.join(store, 'node_modules'))) return path.join(store, 'node_modules');
   const own = path.join(installDir, 'package-lock.json');
-  if (existsSync(own) && existsSync(path.join(installDir, 'node_modules')) && sha256(readFileSync(own)).slice(0, 24) === hash) {
+  if (
+    existsSync(own) &&
+    existsSync(path.join(installDir, 'node_modules')) &&
+    sha256(readFileSync(own)).slice(0, 24) === hash
+  ) {
     return path.join(installDir, 'node_modules');
   }
   const scratch = `${store}.tmp-${randomBytes(4).toString('hex')}`;
@@ -92,7 +114,11 @@ async function dependenciesFor(installDir, appDir, log) {
   try {
     for (const f of ['package.json', 'package-lock.json']) copyFileSync(path.join(appDir, f), path.join(scratch, f));
     log?.('installing production dependencies (npm ci --omit=dev)', { store: path.relative(installDir, store) });
-    const npm = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], scratch);
+    const npm = await run(
+      process.platform === 'win32' ? 'npm.cmd' : 'npm',
+      ['ci', '--omit=dev', '--no-audit', '--no-fund'],
+      scratch,
+    );
     if (npm.status !== 0) throw new Error(`npm ci --omit=dev failed: ${npm.stderr.slice(-2000)}`);
     mkdirSync(path.join(scratch, 'node_modules'), { recursive: true }); // npm makes none for a release without dependencies
     rmSync(store, { recursive: true, force: true });
@@ -121,9 +147,11 @@ export function cleanScratch(installDir) {
     }
     if (!statSync(dir).isDirectory()) continue;
     if (name === 'deps') {
-      for (const d of readdirSync(dir)) if (d.includes('.tmp-')) rmSync(path.join(dir, d), { recursive: true, force: true });
+      for (const d of readdirSync(dir))
+        if (d.includes('.tmp-')) rmSync(path.join(dir, d), { recursive: true, force: true });
       continue;
     }
-    for (const d of readdirSync(dir)) if (d.startsWith('.app-')) rmSync(path.join(dir, d), { recursive: true, force: true });
+    for (const d of readdirSync(dir))
+      if (d.startsWith('.app-')) rmSync(path.join(dir, d), { recursive: true, force: true });
   }
 }

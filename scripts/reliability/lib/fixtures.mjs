@@ -1,7 +1,10 @@
-import { lastCode } from './stack.mjs';
 import { multipart, must, send } from './http.mjs';
+import { lastCode } from './stack.mjs';
 
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export async function uploadPng(origin, token, articleId, png = PNG_1x1, timeoutMs = 15_000) {
   const m = multipart(png, { filename: 'pixel.png', type: 'image/png' });
@@ -21,9 +24,16 @@ export async function uploadPng(origin, token, articleId, png = PNG_1x1, timeout
  */
 export async function createFixtures(server, token) {
   const o = server.url;
-  const site = (await must(o, 'POST', '/v1/sites', 201, { token, body: { name: 'Reliability', baseUrl: 'https://example.com' } })).site;
+  const site = (
+    await must(o, 'POST', '/v1/sites', 201, { token, body: { name: 'Reliability', baseUrl: 'https://example.com' } })
+  ).site;
   const author = (await must(o, 'POST', '/v1/authors', 201, { token, body: { name: 'Ada', slug: 'ada' } })).author;
-  const article = (await must(o, 'POST', '/v1/articles', 201, { token, body: { title: 'Online', body: '# hi', siteId: site.id, authorIds: [author.id] } })).article;
+  const article = (
+    await must(o, 'POST', '/v1/articles', 201, {
+      token,
+      body: { title: 'Online', body: '# hi', siteId: site.id, authorIds: [author.id] },
+    })
+  ).article;
   await must(o, 'POST', `/v1/articles/${article.id}/publish`, 200, { token });
   const offline = (await must(o, 'POST', '/v1/articles', 201, { token, body: { title: 'Offline' } })).article;
   const up = await uploadPng(o, token, article.id);
@@ -31,8 +41,12 @@ export async function createFixtures(server, token) {
   const image = JSON.parse(up.body.toString('utf8')).image;
   await must(o, 'POST', '/v1/user/invite', 201, { token, body: { email: 'admin@reliability.test', role: 'admin' } });
   const code = lastCode(server.log(), '/accept-invite');
-  const admin = (await must(o, 'POST', '/v1/auth/invitation/accept', 201, { body: { code, password: 'reliability admin password' } })).user;
-  const invitation = (await must(o, 'POST', '/v1/user/invite', 201, { token, body: { email: 'pending@reliability.test', role: 'admin' } })).invitation;
+  const admin = (
+    await must(o, 'POST', '/v1/auth/invitation/accept', 201, { body: { code, password: 'reliability admin password' } })
+  ).user;
+  const invitation = (
+    await must(o, 'POST', '/v1/user/invite', 201, { token, body: { email: 'pending@reliability.test', role: 'admin' } })
+  ).invitation;
   return {
     siteId: site.id,
     authorId: author.id,

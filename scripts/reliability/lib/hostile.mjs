@@ -61,7 +61,21 @@ export const NAUGHTY_STRINGS = [
   'cms_' + 'x'.repeat(40),
 ];
 
-export const HUGE_NUMBERS = [0, -0, -1, 1, 0.5, -0.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308, 5e-324, Number.MAX_VALUE];
+export const HUGE_NUMBERS = [
+  0,
+  -0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  2 ** 31,
+  2 ** 53 + 2,
+  -(2 ** 63),
+  1e308,
+  -1e308,
+  5e-324,
+  Number.MAX_VALUE,
+];
 
 export const naughtyString = fc.constantFrom(...NAUGHTY_STRINGS);
 
@@ -102,7 +116,7 @@ export const RAW_BODIES = [
   '{"title":"\\ud800"}',
   '{"title":"\\u0000"}',
   '\uFEFF{"title":"bom"}',
-  '[' .repeat(10_000) + ']'.repeat(10_000),
+  '['.repeat(10_000) + ']'.repeat(10_000),
   '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000),
 ];
 
@@ -141,10 +155,17 @@ export const hostilePath = fc.oneof(
     '/v1/' + 'x'.repeat(8000),
   ),
   fc
-    .array(fc.oneof(naughtyString, fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('v1', 'articles', 'static', 'media', 'user')), {
-      minLength: 1,
-      maxLength: 5,
-    })
+    .array(
+      fc.oneof(
+        naughtyString,
+        fc.string({ unit: 'binary', maxLength: 12 }),
+        fc.constantFrom('v1', 'articles', 'static', 'media', 'user'),
+      ),
+      {
+        minLength: 1,
+        maxLength: 5,
+      },
+    )
     .map((parts) => '/' + parts.map((p) => pct(p)).join('/')),
 );
 
@@ -173,7 +194,9 @@ export function pct(text) {
   for (const ch of String(text)) {
     const cp = ch.codePointAt(0);
     if (cp >= 0xd800 && cp <= 0xdfff) {
-      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)].map((b) => '%' + b.toString(16).toUpperCase()).join('');
+      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
+        .map((b) => '%' + b.toString(16).toUpperCase())
+        .join('');
     } else {
       out += encodeURIComponent(ch);
     }

@@ -37,21 +37,26 @@ function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs 
     };
     let req;
     try {
-      req = http.request(
-        { host: url.hostname, port: url.port, method, path, headers, agent: viaAgent },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', (err) => done({ status: 0, headers: {}, body: Buffer.alloc(0), error: `response: ${err.message}` }));
-        },
-      );
+      req = http.request({ host: url.hostname, port: url.port, method, path, headers, agent: viaAgent }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (err) =>
+          done({ status: 0, headers: {}, body: Buffer.alloc(0), error: `response: ${err.message}` }),
+        );
+      });
     } catch (err) {
       // node:http refuses this request before sending (e.g. a bad header character): not a server finding.
       return done({ status: -1, headers: {}, body: Buffer.alloc(0), error: `not sendable: ${err.message}` });
     }
     req.on('error', (err) =>
-      done({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.message, retryable: req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up') }),
+      done({
+        status: 0,
+        headers: {},
+        body: Buffer.alloc(0),
+        error: err.message,
+        retryable: req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up'),
+      }),
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.end(body);
@@ -80,7 +85,9 @@ export async function json(origin, method, path, { token, body } = {}) {
 export async function must(origin, method, path, expected, options) {
   const res = await json(origin, method, path, options);
   if (res.status !== expected) {
-    throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${res.error ?? ''} ${res.body.toString('utf8').slice(0, 300)}`);
+    throw new Error(
+      `${method} ${path}: expected ${expected}, got ${res.status} ${res.error ?? ''} ${res.body.toString('utf8').slice(0, 300)}`,
+    );
   }
   return res.json;
 }
@@ -93,7 +100,10 @@ export function multipart(bytes, { field = 'file', filename = 'image.png', type 
     'latin1',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { body: Buffer.concat([head, Buffer.from(bytes), tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([head, Buffer.from(bytes), tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export function closeAgent() {

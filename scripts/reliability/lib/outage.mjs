@@ -21,7 +21,14 @@ export async function outageRun(server, { kinds, fail, restore, beforeMs, outage
       const req = kind.request();
       const res = await send(server.url, { ...req, timeoutMs: 20_000 });
       const problems = problemsOf(res, req, ctx).filter((p) => p !== 'status 503');
-      samples.push({ kind: kind.name, started, ms: res.ms, status: res.status, problems, answer: problems.length ? res.body.toString('utf8').slice(0, 200) : undefined });
+      samples.push({
+        kind: kind.name,
+        started,
+        ms: res.ms,
+        status: res.status,
+        problems,
+        answer: problems.length ? res.body.toString('utf8').slice(0, 200) : undefined,
+      });
     }
   };
   const running = Array.from({ length: workers }, loop);
@@ -45,7 +52,8 @@ function analyse(samples, failAt, restoreAt, kinds, server) {
   // In flight at the failure, or sent during the outage.
   const during = samples.filter((s) => s.started + s.ms >= failAt && s.started < restoreAt);
   const afterByKind = {};
-  for (const s of samples.filter((x) => x.started >= restoreAt)) (afterByKind[s.kind] ??= {})[s.status] = (afterByKind[s.kind]?.[s.status] ?? 0) + 1;
+  for (const s of samples.filter((x) => x.started >= restoreAt))
+    (afterByKind[s.kind] ??= {})[s.status] = (afterByKind[s.kind]?.[s.status] ?? 0) + 1;
   const firstRefusal = during.filter((s) => s.status === 503).sort((a, b) => a.started + a.ms - (b.started + b.ms))[0];
   const recoveredAt = {};
   for (const k of kinds) {
@@ -56,8 +64,17 @@ function analyse(samples, failAt, restoreAt, kinds, server) {
     recoveredAt[k.name] = idx < after.length ? after[idx].started + after[idx].ms - restoreAt : null;
   }
   // A session handed out while the database was unreachable (answered before it came back).
-  const tokensIssued = during.filter((s) => s.kind === 'login' && s.status === 200 && s.started >= failAt && s.started + s.ms < restoreAt).length;
-  const slow = during.filter((s) => s.ms > 2000).map((s) => ({ kind: s.kind, status: s.status, ms: Math.round(s.ms), startedAfterFailMs: Math.round(s.started - failAt) }));
+  const tokensIssued = during.filter(
+    (s) => s.kind === 'login' && s.status === 200 && s.started >= failAt && s.started + s.ms < restoreAt,
+  ).length;
+  const slow = during
+    .filter((s) => s.ms > 2000)
+    .map((s) => ({
+      kind: s.kind,
+      status: s.status,
+      ms: Math.round(s.ms),
+      startedAfterFailMs: Math.round(s.started - failAt),
+    }));
   return {
     requests: samples.length,
     before: { count: before.length, failed: before.filter((s) => !ok(s)).length },
@@ -73,7 +90,11 @@ function analyse(samples, failAt, restoreAt, kinds, server) {
     recoveredAt,
     afterByKind,
     tokensIssued,
-    problems: [...new Map(samples.flatMap((s) => s.problems.map((p) => [p, `${p}: ${s.kind} → ${s.status} ${s.answer ?? ''}`]))).values()],
+    problems: [
+      ...new Map(
+        samples.flatMap((s) => s.problems.map((p) => [p, `${p}: ${s.kind} → ${s.status} ${s.answer ?? ''}`])),
+      ).values(),
+    ],
     alive: isAlive(server.pid),
   };
 }

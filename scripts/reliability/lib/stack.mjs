@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildNode, NODE_BUNDLE } from '../../build-node.mjs';
 import { onCleanup, startServer, trackTempDir } from '../../bench/lib/processes.mjs';
+import { buildNode, NODE_BUNDLE } from '../../build-node.mjs';
 import { must } from './http.mjs';
 
 /**
@@ -64,7 +64,10 @@ export async function freshPostgres() {
  * Starts the Node server. `env` overrides the defaults (SQLite and a local
  * directory in `dir`, a random JWT secret, mail to the log).
  */
-export async function nodeServer(name, { dir = tempDir('node'), env = {}, logFile = path.join(dir, 'server.log') } = {}) {
+export async function nodeServer(
+  name,
+  { dir = tempDir('node'), env = {}, logFile = path.join(dir, 'server.log') } = {},
+) {
   await ensureBuilt();
   const jwtSecret = randomBytes(32).toString('hex');
   const fullEnv = {
@@ -74,8 +77,22 @@ export async function nodeServer(name, { dir = tempDir('node'), env = {}, logFil
     PUBLIC_URL: 'http://127.0.0.1',
     ...env,
   };
-  const server = await startServer({ name, script: NODE_BUNDLE, env: fullEnv, cwd: dir, logFile, readyPath: '/readyz' });
-  return { ...server, dir, logFile, jwtSecret: fullEnv.JWT_SECRET, env: fullEnv, log: () => readFileSync(logFile, 'utf8') };
+  const server = await startServer({
+    name,
+    script: NODE_BUNDLE,
+    env: fullEnv,
+    cwd: dir,
+    logFile,
+    readyPath: '/readyz',
+  });
+  return {
+    ...server,
+    dir,
+    logFile,
+    jwtSecret: fullEnv.JWT_SECRET,
+    env: fullEnv,
+    log: () => readFileSync(logFile, 'utf8'),
+  };
 }
 
 /** The newest `{PUBLIC_URL}{page}?code=…` link the log mailer wrote. */

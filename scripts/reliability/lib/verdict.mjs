@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const STACK = /\n\s+at .+:\d+:\d+|\bat (?:async )?[\w$.<>]+ \((?:file:|node:|\/)/;
-const DRIVER = /\b(?:SELECT\s.+\sFROM|INSERT INTO|DELETE FROM|UPDATE\s+\w+\s+SET)\b|SQLITE_|better-sqlite3|drizzle|PostgresError|ER_\w+|ECONNREFUSED|ECONNRESET|node_modules/i;
+const DRIVER =
+  /\b(?:SELECT\s.+\sFROM|INSERT INTO|DELETE FROM|UPDATE\s+\w+\s+SET)\b|SQLITE_|better-sqlite3|drizzle|PostgresError|ER_\w+|ECONNREFUSED|ECONNRESET|node_modules/i;
 // /readyz answers 503 with its checks (as its OpenAPI entry says), not with an error body.
 const API_PATH = /^\/(?:v1(?:\/|$|\?)|static\/|healthz)/;
 
@@ -60,14 +61,18 @@ export function problemsOf(res, req, ctx) {
       // checked below
     }
     const e = body?.error;
-    if (!e || typeof e.code !== 'string' || typeof e.message !== 'string') out.push('an API error without the contract body');
+    if (!e || typeof e.code !== 'string' || typeof e.message !== 'string')
+      out.push('an API error without the contract body');
   }
   return out;
 }
 
 /** 431 (headers over 16 KiB) or a bare 400 from Node's own HTTP parser: transport-level, not the app's. */
 export const nodeParserRefusal = (res) =>
-  (res.status === 431 || res.status === 400) && res.headers.connection === 'close' && !res.headers['content-type'] && res.body.length === 0;
+  (res.status === 431 || res.status === 400) &&
+  res.headers.connection === 'close' &&
+  !res.headers['content-type'] &&
+  res.body.length === 0;
 
 /** Tallies answers and keeps the first few examples of each kind of problem. */
 export function createTally() {

@@ -8,7 +8,11 @@ import { tempDir } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');
-const OFFLINE = { WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+const OFFLINE = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
 
 /**
  * `wrangler dev` as `npm run dev` runs it (local D1, R2 and Durable Objects),
@@ -18,13 +22,34 @@ const OFFLINE = { WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: '
 export async function wranglerDev({ timeoutMs = 90_000 } = {}) {
   const dir = tempDir('wrangler');
   const env = { ...process.env, ...OFFLINE };
-  const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], { cwd: root, env, encoding: 'utf8', input: 'y\n' });
-  if (migrate.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${(migrate.stdout + migrate.stderr).slice(-2000)}`);
+  const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    input: 'y\n',
+  });
+  if (migrate.status !== 0)
+    throw new Error(`wrangler d1 migrations apply failed:\n${(migrate.stdout + migrate.stderr).slice(-2000)}`);
   const port = await freePort();
   const jwtSecret = randomBytes(32).toString('hex');
   const child = spawn(
     wrangler,
-    ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', dir, '--var', `JWT_SECRET:${jwtSecret}`, '--var', 'PUBLIC_URL:http://127.0.0.1', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      dir,
+      '--var',
+      `JWT_SECRET:${jwtSecret}`,
+      '--var',
+      'PUBLIC_URL:http://127.0.0.1',
+      '--define',
+      `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
+      '--show-interactive-dev-session=false',
+    ],
     { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -9,7 +9,12 @@ export async function faultsStep(cfg, log) {
     try {
       out[name] = await fn();
     } catch (err) {
-      out[name] = { error: String(err?.stack ?? err).split('\n').slice(0, 4).join(' ') };
+      out[name] = {
+        error: String(err?.stack ?? err)
+          .split('\n')
+          .slice(0, 4)
+          .join(' '),
+      };
     }
   };
   const timing = { outageMs: cfg.quick ? 4000 : 6000, afterMs: cfg.quick ? 8000 : 10_000 };
@@ -24,33 +29,62 @@ export async function faultsStep(cfg, log) {
   return out;
 }
 
-const j = (o) => Object.entries(o).map(([k, v]) => `${k}: ${v}`).join(', ');
+const j = (o) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
 
 function outageLines(title, r) {
   if (r.error) return { lines: [`**${title}: could not run:** ${r.error}`], failures: 1 };
   const d = r.during;
   const slowest = (d.slowest / 1000).toFixed(1);
-  const recovered = Object.entries(r.recoveredAt).map(([k, v]) => `${k} ${v === null ? 'never' : `${(v / 1000).toFixed(1)} s`}`).join(', ');
+  const recovered = Object.entries(r.recoveredAt)
+    .map(([k, v]) => `${k} ${v === null ? 'never' : `${(v / 1000).toFixed(1)} s`}`)
+    .join(', ');
   const lines = [
     `**${title}** — ${r.requests} requests from 6 clients; before the fault ${r.before.count} answers, ${r.before.failed} failed.`,
     `- In flight or sent during the outage: ${d.count}; by status: ${j(d.byStatus)}. First 503 ${r.firstRefusalMs === null ? 'never' : `${Math.round(r.firstRefusalMs)} ms`} after the fault; slowest answer ${slowest} s; **answers over 2 s: ${d.over2s}**; errors other than 503: ${d.notRefusedCleanly}.`,
-    ...(d.slow.length ? [`- Slow ones: ${d.slow.map((s) => `${s.kind} sent ${s.startedAfterFailMs} ms after the fault → ${s.status} after ${(s.ms / 1000).toFixed(1)} s`).join('; ')}.`] : []),
+    ...(d.slow.length
+      ? [
+          `- Slow ones: ${d.slow.map((s) => `${s.kind} sent ${s.startedAfterFailMs} ms after the fault → ${s.status} after ${(s.ms / 1000).toFixed(1)} s`).join('; ')}.`,
+        ]
+      : []),
     `- Sessions issued while the database was unreachable: ${r.tokensIssued}. Process alive, same pid, \`/healthz\` 200 afterwards: ${r.samePid ? 'yes' : 'NO'}.`,
-    `- Recovery after the database came back (every later answer of that kind succeeded): ${recovered}. After-restore statuses: ${Object.entries(r.afterByKind).map(([k, v]) => `${k} {${j(v)}}`).join('; ')}.`,
+    `- Recovery after the database came back (every later answer of that kind succeeded): ${recovered}. After-restore statuses: ${Object.entries(
+      r.afterByKind,
+    )
+      .map(([k, v]) => `${k} {${j(v)}}`)
+      .join('; ')}.`,
     `- Problems in answers (stack, secret, path, driver text, non-contract body): ${r.problems.length ? r.problems.join('; ') : 'none'}.`,
     ...(r.lastLog ? ['- **The server process died.** Its log ends:', '', '```', r.lastLog.slice(-3000), '```'] : []),
   ];
-  const failures = d.over2s + d.notRefusedCleanly + r.tokensIssued + (r.samePid ? 0 : 1) + r.problems.length + Object.values(r.recoveredAt).filter((v) => v === null).length;
+  const failures =
+    d.over2s +
+    d.notRefusedCleanly +
+    r.tokensIssued +
+    (r.samePid ? 0 : 1) +
+    r.problems.length +
+    Object.values(r.recoveredAt).filter((v) => v === null).length;
   return { lines, failures };
 }
 
-const stepTable = (steps) => ['| check | answer | ms | as required |', '|---|---|---|---|', ...steps.map((s) => `| ${s.what} | ${s.status} | ${s.ms} | ${s.ok ? 'yes' : '**NO**'} ${s.ok ? '' : s.body.replace(/\|/g, '¦')} |`)];
+const stepTable = (steps) => [
+  '| check | answer | ms | as required |',
+  '|---|---|---|---|',
+  ...steps.map(
+    (s) =>
+      `| ${s.what} | ${s.status} | ${s.ms} | ${s.ok ? 'yes' : '**NO**'} ${s.ok ? '' : s.body.replace(/\|/g, '¦')} |`,
+  ),
+];
 
 export function faultsSection(r) {
   const lines = [];
   let failures = 0;
   const outages = [];
-  for (const [dialect, name] of [['postgres', 'PostgreSQL'], ['mysql', 'MariaDB']]) {
+  for (const [dialect, name] of [
+    ['postgres', 'PostgreSQL'],
+    ['mysql', 'MariaDB'],
+  ]) {
     outages.push([`${dialect}Stopped`, `4a. ${name} stopped (proxy closed: connections reset, new ones refused)`]);
     outages.push([`${dialect}Blackholed`, `4a. ${name} black-holed (connections open, nothing gets through)`]);
   }
@@ -60,22 +94,33 @@ export function faultsSection(r) {
     failures += o.failures;
   }
   lines.push('**4b. Object store (s3rver) unreachable during uploads**', '');
-  if (r.storage.error) (lines.push(`could not run: ${r.storage.error}`), failures++);
+  if (r.storage.error) lines.push(`could not run: ${r.storage.error}`), failures++;
   else {
     lines.push(...stepTable(r.storage.steps));
     failures += r.storage.steps.filter((s) => !s.ok).length;
   }
-  lines.push('', '**4c. `kill -9` during an upload** (6 MiB PNG, SQLite + local directory; restarted on the same data after each kill)', '');
-  if (r.kill.error) (lines.push(`could not run: ${r.kill.error}`), failures++);
+  lines.push(
+    '',
+    '**4c. `kill -9` during an upload** (6 MiB PNG, SQLite + local directory; restarted on the same data after each kill)',
+    '',
+  );
+  if (r.kill.error) lines.push(`could not run: ${r.kill.error}`), failures++;
   else {
-    lines.push(`An uninterrupted upload took ${Math.round(r.kill.uploadMs)} ms from the first byte to the answer; the kills land around it.`, '', '| killed | client saw | image rows after restart | rows not served whole (bytes + SHA-256) | acknowledged upload lost | files under uploads/ |', '|---|---|---|---|---|---|');
+    lines.push(
+      `An uninterrupted upload took ${Math.round(r.kill.uploadMs)} ms from the first byte to the answer; the kills land around it.`,
+      '',
+      '| killed | client saw | image rows after restart | rows not served whole (bytes + SHA-256) | acknowledged upload lost | files under uploads/ |',
+      '|---|---|---|---|---|---|',
+    );
     for (const k of r.kill.rounds) {
-      lines.push(`| ${k.point} | ${k.answer || 'connection reset'} | ${k.rows} | ${k.broken.length ? k.broken.join(', ') : 0} | ${k.lostAcknowledged ?? 'no'} | ${k.filesOnDisk} |`);
+      lines.push(
+        `| ${k.point} | ${k.answer || 'connection reset'} | ${k.rows} | ${k.broken.length ? k.broken.join(', ') : 0} | ${k.lostAcknowledged ?? 'no'} | ${k.filesOnDisk} |`,
+      );
       failures += k.broken.length + (k.lostAcknowledged ? 1 : 0);
     }
   }
   lines.push('', '**4d. Disk full** (the data directory on a 6 MiB tmpfs: SQLite and uploads)', '');
-  if (r.disk.error) (lines.push(`could not run: ${r.disk.error}`), failures++);
+  if (r.disk.error) lines.push(`could not run: ${r.disk.error}`), failures++;
   else if (!r.disk.ran) lines.push(`Not run: ${r.disk.reason}.`);
   else {
     const statuses = r.disk.uploads.map((u) => u.status).join(', ');
@@ -92,11 +137,13 @@ export function faultsSection(r) {
     );
     failures += bounded ? 0 : 1;
     failures += Object.keys(a?.writesWhileFull ?? {}).filter((st) => Number(st) >= 500 && Number(st) !== 503).length;
-    const bad = r.disk.uploads.filter((u) => u.status !== 201 && u.status !== 503 && u.status !== 413).length + (r.disk.bigWrite.status >= 500 && r.disk.bigWrite.status !== 503 ? 1 : 0);
+    const bad =
+      r.disk.uploads.filter((u) => u.status !== 201 && u.status !== 503 && u.status !== 413).length +
+      (r.disk.bigWrite.status >= 500 && r.disk.bigWrite.status !== 503 ? 1 : 0);
     failures += bad + r.disk.broken.length + (r.disk.alive ? 0 : 1) + (r.disk.afterFreeing === 201 ? 0 : 1);
   }
   lines.push('', '**4e. SMTP unreachable** (smtp-server behind the proxy)', '');
-  if (r.smtp.error) (lines.push(`could not run: ${r.smtp.error}`), failures++);
+  if (r.smtp.error) lines.push(`could not run: ${r.smtp.error}`), failures++;
   else {
     lines.push(...stepTable(r.smtp.steps));
     lines.push(

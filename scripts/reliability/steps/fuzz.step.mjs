@@ -13,7 +13,9 @@ export async function fuzzStep(cfg, log) {
     const token = await registerOwner(server);
     const fixtures = await createFixtures(server, token);
     const uploads = await fuzzUploads(server, token, fixtures.offlineArticleId, { maxUploadBytes: MAX_UPLOAD_BYTES });
-    log(`uploads: ${uploads.cases.length} cases, ${uploads.cases.filter((c) => c.problems.length).length} with problems`);
+    log(
+      `uploads: ${uploads.cases.length} cases, ${uploads.cases.filter((c) => c.problems.length).length} with problems`,
+    );
     const fuzz = await fuzzOperations(server, token, fixtures, {
       perOperation: cfg.quick ? 25 : 300,
       randomRequests: cfg.quick ? 150 : 1500,
@@ -22,8 +24,17 @@ export async function fuzzStep(cfg, log) {
       log,
     });
     const health = await send(server.url, { path: '/healthz' });
-    const unhandled = server.log().split('\n').filter((l) => l.includes('unhandled error'));
-    return { fuzz, uploads, alive: health.status === 200, unhandled: unhandled.slice(0, 5), unhandledCount: unhandled.length };
+    const unhandled = server
+      .log()
+      .split('\n')
+      .filter((l) => l.includes('unhandled error'));
+    return {
+      fuzz,
+      uploads,
+      alive: health.status === 200,
+      unhandled: unhandled.slice(0, 5),
+      unhandledCount: unhandled.length,
+    };
   } finally {
     await server.stop();
   }
@@ -37,7 +48,10 @@ export function fuzzSection(r) {
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([s, n]) => `${s}: ${n}`)
     .join(', ');
-  const count = (pred) => Object.entries(f.byStatus).filter(([s]) => pred(Number(s))).reduce((a, [, n]) => a + n, 0);
+  const count = (pred) =>
+    Object.entries(f.byStatus)
+      .filter(([s]) => pred(Number(s)))
+      .reduce((a, [, n]) => a + n, 0);
   const fivexx = count((s) => s >= 500);
   const lines = [
     `- ${f.operations.length} operations from \`/v1/openapi.json\`, ${f.requests} requests in ${f.seconds.toFixed(1)} s${f.skipped ? ` (${f.skipped} not sent: time budget)` : ''}; answers by status: ${statuses}.`,
@@ -46,12 +60,25 @@ export function fuzzSection(r) {
     `- Server alive afterwards (\`/healthz\` 200): **${r.alive ? 'yes' : 'NO'}**; "unhandled error" lines in its log: **${r.unhandledCount}**.`,
   ];
   for (const p of f.problems) {
-    lines.push(`  - ${p.label} — ${p.problem} (${p.count}×), e.g. ${code(`${p.examples[0].method} ${p.examples[0].path}`)}${p.examples[0].body ? ` body ${code(p.examples[0].body)}` : ''} → ${p.examples[0].status} ${code(p.examples[0].answer.slice(0, 160))}`);
+    lines.push(
+      `  - ${p.label} — ${p.problem} (${p.count}×), e.g. ${code(`${p.examples[0].method} ${p.examples[0].path}`)}${p.examples[0].body ? ` body ${code(p.examples[0].body)}` : ''} → ${p.examples[0].status} ${code(p.examples[0].answer.slice(0, 160))}`,
+    );
   }
   const up = r.uploads;
   lines.push('', '| upload | status | served as | problems |', '|---|---|---|---|');
-  for (const c of up.cases) lines.push(`| ${c.name.replace(/\|/g, '¦')} | ${c.status} | ${c.served ?? '—'} | ${c.problems.length ? c.problems.join('; ') : 'none'} |`);
-  lines.push('', `Files written outside the upload directory: **${up.escaped.length ? up.escaped.join(', ') : 'none'}**.`);
-  const failures = f.problems.length + up.cases.filter((c) => c.problems.length).length + up.escaped.length + (r.alive ? 0 : 1) + r.unhandledCount;
+  for (const c of up.cases)
+    lines.push(
+      `| ${c.name.replace(/\|/g, '¦')} | ${c.status} | ${c.served ?? '—'} | ${c.problems.length ? c.problems.join('; ') : 'none'} |`,
+    );
+  lines.push(
+    '',
+    `Files written outside the upload directory: **${up.escaped.length ? up.escaped.join(', ') : 'none'}**.`,
+  );
+  const failures =
+    f.problems.length +
+    up.cases.filter((c) => c.problems.length).length +
+    up.escaped.length +
+    (r.alive ? 0 : 1) +
+    r.unhandledCount;
   return { title: '1. Hostile input', body: lines.join('\n'), failures };
 }

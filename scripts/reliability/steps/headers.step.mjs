@@ -48,7 +48,11 @@ export function headersSection(r) {
       if (f.severity === 'HIGH' || f.severity === 'HIGH_MAYBE') high++;
       lines.push(`- **${f.severity}** ${f.directive} ${f.value ? `\`${f.value}\`` : ''}: ${f.description}`);
     }
-    lines.push('', 'Strict-CSP checks (nonce/hash based policies; informational, this policy is an allowlist one):', '');
+    lines.push(
+      '',
+      'Strict-CSP checks (nonce/hash based policies; informational, this policy is an allowlist one):',
+      '',
+    );
     for (const f of c.strict) lines.push(`- ${f.severity} ${f.directive}: ${f.description}`);
     if (!c.strict.length) lines.push('- none');
   }
@@ -58,5 +62,9 @@ export function headersSection(r) {
     '',
     "The MEDIUM_MAYBE on `'self'` is the warning about same-origin user uploads: ours are served under `/static/uploadedImages/` only as `image/png|jpeg|gif|webp` with `nosniff` (step 1 checks every stored upload), and browsers refuse to run a `nosniff` response with an image type as a script.",
   );
-  return { title: '2. Security headers and CSP', body: lines.join('\n'), failures: bad.length + high + (limited?.retryAfter ? 0 : 1) };
+  return {
+    title: '2. Security headers and CSP',
+    body: lines.join('\n'),
+    failures: bad.length + high + (limited?.retryAfter ? 0 : 1),
+  };
 }

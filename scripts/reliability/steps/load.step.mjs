@@ -1,6 +1,6 @@
-import { mixedLoad, seedForLoad } from '../load.mjs';
 import { freshPostgres, nodeServer, registerOwner } from '../lib/stack.mjs';
 import { wranglerDev } from '../lib/wrangler.mjs';
+import { mixedLoad, seedForLoad } from '../load.mjs';
 
 /** Step 3: mixed load on Node + SQLite, Node + PostgreSQL, and a short run on `wrangler dev`. */
 export async function loadStep(cfg, log) {
@@ -22,7 +22,12 @@ export async function loadStep(cfg, log) {
   await one('Node + SQLite + local dir', () => nodeServer('Node + SQLite (load)'), cfg.seconds, cfg.connections);
   const pg = await freshPostgres();
   try {
-    await one(`Node + PostgreSQL (database ${pg.name}) + local dir`, () => nodeServer('Node + PostgreSQL (load)', { env: { DATABASE_URL: pg.url } }), cfg.seconds, cfg.connections);
+    await one(
+      `Node + PostgreSQL (database ${pg.name}) + local dir`,
+      () => nodeServer('Node + PostgreSQL (load)', { env: { DATABASE_URL: pg.url } }),
+      cfg.seconds,
+      cfg.connections,
+    );
   } finally {
     await pg.drop();
   }
@@ -35,7 +40,7 @@ export async function loadStep(cfg, log) {
 
 export function loadSection(runs) {
   const lines = [
-    'Each connection cycles through 9 public reads (article lists of 20 and 100, single articles, sites, authors, an article\'s images, an image file) and 1 authenticated write (alternately `POST /v1/articles` and an image upload of a unique PNG). Afterwards every 201 is read back: the article with its title, the image byte for byte. Latency is autocannon\'s (whole milliseconds).',
+    "Each connection cycles through 9 public reads (article lists of 20 and 100, single articles, sites, authors, an article's images, an image file) and 1 authenticated write (alternately `POST /v1/articles` and an image upload of a unique PNG). Afterwards every 201 is read back: the article with its title, the image byte for byte. Latency is autocannon's (whole milliseconds).",
     '',
     '| target | connections | seconds | requests | req/s | p50 ms | p99 ms | max ms | 5xx | errors/timeouts | writes 201 (articles + images) | other write statuses | lost writes |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -44,17 +49,36 @@ export function loadSection(runs) {
   for (const r of runs) {
     if (r.error) {
       failures++;
-      lines.push(`| ${r.name} | ${r.connections} | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} |`);
+      lines.push(
+        `| ${r.name} | ${r.connections} | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} |`,
+      );
       continue;
     }
-    const other = Object.entries(r.writeStatuses).filter(([s]) => s !== '201').map(([s, n]) => `${s}: ${n}`).join(', ') || 'none';
+    const other =
+      Object.entries(r.writeStatuses)
+        .filter(([s]) => s !== '201')
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ') || 'none';
     lines.push(
       `| ${r.name} | ${r.connections} | ${r.seconds} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.fivexx} | ${r.errors}/${r.timeouts} | ${r.created.articles} + ${r.created.images} | ${other} | ${r.lost.length} |`,
     );
-    failures += r.fivexx + r.errors + r.timeouts + r.lost.length + r.created.unparsable + Object.keys(r.writeStatuses).filter((s) => s !== '201').length;
+    failures +=
+      r.fivexx +
+      r.errors +
+      r.timeouts +
+      r.lost.length +
+      r.created.unparsable +
+      Object.keys(r.writeStatuses).filter((s) => s !== '201').length;
     for (const l of r.lost.slice(0, 5)) lines.push(`- lost: ${l}`);
   }
-  const statuses = runs.filter((r) => !r.error).map((r) => `${r.name}: ${Object.entries(r.byStatus).map(([s, n]) => `${s} × ${n}`).join(', ')}`);
+  const statuses = runs
+    .filter((r) => !r.error)
+    .map(
+      (r) =>
+        `${r.name}: ${Object.entries(r.byStatus)
+          .map(([s, n]) => `${s} × ${n}`)
+          .join(', ')}`,
+    );
   lines.push('', 'All answers by status:', '', ...statuses.map((s) => `- ${s}`));
   return { title: '3. Load', body: lines.join('\n'), failures };
 }

@@ -16,7 +16,10 @@ import { tempDir } from '../lib/stack.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const vitest = path.join(root, 'node_modules/.bin/vitest');
 const TARGETS = [
-  ['node', ['test/node/api/sqlite-local.test.ts', 'test/node/api/mysql-local.test.ts', 'test/node/api/postgres-s3.test.ts']],
+  [
+    'node',
+    ['test/node/api/sqlite-local.test.ts', 'test/node/api/mysql-local.test.ts', 'test/node/api/postgres-s3.test.ts'],
+  ],
   ['workers', ['test/workers/api.test.ts']],
 ];
 
@@ -25,12 +28,16 @@ export async function racesStep(_cfg, log) {
   for (const [project, files] of TARGETS) {
     const out = path.join(tempDir('races'), 'vitest.json');
     log(`races: vitest --project ${project} -t "20 parallel"`);
-    const run = spawnSync(vitest, ['run', '--project', project, ...files, '-t', '20 parallel', '--reporter=json', `--outputFile=${out}`], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-      timeout: 300_000,
-    });
+    const run = spawnSync(
+      vitest,
+      ['run', '--project', project, ...files, '-t', '20 parallel', '--reporter=json', `--outputFile=${out}`],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+        timeout: 300_000,
+      },
+    );
     let report;
     try {
       report = JSON.parse(readFileSync(out, 'utf8'));
@@ -40,7 +47,13 @@ export async function racesStep(_cfg, log) {
     }
     for (const file of report.testResults) {
       for (const t of file.assertionResults.filter((a) => a.status !== 'skipped' && a.status !== 'pending')) {
-        results.push({ project, file: path.relative(root, file.name), name: t.fullName, status: t.status, ms: Math.round(t.duration ?? 0) });
+        results.push({
+          project,
+          file: path.relative(root, file.name),
+          name: t.fullName,
+          status: t.status,
+          ms: Math.round(t.duration ?? 0),
+        });
       }
     }
   }
@@ -58,11 +71,15 @@ export function racesSection(results) {
   for (const r of results) {
     if (r.error) {
       failures++;
-      lines.push(`| ${r.project} | — | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} | **failed** | |`);
+      lines.push(
+        `| ${r.project} | — | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} | **failed** | |`,
+      );
       continue;
     }
     if (r.status !== 'passed') failures++;
-    lines.push(`| ${r.project} | ${r.file} | ${r.name.replace(/\|/g, '¦')} | ${r.status === 'passed' ? 'passed' : `**${r.status}**`} | ${r.ms} |`);
+    lines.push(
+      `| ${r.project} | ${r.file} | ${r.name.replace(/\|/g, '¦')} | ${r.status === 'passed' ? 'passed' : `**${r.status}**`} | ${r.ms} |`,
+    );
   }
   if (!results.some((r) => !r.error)) failures++;
   return { title: '5. Races', body: lines.join('\n'), failures };

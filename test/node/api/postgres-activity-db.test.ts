@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { registerOwner } from '../../support/api-flows.js';
 import { runActivityApiContract } from '../../contract/api-activity.contract.js';
 import { runApiKeysApiContract } from '../../contract/api-keys.contract.js';
+import { registerOwner } from '../../support/api-flows.js';
 import { nodeHarness } from '../../support/node-harness.js';
 
 // ACTIVITY_LOG_STORE=database: several Node instances on one PostgreSQL
@@ -18,7 +18,10 @@ describe('ACTIVITY_LOG_STORE=database', () => {
     try {
       const { token } = await registerOwner(api, 'db-log@example.com');
       const summary = await (await api.request('/v1/activity/summary', { token })).json();
-      expect(summary.byAction.map((a: { action: string }) => a.action).sort()).toEqual(['user.register', 'user.verify']);
+      expect(summary.byAction.map((a: { action: string }) => a.action).sort()).toEqual([
+        'user.register',
+        'user.verify',
+      ]);
       expect(existsSync(api.deps.settings.activityLogFile)).toBe(false);
     } finally {
       await api.cleanup();

@@ -4,7 +4,7 @@ import { runAccountsApiContract } from '../../contract/api-accounts.contract.js'
 import { runAuthApiContract } from '../../contract/api-auth.contract.js';
 import { runUsersApiContract } from '../../contract/api-users.contract.js';
 import { errorOf, registerOwner } from '../../support/api-flows.js';
-import { NODE_TEST_JWT_SECRET, nodeHarness, type NodeHarness } from '../../support/node-harness.js';
+import { NODE_TEST_JWT_SECRET, type NodeHarness, nodeHarness } from '../../support/node-harness.js';
 
 // The account flows again, with every code read from e-mails that worker-mailer
 // really delivered over SMTP (through the Node sockets shim) to a catcher.
@@ -25,27 +25,40 @@ describe(`failed e-mail (${name})`, () => {
   });
 
   it('sends multipart messages with a clear subject', async () => {
-    await api.request('/v1/auth/register', { method: 'POST', json: { email: 'mailcheck@example.com', password: 'a long enough password' } });
+    await api.request('/v1/auth/register', {
+      method: 'POST',
+      json: { email: 'mailcheck@example.com', password: 'a long enough password' },
+    });
     const raw = api.smtp!.messages.at(-1)!.raw;
     expect(raw).toMatch(/^Subject: Confirm your e-mail address/m);
     expect(raw).toMatch(/multipart\/alternative/);
     expect(raw).toMatch(/text\/html/);
     // Cancel it so the next test starts with registration open and no account.
-    const token = (await (await api.request('/v1/auth/login', { method: 'POST', json: { email: 'mailcheck@example.com', password: 'a long enough password' } })).json()).token;
+    const token = (
+      await (
+        await api.request('/v1/auth/login', {
+          method: 'POST',
+          json: { email: 'mailcheck@example.com', password: 'a long enough password' },
+        })
+      ).json()
+    ).token;
     expect((await api.request('/v1/auth/registration', { method: 'DELETE', token })).status).toBe(204);
   });
 
   it('answers 503 and leaves nothing half-done when the SMTP server is down', async () => {
     const owner = await registerOwner(api, 'owner@example.com');
     await api.smtp!.stop();
-    const invite = await api.request('/v1/user/invite', { method: 'POST', token: owner.token, json: { email: 'new@example.com' } });
+    const invite = await api.request('/v1/user/invite', {
+      method: 'POST',
+      token: owner.token,
+      json: { email: 'new@example.com' },
+    });
     expect(invite.status).toBe(503);
     expect((await errorOf(invite)).code).toBe('unavailable');
     expect((await (await api.request('/v1/user/invite', { token: owner.token })).json()).items).toEqual([]);
     const resend = await api.request('/v1/auth/verify/resend', { method: 'POST', token: owner.token });
     expect(resend.status).toBe(409);
   });
-
 });
 
 describe(`registration while e-mail is down (${name})`, () => {
@@ -59,10 +72,16 @@ describe(`registration while e-mail is down (${name})`, () => {
   });
 
   it('is refused with 503 and leaves no account behind', async () => {
-    const res = await api.request('/v1/auth/register', { method: 'POST', json: { email: 'first@example.com', password: 'a long enough password' } });
+    const res = await api.request('/v1/auth/register', {
+      method: 'POST',
+      json: { email: 'first@example.com', password: 'a long enough password' },
+    });
     expect(res.status).toBe(503);
     expect((await errorOf(res)).code).toBe('unavailable');
-    const login = await api.request('/v1/auth/login', { method: 'POST', json: { email: 'first@example.com', password: 'a long enough password' } });
+    const login = await api.request('/v1/auth/login', {
+      method: 'POST',
+      json: { email: 'first@example.com', password: 'a long enough password' },
+    });
     expect(login.status).toBe(401);
     expect(await (await api.request('/v1/auth/registration')).json()).toEqual({ open: true });
   });
@@ -80,15 +99,23 @@ describe(`password reset while e-mail is down (${name})`, () => {
   });
 
   it('answers a password reset with 503 while SMTP is down, the same for known and unknown addresses', async () => {
-    const known = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'owner@example.com' } });
-    const unknown = await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'nobody@example.com' } });
+    const known = await api.request('/v1/auth/password-reset', {
+      method: 'POST',
+      json: { email: 'owner@example.com' },
+    });
+    const unknown = await api.request('/v1/auth/password-reset', {
+      method: 'POST',
+      json: { email: 'nobody@example.com' },
+    });
     expect(known.status).toBe(503);
     expect(unknown.status).toBe(503);
     expect(await known.json()).toEqual(await unknown.json());
     // Nothing half-done: no reset code was stored for the known address.
     const db = new Database(api.deps.settings.databaseUrl.slice('sqlite:'.length), { readonly: true });
     try {
-      expect(db.prepare('SELECT reset_code_hash FROM users WHERE email = ?').get('owner@example.com')).toEqual({ reset_code_hash: null });
+      expect(db.prepare('SELECT reset_code_hash FROM users WHERE email = ?').get('owner@example.com')).toEqual({
+        reset_code_hash: null,
+      });
     } finally {
       db.close();
     }
@@ -106,7 +133,11 @@ describe(`invitation renewal while e-mail is down (${name})`, () => {
 
   it('a renewal while SMTP is down changes nothing: the link already sent still works', async () => {
     const owner = await registerOwner(api, 'owner@example.com');
-    const invited = await api.request('/v1/user/invite', { method: 'POST', token: owner.token, json: { email: 'invitee@example.com' } });
+    const invited = await api.request('/v1/user/invite', {
+      method: 'POST',
+      token: owner.token,
+      json: { email: 'invitee@example.com' },
+    });
     expect(invited.status).toBe(201);
     const { invitation } = await invited.json();
     const code = api.lastCode('/accept-invite');
@@ -116,7 +147,10 @@ describe(`invitation renewal while e-mail is down (${name})`, () => {
     expect((await errorOf(renew)).code).toBe('unavailable');
     const listed = (await (await api.request('/v1/user/invite', { token: owner.token })).json()).items;
     expect(listed).toEqual([invitation]);
-    const accepted = await api.request('/v1/auth/invitation/accept', { method: 'POST', json: { code, password: 'a long enough password' } });
+    const accepted = await api.request('/v1/auth/invitation/accept', {
+      method: 'POST',
+      json: { code, password: 'a long enough password' },
+    });
     expect(accepted.status).toBe(201);
   });
 });

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
 /** A local port that was free a moment ago and has nothing listening now. */
 export async function closedPort(): Promise<number> {

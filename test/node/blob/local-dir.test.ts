@@ -34,8 +34,12 @@ describe('local dir specifics', () => {
     const store = createLocalDirBlobStore(root);
     const data = pseudoRandom(70_000, 9);
     await store.put('originals/a.png', data, 'image/png');
-    await Promise.all(Array.from({ length: 6 }, (_, i) => store.put('originals/b.jpg', pseudoRandom(50_000, i), 'image/jpeg')));
-    await store.put('originals/a.png', pseudoRandom(10, 1), 'image/png').then(() => store.put('originals/a.png', data, 'image/png'));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.put('originals/b.jpg', pseudoRandom(50_000, i), 'image/jpeg')),
+    );
+    await store
+      .put('originals/a.png', pseudoRandom(10, 1), 'image/png')
+      .then(() => store.put('originals/a.png', data, 'image/png'));
     await expect(store.put('originals/c.png', data, 'text/html')).rejects.toMatchObject({ code: 'invalid_request' });
     expect(new Uint8Array(await readFile(path.join(root, 'originals', 'a.png')))).toEqual(data);
     expect((await filesUnder(root)).sort()).toEqual([path.join('originals', 'a.png'), path.join('originals', 'b.jpg')]);
@@ -47,7 +51,9 @@ describe('local dir specifics', () => {
     expect((await store.head('x/readme.txt'))?.contentType).toBe('text/plain; charset=utf-8');
     await store.put('x/noext', new Uint8Array([1]), 'application/octet-stream');
     expect((await store.head('x/noext'))?.contentType).toBe('application/octet-stream');
-    await expect(store.put('x/evil.png', new Uint8Array([1]), 'text/html')).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(store.put('x/evil.png', new Uint8Array([1]), 'text/html')).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     expect(await store.head('x/evil.png')).toBeNull();
   });
 
@@ -57,7 +63,9 @@ describe('local dir specifics', () => {
     const store = createLocalDirBlobStore(root);
     await store.ping();
     for (const key of ['../x.bin', 'a/../../x.bin', '..', '%2e%2e/x.bin']) {
-      await expect(store.put(key, new Uint8Array([1]), 'application/octet-stream')).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(store.put(key, new Uint8Array([1]), 'application/octet-stream')).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
     }
     expect(await readdir(parent)).toEqual(['store']);
     expect(await readdir(root)).toEqual([]);
@@ -148,7 +156,9 @@ describe('local dir specifics', () => {
   it('treats a key that is a directory of other keys as a conflict, not an object', async () => {
     const store = createLocalDirBlobStore(await tempDir());
     await store.put('col/x.bin', new Uint8Array([1]), 'application/octet-stream');
-    await expect(store.put('col', new Uint8Array([1]), 'application/octet-stream')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(store.put('col', new Uint8Array([1]), 'application/octet-stream')).rejects.toMatchObject({
+      code: 'conflict',
+    });
     await expect(store.put('col/x.bin/y.bin', new Uint8Array([1]), 'application/octet-stream')).rejects.toMatchObject({
       code: 'conflict',
     });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3BlobStore } from '../../../worker/src/adapters/blob/s3.blob-store.js';
 import { runBlobStoreContract } from '../../contract/blob-store.contract.js';
-import { startS3rver, type RunningS3rver } from '../../support/s3rver.js';
+import { type RunningS3rver, startS3rver } from '../../support/s3rver.js';
 import { closedPort } from './closed-port.js';
 
 runBlobStoreContract('s3 (s3rver)', async () => {

@@ -12,14 +12,16 @@ describe('parseStorageUrl', () => {
   });
 
   it('parses s3:// with endpoint, region and path style', () => {
-    expect(parseStorageUrl('s3://media?endpoint=http://127.0.0.1:9000&region=auto&forcePathStyle=true', creds)).toEqual({
-      kind: 's3',
-      bucket: 'media',
-      endpoint: 'http://127.0.0.1:9000',
-      region: 'auto',
-      forcePathStyle: true,
-      ...creds,
-    });
+    expect(parseStorageUrl('s3://media?endpoint=http://127.0.0.1:9000&region=auto&forcePathStyle=true', creds)).toEqual(
+      {
+        kind: 's3',
+        bucket: 'media',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'auto',
+        forcePathStyle: true,
+        ...creds,
+      },
+    );
     expect(parseStorageUrl('s3://my.bucket?region=eu-west-1&forcePathStyle=false', creds)).toMatchObject({
       bucket: 'my.bucket',
       endpoint: 'https://s3.eu-west-1.amazonaws.com',
@@ -63,14 +65,34 @@ describe('parseStorageUrl', () => {
 
 describe('blob keys', () => {
   it('accepts the keys the application makes', () => {
-    for (const key of ['originals/0190f5c4-7b3a-7c1e-9a2b-3c4d5e6f7a8b.jpg', 'variants/abc/w640.webp', 'a', '.well-known', 'a/.b']) {
+    for (const key of [
+      'originals/0190f5c4-7b3a-7c1e-9a2b-3c4d5e6f7a8b.jpg',
+      'variants/abc/w640.webp',
+      'a',
+      '.well-known',
+      'a/.b',
+    ]) {
       expect(isValidBlobKey(key), key).toBe(true);
       expect(() => assertValidBlobKey(key)).not.toThrow();
     }
   });
 
   it('refuses traversal, odd characters and unbounded length with invalid_request', () => {
-    for (const key of ['../x', '/abs', 'a//b', 'a\\b', '%2e%2e/x', 'a\0b', 'a/', '.', '..', 'a/./b', 'x'.repeat(513), `${'x'.repeat(201)}/a`, 'ü']) {
+    for (const key of [
+      '../x',
+      '/abs',
+      'a//b',
+      'a\\b',
+      '%2e%2e/x',
+      'a\0b',
+      'a/',
+      '.',
+      '..',
+      'a/./b',
+      'x'.repeat(513),
+      `${'x'.repeat(201)}/a`,
+      'ü',
+    ]) {
       expect(isValidBlobKey(key), JSON.stringify(key)).toBe(false);
       expect(() => assertValidBlobKey(key)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     }

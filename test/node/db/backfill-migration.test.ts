@@ -2,12 +2,20 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../support/db-contract.js';
-import { MIGRATIONS_ROOT, mysqlHarness, postgresHarness, sqliteHarness, type NodeDbHarness } from '../../support/db-node-harness.js';
+import {
+  MIGRATIONS_ROOT,
+  mysqlHarness,
+  type NodeDbHarness,
+  postgresHarness,
+  sqliteHarness,
+} from '../../support/db-node-harness.js';
 
 /** The migrations of one dialect in journal order, each split where drizzle splits it. */
 function migrations(dialect: string): { tag: string; statements: string[] }[] {
   const dir = path.join(MIGRATIONS_ROOT, dialect, 'migrations');
-  const journal = JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const journal = JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
   return journal.entries.map(({ tag }) => ({
     tag,
     statements: readFileSync(path.join(dir, `${tag}.sql`), 'utf8')
@@ -20,7 +28,13 @@ function migrations(dialect: string): { tag: string; statements: string[] }[] {
 const DIALECTS = [
   { name: 'SQLite', dialect: 'sqlite', make: sqliteHarness, mark: (_i: number) => '?', now: Date.now() },
   { name: 'MariaDB', dialect: 'mysql', make: mysqlHarness, mark: (_i: number) => '?', now: '2026-11-25 21:00:00.000' },
-  { name: 'PostgreSQL', dialect: 'postgres', make: postgresHarness, mark: (i: number) => `$${i}`, now: '2026-11-25T21:00:00.000Z' },
+  {
+    name: 'PostgreSQL',
+    dialect: 'postgres',
+    make: postgresHarness,
+    mark: (i: number) => `$${i}`,
+    now: '2026-11-25T21:00:00.000Z',
+  },
 ] as const;
 
 describe.each(DIALECTS)('article_images backfill migration on $name', ({ dialect, make, mark, now }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TABLES_CHILD_FIRST } from '../../support/tables.js';
 import { postgresHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites, runUnreachableServerTest } from '../../support/db-node-suites.js';
+import { TABLES_CHILD_FIRST } from '../../support/tables.js';
 
 const suite = runNodeDatabaseSuites('PostgreSQL', 'postgres', postgresHarness);
 
@@ -9,7 +9,9 @@ describe('PostgreSQL storage settings', () => {
   it('keeps the tables and the migration journal inside the private schema', async () => {
     const rows = await suite
       .harness()
-      .query('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name');
+      .query(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
+      );
     // Every table of the schema, and nothing in the public schema.
     expect(rows.map((r) => r.table_name)).toEqual(['__drizzle_migrations', ...TABLES_CHILD_FIRST].sort());
   });

@@ -10,7 +10,16 @@ describe('Node SQLite file settings', () => {
     expect(await harness.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     const tables = await harness.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['article_authors', 'articles', 'authors', 'images', 'invitations', 'rate_limits', 'sites', 'users']),
+      expect.arrayContaining([
+        'article_authors',
+        'articles',
+        'authors',
+        'images',
+        'invitations',
+        'rate_limits',
+        'sites',
+        'users',
+      ]),
     );
   });
 });

@@ -1,10 +1,16 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../../worker/src/adapters/mail/smtp.mailer.js';
 import type { MailMessage } from '../../../worker/src/ports/mailer.js';
-import { decodeHeader, parseMail, startSmtpCatcher, TEST_TLS_CERT, type SmtpCatcher } from '../../support/smtp-catcher.js';
+import {
+  decodeHeader,
+  parseMail,
+  type SmtpCatcher,
+  startSmtpCatcher,
+  TEST_TLS_CERT,
+} from '../../support/smtp-catcher.js';
 import { closedPort } from '../blob/closed-port.js';
 
 const FROM = 'CMS <no-reply@example.test>';
@@ -88,8 +94,12 @@ describe('SMTP mailer against smtp-server', () => {
     const caught = await catcher({ auth: { username: 'ada', password: 'right-password' } });
     await createSmtpMailer({ url: `smtp://ada:right-password@127.0.0.1:${caught.port}`, from: FROM }).check();
     expect(caught.authAttempts).toEqual([{ method: 'PLAIN', ok: true }]);
-    await expect(createSmtpMailer({ url: `smtp://ada:wrong@127.0.0.1:${caught.port}`, from: FROM }).check()).rejects.toMatchObject({ code: 'unavailable' });
-    await expect(createSmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: FROM }).check()).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(
+      createSmtpMailer({ url: `smtp://ada:wrong@127.0.0.1:${caught.port}`, from: FROM }).check(),
+    ).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(
+      createSmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: FROM }).check(),
+    ).rejects.toMatchObject({ code: 'unavailable' });
     expect(caught.messages).toHaveLength(0);
   });
 
@@ -127,7 +137,13 @@ describe('SMTP mailer against smtp-server', () => {
   it('refuses a recipient that could inject SMTP commands, before connecting', async () => {
     const caught = await catcher();
     const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${caught.port}`, from: FROM });
-    for (const to of ['ada@example.test>\r\nRCPT TO:<eve@example.test', 'ada@example.test\nBcc: eve@x', 'a b@c', '<a@b>', 'no-at-sign']) {
+    for (const to of [
+      'ada@example.test>\r\nRCPT TO:<eve@example.test',
+      'ada@example.test\nBcc: eve@x',
+      'a b@c',
+      '<a@b>',
+      'no-at-sign',
+    ]) {
       await expect(mailer.send({ ...message, to })).rejects.toMatchObject({ code: 'invalid_request' });
     }
     expect(caught.messages).toHaveLength(0);

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test';
 import { parseSettings } from '../../../worker/src/config/settings.js';
 import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
-import { harnessFor, type ApiHarness } from '../../support/api-harness.js';
+import { type ApiHarness, harnessFor } from '../../support/api-harness.js';
 import { TABLES_CHILD_FIRST } from '../../support/tables.js';
-
 
 /** Each suite starts from an empty D1 database and R2 bucket, like a fresh deployment. */
 async function reset(): Promise<void> {

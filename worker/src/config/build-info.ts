@@ -1,5 +1,5 @@
-import type { VersionDto } from '../contract/system.schema.js';
 import pkg from '../../../package.json' with { type: 'json' };
+import type { VersionDto } from '../contract/system.schema.js';
 
 /**
  * Stamped by the build (esbuild `define` for Node, `wrangler --define` for

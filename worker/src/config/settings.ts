@@ -35,7 +35,10 @@ const RawSettingsSchema = z.object({
   PUBLIC_URL: httpUrl.default('http://localhost:8787'),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:.+|(mysql|mariadb):\/\/.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH, mysql://…, mariadb://… or postgres://…')
+    .regex(
+      /^(sqlite:.+|(mysql|mariadb):\/\/.+|postgres(ql)?:\/\/.+)$/,
+      'must be sqlite:PATH, mysql://…, mariadb://… or postgres://…',
+    )
     .default('sqlite:./data/cms.db'),
   STORAGE_URL: z
     .string()
@@ -51,8 +54,16 @@ const RawSettingsSchema = z.object({
   MAIL_FROM: z.string().min(3).max(320).default('CMS <no-reply@localhost>'),
   TRUST_PROXY: z
     .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
-    .refine((list) => list.every((ip) => IPV4.test(ip) || (ip.includes(':') && IPV6.test(ip))), 'must be a comma list of IP addresses')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((ip) => IPV4.test(ip) || (ip.includes(':') && IPV6.test(ip))),
+      'must be a comma list of IP addresses',
+    )
     .optional(),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024, 1024 ** 3).default(10_485_760),
   /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
@@ -62,7 +73,10 @@ const RawSettingsSchema = z.object({
     .string()
     .regex(/^[0-9]{2,4}(,[0-9]{2,4}){0,11}$/, 'IMAGE_VARIANT_WIDTHS must be a comma list of widths, e.g. 320,640,1280')
     .transform((v) => v.split(',').map(Number))
-    .refine((ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)), 'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096')
+    .refine(
+      (ws) => ws.every((w, i) => w >= 16 && w <= 4096 && (i === 0 || w > ws[i - 1]!)),
+      'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096',
+    )
     .default([160, 320, 640, 960, 1280, 1920]),
   /** Not in API.md's table: Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
   DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(1500),
@@ -124,9 +138,7 @@ function presentStrings(raw: Record<string, unknown>): Record<string, string> {
 export function parseSettings(raw: Record<string, unknown>, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
   if (!result.success) {
-    throw new SettingsError(
-      result.error.issues.map((i) => `${String(i.path[0] ?? 'settings')}: ${i.message}`),
-    );
+    throw new SettingsError(result.error.issues.map((i) => `${String(i.path[0] ?? 'settings')}: ${i.message}`));
   }
   const s = result.data;
   if (target === 'workers' && !s.JWT_SECRET) {

@@ -25,7 +25,9 @@ const orderedIssue = { message: 'from must be before to', path: ['from'] };
 /** The filters shared by the list, the summary and the export. `from` inclusive, `to` exclusive. */
 export const ActivityFilterSchema = z.object(filterFields).refine(ordered, orderedIssue);
 
-export const ActivityListQuerySchema = z.object({ ...PageQuerySchema.shape, ...filterFields }).refine(ordered, orderedIssue);
+export const ActivityListQuerySchema = z
+  .object({ ...PageQuerySchema.shape, ...filterFields })
+  .refine(ordered, orderedIssue);
 
 export const ACTIVITY_EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 

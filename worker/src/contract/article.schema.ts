@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuerySchema } from './pagination.schema.js';
-import { SeoInputSchema, type SeoDto } from './seo.schema.js';
+import { type SeoDto, SeoInputSchema } from './seo.schema.js';
 
 import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
 

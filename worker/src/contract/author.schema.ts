@@ -14,7 +14,9 @@ const AvatarUrlSchema = z
   .string({ error: 'avatarUrl must be a string' })
   .max(2000, 'avatarUrl must be at most 2,000 characters')
   .refine(
-    (v) => isHttpUrl(v) || (v.startsWith(UPLOADED) && v.length > UPLOADED.length && /^[A-Za-z0-9._/-]+$/.test(v) && !v.includes('..')),
+    (v) =>
+      isHttpUrl(v) ||
+      (v.startsWith(UPLOADED) && v.length > UPLOADED.length && /^[A-Za-z0-9._/-]+$/.test(v) && !v.includes('..')),
     'avatarUrl must be an http(s) URL or a path starting with /static/uploadedImages/',
   )
   .nullable();

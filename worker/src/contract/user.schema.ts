@@ -32,7 +32,10 @@ export const RegisterSchema = z.object({
 });
 
 export const LoginSchema = z.object({
-  email: z.string().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .string()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: LoginPasswordSchema,
 });
 
@@ -48,7 +51,12 @@ export interface PublicUserDto {
   createdAt: string;
 }
 
-export const PasswordResetRequestSchema = z.object({ email: z.string().max(254).transform((e) => e.toLowerCase()) });
+export const PasswordResetRequestSchema = z.object({
+  email: z
+    .string()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
+});
 export const PasswordResetConfirmSchema = z.object({ code: CodeSchema, password: NewPasswordSchema });
 
 export const UpdateMeSchema = z

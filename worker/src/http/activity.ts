@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ActivityActor } from '../core/activity/activity.service.js';
-import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import type { Defer } from '../ports/runtime.js';
-import type { AppDeps } from './deps.js';
+import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import { deferFor } from './defer.js';
+import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 
 export interface AuditOptions {
@@ -31,7 +31,9 @@ export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' 
     const defer: Defer = (work) => (resolved ??= deferFor(c, deps.defer))(work);
     c.set('defer', defer);
     c.set('audit', (action, options = {}) => {
-      const ip = displayAddressOf(resolveClientAddress(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy));
+      const ip = displayAddressOf(
+        resolveClientAddress(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy),
+      );
       const work = c.var.services.activity.record({
         actor: options.actor ?? c.var.actor,
         action,

@@ -1,23 +1,23 @@
 import { Hono } from 'hono';
+import { activityRecorder } from './activity.js';
 import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
-import { activityRecorder } from './activity.js';
 import { authenticate } from './middleware/auth.js';
+import { notFoundJson, onError } from './middleware/errors.js';
+import { rateLimiting } from './middleware/rate-limit.js';
+import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
 import { activityRoutes } from './routes/activity.routes.js';
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
-import { notFoundJson, onError } from './middleware/errors.js';
-import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
 import { articlesRoutes } from './routes/articles.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
-import { usersRoutes } from './routes/users.routes.js';
-import { sitesRoutes } from './routes/sites.routes.js';
 import { authorsRoutes } from './routes/authors.routes.js';
-import { rateLimiting } from './middleware/rate-limit.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { purgeRoutes } from './routes/purge.routes.js';
+import { sitesRoutes } from './routes/sites.routes.js';
 import { staticImagesRoutes } from './routes/static-images.routes.js';
 import { healthRoutes, openApiRoute, systemRoutes } from './routes/system.routes.js';
 import { updateRoutes } from './routes/update.routes.js';
+import { usersRoutes } from './routes/users.routes.js';
 import { buildServices } from './services.js';
 
 /** The one Hono app both targets serve; only the deps differ. */

@@ -28,13 +28,22 @@ function expandIpv6(address: string): number[] | null {
   const missing = 8 - groups.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
   const nums = groups.map((g) => parseInt(g, 16));
-  return [...nums.slice(0, head.length), ...Array(halves.length === 2 ? missing : 0).fill(0), ...nums.slice(head.length), ...tail];
+  return [
+    ...nums.slice(0, head.length),
+    ...Array(halves.length === 2 ? missing : 0).fill(0),
+    ...nums.slice(head.length),
+    ...tail,
+  ];
 }
 
 /** `v4:1.2.3.4`, `v6:2001:db8:0:1::/64`, or null for something that is no IP address. */
 export function clientKeyOf(raw: string | undefined | null): string | null {
   if (!raw) return null;
-  const address = raw.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const address = raw
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   if (IPV4.test(address)) return `v4:${address}`;
   if (!address.includes(':')) return null;
   const groups = expandIpv6(address);
@@ -44,7 +53,10 @@ export function clientKeyOf(raw: string | undefined | null): string | null {
     const [hi, lo] = [groups[6]!, groups[7]!];
     return `v4:${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
-  return `v6:${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `v6:${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Whether two spellings name the same address (for the TRUST_PROXY list). */
@@ -52,8 +64,20 @@ export function sameAddress(a: string, b: string): boolean {
   const ka = clientKeyOf(a);
   if (!ka) return false;
   if (ka.startsWith('v4:')) return ka === clientKeyOf(b);
-  const ga = expandIpv6(a.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  const gb = expandIpv6(b.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  const ga = expandIpv6(
+    a
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/%.*$/, ''),
+  );
+  const gb = expandIpv6(
+    b
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/%.*$/, ''),
+  );
   return !!ga && !!gb && ga.every((g, i) => g === gb[i]);
 }
 
@@ -62,7 +86,11 @@ export function displayAddressOf(raw: string | undefined | null): string | null 
   const key = clientKeyOf(raw);
   if (!key) return null;
   if (key.startsWith('v4:')) return key.slice(3);
-  return raw!.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  return raw!
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -72,15 +100,26 @@ export function displayAddressOf(raw: string | undefined | null): string | null 
  * own X-Real-IP, X-Forwarded-For, True-Client-IP… change nothing. Returns
  * the address as given (checked to be one), or undefined.
  */
-export function resolveClientAddress(peer: string | undefined, headers: Headers, trustedProxies: string[]): string | undefined {
+export function resolveClientAddress(
+  peer: string | undefined,
+  headers: Headers,
+  trustedProxies: string[],
+): string | undefined {
   if (!peer || !trustedProxies.some((p) => sameAddress(p, peer))) return peer;
   const realIp = headers.get('x-real-ip');
   if (realIp) {
     // Duplicate headers arrive joined by commas: the proxy's value is the last.
-    const last = realIp.split(',').map((s) => s.trim()).filter(Boolean).pop();
+    const last = realIp
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     if (clientKeyOf(last)) return last;
   }
-  const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!trustedProxies.some((p) => sameAddress(p, hops[i]!))) return clientKeyOf(hops[i]) ? hops[i] : peer;
   }

@@ -1,14 +1,14 @@
 import type { Settings } from '../config/settings.js';
 import type { VersionDto } from '../contract/system.schema.js';
+import type { UpdateService } from '../core/releases/update.service.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ImageCodec } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
-import type { Repositories } from '../ports/repositories.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Repositories } from '../ports/repositories.js';
+import type { AssetServer, Clock, Defer, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 import type { PublicReadCache } from './middleware/public-read-cache.js';
-import type { UpdateService } from '../core/releases/update.service.js';
-import type { AssetServer, Defer, Clock, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
 export interface AppDeps {

@@ -14,6 +14,9 @@ export function adapterErrorResponse(malformed: boolean): Response {
   const body: ErrorBody = { error: { code, message: malformed ? 'Malformed request' : 'Internal error' } };
   return new Response(JSON.stringify(body), {
     status: ERROR_STATUS[code],
-    headers: [['Content-Type', 'application/json; charset=UTF-8'], ...SECURITY_HEADERS.map(([n, v]) => [n, v] as [string, string])],
+    headers: [
+      ['Content-Type', 'application/json; charset=UTF-8'],
+      ...SECURITY_HEADERS.map(([n, v]) => [n, v] as [string, string]),
+    ],
   });
 }

@@ -1,18 +1,24 @@
-import { createActivityService, SYSTEM } from '../core/activity/activity.service.js';
-import { createApiKeysService } from '../core/accounts/api-keys.service.js';
 import { createAccountsService } from '../core/accounts/accounts.service.js';
+import { createApiKeysService } from '../core/accounts/api-keys.service.js';
 import { createInvitationsService } from '../core/accounts/invitations.service.js';
 import { createPasswordResetService } from '../core/accounts/password-reset.service.js';
 import { createUsersService } from '../core/accounts/users.service.js';
+import { createActivityService, SYSTEM } from '../core/activity/activity.service.js';
 import { createArticlesService } from '../core/articles/articles.service.js';
 import { createAuthorsService } from '../core/content/authors.service.js';
 import { createSitesService } from '../core/content/sites.service.js';
-import { createSyndicationService } from '../core/syndication/syndication.service.js';
+import type { PurgeRun } from '../core/domain/purge.entities.js';
 import { createImagesService } from '../core/media/images.service.js';
 import { createMediaService } from '../core/media/media.service.js';
 import { createVariantsService } from '../core/media/variants.service.js';
-import type { PurgeRun } from '../core/domain/purge.entities.js';
-import { createPurgeService, purgeRunDetails, runScheduledPurge, toPurgeRunDto, type PurgeDeps } from '../core/purge/purge.service.js';
+import {
+  createPurgeService,
+  type PurgeDeps,
+  purgeRunDetails,
+  runScheduledPurge,
+  toPurgeRunDto,
+} from '../core/purge/purge.service.js';
+import { createSyndicationService } from '../core/syndication/syndication.service.js';
 import type { AppDeps } from './deps.js';
 
 /** What a purge needs, the same for a request and for the scheduler. */
@@ -40,7 +46,12 @@ function scheduledPurgeDeps(deps: AppDeps): PurgeDeps {
   return {
     ...purgeDeps(deps, variants.clearForQuietly),
     recordPurgeActivity: (run) =>
-      activity.record({ actor: SYSTEM, action: 'media.purge', subject: { type: 'purgeRun', id: run.id }, details: purgeRunDetails(toPurgeRunDto(run)) }),
+      activity.record({
+        actor: SYSTEM,
+        action: 'media.purge',
+        subject: { type: 'purgeRun', id: run.id },
+        details: purgeRunDetails(toPurgeRunDto(run)),
+      }),
   };
 }
 

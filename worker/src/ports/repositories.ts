@@ -1,5 +1,5 @@
-import type { ApiKey, Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
 import type { ArticleStatus } from '../contract/article.schema.js';
+import type { ApiKey, Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
 import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
 
 /**

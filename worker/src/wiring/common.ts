@@ -1,4 +1,3 @@
-import type { Settings } from '../config/settings.js';
 import { createJoseTokenSigner } from '../adapters/auth/jose.token-signer.js';
 import { createPbkdf2PasswordHasher } from '../adapters/auth/pbkdf2.password-hasher.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
@@ -6,6 +5,7 @@ import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { createLogMailer } from '../adapters/mail/log.mailer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp.mailer.js';
 import { systemClock, uuidV7Ids } from '../adapters/runtime/system.runtime.js';
+import type { Settings } from '../config/settings.js';
 import type { Mailer } from '../ports/mailer.js';
 
 /** Sessions last a week; a password reset or cancellation ends them sooner. */
@@ -26,7 +26,11 @@ export function commonDeps(
     clock: systemClock,
     ids: uuidV7Ids,
     passwords: createPbkdf2PasswordHasher(),
-    tokens: createJoseTokenSigner({ secret: jwtSecret, lifetimeSeconds: SESSION_LIFETIME_SECONDS, now: systemClock.now }),
+    tokens: createJoseTokenSigner({
+      secret: jwtSecret,
+      lifetimeSeconds: SESSION_LIFETIME_SECONDS,
+      now: systemClock.now,
+    }),
     mailer,
     codec: createPhotonImageCodec(createWebpEncoder(webpEncoderWasm)),
   };

@@ -1,24 +1,24 @@
 import path from 'node:path';
+import { createNdjsonFileActivityLog } from '../adapters/activity/ndjson-file.activity-log.js';
 import { createDirAssetServer } from '../adapters/assets/dir.asset-server.js';
 import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.js';
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
-import { createNdjsonFileActivityLog } from '../adapters/activity/ndjson-file.activity-log.js';
+import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { createDeferTracker, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
-import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
-import { buildInfo } from '../config/build-info.js';
-import type { Settings } from '../config/settings.js';
-import type { AppDeps } from '../http/deps.js';
-import { UpdateService } from '../core/releases/update.service.js';
 import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js';
 import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
+import { buildInfo } from '../config/build-info.js';
+import type { Settings } from '../config/settings.js';
+import { createActivityService } from '../core/activity/activity.service.js';
+import { UpdateService } from '../core/releases/update.service.js';
+import type { AppDeps } from '../http/deps.js';
 import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
 import { recordUpdateActivity } from '../http/routes/update.routes.js';
-import { createActivityService } from '../core/activity/activity.service.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 
@@ -90,7 +90,11 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     ...commonDeps(settings, options.jwtSecret, writeLog, loadWebpEncoderWasm),
   };
   // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.
-  deferred.defer(updates.reportOutcome(recordUpdateActivity(createActivityService({ ...deps, logError: (m, e) => logger.error(m, e) }))));
+  deferred.defer(
+    updates.reportOutcome(
+      recordUpdateActivity(createActivityService({ ...deps, logError: (m, e) => logger.error(m, e) })),
+    ),
+  );
   return {
     deps,
     async close() {

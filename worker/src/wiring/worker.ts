@@ -1,15 +1,17 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
-import { createDurableObjectRateLimiter, type RateLimiterObject } from '../adapters/rate-limit/durable-object.rate-limiter.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createD1ActivityLog, createD1Repositories } from '../adapters/db/sqlite/d1.js';
-import { createJsonLogger } from '../adapters/runtime/system.runtime.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
-import { buildInfo } from '../config/build-info.js';
-import { UpdateService } from '../core/releases/update.service.js';
-import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import {
+  createDurableObjectRateLimiter,
+  type RateLimiterObject,
+} from '../adapters/rate-limit/durable-object.rate-limiter.js';
+import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
-import { systemClock } from '../adapters/runtime/system.runtime.js';
+import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
+import { UpdateService } from '../core/releases/update.service.js';
 import type { AppDeps } from '../http/deps.js';
 import { commonDeps } from './common.js';
 

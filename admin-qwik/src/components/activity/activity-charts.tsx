@@ -1,5 +1,5 @@
 import { component$ } from '@builder.io/qwik';
-import { fillDays, type ActivitySummaryDto } from '../../lib/activity';
+import { type ActivitySummaryDto, fillDays } from '../../lib/activity';
 
 /**
  * The summary's two small charts, drawn as inline SVG (no chart library, no
@@ -29,7 +29,16 @@ export const DayChart = component$((props: { byDay: ActivitySummaryDto['byDay'] 
         {days.map((d, i) => {
           const h = d.count === 0 ? 0 : Math.max(2, (d.count / max) * (H - 4));
           return (
-            <rect key={d.day} class="chart-bar" x={i * step + (step - bar) / 2} y={H - h} width={bar} height={h} data-day={d.day} data-count={d.count}>
+            <rect
+              key={d.day}
+              class="chart-bar"
+              x={i * step + (step - bar) / 2}
+              y={H - h}
+              width={bar}
+              height={h}
+              data-day={d.day}
+              data-count={d.count}
+            >
               <title>{`${d.day}: ${d.count}`}</title>
             </rect>
           );
@@ -56,7 +65,14 @@ export const ActionChart = component$((props: { byAction: ActivitySummaryDto['by
             <code>{r.action}</code>
             <span>{`${r.count}`}</span>
           </span>
-          <svg viewBox="0 0 100 8" width="100%" height="8" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          <svg
+            viewBox="0 0 100 8"
+            width="100%"
+            height="8"
+            preserveAspectRatio="none"
+            aria-hidden="true"
+            focusable="false"
+          >
             <rect class="chart-bar" x="0" y="0" width={Math.max(1, (r.count / max) * 100)} height="8" rx="1" />
           </svg>
         </li>

@@ -1,4 +1,4 @@
-import { $, component$, useSignal, type QRL } from '@builder.io/qwik';
+import { $, component$, type QRL, useSignal } from '@builder.io/qwik';
 import { IconDownload } from '../icons/icons';
 
 export type ExportFormat = 'csv' | 'ndjson';

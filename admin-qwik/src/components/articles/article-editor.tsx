@@ -1,6 +1,9 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useLocation, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto, ImageDto } from '../../../../worker/src/contract/article.schema';
+import type { AuthorDto, SiteDto } from '../../lib/catalog';
+import { api, type Page, queryParam } from '../../lib/http';
+import { titleProblem } from '../../lib/title';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
@@ -8,16 +11,16 @@ import { ArticlePreview } from '../ui/markdown-preview';
 import { AuthorPicker } from './author-picker';
 import { ImageUploader } from './image-uploader';
 import { SeoPanel } from './seo-panel';
-import type { AuthorDto, SiteDto } from '../../lib/catalog';
-import { api, queryParam, type Page } from '../../lib/http';
-import { titleProblem } from '../../lib/title';
 
 /** Every item of a paged list (sites, authors: small catalogues), up to `max`. */
 async function loadAll<T>(path: string, max = 1000): Promise<{ items: T[]; error: string | null }> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const res: Awaited<ReturnType<typeof api<Page<T>>>> = await api<Page<T>>('GET', `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: Awaited<ReturnType<typeof api<Page<T>>>> = await api<Page<T>>(
+      'GET',
+      `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     if (!res.ok) return { items, error: res.message };
     items.push(...res.data.items);
     cursor = res.data.nextCursor;
@@ -55,10 +58,14 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   useVisibleTask$(
     async ({ track }) => {
       track(() => loc.url.href);
-      const [siteList, authorList] = await Promise.all([loadAll<SiteDto>('/v1/sites'), loadAll<AuthorDto>('/v1/authors')]);
+      const [siteList, authorList] = await Promise.all([
+        loadAll<SiteDto>('/v1/sites'),
+        loadAll<AuthorDto>('/v1/authors'),
+      ]);
       sites.value = siteList.items;
       authors.value = authorList.items;
-      if (siteList.error || authorList.error) error.value = `Sites or authors could not be loaded: ${siteList.error ?? authorList.error}`;
+      if (siteList.error || authorList.error)
+        error.value = `Sites or authors could not be loaded: ${siteList.error ?? authorList.error}`;
       if (props.isNew) {
         loading.value = false;
         return;
@@ -152,9 +159,17 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           busy.value = true;
           const site = (form.querySelector('#article-site') as HTMLSelectElement | null)?.value ?? siteId.value;
           siteId.value = site;
-          const payload = { title: title.value, body: body.value, format: format.value, siteId: site || null, authorIds: authorIds.value };
+          const payload = {
+            title: title.value,
+            body: body.value,
+            format: format.value,
+            siteId: site || null,
+            authorIds: authorIds.value,
+          };
           const res = id.value
-            ? await api<{ article: ArticleDto }>('PATCH', `/v1/articles/${encodeURIComponent(id.value)}`, { body: payload })
+            ? await api<{ article: ArticleDto }>('PATCH', `/v1/articles/${encodeURIComponent(id.value)}`, {
+                body: payload,
+              })
             : await api<{ article: ArticleDto }>('POST', '/v1/articles', { body: payload });
           busy.value = false;
           if (!res.ok) {
@@ -193,7 +208,11 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         </div>
         <div class="field">
           <label for="article-format">Format</label>
-          <select id="article-format" value={format.value} onChange$={(_, el) => (format.value = el.value as 'markdown')}>
+          <select
+            id="article-format"
+            value={format.value}
+            onChange$={(_, el) => (format.value = el.value as 'markdown')}
+          >
             <option value="markdown">Markdown</option>
             <option value="html">HTML</option>
             <option value="plaintext">Plain text</option>
@@ -208,7 +227,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
                 {site.name}
               </option>
             ))}
-            {siteId.value && !sites.value.some((x) => x.id === siteId.value) && <option value={siteId.value}>Unknown site</option>}
+            {siteId.value && !sites.value.some((x) => x.id === siteId.value) && (
+              <option value={siteId.value}>Unknown site</option>
+            )}
           </select>
         </div>
         <AuthorPicker authors={authors.value} selected={authorIds} />
@@ -236,9 +257,19 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
       {a && id.value && (
         <div class="actions">
           {a.status === 'offline' ? (
-            <ConfirmButton label="Publish" question="Put this article online?" confirmLabel="Yes, publish" onConfirm$={() => setStatus('publish')} />
+            <ConfirmButton
+              label="Publish"
+              question="Put this article online?"
+              confirmLabel="Yes, publish"
+              onConfirm$={() => setStatus('publish')}
+            />
           ) : (
-            <ConfirmButton label="Unpublish" question="Take this article offline?" confirmLabel="Yes, unpublish" onConfirm$={() => setStatus('unpublish')} />
+            <ConfirmButton
+              label="Unpublish"
+              question="Take this article offline?"
+              confirmLabel="Yes, unpublish"
+              onConfirm$={() => setStatus('unpublish')}
+            />
           )}
           <ConfirmButton
             label="Delete"
@@ -257,7 +288,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         </div>
       )}
       <Status message={status.value} testId="editor-status" />
-      {a && id.value && <ImageUploader articleId={id.value} images={images} onUploaded$={() => loadImages(id.value!)} />}
+      {a && id.value && (
+        <ImageUploader articleId={id.value} images={images} onUploaded$={() => loadImages(id.value!)} />
+      )}
       {a && id.value && <SeoPanel articleId={id.value} title={a.title} images={images.value} />}
     </div>
   );

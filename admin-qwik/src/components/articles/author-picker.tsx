@@ -1,4 +1,4 @@
-import { $, component$, useSignal, type Signal } from '@builder.io/qwik';
+import { $, component$, type Signal, useSignal } from '@builder.io/qwik';
 import type { AuthorDto } from '../../lib/catalog';
 
 /**
@@ -49,7 +49,9 @@ export const AuthorPicker = component$((props: { authors: AuthorDto[]; selected:
                   id={`author-down-${id}`}
                   aria-label={`Move ${nameOf(id)} down`}
                   disabled={i === props.selected.value.length - 1}
-                  onClick$={() => move(i, 1, i + 1 === props.selected.value.length - 1 ? `author-up-${id}` : `author-down-${id}`)}
+                  onClick$={() =>
+                    move(i, 1, i + 1 === props.selected.value.length - 1 ? `author-up-${id}` : `author-down-${id}`)
+                  }
                 >
                   ↓
                 </button>
@@ -76,7 +78,12 @@ export const AuthorPicker = component$((props: { authors: AuthorDto[]; selected:
       ) : (
         <div class="inline-form">
           <label for="author-add">Add an author</label>
-          <select id="author-add" value={choice.value} onChange$={(_, el) => (choice.value = el.value)} disabled={available.length === 0}>
+          <select
+            id="author-add"
+            value={choice.value}
+            onChange$={(_, el) => (choice.value = el.value)}
+            disabled={available.length === 0}
+          >
             <option value="">Choose…</option>
             {available.map((a) => (
               <option key={a.id} value={a.id}>

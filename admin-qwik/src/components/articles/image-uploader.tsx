@@ -1,4 +1,4 @@
-import { $, component$, useSignal, useStore, useVisibleTask$, type QRL, type Signal } from '@builder.io/qwik';
+import { $, component$, type QRL, type Signal, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { upload } from '../../lib/http';
@@ -23,151 +23,187 @@ const HEADER_BYTES = 1024 * 1024;
  * shrunk to fit SHRINK_MAX_SIDE in the browser first (WebAssembly, loaded
  * only then) unless the user turned that off.
  */
-export const ImageUploader = component$((props: { articleId: string; images: Signal<ImageDto[]>; onUploaded$: QRL<() => Promise<void>> }) => {
-  const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
-  const dragging = useSignal(false);
-  const dropzone = useSignal<HTMLElement>();
-  const shrink = useSignal(true);
+export const ImageUploader = component$(
+  (props: { articleId: string; images: Signal<ImageDto[]>; onUploaded$: QRL<() => Promise<void>> }) => {
+    const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
+    const dragging = useSignal(false);
+    const dropzone = useSignal<HTMLElement>();
+    const shrink = useSignal(true);
 
-  const uploadFiles = $(async (files: File[]) => {
-    // The box as it is now: a click can come before the page has resumed its handlers.
-    const shrinkOn = (document.getElementById('shrink-large') as HTMLInputElement | null)?.checked ?? shrink.value;
-    for (const file of files) {
-      uploads.items = [...uploads.items, { name: file.name, percent: 0, state: 'uploading', error: null, sizes: null }];
-      const index = uploads.items.length - 1;
-      const update = (patch: Partial<UploadItem>) => {
-        uploads.items = uploads.items.map((it, i) => (i === index ? { ...it, ...patch } : it));
-      };
-      let toSend = file;
-      const plan = shrinkPlan(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()));
-      if (plan && !shrinkOn) update({ sizes: `${describeSize(plan.from, file.size)}, uploaded as is (shrinking is off)` });
-      if (plan && shrinkOn) {
-        update({ state: 'shrinking', sizes: `${describeSize(plan.from, file.size)} → shrinking to ${plan.to.width}×${plan.to.height}…` });
-        try {
-          const { shrinkImage } = await import('../../lib/image-shrink');
-          const shrunk = await shrinkImage(file, plan);
-          toSend = shrunk.file;
-          update({ state: 'uploading', sizes: `${describeSize(plan.from, file.size)} → ${describeSize(shrunk.size, shrunk.file.size)}` });
-        } catch (err) {
-          const why = err instanceof Error ? err.message : String(err);
-          update({ state: 'uploading', sizes: `${describeSize(plan.from, file.size)}, could not be shrunk here (${why}): uploaded as is` });
+    const uploadFiles = $(async (files: File[]) => {
+      // The box as it is now: a click can come before the page has resumed its handlers.
+      const shrinkOn = (document.getElementById('shrink-large') as HTMLInputElement | null)?.checked ?? shrink.value;
+      for (const file of files) {
+        uploads.items = [
+          ...uploads.items,
+          { name: file.name, percent: 0, state: 'uploading', error: null, sizes: null },
+        ];
+        const index = uploads.items.length - 1;
+        const update = (patch: Partial<UploadItem>) => {
+          uploads.items = uploads.items.map((it, i) => (i === index ? { ...it, ...patch } : it));
+        };
+        let toSend = file;
+        const plan = shrinkPlan(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()));
+        if (plan && !shrinkOn)
+          update({ sizes: `${describeSize(plan.from, file.size)}, uploaded as is (shrinking is off)` });
+        if (plan && shrinkOn) {
+          update({
+            state: 'shrinking',
+            sizes: `${describeSize(plan.from, file.size)} → shrinking to ${plan.to.width}×${plan.to.height}…`,
+          });
+          try {
+            const { shrinkImage } = await import('../../lib/image-shrink');
+            const shrunk = await shrinkImage(file, plan);
+            toSend = shrunk.file;
+            update({
+              state: 'uploading',
+              sizes: `${describeSize(plan.from, file.size)} → ${describeSize(shrunk.size, shrunk.file.size)}`,
+            });
+          } catch (err) {
+            const why = err instanceof Error ? err.message : String(err);
+            update({
+              state: 'uploading',
+              sizes: `${describeSize(plan.from, file.size)}, could not be shrunk here (${why}): uploaded as is`,
+            });
+          }
         }
+        const res = await upload<{ image: ImageDto }>(
+          `/v1/articles/${encodeURIComponent(props.articleId)}/images`,
+          toSend,
+          (f) => update({ percent: Math.round(f * 100) }),
+        );
+        if (res.ok) update({ state: 'done', percent: 100 });
+        else
+          update({
+            state: 'failed',
+            error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message,
+          });
       }
-      const res = await upload<{ image: ImageDto }>(`/v1/articles/${encodeURIComponent(props.articleId)}/images`, toSend, (f) =>
-        update({ percent: Math.round(f * 100) }),
-      );
-      if (res.ok) update({ state: 'done', percent: 100 });
-      else update({ state: 'failed', error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message });
-    }
-    await props.onUploaded$();
-  });
-
-  // The remembered choice; the page was rendered at build time with the default (on).
-  // eslint-disable-next-line qwik/no-use-visible-task -- localStorage is in the browser only
-  useVisibleTask$(() => {
-    shrink.value = getShrinkSetting();
-  }, { strategy: 'document-ready' });
-
-  // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
-  // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
-  useVisibleTask$(({ track, cleanup }) => {
-    const el = track(() => dropzone.value);
-    if (!el) return;
-    const over = (e: DragEvent) => {
-      e.preventDefault();
-      dragging.value = true;
-    };
-    const leave = () => (dragging.value = false);
-    const drop = (e: DragEvent) => {
-      e.preventDefault();
-      dragging.value = false;
-      const files = Array.from(e.dataTransfer?.files ?? []);
-      if (files.length) void uploadFiles(files);
-    };
-    el.addEventListener('dragover', over);
-    el.addEventListener('dragleave', leave);
-    el.addEventListener('drop', drop);
-    el.dataset.dropReady = 'true';
-    cleanup(() => {
-      delete el.dataset.dropReady;
-      el.removeEventListener('dragover', over);
-      el.removeEventListener('dragleave', leave);
-      el.removeEventListener('drop', drop);
+      await props.onUploaded$();
     });
-  }, { strategy: 'document-ready' });
 
-  const images = props.images.value;
-  return (
-    <section class="card" aria-labelledby="images-heading">
-      <h2 id="images-heading">Images</h2>
-      <div ref={dropzone} class={['dropzone', dragging.value && 'dropzone-active']} data-testid="dropzone">
-        <p>Drop JPEG, PNG, WebP or GIF images here, or</p>
-        <label for="image-file" class="button">
-          Choose images…
-        </label>
-        <input
-          id="image-file"
-          class="visually-hidden-input"
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif"
-          multiple
-          onChange$={async (_, el) => {
-            const files = Array.from(el.files ?? []);
-            el.value = '';
-            await uploadFiles(files);
-          }}
-        />
-      </div>
-      <div class="check">
-        <input
-          id="shrink-large"
-          type="checkbox"
-          checked={shrink.value}
-          aria-describedby="shrink-large-hint"
-          onChange$={(_, el) => {
-            shrink.value = el.checked;
-            setShrinkSetting(el.checked);
-          }}
-        />
-        <label for="shrink-large">{`Shrink images larger than ${SHRINK_MAX_SIDE} px before uploading`}</label>
-      </div>
-      <p id="shrink-large-hint" class="hint">
-        JPEG, PNG and WebP only, done in this browser (WebAssembly); the choice is remembered here.
-      </p>
-      <ul class="uploads" aria-label="Uploads">
-        {uploads.items.map((u, i) => (
-          <li key={i} data-testid="upload" data-state={u.state}>
-            <label for={`upload-${i}`}>{u.name}</label>
-            <progress id={`upload-${i}`} max={100} value={u.percent} aria-valuetext={`${u.percent}%`} />
-            <span>{u.state === 'done' ? 'Uploaded' : u.state === 'failed' ? 'Failed' : u.state === 'shrinking' ? 'Shrinking…' : `${u.percent}%`}</span>
-            {/* Always there, one text: a span that came and went kept its first text in a re-render. */}
-            <span class="upload-sizes" data-testid="upload-sizes" hidden={!u.sizes}>
-              {`${u.sizes ?? ''}`}
-            </span>
-            {u.error && (
-              <span class="field-error" role="alert">
-                {u.error}
+    // The remembered choice; the page was rendered at build time with the default (on).
+    // eslint-disable-next-line qwik/no-use-visible-task -- localStorage is in the browser only
+    useVisibleTask$(
+      () => {
+        shrink.value = getShrinkSetting();
+      },
+      { strategy: 'document-ready' },
+    );
+
+    // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
+    // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
+    useVisibleTask$(
+      ({ track, cleanup }) => {
+        const el = track(() => dropzone.value);
+        if (!el) return;
+        const over = (e: DragEvent) => {
+          e.preventDefault();
+          dragging.value = true;
+        };
+        const leave = () => (dragging.value = false);
+        const drop = (e: DragEvent) => {
+          e.preventDefault();
+          dragging.value = false;
+          const files = Array.from(e.dataTransfer?.files ?? []);
+          if (files.length) void uploadFiles(files);
+        };
+        el.addEventListener('dragover', over);
+        el.addEventListener('dragleave', leave);
+        el.addEventListener('drop', drop);
+        el.dataset.dropReady = 'true';
+        cleanup(() => {
+          delete el.dataset.dropReady;
+          el.removeEventListener('dragover', over);
+          el.removeEventListener('dragleave', leave);
+          el.removeEventListener('drop', drop);
+        });
+      },
+      { strategy: 'document-ready' },
+    );
+
+    const images = props.images.value;
+    return (
+      <section class="card" aria-labelledby="images-heading">
+        <h2 id="images-heading">Images</h2>
+        <div ref={dropzone} class={['dropzone', dragging.value && 'dropzone-active']} data-testid="dropzone">
+          <p>Drop JPEG, PNG, WebP or GIF images here, or</p>
+          <label for="image-file" class="button">
+            Choose images…
+          </label>
+          <input
+            id="image-file"
+            class="visually-hidden-input"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            multiple
+            onChange$={async (_, el) => {
+              const files = Array.from(el.files ?? []);
+              el.value = '';
+              await uploadFiles(files);
+            }}
+          />
+        </div>
+        <div class="check">
+          <input
+            id="shrink-large"
+            type="checkbox"
+            checked={shrink.value}
+            aria-describedby="shrink-large-hint"
+            onChange$={(_, el) => {
+              shrink.value = el.checked;
+              setShrinkSetting(el.checked);
+            }}
+          />
+          <label for="shrink-large">{`Shrink images larger than ${SHRINK_MAX_SIDE} px before uploading`}</label>
+        </div>
+        <p id="shrink-large-hint" class="hint">
+          JPEG, PNG and WebP only, done in this browser (WebAssembly); the choice is remembered here.
+        </p>
+        <ul class="uploads" aria-label="Uploads">
+          {uploads.items.map((u, i) => (
+            <li key={i} data-testid="upload" data-state={u.state}>
+              <label for={`upload-${i}`}>{u.name}</label>
+              <progress id={`upload-${i}`} max={100} value={u.percent} aria-valuetext={`${u.percent}%`} />
+              <span>
+                {u.state === 'done'
+                  ? 'Uploaded'
+                  : u.state === 'failed'
+                    ? 'Failed'
+                    : u.state === 'shrinking'
+                      ? 'Shrinking…'
+                      : `${u.percent}%`}
               </span>
-            )}
-          </li>
-        ))}
-      </ul>
-      {images.length === 0 ? (
-        <p>No images yet.</p>
-      ) : (
-        <ul class="media-grid" aria-label="Images of this article" data-testid="article-images">
-          {images.map((img) => (
-            <li key={img.id} class="media-tile">
-              <img src={img.url} alt={img.filename} width={img.width} height={img.height} loading="lazy" />
-              <span class="media-name">{img.filename}</span>
-              <span class="item-meta">
-                {img.width}×{img.height}, {formatBytes(img.bytes)}, <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
+              {/* Always there, one text: a span that came and went kept its first text in a re-render. */}
+              <span class="upload-sizes" data-testid="upload-sizes" hidden={!u.sizes}>
+                {`${u.sizes ?? ''}`}
               </span>
-              <code class="media-md">![]({img.url})</code>
+              {u.error && (
+                <span class="field-error" role="alert">
+                  {u.error}
+                </span>
+              )}
             </li>
           ))}
         </ul>
-      )}
-    </section>
-  );
-});
+        {images.length === 0 ? (
+          <p>No images yet.</p>
+        ) : (
+          <ul class="media-grid" aria-label="Images of this article" data-testid="article-images">
+            {images.map((img) => (
+              <li key={img.id} class="media-tile">
+                <img src={img.url} alt={img.filename} width={img.width} height={img.height} loading="lazy" />
+                <span class="media-name">{img.filename}</span>
+                <span class="item-meta">
+                  {img.width}×{img.height}, {formatBytes(img.bytes)},{' '}
+                  <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
+                </span>
+                <code class="media-md">![]({img.url})</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    );
+  },
+);

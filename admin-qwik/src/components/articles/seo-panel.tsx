@@ -1,9 +1,9 @@
-import { component$, useSignal, useVisibleTask$, type Signal } from '@builder.io/qwik';
-import { LoadingNotice } from '../status/loading-notice';
-import { FormError, Status } from '../ui/form-error';
+import { component$, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { api, type Issue } from '../../lib/http';
-import { SEO_LIMITS, seoFromForm, type SeoDto } from '../../lib/seo';
+import { SEO_LIMITS, type SeoDto, seoFromForm } from '../../lib/seo';
+import { LoadingNotice } from '../status/loading-notice';
+import { FormError, Status } from '../ui/form-error';
 
 type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'ogImage';
 interface Draft {
@@ -16,9 +16,11 @@ interface Draft {
  * What follows the typing lives in components of its own: the form itself
  * does not re-render while one types, so no field is ever reset under the cursor.
  */
-const CharCount = component$((props: { id: string; draft: Signal<Draft>; field: 'metaTitle' | 'metaDescription'; max: number }) => (
-  <p class="hint" id={props.id}>{`${props.draft.value[props.field].length} of ${props.max} characters`}</p>
-));
+const CharCount = component$(
+  (props: { id: string; draft: Signal<Draft>; field: 'metaTitle' | 'metaDescription'; max: number }) => (
+    <p class="hint" id={props.id}>{`${props.draft.value[props.field].length} of ${props.max} characters`}</p>
+  ),
+);
 
 const SerpPreview = component$((props: { draft: Signal<Draft>; title: string }) => {
   const d = props.draft.value;
@@ -26,7 +28,9 @@ const SerpPreview = component$((props: { draft: Signal<Draft>; title: string }) 
     <div class="serp" aria-label="Search result preview" role="group" data-testid="serp">
       <span class="serp-title">{d.metaTitle.trim() || props.title}</span>
       {d.canonicalUrl.trim() && <span class="serp-url">{d.canonicalUrl.trim()}</span>}
-      <span class="serp-desc">{d.metaDescription.trim() || 'No description: search engines pick text from the article.'}</span>
+      <span class="serp-desc">
+        {d.metaDescription.trim() || 'No description: search engines pick text from the article.'}
+      </span>
     </div>
   );
 });
@@ -60,7 +64,8 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
   );
 
   const problem = (name: SeoField) => issues.value.find((i) => i.path === name)?.message;
-  const described = (name: SeoField, hint?: string) => [hint, problem(name) && `seo-${name}-error`].filter(Boolean).join(' ') || undefined;
+  const described = (name: SeoField, hint?: string) =>
+    [hint, problem(name) && `seo-${name}-error`].filter(Boolean).join(' ') || undefined;
   const s = seo.value;
   return (
     <section class="card" aria-labelledby="seo-heading" data-testid="seo-panel">
@@ -90,7 +95,9 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
               setTimeout(() => document.getElementById(`seo-${checked.issues[0]?.path}`)?.focus(), 0);
               return;
             }
-            const res = await api<{ seo: SeoDto }>('PUT', `/v1/articles/${encodeURIComponent(props.articleId)}/seo`, { body: checked.body });
+            const res = await api<{ seo: SeoDto }>('PUT', `/v1/articles/${encodeURIComponent(props.articleId)}/seo`, {
+              body: checked.body,
+            });
             if (!res.ok) {
               issues.value = res.issues;
               error.value = res.message;
@@ -134,7 +141,12 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
               aria-invalid={problem('metaDescription') ? true : undefined}
               aria-describedby={described('metaDescription', 'seo-metaDescription-count')}
             />
-            <CharCount id="seo-metaDescription-count" draft={draft} field="metaDescription" max={SEO_LIMITS.metaDescription} />
+            <CharCount
+              id="seo-metaDescription-count"
+              draft={draft}
+              field="metaDescription"
+              max={SEO_LIMITS.metaDescription}
+            />
             {problem('metaDescription') && (
               <p class="field-error" id="seo-metaDescription-error">
                 {problem('metaDescription')}

@@ -1,61 +1,63 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { CATALOGS, type CatalogItem, type CatalogKind, type FieldDef, toBody } from '../../lib/catalog';
+import { formatDateTime } from '../../lib/format';
+import { api, type Issue, type Page } from '../../lib/http';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
-import { CATALOGS, toBody, type CatalogItem, type CatalogKind, type FieldDef } from '../../lib/catalog';
-import { formatDateTime } from '../../lib/format';
-import { api, type Issue, type Page } from '../../lib/http';
 
 const PAGE_SIZE = 20;
 
 /** Form fields for a site or an author; uncontrolled (read on submit), errors tied to their field. */
-const Fields = component$((props: { fields: FieldDef[]; prefix: string; values: Record<string, unknown>; issues: Issue[] }) => (
-  <>
-    {props.fields.map((f) => {
-      const id = `${props.prefix}-${f.name}`;
-      const problem = props.issues.find((i) => i.path === f.name)?.message;
-      const describedBy = [f.hint && `${id}-hint`, problem && `${id}-error`].filter(Boolean).join(' ') || undefined;
-      const value = props.values[f.name];
-      const common = {
-        id,
-        name: f.name,
-        maxLength: f.maxLength,
-        'aria-invalid': problem ? true : undefined,
-        'aria-describedby': describedBy,
-      };
-      return (
-        <div class="field" key={f.name}>
-          <label for={id}>
-            {f.label}
-            {!f.required && <span class="optional"> (optional)</span>}
-          </label>
-          {f.type === 'textarea' ? (
-            <textarea {...common} rows={3} value={typeof value === 'string' ? value : ''} />
-          ) : (
-            <input
-              {...common}
-              type={f.type}
-              required={f.required}
-              autoComplete="off"
-              inputMode={f.type === 'url' ? 'url' : undefined}
-              value={typeof value === 'string' ? value : ''}
-            />
-          )}
-          {f.hint && (
-            <p class="hint" id={`${id}-hint`}>
-              {f.hint}
-            </p>
-          )}
-          {problem && (
-            <p class="field-error" id={`${id}-error`}>
-              {problem}
-            </p>
-          )}
-        </div>
-      );
-    })}
-  </>
-));
+const Fields = component$(
+  (props: { fields: FieldDef[]; prefix: string; values: Record<string, unknown>; issues: Issue[] }) => (
+    <>
+      {props.fields.map((f) => {
+        const id = `${props.prefix}-${f.name}`;
+        const problem = props.issues.find((i) => i.path === f.name)?.message;
+        const describedBy = [f.hint && `${id}-hint`, problem && `${id}-error`].filter(Boolean).join(' ') || undefined;
+        const value = props.values[f.name];
+        const common = {
+          id,
+          name: f.name,
+          maxLength: f.maxLength,
+          'aria-invalid': problem ? true : undefined,
+          'aria-describedby': describedBy,
+        };
+        return (
+          <div class="field" key={f.name}>
+            <label for={id}>
+              {f.label}
+              {!f.required && <span class="optional"> (optional)</span>}
+            </label>
+            {f.type === 'textarea' ? (
+              <textarea {...common} rows={3} value={typeof value === 'string' ? value : ''} />
+            ) : (
+              <input
+                {...common}
+                type={f.type}
+                required={f.required}
+                autoComplete="off"
+                inputMode={f.type === 'url' ? 'url' : undefined}
+                value={typeof value === 'string' ? value : ''}
+              />
+            )}
+            {f.hint && (
+              <p class="hint" id={`${id}-hint`}>
+                {f.hint}
+              </p>
+            )}
+            {problem && (
+              <p class="field-error" id={`${id}-error`}>
+                {problem}
+              </p>
+            )}
+          </div>
+        );
+      })}
+    </>
+  ),
+);
 
 function formValues(form: HTMLFormElement): Record<string, string> {
   const out: Record<string, string> = {};
@@ -72,7 +74,11 @@ function summary(message: string, issues: Issue[], fields: FieldDef[]): string {
 /** Sites or authors: list with paging, create, edit in place, delete with confirmation (409 explained). */
 export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
   const def = CATALOGS[props.kind];
-  const list = useStore<{ items: CatalogItem[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const list = useStore<{ items: CatalogItem[]; nextCursor: string | null; loading: boolean }>({
+    items: [],
+    nextCursor: null,
+    loading: true,
+  });
   const editing = useSignal<string | null>(null);
   const createIssues = useSignal<Issue[]>([]);
   const editIssues = useSignal<Issue[]>([]);
@@ -133,7 +139,11 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                       await focusLater(`e-${item.id}-${checked.issues[0]?.path ?? 'name'}`);
                       return;
                     }
-                    const res = await api<Record<string, CatalogItem>>('PATCH', `${d.endpoint}/${encodeURIComponent(item.id)}`, { body: checked.body });
+                    const res = await api<Record<string, CatalogItem>>(
+                      'PATCH',
+                      `${d.endpoint}/${encodeURIComponent(item.id)}`,
+                      { body: checked.body },
+                    );
                     if (!res.ok) {
                       editIssues.value = res.issues;
                       error.value = summary(res.message, res.issues, d.fields);
@@ -170,7 +180,9 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                   <div class="catalog-text">
                     <strong class="item-title">{item.name}</strong>
                     <code class="catalog-meta">{String(item[def.metaField] ?? '')}</code>
-                    {typeof (item.description ?? item.bio) === 'string' && <p class="hint">{String(item.description ?? item.bio)}</p>}
+                    {typeof (item.description ?? item.bio) === 'string' && (
+                      <p class="hint">{String(item.description ?? item.bio)}</p>
+                    )}
                     <span class="item-meta">
                       Created <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
                     </span>
@@ -199,7 +211,8 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                         status.value = null;
                         const res = await api('DELETE', `${d.endpoint}/${encodeURIComponent(item.id)}`);
                         if (!res.ok) {
-                          error.value = res.status === 409 ? `${item.name} was not deleted: ${res.message}` : res.message;
+                          error.value =
+                            res.status === 409 ? `${item.name} was not deleted: ${res.message}` : res.message;
                           return;
                         }
                         error.value = null;

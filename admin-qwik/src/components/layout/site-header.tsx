@@ -20,7 +20,12 @@ export const SiteHeader = component$(() => {
         {session.status === 'signed-in' && session.user && (
           <>
             {/* A plain link: a Link component here was sometimes rendered twice when the session arrived. */}
-            <a href="/profile" class="whoami" data-testid="whoami" aria-label={`Your profile: ${session.user.displayName || session.user.email}, ${session.user.role}`}>
+            <a
+              href="/profile"
+              class="whoami"
+              data-testid="whoami"
+              aria-label={`Your profile: ${session.user.displayName || session.user.email}, ${session.user.role}`}
+            >
               {session.user.displayName || session.user.email} <span class="badge">{session.user.role}</span>
             </a>
             <button

@@ -1,6 +1,6 @@
 import { component$ } from '@builder.io/qwik';
 import { formatBytes } from '../../lib/http';
-import { removedCount, type PurgeRunDto } from '../../lib/purge';
+import { type PurgeRunDto, removedCount } from '../../lib/purge';
 
 /** Exactly what a run removed (or would remove): every file, with its size. */
 export const RunDetails = component$((props: { run: PurgeRunDto }) => {

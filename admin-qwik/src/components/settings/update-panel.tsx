@@ -1,11 +1,11 @@
 import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { LoadingNotice } from '../status/loading-notice';
-import { ConfirmButton } from '../ui/confirm-button';
-import { FormError, Status } from '../ui/form-error';
 import { formatDateTime } from '../../lib/format';
 import { api } from '../../lib/http';
 import { SessionContext } from '../../lib/session';
 import { actionError, describeLastApply, type UpdateAction, type UpdateStatus } from '../../lib/update';
+import { LoadingNotice } from '../status/loading-notice';
+import { ConfirmButton } from '../ui/confirm-button';
+import { FormError, Status } from '../ui/form-error';
 
 /** How long to wait for the server to come back after apply / roll back. */
 const RESTART_WAIT_MS = 120_000;
@@ -43,7 +43,8 @@ export const UpdatePanel = component$(() => {
   const run = $(async (action: UpdateAction) => {
     busy.value = action;
     error.value = null;
-    message.value = action === 'check' ? 'Reading the release feed…' : action === 'download' ? 'Downloading and verifying…' : null;
+    message.value =
+      action === 'check' ? 'Reading the release feed…' : action === 'download' ? 'Downloading and verifying…' : null;
     const res = await api<UpdateStatus>('POST', `/v1/system/update/${action}`);
     if (!res.ok) {
       busy.value = null;
@@ -52,7 +53,10 @@ export const UpdatePanel = component$(() => {
       return;
     }
     status.value = res.data;
-    if (action === 'check') message.value = res.data.available ? `Version ${res.data.latest} is available.` : `Up to date: ${res.data.current} is the latest release.`;
+    if (action === 'check')
+      message.value = res.data.available
+        ? `Version ${res.data.latest} is available.`
+        : `Up to date: ${res.data.current} is the latest release.`;
     if (action === 'download') message.value = `Version ${res.data.staged} was downloaded, verified and staged.`;
     if (action === 'apply' || action === 'rollback') {
       // The server restarts: wait for it to answer again with the switch done.
@@ -63,7 +67,9 @@ export const UpdatePanel = component$(() => {
         const again = await api<UpdateStatus>('GET', '/v1/system/update');
         if (again.ok && !again.data.pending) {
           status.value = again.data;
-          message.value = again.data.lastApply ? describeLastApply(again.data.lastApply) : `Running ${again.data.current}.`;
+          message.value = again.data.lastApply
+            ? describeLastApply(again.data.lastApply)
+            : `Running ${again.data.current}.`;
           break;
         }
         if (Date.now() > deadline) {
@@ -110,7 +116,9 @@ export const UpdatePanel = component$(() => {
           {s.pending && <p class="notice">{`An ${s.pending.operation} to ${s.pending.version} is under way.`}</p>}
           {s.lastApply && <p data-testid="last-apply">{describeLastApply(s.lastApply)}</p>}
           {s.supervised === false && isOwner && (
-            <p class="hint">This server was not started by the supervisor: it cannot restart into another release by itself.</p>
+            <p class="hint">
+              This server was not started by the supervisor: it cannot restart into another release by itself.
+            </p>
           )}
         </>
       )}
@@ -122,19 +130,32 @@ export const UpdatePanel = component$(() => {
           <button type="button" class="button" disabled={!!busy.value} onClick$={() => run('check')}>
             {busy.value === 'check' ? 'Checking…' : 'Check now'}
           </button>
-          <button type="button" class="button" disabled={!!busy.value || !s.available || s.staged === s.latest} onClick$={() => run('download')}>
+          <button
+            type="button"
+            class="button"
+            disabled={!!busy.value || !s.available || s.staged === s.latest}
+            onClick$={() => run('download')}
+          >
             {busy.value === 'download' ? 'Downloading…' : 'Download + verify + stage'}
           </button>
           <ConfirmButton
             label="Restart to apply"
-            question={s.staged ? `Restart into ${s.staged}? The site is unavailable for a moment.` : 'Restart into the staged release?'}
+            question={
+              s.staged
+                ? `Restart into ${s.staged}? The site is unavailable for a moment.`
+                : 'Restart into the staged release?'
+            }
             confirmLabel="Yes, restart"
             disabled={!!busy.value}
             onConfirm$={() => run('apply')}
           />
           <ConfirmButton
             label="Roll back"
-            question={s.previous ? `Go back to ${s.previous}? The site is unavailable for a moment.` : 'Go back to the previous release?'}
+            question={
+              s.previous
+                ? `Go back to ${s.previous}? The site is unavailable for a moment.`
+                : 'Go back to the previous release?'
+            }
             confirmLabel="Yes, roll back"
             danger
             disabled={!!busy.value}

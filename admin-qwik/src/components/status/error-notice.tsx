@@ -1,4 +1,4 @@
-import { component$, Slot, type QRL } from '@builder.io/qwik';
+import { component$, type QRL, Slot } from '@builder.io/qwik';
 import { IconAlert } from '../icons/icons';
 
 interface ErrorNoticeProps {

@@ -1,4 +1,4 @@
-import { $, component$, useSignal, useVisibleTask$, type QRL } from '@builder.io/qwik';
+import { $, component$, type QRL, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 
 interface ConfirmButtonProps {
   /** The action, e.g. "Delete". */

@@ -1,5 +1,5 @@
 import { component$, type JSXOutput } from '@builder.io/qwik';
-import { parseMarkdown, type Block, type Inline } from '../../lib/markdown';
+import { type Block, type Inline, parseMarkdown } from '../../lib/markdown';
 
 /**
  * The editor's preview. Every piece of the body reaches the page as a text
@@ -10,7 +10,9 @@ export const ArticlePreview = component$((props: { body: string; format: string 
   if (props.format === 'markdown') return <div class="preview prose">{renderBlocks(parseMarkdown(props.body))}</div>;
   return (
     <div class="preview">
-      {props.format === 'html' && <p class="hint">HTML bodies are previewed as source: the admin never runs a body’s HTML.</p>}
+      {props.format === 'html' && (
+        <p class="hint">HTML bodies are previewed as source: the admin never runs a body’s HTML.</p>
+      )}
       <pre class="preview-plain">{props.body}</pre>
     </div>
   );

@@ -1,8 +1,8 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { useNavigate, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, useNavigate } from '@builder.io/qwik-city';
 import { FormError } from '../../components/ui/form-error';
 import { api, queryParam } from '../../lib/http';
-import { SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+import { type PublicUserDto, SessionContext, setToken } from '../../lib/session';
 
 /** `/accept-invite?code=…`: a password and a display name, then signed in. */
 export default component$(() => {
@@ -26,7 +26,7 @@ export default component$(() => {
       <form
         class="stack"
         preventdefault:submit
-          noValidate
+        noValidate
         onSubmit$={async (_, form) => {
           // Read the fields themselves: typing can outrun the bound signals while the page resumes.
           const data = new FormData(form);
@@ -44,12 +44,17 @@ export default component$(() => {
           busy.value = true;
           const body: Record<string, string> = { code: code.value, password: password.value };
           if (displayName.value.trim()) body.displayName = displayName.value.trim();
-          const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/invitation/accept', { auth: false, body });
+          const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/invitation/accept', {
+            auth: false,
+            body,
+          });
           busy.value = false;
           if (!res.ok) {
-            error.value = res.code === 'invalid_request' && !res.issues.some((i) => i.path === 'password' || i.path === 'displayName')
-              ? 'This invitation is invalid, expired, cancelled or already used. Ask the owner for a new one.'
-              : res.message;
+            error.value =
+              res.code === 'invalid_request' &&
+              !res.issues.some((i) => i.path === 'password' || i.path === 'displayName')
+                ? 'This invitation is invalid, expired, cancelled or already used. Ask the owner for a new one.'
+                : res.message;
             return;
           }
           setToken(res.data.token);
@@ -61,7 +66,15 @@ export default component$(() => {
         <label for="invite-name">Display name</label>
         <input id="invite-name" name="displayName" type="text" autocomplete="name" maxLength={100} />
         <label for="invite-password">Password</label>
-        <input id="invite-password" name="password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="invite-hint" />
+        <input
+          id="invite-password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minLength={12}
+          aria-describedby="invite-hint"
+        />
         <p id="invite-hint" class="hint">
           At least 12 characters.
         </p>

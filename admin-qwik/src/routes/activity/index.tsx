@@ -1,13 +1,20 @@
 import { $, component$, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
 import { ActionChart, DayChart } from '../../components/activity/activity-charts';
-import { ExportMenu, type ExportFormat } from '../../components/activity/export-menu';
+import { type ExportFormat, ExportMenu } from '../../components/activity/export-menu';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { FormError, Status } from '../../components/ui/form-error';
-import { detailsText, filterQuery, NO_FILTERS, type ActivityEntryDto, type ActivityFilters, type ActivitySummaryDto } from '../../lib/activity';
+import {
+  type ActivityEntryDto,
+  type ActivityFilters,
+  type ActivitySummaryDto,
+  detailsText,
+  filterQuery,
+  NO_FILTERS,
+} from '../../lib/activity';
 import { formatDateTime } from '../../lib/format';
 import { api, download, formatBytes, type Page } from '../../lib/http';
-import { SessionContext, type PublicUserDto } from '../../lib/session';
+import { type PublicUserDto, SessionContext } from '../../lib/session';
 
 const PAGE_SIZE = 25;
 
@@ -15,14 +22,21 @@ const PAGE_SIZE = 25;
 export default component$(() => {
   const session = useContext(SessionContext);
   const filters = useSignal<ActivityFilters>(NO_FILTERS);
-  const list = useStore<{ items: ActivityEntryDto[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const list = useStore<{ items: ActivityEntryDto[]; nextCursor: string | null; loading: boolean }>({
+    items: [],
+    nextCursor: null,
+    loading: true,
+  });
   const summary = useSignal<ActivitySummaryDto | null>(null);
   const people = useStore<Record<string, string>>({});
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
   const exporting = useSignal(false);
   // Every action and person seen in a summary: the filter menus keep them while a filter narrows the summary.
-  const known = useStore<{ actions: string[]; actors: { type: 'user' | 'apiKey' | 'system'; id: string }[] }>({ actions: [], actors: [] });
+  const known = useStore<{ actions: string[]; actors: { type: 'user' | 'apiKey' | 'system'; id: string }[] }>({
+    actions: [],
+    actors: [],
+  });
 
   const load = $(async (f: ActivityFilters, cursor: string | null) => {
     const built = filterQuery(f);
@@ -42,7 +56,8 @@ export default component$(() => {
     if (f !== filters.value) return; // newer filters won
     list.loading = false;
     if (!page.ok) {
-      error.value = page.status === 400 && page.issues.length ? page.issues.map((i) => i.message).join(' ') : page.message;
+      error.value =
+        page.status === 400 && page.issues.length ? page.issues.map((i) => i.message).join(' ') : page.message;
       return;
     }
     error.value = null;
@@ -53,7 +68,8 @@ export default component$(() => {
         summary.value = sum.data;
         known.actions = [...new Set([...known.actions, ...sum.data.byAction.map((a) => a.action)])].sort();
         for (const a of sum.data.byActor) {
-          if (a.actorId && !known.actors.some((k) => k.id === a.actorId)) known.actors = [...known.actors, { type: a.actorType, id: a.actorId }];
+          if (a.actorId && !known.actors.some((k) => k.id === a.actorId))
+            known.actors = [...known.actors, { type: a.actorType, id: a.actorId }];
         }
       } else error.value = sum.message;
     }
@@ -82,7 +98,11 @@ export default component$(() => {
   );
 
   const actorName = (type: string, id: string | null) =>
-    type === 'system' ? 'system' : id ? (people[id] ?? `${type === 'apiKey' ? 'API key' : 'user'} ${id.slice(0, 8)}…`) : 'anonymous';
+    type === 'system'
+      ? 'system'
+      : id
+        ? (people[id] ?? `${type === 'apiKey' ? 'API key' : 'user'} ${id.slice(0, 8)}…`)
+        : 'anonymous';
 
   const exportAs = $(async (format: ExportFormat) => {
     const built = filterQuery(filters.value);
@@ -120,7 +140,12 @@ export default component$(() => {
         onSubmit$={(_, form) => {
           const data = new FormData(form);
           const value = (name: string) => String(data.get(name) ?? '').trim();
-          filters.value = { action: value('action'), actorId: value('actorId'), fromDay: value('fromDay'), toDay: value('toDay') };
+          filters.value = {
+            action: value('action'),
+            actorId: value('actorId'),
+            fromDay: value('fromDay'),
+            toDay: value('toDay'),
+          };
         }}
       >
         <div class="field">

@@ -1,5 +1,5 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/contract/article.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { FormError } from '../../components/ui/form-error';

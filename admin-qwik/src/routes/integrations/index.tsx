@@ -6,8 +6,8 @@ import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
 import { API_KEY_SCOPES, type ApiKeyDto, type ApiKeyScope } from '../../lib/api-keys';
 import { formatDateTime } from '../../lib/format';
-import { call } from '../../lib/typed-api';
 import { SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
 
 const SCOPE_TEXT: Record<ApiKeyScope, string> = {
   'content:read': 'read articles, offline ones included',
@@ -18,7 +18,11 @@ const SCOPE_TEXT: Record<ApiKeyScope, string> = {
 /** Integrations: the owner's API keys — list, create (secret shown once, copy), revoke, last used. */
 export default component$(() => {
   const session = useContext(SessionContext);
-  const list = useStore<{ items: ApiKeyDto[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const list = useStore<{ items: ApiKeyDto[]; nextCursor: string | null; loading: boolean }>({
+    items: [],
+    nextCursor: null,
+    loading: true,
+  });
   const secret = useSignal<{ name: string; value: string } | null>(null);
   const copied = useSignal<string | null>(null);
   const formError = useSignal<string | null>(null);
@@ -82,7 +86,9 @@ export default component$(() => {
   return (
     <div>
       <h1>Integrations</h1>
-      <p class="lede">API keys let other systems use the API without a password. A key can do only what its scopes allow.</p>
+      <p class="lede">
+        API keys let other systems use the API without a password. A key can do only what its scopes allow.
+      </p>
 
       {secret.value && (
         <section class="card card-secret" aria-labelledby="secret-heading" data-testid="new-secret">
@@ -90,12 +96,20 @@ export default component$(() => {
             {`The secret of “${secret.value.name}”`}
           </h2>
           <p>
-            <strong>This is the only time it is shown.</strong> Store it where the other system keeps its secrets; it is sent as{' '}
-            <code>Authorization: Bearer …</code>.
+            <strong>This is the only time it is shown.</strong> Store it where the other system keeps its secrets; it is
+            sent as <code>Authorization: Bearer …</code>.
           </p>
           <div class="inline-form">
             <label for="key-secret">Secret</label>
-            <input id="key-secret" type="text" readOnly value={secret.value.value} class="secret-field" spellcheck={false} autoComplete="off" />
+            <input
+              id="key-secret"
+              type="text"
+              readOnly
+              value={secret.value.value}
+              class="secret-field"
+              spellcheck={false}
+              autoComplete="off"
+            />
             <button type="button" class="button button-primary" onClick$={copy}>
               <IconCopy />
               <span>Copy</span>
@@ -182,7 +196,10 @@ export default component$(() => {
             const data = new FormData(form);
             const name = String(data.get('name') ?? '').trim();
             // Only the scopes this build knows: the form's values are not trusted as typed.
-            const scopes = data.getAll('scopes').map(String).filter((v): v is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(v));
+            const scopes = data
+              .getAll('scopes')
+              .map(String)
+              .filter((v): v is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(v));
             const day = String(data.get('expires') ?? '');
             if (!name) {
               formError.value = 'Give the key a name (what uses it).';
@@ -217,7 +234,14 @@ export default component$(() => {
           }}
         >
           <label for="key-name">Name</label>
-          <input id="key-name" name="name" type="text" maxLength={200} autoComplete="off" aria-describedby="key-name-hint" />
+          <input
+            id="key-name"
+            name="name"
+            type="text"
+            maxLength={200}
+            autoComplete="off"
+            aria-describedby="key-name-hint"
+          />
           <p class="hint" id="key-name-hint">
             What uses it, e.g. “Static site build”.
           </p>

@@ -1,8 +1,8 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, useNavigate, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link, useNavigate } from '@builder.io/qwik-city';
 import { FormError } from '../../components/ui/form-error';
 import { api, queryParam } from '../../lib/http';
-import { getToken, safeNext, SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+import { getToken, type PublicUserDto, SessionContext, safeNext, setToken } from '../../lib/session';
 
 /** Sign in; offers registration while the first account does not exist yet. */
 export default component$(() => {

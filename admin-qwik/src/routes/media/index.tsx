@@ -1,5 +1,5 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
@@ -22,7 +22,11 @@ interface VariantStats {
 
 /** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
 export default component$(() => {
-  const list = useStore<{ items: ImageDto[]; nextCursor: string | null; loading: boolean }>({ items: [], nextCursor: null, loading: true });
+  const list = useStore<{ items: ImageDto[]; nextCursor: string | null; loading: boolean }>({
+    items: [],
+    nextCursor: null,
+    loading: true,
+  });
   const applied = useSignal('');
   const detail = useSignal<(ImageDto & { variants: VariantDto[] }) | null>(null);
   const stats = useSignal<VariantStats | null>(null);
@@ -77,7 +81,12 @@ export default component$(() => {
           Purge settings and runs
         </Link>
       </div>
-      <form class="toolbar" role="search" preventdefault:submit onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}>
+      <form
+        class="toolbar"
+        role="search"
+        preventdefault:submit
+        onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}
+      >
         <label for="media-q">Search file names</label>
         <input id="media-q" name="q" type="search" maxLength={48} />
         <button type="submit" class="button">
@@ -170,7 +179,9 @@ export default component$(() => {
         ))}
       </ul>
       {list.loading && <LoadingNotice>Loading images…</LoadingNotice>}
-      {!list.loading && list.items.length === 0 && <p class="notice">{applied.value ? 'No image matches.' : 'No images yet.'}</p>}
+      {!list.loading && list.items.length === 0 && (
+        <p class="notice">{applied.value ? 'No image matches.' : 'No images yet.'}</p>
+      )}
       {!list.loading && list.nextCursor && (
         <button type="button" class="button" onClick$={() => load(applied.value, list.nextCursor)}>
           Load more

@@ -2,7 +2,7 @@ import { component$, useContext, useSignal } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
 import { FormError, Status } from '../../components/ui/form-error';
 import { api } from '../../lib/http';
-import { SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+import { type PublicUserDto, SessionContext, setToken } from '../../lib/session';
 
 /**
  * `/profile`: the signed-in user's own display name and password
@@ -41,7 +41,9 @@ export default component$(() => {
               nameError.value = 'The display name must be at most 100 characters.';
               return;
             }
-            const res = await api<{ user: PublicUserDto }>('PATCH', '/v1/auth/me', { body: { displayName: value || null } });
+            const res = await api<{ user: PublicUserDto }>('PATCH', '/v1/auth/me', {
+              body: { displayName: value || null },
+            });
             if (!res.ok) {
               nameError.value = res.issues.length ? res.issues.map((i) => i.message).join(' ') : res.message;
               return;
@@ -95,10 +97,13 @@ export default component$(() => {
             if (password.length > 1024) return fail('password', 'The new password must be at most 1024 characters.');
             if (password !== confirm) return fail('confirm', 'The two new passwords differ.');
             busy.value = true;
-            const res = await api<{ user: PublicUserDto; token?: string }>('PATCH', '/v1/auth/me', { body: { currentPassword, password } });
+            const res = await api<{ user: PublicUserDto; token?: string }>('PATCH', '/v1/auth/me', {
+              body: { currentPassword, password },
+            });
             busy.value = false;
             if (!res.ok) {
-              if (res.issues.some((i) => i.path === 'currentPassword')) return fail('currentPassword', 'The current password is wrong.');
+              if (res.issues.some((i) => i.path === 'currentPassword'))
+                return fail('currentPassword', 'The current password is wrong.');
               pwError.value = res.message;
               return;
             }
@@ -124,7 +129,9 @@ export default component$(() => {
             type="password"
             autoComplete="new-password"
             aria-invalid={pwField.value === 'password' ? true : undefined}
-            aria-describedby={pwField.value === 'password' ? 'profile-password-error profile-password-hint' : 'profile-password-hint'}
+            aria-describedby={
+              pwField.value === 'password' ? 'profile-password-error profile-password-hint' : 'profile-password-hint'
+            }
           />
           <p class="hint" id="profile-password-hint">
             At least 12 characters; any characters.

@@ -1,10 +1,10 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
+import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
-import { LoadingNotice } from '../../components/status/loading-notice';
 import { api } from '../../lib/http';
-import { clearToken, getToken, SessionContext, setToken, type PublicUserDto } from '../../lib/session';
+import { clearToken, getToken, type PublicUserDto, SessionContext, setToken } from '../../lib/session';
 
 type View = 'loading' | 'closed' | 'form' | 'check-email';
 
@@ -46,7 +46,8 @@ export default component$(() => {
       {view.value === 'loading' && <LoadingNotice>Checking whether registration is open…</LoadingNotice>}
       {view.value === 'closed' && (
         <p class="notice" role="status">
-          Registration is closed: an account already exists. <Link href="/login">Sign in</Link>, or ask the owner for an invitation.
+          Registration is closed: an account already exists. <Link href="/login">Sign in</Link>, or ask the owner for an
+          invitation.
         </p>
       )}
       {view.value === 'form' && (
@@ -68,7 +69,10 @@ export default component$(() => {
             busy.value = true;
             const body: Record<string, string> = { email: email.value.trim(), password: password.value };
             if (displayName.value.trim()) body.displayName = displayName.value.trim();
-            const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/register', { auth: false, body });
+            const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/register', {
+              auth: false,
+              body,
+            });
             busy.value = false;
             if (!res.ok) {
               error.value = res.issues.length ? res.issues.map((i) => i.message).join(' ') : res.message;

@@ -1,5 +1,5 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { FormError, Status } from '../../components/ui/form-error';
 import { api, queryParam } from '../../lib/http';
 import { clearToken, SessionContext } from '../../lib/session';
@@ -35,7 +35,10 @@ export default component$(() => {
             error.value = null;
             status.value = null;
             busy.value = true;
-            const res = await api('POST', '/v1/auth/password-reset', { auth: false, body: { email: email.value.trim() } });
+            const res = await api('POST', '/v1/auth/password-reset', {
+              auth: false,
+              body: { email: email.value.trim() },
+            });
             busy.value = false;
             if (res.ok) status.value = 'If an account uses that address, we sent it a link to choose a new password.';
             else error.value = res.message;
@@ -67,10 +70,16 @@ export default component$(() => {
               return;
             }
             busy.value = true;
-            const res = await api('POST', '/v1/auth/password-reset/confirm', { auth: false, body: { code: code.value, password: password.value } });
+            const res = await api('POST', '/v1/auth/password-reset/confirm', {
+              auth: false,
+              body: { code: code.value, password: password.value },
+            });
             busy.value = false;
             if (!res.ok) {
-              error.value = res.code === 'invalid_request' && !res.issues.some((i) => i.path === 'password') ? 'This reset link is invalid or has expired. Ask for a new one.' : res.message;
+              error.value =
+                res.code === 'invalid_request' && !res.issues.some((i) => i.path === 'password')
+                  ? 'This reset link is invalid or has expired. Ask for a new one.'
+                  : res.message;
               return;
             }
             // Every earlier session is refused now, this tab's included.
@@ -81,7 +90,15 @@ export default component$(() => {
           }}
         >
           <label for="reset-password">New password</label>
-          <input id="reset-password" name="password" type="password" autocomplete="new-password" required minLength={12} aria-describedby="reset-hint" />
+          <input
+            id="reset-password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={12}
+            aria-describedby="reset-hint"
+          />
           <p id="reset-hint" class="hint">
             At least 12 characters.
           </p>

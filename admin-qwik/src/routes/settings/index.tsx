@@ -1,10 +1,10 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
+import { UpdatePanel } from '../../components/settings/update-panel';
 import { ErrorNotice } from '../../components/status/error-notice';
 import { LoadingNotice } from '../../components/status/loading-notice';
-import { UpdatePanel } from '../../components/settings/update-panel';
 import { formatDateTime } from '../../lib/format';
-import { toRemote, type Remote } from '../../lib/remote';
+import { type Remote, toRemote } from '../../lib/remote';
 import { fetchVersion, type VersionDto } from '../../lib/system';
 
 const TARGET_NAMES: Record<VersionDto['target'], string> = {

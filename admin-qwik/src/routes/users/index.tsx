@@ -23,7 +23,10 @@ export default component$(() => {
   const status = useSignal<string | null>(null);
 
   const loadUsers = $(async (cursor: string | null) => {
-    const res = await api<Page<PublicUserDto>>('GET', `/v1/user?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await api<Page<PublicUserDto>>(
+      'GET',
+      `/v1/user?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -33,7 +36,10 @@ export default component$(() => {
     for (const u of res.data.items) names[u.id] = u.displayName ?? '';
   });
   const loadInvites = $(async (cursor: string | null) => {
-    const res = await api<Page<InvitationDto>>('GET', `/v1/user/invite?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await api<Page<InvitationDto>>(
+      'GET',
+      `/v1/user/invite?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -95,7 +101,9 @@ export default component$(() => {
                   // The field as it is now: typing can outrun the input handler while the page resumes.
                   const value = (form.querySelector('input') as HTMLInputElement).value.trim();
                   names[u.id] = value;
-                  const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, { body: { displayName: value || null } });
+                  const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, {
+                    body: { displayName: value || null },
+                  });
                   if (!res.ok) {
                     error.value = res.message;
                     return;
@@ -106,7 +114,13 @@ export default component$(() => {
                 }}
               >
                 <label for={`name-${u.id}`}>Display name of {u.email}</label>
-                <input id={`name-${u.id}`} type="text" maxLength={100} value={names[u.id] ?? ''} onInput$={(_, el) => (names[u.id] = el.value)} />
+                <input
+                  id={`name-${u.id}`}
+                  type="text"
+                  maxLength={100}
+                  value={names[u.id] ?? ''}
+                  onInput$={(_, el) => (names[u.id] = el.value)}
+                />
                 <button type="submit" class="button">
                   Save name
                 </button>
@@ -118,7 +132,9 @@ export default component$(() => {
                     question={`Transfer ownership to ${u.email}? You become an admin.`}
                     confirmLabel="Yes, transfer"
                     onConfirm$={async () => {
-                      const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, { body: { role: 'owner' } });
+                      const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, {
+                        body: { role: 'owner' },
+                      });
                       if (!res.ok) {
                         error.value = res.message;
                         return;
@@ -163,7 +179,9 @@ export default component$(() => {
           onSubmit$={async (_, form) => {
             const email = String(new FormData(form).get('email') ?? '').trim();
             if (!email) return;
-            const res = await api<{ invitation: InvitationDto }>('POST', '/v1/user/invite', { body: { email, role: 'admin' } });
+            const res = await api<{ invitation: InvitationDto }>('POST', '/v1/user/invite', {
+              body: { email, role: 'admin' },
+            });
             if (!res.ok) {
               error.value = res.issues.length ? res.issues.map((i) => i.message).join(' ') : res.message;
               return;

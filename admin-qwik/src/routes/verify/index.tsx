@@ -1,7 +1,7 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
-import { FormError } from '../../components/ui/form-error';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { LoadingNotice } from '../../components/status/loading-notice';
+import { FormError } from '../../components/ui/form-error';
 import { api, queryParam } from '../../lib/http';
 import { clearToken, SessionContext } from '../../lib/session';
 
@@ -23,7 +23,10 @@ export default component$(() => {
       const res = await api('POST', '/v1/auth/verify', { auth: false, body: { code } });
       if (!res.ok) {
         state.value = 'failed';
-        error.value = res.code === 'invalid_request' ? 'This verification link is invalid or has expired. Sign in to send a new one.' : res.message;
+        error.value =
+          res.code === 'invalid_request'
+            ? 'This verification link is invalid or has expired. Sign in to send a new one.'
+            : res.message;
         return;
       }
       // The registration session was an unverified one: sign in afresh.

@@ -2,12 +2,12 @@ import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { DomainError } from '../../core/domain/errors.js';
 import {
-  actorKey,
-  entryLine,
   type ActivityActorType,
   type ActivityEntry,
   type ActivityFilter,
   type ActivityLogStore,
+  actorKey,
+  entryLine,
 } from '../../ports/activity-log.js';
 import { linesBackward, linesForward } from './ndjson-lines.js';
 
@@ -29,7 +29,10 @@ function parseLine(line: string): ActivityEntry | null {
   const action = str('action');
   const actorType = str('actorType');
   if (!id || !action || !actorType || !ACTOR_TYPES.has(actorType) || Number.isNaN(at.getTime())) return null;
-  const details = typeof v.details === 'object' && v.details !== null && !Array.isArray(v.details) ? (v.details as Record<string, unknown>) : null;
+  const details =
+    typeof v.details === 'object' && v.details !== null && !Array.isArray(v.details)
+      ? (v.details as Record<string, unknown>)
+      : null;
   return {
     id,
     at,
@@ -118,7 +121,8 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
     append(entry) {
       const line = entryLine(entry);
       const bytes = Buffer.byteLength(line);
-      if (bytes > maxBytes) return Promise.reject(new DomainError('payload_too_large', 'This activity entry is larger than the whole log'));
+      if (bytes > maxBytes)
+        return Promise.reject(new DomainError('payload_too_large', 'This activity entry is larger than the whole log'));
       return serial(async () => {
         ready ??= prepare();
         await ready.catch((err: unknown) => {
@@ -157,7 +161,12 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
     },
 
     async count(filter) {
-      const result = { byAction: {} as Record<string, number>, byActor: {} as Record<string, number>, byDay: {} as Record<string, number>, total: 0 };
+      const result = {
+        byAction: {} as Record<string, number>,
+        byActor: {} as Record<string, number>,
+        byDay: {} as Record<string, number>,
+        total: 0,
+      };
       const bump = (map: Record<string, number>, key: string) => {
         map[key] = (map[key] ?? 0) + 1;
       };

@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 const CHUNK = 64 * 1024;
 

@@ -11,7 +11,11 @@ const ISSUER = 'edge-cms';
  */
 const ClaimsSchema = z.object({
   user_id: z.uuid(),
-  ver: z.number().int().min(0).max(2 ** 31),
+  ver: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31),
   iat: z.number(),
 });
 

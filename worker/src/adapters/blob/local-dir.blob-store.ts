@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { access, type FileHandle, lstat, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../core/domain/errors.js';
 import type { BlobInfo, BlobPage, BlobStore } from '../../ports/blob-store.js';
@@ -262,7 +262,10 @@ async function sweepIfStale(file: string): Promise<void> {
 }
 
 async function isDirectory(file: string): Promise<boolean> {
-  return stat(file).then((st) => st.isDirectory(), () => false);
+  return stat(file).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 }
 
 function isCode(error: unknown, ...codes: string[]): boolean {

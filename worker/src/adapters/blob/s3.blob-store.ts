@@ -22,7 +22,8 @@ const DEFAULT_TYPE = 'application/octet-stream';
  * The 503's message reaches anyone reading an image, so the endpoint's
  * address stays out of it; the log gets it through `cause`.
  */
-const unavailable = (message: string, detail: string) => Object.assign(new DomainError('unavailable', message), { cause: new Error(detail) });
+const unavailable = (message: string, detail: string) =>
+  Object.assign(new DomainError('unavailable', message), { cause: new Error(detail) });
 /** HEADs in flight while filling in content types for a list page. */
 const HEAD_CONCURRENCY = 8;
 
@@ -68,7 +69,10 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     try {
       return await Promise.race([client.fetch(url, { ...init, method, signal: controller.signal }), deadline]);
     } catch (err) {
-      throw unavailable('Storage unavailable: the S3 endpoint did not answer', `S3 endpoint ${host}: ${err instanceof Error ? err.message : String(err)}`);
+      throw unavailable(
+        'Storage unavailable: the S3 endpoint did not answer',
+        `S3 endpoint ${host}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -84,7 +88,10 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   async function expectOk(response: Response, action: string): Promise<void> {
     if (response.ok) return;
     const detail = await errorCode(response);
-    throw unavailable(`Storage unavailable: S3 ${action} failed (HTTP ${response.status}${detail ? ` ${detail}` : ''})`, `S3 ${action} at ${host}`);
+    throw unavailable(
+      `Storage unavailable: S3 ${action} failed (HTTP ${response.status}${detail ? ` ${detail}` : ''})`,
+      `S3 ${action} at ${host}`,
+    );
   }
 
   return {

@@ -52,10 +52,7 @@ function parseFileRoot(value: string): string {
   return root;
 }
 
-function parseS3(
-  value: string,
-  credentials: { accessKeyId?: string; secretAccessKey?: string },
-): StorageConfig {
+function parseS3(value: string, credentials: { accessKeyId?: string; secretAccessKey?: string }): StorageConfig {
   const match = /^s3:\/\/([^/?#]*)\/?(?:\?([^#]*))?$/.exec(value);
   if (!match) throw fail('expected s3://BUCKET?endpoint=…&region=…&forcePathStyle=true');
   const bucket = match[1] ?? '';
@@ -66,7 +63,8 @@ function parseS3(
 
   const params = new URLSearchParams(match[2] ?? '');
   for (const name of params.keys()) {
-    if (!S3_PARAMS.has(name)) throw fail(`unknown parameter "${printable(name)}" (allowed: endpoint, region, forcePathStyle)`);
+    if (!S3_PARAMS.has(name))
+      throw fail(`unknown parameter "${printable(name)}" (allowed: endpoint, region, forcePathStyle)`);
     if (params.getAll(name).length > 1) throw fail(`parameter "${name}" is repeated`);
   }
 

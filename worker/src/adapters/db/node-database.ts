@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ActivityLogStore } from '../../ports/activity-log.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
-import { createSqlActivityLogStore } from './shared/activity-log.store.js';
 import type { Repositories } from '../../ports/repositories.js';
+import { createSqlActivityLogStore } from './shared/activity-log.store.js';
 import { createSqlRateLimiter } from './shared/rate-limit.store.js';
 import { createRepositories } from './shared/repositories.js';
 import type { SqlKit } from './shared/sql-kit.js';
@@ -59,13 +59,15 @@ function targetOf(url: string): Target {
     const mysqlUrl = url.replace(/^mariadb:/, 'mysql:');
     return {
       dialect: 'mysql',
-      open: async (folder, timeoutMs) => (await import('./mysql/mysql.kit.js')).openMysqlKit(mysqlUrl, folder, timeoutMs),
+      open: async (folder, timeoutMs) =>
+        (await import('./mysql/mysql.kit.js')).openMysqlKit(mysqlUrl, folder, timeoutMs),
     };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     return {
       dialect: 'postgres',
-      open: async (folder, timeoutMs) => (await import('./postgres/postgres.kit.js')).openPostgresKit(url, folder, timeoutMs),
+      open: async (folder, timeoutMs) =>
+        (await import('./postgres/postgres.kit.js')).openPostgresKit(url, folder, timeoutMs),
     };
   }
   throw new Error('DATABASE_URL must start with sqlite:, mysql://, mariadb://, postgres:// or postgresql://');
@@ -77,7 +79,10 @@ function targetOf(url: string): Target {
  */
 export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
   const target = targetOf(url);
-  const { kit, close } = await target.open(path.join(options.migrationsRoot, target.dialect, 'migrations'), options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS);
+  const { kit, close } = await target.open(
+    path.join(options.migrationsRoot, target.dialect, 'migrations'),
+    options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
+  );
   return {
     repos: createRepositories(kit),
     rateLimiter: createSqlRateLimiter(kit),

@@ -46,14 +46,37 @@ function reorient(src: Uint8Array, w: number, h: number, orientation: Orientatio
       let sx: number;
       let sy: number;
       switch (orientation) {
-        case 2: sx = w - 1 - x; sy = y; break; // mirrored
-        case 3: sx = w - 1 - x; sy = h - 1 - y; break; // upside down
-        case 4: sx = x; sy = h - 1 - y; break; // flipped
-        case 5: sx = y; sy = x; break; // transposed
-        case 6: sx = y; sy = h - 1 - x; break; // needs 90° clockwise
-        case 7: sx = w - 1 - y; sy = h - 1 - x; break; // transversed
-        case 8: sx = w - 1 - y; sy = x; break; // needs 90° anticlockwise
-        default: sx = x; sy = y;
+        case 2:
+          sx = w - 1 - x;
+          sy = y;
+          break; // mirrored
+        case 3:
+          sx = w - 1 - x;
+          sy = h - 1 - y;
+          break; // upside down
+        case 4:
+          sx = x;
+          sy = h - 1 - y;
+          break; // flipped
+        case 5:
+          sx = y;
+          sy = x;
+          break; // transposed
+        case 6:
+          sx = y;
+          sy = h - 1 - x;
+          break; // needs 90° clockwise
+        case 7:
+          sx = w - 1 - y;
+          sy = h - 1 - x;
+          break; // transversed
+        case 8:
+          sx = w - 1 - y;
+          sy = x;
+          break; // needs 90° anticlockwise
+        default:
+          sx = x;
+          sy = y;
       }
       view32Out[y * ow + x] = view32In[sy * w + sx]!;
     }
@@ -90,9 +113,10 @@ export function createPhotonImageCodec(webp?: WebpEncoder): ImageCodec {
     orient(image, orientation) {
       const photon = photonOf(image);
       const raw = photon.get_raw_pixels();
-      const { pixels, width, height } = orientation === 1
-        ? { pixels: raw, width: image.width, height: image.height }
-        : reorient(raw, image.width, image.height, orientation);
+      const { pixels, width, height } =
+        orientation === 1
+          ? { pixels: raw, width: image.width, height: image.height }
+          : reorient(raw, image.width, image.height, orientation);
       return new PhotonRaster(new PhotonImage(pixels, width, height));
     },
     async encode(image, format: EncodeFormat, quality) {

@@ -1,5 +1,5 @@
-import moduleFactory from '@jsquash/webp/codec/enc/webp_enc.js';
 import type { WebPModule } from '@jsquash/webp/codec/enc/webp_enc.js';
+import moduleFactory from '@jsquash/webp/codec/enc/webp_enc.js';
 import { defaultOptions } from '@jsquash/webp/meta.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MailMessage, Mailer } from '../../ports/mailer.js';
+import type { Mailer, MailMessage } from '../../ports/mailer.js';
 
 /**
  * The mailer for when SMTP_URL is unset (a first run, development): each

@@ -53,7 +53,12 @@ export function connect(address: string | SocketAddress, options: SocketOptions 
   return wrap(net.connect({ host: hostname, port }), 'connect', hostname, mode === 'starttls');
 }
 
-function wrap(socket: net.Socket, readyEvent: 'connect' | 'secureConnect', hostname: string, canStartTls: boolean): Socket {
+function wrap(
+  socket: net.Socket,
+  readyEvent: 'connect' | 'secureConnect',
+  hostname: string,
+  canStartTls: boolean,
+): Socket {
   let failure: Error | undefined;
   socket.on('error', (error) => {
     failure = error;

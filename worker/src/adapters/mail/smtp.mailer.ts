@@ -1,6 +1,6 @@
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from 'worker-mailer';
 import { DomainError } from '../../core/domain/errors.js';
-import type { MailMessage, Mailer } from '../../ports/mailer.js';
+import type { Mailer, MailMessage } from '../../ports/mailer.js';
 import { isMailAddress, parseMailFrom, parseSmtpUrl } from './smtp-url.js';
 
 export interface SmtpMailerOptions {

@@ -11,7 +11,8 @@ import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limit
 export class RateLimiterObject extends DurableObject {
   async take(rule: RateRule, nowMs: number): Promise<RateDecision> {
     const next = gcraNext((await this.ctx.storage.get<number>('tat')) ?? null, rule, nowMs);
-    if ('retryAfterMs' in next) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(next.retryAfterMs / 1000)) };
+    if ('retryAfterMs' in next)
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(next.retryAfterMs / 1000)) };
     await this.ctx.storage.put('tat', next.tatMs);
     // Nothing to keep once the budget is whole again.
     await this.ctx.storage.setAlarm(next.tatMs);

@@ -28,7 +28,8 @@ export function createMemoryRateLimiter(maxKeys = 100_000): RateLimiter {
       sweep(nowMs);
       const k = `${rule.name}:${key}`;
       const next = gcraNext(tats.get(k) ?? null, rule, nowMs);
-      if ('retryAfterMs' in next) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(next.retryAfterMs / 1000)) };
+      if ('retryAfterMs' in next)
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(next.retryAfterMs / 1000)) };
       tats.set(k, next.tatMs);
       return { allowed: true, retryAfterSeconds: 0 };
     },

@@ -10,14 +10,29 @@ export const uuidV7Ids: IdGenerator = { newId: () => uuidv7() };
 // `cause` carries what an answer must not show (a dependency's address, the driver's error).
 const errorFields = (err: unknown) =>
   err instanceof Error
-    ? { error: err.message, name: err.name, stack: err.stack, ...(err.cause === undefined ? {} : { cause: err.cause instanceof Error ? err.cause.message : String(err.cause) }) }
+    ? {
+        error: err.message,
+        name: err.name,
+        stack: err.stack,
+        ...(err.cause === undefined
+          ? {}
+          : { cause: err.cause instanceof Error ? err.cause.message : String(err.cause) }),
+      }
     : { error: String(err) };
 
 export function createJsonLogger(write: (line: string) => void): Logger {
   return {
-    info: (message, fields) => write(JSON.stringify({ level: 'info', at: new Date().toISOString(), message, ...fields })),
+    info: (message, fields) =>
+      write(JSON.stringify({ level: 'info', at: new Date().toISOString(), message, ...fields })),
     error: (message, err) =>
-      write(JSON.stringify({ level: 'error', at: new Date().toISOString(), message, ...(err === undefined ? {} : errorFields(err)) })),
+      write(
+        JSON.stringify({
+          level: 'error',
+          at: new Date().toISOString(),
+          message,
+          ...(err === undefined ? {} : errorFields(err)),
+        }),
+      ),
   };
 }
 
@@ -29,7 +44,9 @@ export function createDeferTracker(logger: Logger) {
   const pending = new Set<Promise<unknown>>();
   return {
     defer(work: Promise<unknown>) {
-      const tracked = work.catch((err) => logger.error('deferred work failed', err)).finally(() => pending.delete(tracked));
+      const tracked = work
+        .catch((err) => logger.error('deferred work failed', err))
+        .finally(() => pending.delete(tracked));
       pending.add(tracked);
     },
     async drain(): Promise<void> {

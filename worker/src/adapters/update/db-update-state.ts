@@ -16,7 +16,11 @@ export function createDbUpdateState(repo: SystemStateRepository, now: () => Date
       const row = await repo.get(KEY);
       if (!row) return structuredClone(EMPTY_UPDATE_STATE);
       try {
-        return { ...structuredClone(EMPTY_UPDATE_STATE), ...(JSON.parse(row.value) as Partial<UpdateState>), highestSequenceSeen: row.version };
+        return {
+          ...structuredClone(EMPTY_UPDATE_STATE),
+          ...(JSON.parse(row.value) as Partial<UpdateState>),
+          highestSequenceSeen: row.version,
+        };
       } catch {
         // A damaged row keeps its sequence: the protection it carries is not given up.
         return { ...structuredClone(EMPTY_UPDATE_STATE), highestSequenceSeen: row.version };

@@ -30,7 +30,11 @@ export function createDirReleaseStager(releasesDir: string): ReleaseStager {
         } finally {
           await handle.close();
         }
-        await writeFile(path.join(scratch, 'release-manifest.json'), JSON.stringify(release.signedManifest, null, 2) + '\n', { flag: 'wx' });
+        await writeFile(
+          path.join(scratch, 'release-manifest.json'),
+          JSON.stringify(release.signedManifest, null, 2) + '\n',
+          { flag: 'wx' },
+        );
         if (await stat(target).catch(() => null)) {
           const old = `${scratch}.old`;
           await rename(target, old);

@@ -19,7 +19,8 @@ export function createFileUpdateState(file: string): UpdateStateStore {
         throw e;
       }
       const s = JSON.parse(text) as UpdateState;
-      if (!Number.isSafeInteger(s.highestSequenceSeen) || s.highestSequenceSeen < 0) throw new Error(`${file}: highestSequenceSeen is not a whole number`);
+      if (!Number.isSafeInteger(s.highestSequenceSeen) || s.highestSequenceSeen < 0)
+        throw new Error(`${file}: highestSequenceSeen is not a whole number`);
       return {
         highestSequenceSeen: s.highestSequenceSeen,
         lastCheckedAt: s.lastCheckedAt ?? null,

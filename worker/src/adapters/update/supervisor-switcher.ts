@@ -34,13 +34,21 @@ export function createSupervisorSwitcher(stateFile: string, channel: SupervisorC
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }
-      const pending = file.pending ? { operation: file.pending.operation, version: file.pending.version, since: file.pending.since } : null;
-      return { supervised: channel?.send !== undefined, previous: file.previous?.version ?? null, pending, lastApply: file.lastApply ?? null };
+      const pending = file.pending
+        ? { operation: file.pending.operation, version: file.pending.version, since: file.pending.since }
+        : null;
+      return {
+        supervised: channel?.send !== undefined,
+        previous: file.previous?.version ?? null,
+        pending,
+        lastApply: file.lastApply ?? null,
+      };
     },
 
     request(req: SwitchRequest) {
       const send = channel?.send;
-      if (!channel || !send) return Promise.resolve({ accepted: false, message: 'this server is not running under the supervisor' });
+      if (!channel || !send)
+        return Promise.resolve({ accepted: false, message: 'this server is not running under the supervisor' });
       const id = randomUUID();
       return new Promise((resolve) => {
         const done = (answer: { accepted: boolean; message: string | null }) => {
@@ -50,9 +58,13 @@ export function createSupervisorSwitcher(stateFile: string, channel: SupervisorC
         };
         const listener = (m: unknown) => {
           const reply = m as { type?: string; id?: string; accepted?: boolean; message?: string | null };
-          if (reply?.type === 'cms.update.reply' && reply.id === id) done({ accepted: reply.accepted === true, message: reply.message ?? null });
+          if (reply?.type === 'cms.update.reply' && reply.id === id)
+            done({ accepted: reply.accepted === true, message: reply.message ?? null });
         };
-        const timer = setTimeout(() => done({ accepted: false, message: 'the supervisor did not answer' }), REPLY_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => done({ accepted: false, message: 'the supervisor did not answer' }),
+          REPLY_TIMEOUT_MS,
+        );
         channel.on('message', listener);
         send.call(channel, { type: 'cms.update', id, ...req });
       });

@@ -42,7 +42,11 @@ export function createAccountsService(deps: AccountsDeps) {
 
   async function issueVerificationCode(user: Pick<User, 'id' | 'email'>): Promise<void> {
     const code = newSecretCode();
-    await repos.users.setVerificationCode(user.id, await sha256Hex(code), new Date(clock.now().getTime() + VERIFICATION_CODE_TTL_MS));
+    await repos.users.setVerificationCode(
+      user.id,
+      await sha256Hex(code),
+      new Date(clock.now().getTime() + VERIFICATION_CODE_TTL_MS),
+    );
     await mailer.send(verificationMail(user.email, publicUrl, code));
   }
 
@@ -122,7 +126,11 @@ export function createAccountsService(deps: AccountsDeps) {
     /** Display name and password of the caller's own account. A new password ends every other session. */
     async updateMe(
       user: User,
-      input: { displayName?: string | null | undefined; password?: string | undefined; currentPassword?: string | undefined },
+      input: {
+        displayName?: string | null | undefined;
+        password?: string | undefined;
+        currentPassword?: string | undefined;
+      },
     ): Promise<{ user: PublicUserDto; token?: string }> {
       if (input.password !== undefined) {
         if (!(await passwords.verify(input.currentPassword ?? '', user.passwordHash))) {
@@ -132,7 +140,8 @@ export function createAccountsService(deps: AccountsDeps) {
         }
         await repos.users.setPassword(user.id, await passwords.hash(input.password), clock.now());
       }
-      if (input.displayName !== undefined) await repos.users.update(user.id, { displayName: input.displayName }, clock.now());
+      if (input.displayName !== undefined)
+        await repos.users.update(user.id, { displayName: input.displayName }, clock.now());
       const fresh = await repos.users.findById(user.id);
       if (!fresh) throw new DomainError('unauthorized', 'The account no longer exists');
       // The old token died with the password; hand over one for this session.

@@ -4,7 +4,7 @@ import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { ApiKey, User } from '../domain/entities.js';
 import { DomainError, notFound } from '../domain/errors.js';
-import { toHex, newSecretCode, sha256Hex } from '../shared/crypto.js';
+import { newSecretCode, sha256Hex, toHex } from '../shared/crypto.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
 
 export interface ApiKeysDeps {
@@ -45,7 +45,9 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     async create(owner: User, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyDto; secret: string }> {
       const now = clock.now();
       if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-        throw new DomainError('invalid_request', 'expiresAt must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
+        throw new DomainError('invalid_request', 'expiresAt must be in the future', [
+          { path: 'expiresAt', message: 'must be in the future' },
+        ]);
       }
       const recognisable = toHex(crypto.getRandomValues(new Uint8Array(4)));
       const secret = `${API_KEY_PREFIX}${recognisable}_${newSecretCode()}`;

@@ -73,7 +73,12 @@ export function createInvitationsService(deps: InvitationsDeps) {
       await mailer.check();
       const now = clock.now();
       const code = newSecretCode();
-      const renewed = await repos.invitations.renew(id, await sha256Hex(code), new Date(now.getTime() + INVITATION_TTL_MS), now);
+      const renewed = await repos.invitations.renew(
+        id,
+        await sha256Hex(code),
+        new Date(now.getTime() + INVITATION_TTL_MS),
+        now,
+      );
       if (!renewed) throw notFound();
       await mailer.send(invitationMail(renewed.email, publicUrl, code, inviterName(inviter)));
       return toInvitationDto(renewed);
@@ -94,7 +99,10 @@ export function createInvitationsService(deps: InvitationsDeps) {
         verificationExpiresAt: null,
       }));
       if (!user) throw badCode();
-      return { token: await tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }), user: toPublicUser(user) };
+      return {
+        token: await tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
+        user: toPublicUser(user),
+      };
     },
   };
 }

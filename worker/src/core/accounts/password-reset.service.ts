@@ -36,12 +36,20 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       const user = await repos.users.findByEmail(email);
       if (!user) return;
       await repos.users.setResetCode(user.id, codeHash, new Date(clock.now().getTime() + RESET_CODE_TTL_MS));
-      defer(mailer.send(resetMail(user.email, publicUrl, code)).catch((err) => logger.error('password reset e-mail not sent', err)));
+      defer(
+        mailer
+          .send(resetMail(user.email, publicUrl, code))
+          .catch((err) => logger.error('password reset e-mail not sent', err)),
+      );
     },
 
     /** Single use; every session issued before ends (the token version moves). Returns the account's id. */
     async confirm(code: string, password: string): Promise<string> {
-      const userId = await repos.users.resetPassword(await sha256Hex(code), await passwords.hash(password), clock.now());
+      const userId = await repos.users.resetPassword(
+        await sha256Hex(code),
+        await passwords.hash(password),
+        clock.now(),
+      );
       if (!userId) {
         throw new DomainError('invalid_request', 'The code is not valid or has expired', [
           { path: 'code', message: 'not valid or expired' },

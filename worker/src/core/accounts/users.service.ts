@@ -31,7 +31,11 @@ export function createUsersService({ repos, clock }: UsersDeps) {
     },
 
     /** `role: "owner"` transfers ownership: the caller becomes admin. */
-    async update(caller: User, id: string, input: { displayName?: string | null | undefined; role?: Role | undefined }): Promise<PublicUserDto> {
+    async update(
+      caller: User,
+      id: string,
+      input: { displayName?: string | null | undefined; role?: Role | undefined },
+    ): Promise<PublicUserDto> {
       const target = await existing(id);
       if (input.role === 'owner' && target.role !== 'owner') {
         if (!target.verified) throw new DomainError('conflict', 'Ownership can only go to a verified account');
@@ -41,7 +45,8 @@ export function createUsersService({ repos, clock }: UsersDeps) {
       } else if (input.role === 'admin' && target.role === 'owner') {
         throw new DomainError('conflict', 'There is always one owner: transfer ownership to another account instead');
       }
-      if (input.displayName !== undefined) await repos.users.update(id, { displayName: input.displayName }, clock.now());
+      if (input.displayName !== undefined)
+        await repos.users.update(id, { displayName: input.displayName }, clock.now());
       return toPublicUser(await existing(id));
     },
 

@@ -87,7 +87,8 @@ export function createActivityService(deps: ActivityDeps) {
           ...actorOf(event.actor),
           action: event.action,
           subjectType: event.subject?.type ?? null,
-          subjectId: event.subject?.id === null || event.subject?.id === undefined ? null : escapeControls(event.subject.id),
+          subjectId:
+            event.subject?.id === null || event.subject?.id === undefined ? null : escapeControls(event.subject.id),
           ip: event.ip ? escapeControls(event.ip) : null,
           details: sanitizeDetails(event.details),
         };
@@ -100,7 +101,9 @@ export function createActivityService(deps: ActivityDeps) {
       });
     },
 
-    async list(query: ActivityFilterInput & { limit: number; cursor?: string | undefined }): Promise<Page<ActivityEntryDto>> {
+    async list(
+      query: ActivityFilterInput & { limit: number; cursor?: string | undefined },
+    ): Promise<Page<ActivityEntryDto>> {
       const beforeId = decodeCursor(query.cursor);
       const rows = await log.list({ ...filterOf(query), limit: query.limit + 1, ...(beforeId && { beforeId }) });
       return toPage(rows, query.limit, toActivityEntryDto);
@@ -112,9 +115,15 @@ export function createActivityService(deps: ActivityDeps) {
         from: filter.from?.toISOString() ?? null,
         to: filter.to?.toISOString() ?? null,
         total: counts.total,
-        byAction: Object.entries(counts.byAction).map(([action, count]) => ({ action, count })).sort(byCountDesc),
-        byActor: Object.entries(counts.byActor).map(([key, count]) => ({ ...splitActorKey(key), count })).sort(byCountDesc),
-        byDay: Object.entries(counts.byDay).map(([day, count]) => ({ day, count })).sort((a, b) => a.day.localeCompare(b.day)),
+        byAction: Object.entries(counts.byAction)
+          .map(([action, count]) => ({ action, count }))
+          .sort(byCountDesc),
+        byActor: Object.entries(counts.byActor)
+          .map(([key, count]) => ({ ...splitActorKey(key), count }))
+          .sort(byCountDesc),
+        byDay: Object.entries(counts.byDay)
+          .map(([day, count]) => ({ day, count }))
+          .sort((a, b) => a.day.localeCompare(b.day)),
         sizeBytes,
         maxBytes: log.maxBytes,
       };

@@ -1,6 +1,16 @@
 import type { ActivityEntryDto } from '../../contract/activity.schema.js';
 
-export const CSV_COLUMNS = ['id', 'at', 'actorType', 'actorId', 'action', 'subjectType', 'subjectId', 'ip', 'details'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'at',
+  'actorType',
+  'actorId',
+  'action',
+  'subjectType',
+  'subjectId',
+  'ip',
+  'details',
+] as const;
 
 /**
  * RFC 4180 quoting, and a leading `'` before `= + - @` (and tab/CR) so that a
@@ -17,7 +27,10 @@ export const csvHeader = (): string => CSV_COLUMNS.join(',') + '\r\n';
 
 export function csvRow(e: ActivityEntryDto): string {
   const details = e.details === null ? null : JSON.stringify(e.details);
-  return [e.id, e.at, e.actorType, e.actorId, e.action, e.subjectType, e.subjectId, e.ip, details].map(csvField).join(',') + '\r\n';
+  return (
+    [e.id, e.at, e.actorType, e.actorId, e.action, e.subjectType, e.subjectId, e.ip, details].map(csvField).join(',') +
+    '\r\n'
+  );
 }
 
 export const ndjsonRow = (e: ActivityEntryDto): string => JSON.stringify(e) + '\n';

@@ -1,16 +1,21 @@
-import type { ArticleDto, CreateArticleInput, ImageDto, UpdateArticleInput } from '../../contract/article.schema.js';
+import type {
+  ArticleDto,
+  ArticleStatus,
+  CreateArticleInput,
+  ImageDto,
+  UpdateArticleInput,
+} from '../../contract/article.schema.js';
 import type { Page } from '../../contract/pagination.schema.js';
-import type { ArticleStatus } from '../../contract/article.schema.js';
-import { toSeo, type SeoDto } from '../../contract/seo.schema.js';
+import { type SeoDto, toSeo } from '../../contract/seo.schema.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { canReadOffline, type Actor } from '../accounts/actor.js';
+import { type Actor, canReadOffline } from '../accounts/actor.js';
 import type { Article } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
-import { toArticleDto, toImageDto } from '../shared/dto.js';
 import { originalKey } from '../media/blob-keys.js';
+import { toArticleDto, toImageDto } from '../shared/dto.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
 
 export interface ArticlesDeps {
   repos: Repositories;
@@ -131,4 +136,3 @@ export function createArticlesService(deps: ArticlesDeps) {
 }
 
 export type ArticlesService = ReturnType<typeof createArticlesService>;
-

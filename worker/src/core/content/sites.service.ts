@@ -36,7 +36,14 @@ export function createSitesService({ repos, clock, ids }: SitesDeps) {
 
     async create(input: CreateSiteInput): Promise<SiteDto> {
       const now = clock.now();
-      const site: Site = { id: ids.newId(), name: input.name, baseUrl: input.baseUrl, description: input.description, createdAt: now, updatedAt: now };
+      const site: Site = {
+        id: ids.newId(),
+        name: input.name,
+        baseUrl: input.baseUrl,
+        description: input.description,
+        createdAt: now,
+        updatedAt: now,
+      };
       await repos.sites.create(site);
       return toSiteDto(site);
     },

@@ -14,10 +14,12 @@ export const imageVariantsPrefix = (imageId: string) => `${VARIANTS_PREFIX}${ima
  * original's SHA-256, so a variant made from other bytes can never be found
  * for this image, even if an id or filename were ever reused.
  */
-export const contentVariantsPrefix = (imageId: string, sha256: string) => `${imageVariantsPrefix(imageId)}${sha256.slice(0, 16)}/`;
+export const contentVariantsPrefix = (imageId: string, sha256: string) =>
+  `${imageVariantsPrefix(imageId)}${sha256.slice(0, 16)}/`;
 
 /** `name` is `{w}.{ext}`, or `full.{ext}` without `w` (see variant-spec.ts). */
-export const variantKey = (imageId: string, sha256: string, name: string) => `${contentVariantsPrefix(imageId, sha256)}${name}`;
+export const variantKey = (imageId: string, sha256: string, name: string) =>
+  `${contentVariantsPrefix(imageId, sha256)}${name}`;
 
 /** The last segment of a variant key: the requested width (or `full`) and the stored type. */
 export const VARIANT_NAME = /^([1-9][0-9]{0,4}|full)\.(jpg|png|webp)$/;

@@ -37,7 +37,9 @@ function tiffOrientation(t: Uint8Array): Orientation {
   if (!little && !big) return 1;
   const u16 = (o: number) => (little ? t[o]! | (t[o + 1]! << 8) : (t[o]! << 8) | t[o + 1]!);
   const u32 = (o: number) =>
-    (little ? (t[o]! | (t[o + 1]! << 8) | (t[o + 2]! << 16) | (t[o + 3]! << 24)) : ((t[o]! << 24) | (t[o + 1]! << 16) | (t[o + 2]! << 8) | t[o + 3]!)) >>> 0;
+    (little
+      ? t[o]! | (t[o + 1]! << 8) | (t[o + 2]! << 16) | (t[o + 3]! << 24)
+      : (t[o]! << 24) | (t[o + 1]! << 16) | (t[o + 2]! << 8) | t[o + 3]!) >>> 0;
   if (u16(2) !== 42) return 1;
   const ifd = u32(4);
   if (ifd < 8 || ifd + 2 > t.length) return 1;

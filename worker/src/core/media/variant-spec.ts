@@ -1,6 +1,6 @@
+import type { Orientation } from '../../ports/image-codec.js';
 import type { Image } from '../domain/entities.js';
 import { DomainError } from '../domain/errors.js';
-import type { Orientation } from '../../ports/image-codec.js';
 
 export type RequestedFormat = 'webp' | 'jpeg' | 'png';
 
@@ -41,7 +41,8 @@ export function parseVariantQuery(query: Record<string, string[]>, presets: read
   }
   const format = query.format?.[0];
   if (format !== undefined) {
-    if (format !== 'webp' && format !== 'jpeg' && format !== 'png') throw bad('format', 'format must be webp, jpeg or png');
+    if (format !== 'webp' && format !== 'jpeg' && format !== 'png')
+      throw bad('format', 'format must be webp, jpeg or png');
     out.format = format;
   }
   return out;
@@ -60,7 +61,12 @@ const TARGETS = {
  * bytes are.
  */
 export function variantTarget(image: Image, request: VariantRequest, lossyWebp: boolean): VariantTarget {
-  const natural = image.contentType === 'image/png' || image.contentType === 'image/gif' ? 'png' : image.contentType === 'image/webp' ? 'webp' : 'jpeg';
+  const natural =
+    image.contentType === 'image/png' || image.contentType === 'image/gif'
+      ? 'png'
+      : image.contentType === 'image/webp'
+        ? 'webp'
+        : 'jpeg';
   let format = request.format ?? natural;
   if (format === 'webp' && !lossyWebp) format = 'jpeg';
   const { ext, contentType } = TARGETS[format];

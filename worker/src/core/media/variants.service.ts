@@ -3,11 +3,18 @@ import type { ImageCodec, RasterImage } from '../../ports/image-codec.js';
 import type { Image } from '../domain/entities.js';
 import { DomainError } from '../domain/errors.js';
 import { IMAGE_URL_PREFIX } from '../shared/dto.js';
-import { contentVariantsPrefix, imageVariantsPrefix, originalKey, VARIANT_NAME, VARIANTS_PREFIX, variantKey } from './blob-keys.js';
+import {
+  contentVariantsPrefix,
+  imageVariantsPrefix,
+  originalKey,
+  VARIANT_NAME,
+  VARIANTS_PREFIX,
+  variantKey,
+} from './blob-keys.js';
 import { readJpegOrientation } from './exif-orientation.js';
 import { readImageHeader } from './image-header.js';
 import { isStructurallyComplete } from './image-integrity.js';
-import { variantSize, variantTarget, type VariantRequest } from './variant-spec.js';
+import { type VariantRequest, variantSize, variantTarget } from './variant-spec.js';
 
 export interface VariantsDeps {
   blobs: BlobStore;
@@ -82,9 +89,12 @@ export function createVariantsService(deps: VariantsDeps) {
     // The header and structure again, from the stored bytes themselves: the
     // decoder sees nothing the checks have not passed.
     const header = readImageHeader(original);
-    if (!header || header.contentType !== image.contentType) throw cannotResize('The stored file is not a readable image');
-    if (header.width * header.height > pixelCap) throw cannotResize(`Variants are made of images up to ${pixelCap} pixels`);
-    if (!isStructurallyComplete(original, header.contentType)) throw cannotResize('The stored image is truncated or damaged');
+    if (!header || header.contentType !== image.contentType)
+      throw cannotResize('The stored file is not a readable image');
+    if (header.width * header.height > pixelCap)
+      throw cannotResize(`Variants are made of images up to ${pixelCap} pixels`);
+    if (!isStructurallyComplete(original, header.contentType))
+      throw cannotResize('The stored image is truncated or damaged');
     const orientation = header.contentType === 'image/jpeg' ? readJpegOrientation(original) : 1;
     const size = variantSize({ ...image, width: header.width, height: header.height }, orientation, request);
     const target = variantTarget(image, request, codec.lossyWebp);
@@ -158,19 +168,23 @@ export function createVariantsService(deps: VariantsDeps) {
         const params = new URLSearchParams();
         if (m[1] !== 'full') params.set('w', m[1]!);
         params.set('format', m[2] === 'jpg' ? 'jpeg' : m[2]!);
-        return [{
-          requestedWidth: m[1] === 'full' ? null : Number(m[1]),
-          contentType: item.contentType,
-          bytes: item.size,
-          url: `${IMAGE_URL_PREFIX}${image.filename}?${params}`,
-          createdAt: item.uploadedAt.toISOString(),
-        }];
+        return [
+          {
+            requestedWidth: m[1] === 'full' ? null : Number(m[1]),
+            contentType: item.contentType,
+            bytes: item.size,
+            url: `${IMAGE_URL_PREFIX}${image.filename}?${params}`,
+            createdAt: item.uploadedAt.toISOString(),
+          },
+        ];
       });
     },
 
     /** The cache panel: how many variants and how many bytes, over every image. */
     async stats(): Promise<{ count: number; bytes: number; presets: number[] }> {
-      const items = (await listAll(VARIANTS_PREFIX)).filter((i) => VARIANT_NAME.test(i.key.slice(i.key.lastIndexOf('/') + 1)));
+      const items = (await listAll(VARIANTS_PREFIX)).filter((i) =>
+        VARIANT_NAME.test(i.key.slice(i.key.lastIndexOf('/') + 1)),
+      );
       return { count: items.length, bytes: items.reduce((n, i) => n + i.size, 0), presets: [...deps.presets] };
     },
 

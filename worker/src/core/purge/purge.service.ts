@@ -7,7 +7,7 @@ import type { Image } from '../domain/entities.js';
 import type { PurgeRemoved, PurgeRun, PurgeTrigger } from '../domain/purge.entities.js';
 import { originalKey } from '../media/blob-keys.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
-import { bytesOf, planPurge, type PurgeInventory } from './purge-planner.js';
+import { bytesOf, type PurgeInventory, planPurge } from './purge-planner.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const PAGE = 1000;
@@ -80,7 +80,10 @@ async function execute(deps: PurgeDeps, plan: PurgeRemoved): Promise<PurgeRemove
   const done: PurgeRemoved = { duplicates: [], orphanBlobs: [], rowsWithoutBlob: [] };
   const { repos, blobs, logError } = deps;
   for (const item of plan.duplicates) {
-    const [duplicate, survivor] = await Promise.all([repos.images.findById(item.imageId), repos.images.findById(item.survivorId)]);
+    const [duplicate, survivor] = await Promise.all([
+      repos.images.findById(item.imageId),
+      repos.images.findById(item.survivorId),
+    ]);
     if (!duplicate || !survivor) continue;
     // Every reference (links, bodies, og images) moves to the survivor, in
     // one transaction, before any blob is deleted.
@@ -154,7 +157,8 @@ export async function runScheduledPurge(deps: PurgeDeps, now: Date): Promise<Pur
   if (!settings.enabled) return null;
   if (!isDue(await deps.repos.purge.lastScheduledRun(), settings.intervalHours, now)) return null;
   const holder = deps.ids.newId();
-  if (!(await deps.repos.leases.acquire(PURGE_LEASE, holder, now, new Date(now.getTime() + PURGE_LEASE_MS)))) return null;
+  if (!(await deps.repos.leases.acquire(PURGE_LEASE, holder, now, new Date(now.getTime() + PURGE_LEASE_MS))))
+    return null;
   try {
     if (!isDue(await deps.repos.purge.lastScheduledRun(), settings.intervalHours, now)) return null;
     return await runPurge(deps, 'scheduled', settings.dryRun);
@@ -167,19 +171,19 @@ export function createPurgeService(deps: PurgeDeps) {
   const { repos, clock } = deps;
 
   async function settings(): Promise<PurgeSettingsDto> {
-      const [settings, newest, lastScheduled] = await Promise.all([
-        repos.purge.getSettings(),
-        repos.purge.listRuns({ limit: 1 }),
-        repos.purge.lastScheduledRun(),
-      ]);
-      const next = lastScheduled
-        ? new Date(lastScheduled.startedAt.getTime() + settings.intervalHours * HOUR_MS)
-        : clock.now();
-      return {
-        ...settings,
-        lastRunAt: newest[0]?.startedAt.toISOString() ?? null,
-        nextRunAt: settings.enabled ? next.toISOString() : null,
-      };
+    const [settings, newest, lastScheduled] = await Promise.all([
+      repos.purge.getSettings(),
+      repos.purge.listRuns({ limit: 1 }),
+      repos.purge.lastScheduledRun(),
+    ]);
+    const next = lastScheduled
+      ? new Date(lastScheduled.startedAt.getTime() + settings.intervalHours * HOUR_MS)
+      : clock.now();
+    return {
+      ...settings,
+      lastRunAt: newest[0]?.startedAt.toISOString() ?? null,
+      nextRunAt: settings.enabled ? next.toISOString() : null,
+    };
   }
 
   return {

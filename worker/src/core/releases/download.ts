@@ -19,7 +19,12 @@ export interface DownloadOptions {
  * declared length plus one chunk). The bytes are returned only when length
  * and sha256 match; otherwise ReleaseRefusedError and nothing to stage.
  */
-export async function downloadArtifact(manifest: Manifest, name: string, url: string | URL, options: DownloadOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function downloadArtifact(
+  manifest: Manifest,
+  name: string,
+  url: string | URL,
+  options: DownloadOptions = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const artifact = manifest.artifacts.find((a) => a.name === name);
   if (!artifact) return refuse('artifact_unknown', `${manifest.version} declares no artifact ${name}`);
   const controller = new AbortController();
@@ -40,7 +45,10 @@ export async function downloadArtifact(manifest: Manifest, name: string, url: st
     if (declared !== null && /^\d+$/.test(declared) && Number(declared) > artifact.length) {
       controller.abort();
       await response.body.cancel().catch(() => {});
-      return refuse('artifact_too_long', `${name}: Content-Length ${declared} is above the declared ${artifact.length} bytes`);
+      return refuse(
+        'artifact_too_long',
+        `${name}: Content-Length ${declared} is above the declared ${artifact.length} bytes`,
+      );
     }
     const buffer = new Uint8Array(artifact.length);
     let received = 0;
@@ -50,7 +58,10 @@ export async function downloadArtifact(manifest: Manifest, name: string, url: st
         const { done, value } = await reader.read();
         if (done) break;
         if (received + value.byteLength > artifact.length) {
-          refuse('artifact_too_long', `${name}: the server sent more than the declared ${artifact.length} bytes; download aborted`);
+          refuse(
+            'artifact_too_long',
+            `${name}: the server sent more than the declared ${artifact.length} bytes; download aborted`,
+          );
         }
         buffer.set(value, received);
         received += value.byteLength;
@@ -61,7 +72,10 @@ export async function downloadArtifact(manifest: Manifest, name: string, url: st
       if (e instanceof ReleaseRefusedError) throw e;
       // A connection cut mid-body is a truncated artifact, unless our caller aborted.
       if (options.signal?.aborted) return refuse('download_failed', `${name}: aborted`);
-      return refuse('artifact_truncated', `${name}: the body ended after ${received} of ${artifact.length} bytes (${(e as Error).message})`);
+      return refuse(
+        'artifact_truncated',
+        `${name}: the body ended after ${received} of ${artifact.length} bytes (${(e as Error).message})`,
+      );
     }
     const bytes = received === artifact.length ? buffer : buffer.slice(0, received);
     await verifyArtifact(manifest, name, bytes, options.others);

@@ -21,6 +21,16 @@ export interface PinnedKey {
 // must be replaced before the first release (docs/releases.md, "Keys and
 // rotation"); until then no release can be signed.
 export const PINNED_RELEASE_KEYS: readonly PinnedKey[] = Object.freeze([
-  { keyId: '26773b6dcfda6aee', publicKey: 'zhCcUduJeZfNHiliTaXoPkT285DP6T9QxON0HeHUAjo', status: 'active', note: 'release key 3, made 2026-11-26' },
-  { keyId: '9e3fee411f0d70c8', publicKey: 'arUSlt1IftJOUW-e1Wq6s-4_a9ihpMfxNiPxK9jeX7Y', status: 'active', note: 'release key 4, made 2026-11-26' },
+  {
+    keyId: '26773b6dcfda6aee',
+    publicKey: 'zhCcUduJeZfNHiliTaXoPkT285DP6T9QxON0HeHUAjo',
+    status: 'active',
+    note: 'release key 3, made 2026-11-26',
+  },
+  {
+    keyId: '9e3fee411f0d70c8',
+    publicKey: 'arUSlt1IftJOUW-e1Wq6s-4_a9ihpMfxNiPxK9jeX7Y',
+    status: 'active',
+    note: 'release key 4, made 2026-11-26',
+  },
 ]);

@@ -1,7 +1,15 @@
 import type { Clock, Logger } from '../../ports/runtime.js';
-import type { LastApply, ReleaseStager, ReleaseSwitcher, SwitcherStatus, UpdateFeed, UpdateState, UpdateStateStore } from '../../ports/update-feed.js';
+import type {
+  LastApply,
+  ReleaseStager,
+  ReleaseSwitcher,
+  SwitcherStatus,
+  UpdateFeed,
+  UpdateState,
+  UpdateStateStore,
+} from '../../ports/update-feed.js';
 import { downloadArtifact } from './download.js';
-import { ManifestSchema, type Manifest } from './manifest.js';
+import { type Manifest, ManifestSchema } from './manifest.js';
 import { PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
 import { ReleaseRefusedError, refuse } from './refusal.js';
 import { compareVersions } from './semver.js';
@@ -95,7 +103,8 @@ export class UpdateService {
   /** Asks the supervisor to go back to the previous release (and, on SQLite, its database backup). */
   async rollback(actorId: string | null): Promise<UpdateStatusDto> {
     const switcher = await this.supervisor();
-    if (!(await switcher.status()).previous) throw new UpdatesUnavailableError('there is no previous release to roll back to');
+    if (!(await switcher.status()).previous)
+      throw new UpdatesUnavailableError('there is no previous release to roll back to');
     return this.ask(switcher, { operation: 'rollback', version: null, actorId });
   }
 
@@ -109,17 +118,27 @@ export class UpdateService {
   async reportOutcome(record: (activity: UpdateActivity) => Promise<void>): Promise<void> {
     try {
       // Read-only first: a status request never waits behind a download when there is nothing to write.
-      if (await this.unreported()) await this.exclusive(async () => {
-        const last = await this.unreported();
-        if (!last) return;
-        const automatic = last.outcome === 'rolled_back';
-        await record({
-          action: automatic || last.operation === 'rollback' ? 'update.rollback' : 'update.apply',
-          version: automatic ? last.from : last.version,
-          details: { operation: last.operation, outcome: last.outcome, version: last.version, from: last.from, at: last.at, reason: last.reason, requestedBy: last.actorId, automatic },
+      if (await this.unreported())
+        await this.exclusive(async () => {
+          const last = await this.unreported();
+          if (!last) return;
+          const automatic = last.outcome === 'rolled_back';
+          await record({
+            action: automatic || last.operation === 'rollback' ? 'update.rollback' : 'update.apply',
+            version: automatic ? last.from : last.version,
+            details: {
+              operation: last.operation,
+              outcome: last.outcome,
+              version: last.version,
+              from: last.from,
+              at: last.at,
+              reason: last.reason,
+              requestedBy: last.actorId,
+              automatic,
+            },
+          });
+          await this.deps.store.save({ ...(await this.deps.store.load()), reportedApplyId: last.id });
         });
-        await this.deps.store.save({ ...(await this.deps.store.load()), reportedApplyId: last.id });
-      });
     } catch (err) {
       // The log is a record, not a gate: status and updates go on without it.
       this.deps.logger.error('the supervisor outcome was not written to the activity log', err);
@@ -136,13 +155,18 @@ export class UpdateService {
     if (!switcher) throw new UpdatesUnavailableError(WORKERS_APPLY_MESSAGE);
     const status = await switcher.status();
     if (!status.supervised) throw new UpdatesUnavailableError(UNSUPERVISED_MESSAGE);
-    if (status.pending) throw new UpdatesUnavailableError(`an ${status.pending.operation} to ${status.pending.version} is in progress`);
+    if (status.pending)
+      throw new UpdatesUnavailableError(`an ${status.pending.operation} to ${status.pending.version} is in progress`);
     return switcher;
   }
 
-  private async ask(switcher: ReleaseSwitcher, req: Parameters<ReleaseSwitcher['request']>[0]): Promise<UpdateStatusDto> {
+  private async ask(
+    switcher: ReleaseSwitcher,
+    req: Parameters<ReleaseSwitcher['request']>[0],
+  ): Promise<UpdateStatusDto> {
     const answer = await switcher.request(req);
-    if (!answer.accepted) throw new UpdatesUnavailableError(`the supervisor refused: ${answer.message ?? 'no reason given'}`);
+    if (!answer.accepted)
+      throw new UpdatesUnavailableError(`the supervisor refused: ${answer.message ?? 'no reason given'}`);
     this.deps.logger.info(`update ${req.operation} requested`, { version: req.version, actorId: req.actorId });
     return this.status();
   }
@@ -178,12 +202,23 @@ export class UpdateService {
         signal: this.deadline(),
         others: releases,
       });
-      await stager.stage({ version: latest.version, sequence: latest.sequence, artifactName: artifact.name, signedManifest: signedLatest }, bytes);
+      await stager.stage(
+        {
+          version: latest.version,
+          sequence: latest.sequence,
+          artifactName: artifact.name,
+          signedManifest: signedLatest,
+        },
+        bytes,
+      );
     } catch (e) {
       this.logRefusal(e);
       throw e;
     }
-    const next: UpdateState = { ...state, staged: { version: latest.version, sequence: latest.sequence, stagedAt: this.deps.clock.now().toISOString() } };
+    const next: UpdateState = {
+      ...state,
+      staged: { version: latest.version, sequence: latest.sequence, stagedAt: this.deps.clock.now().toISOString() },
+    };
     await this.deps.store.save(next);
     this.deps.logger.info('release staged', { version: latest.version, sequence: latest.sequence });
     return this.toDto(next);
@@ -201,7 +236,9 @@ export class UpdateService {
         highestSequenceSeen: state.highestSequenceSeen,
         now: this.deps.clock.now(),
       });
-      const signedLatest = (doc as { releases: { signed?: { sequence?: unknown } }[] }).releases.find((r) => r.signed?.sequence === verified.latest.sequence);
+      const signedLatest = (doc as { releases: { signed?: { sequence?: unknown } }[] }).releases.find(
+        (r) => r.signed?.sequence === verified.latest.sequence,
+      );
       const next: UpdateState = {
         ...state,
         highestSequenceSeen: Math.max(state.highestSequenceSeen, verified.latest.sequence),
@@ -275,7 +312,10 @@ export class UpdateService {
       latest: latest?.version ?? null,
       available: latest !== null && compareVersions(latest.version, this.deps.currentVersion) > 0,
       // A staged release that is now running (or older) is nothing to apply.
-      staged: state.staged && compareVersions(state.staged.version, this.deps.currentVersion) > 0 ? state.staged.version : null,
+      staged:
+        state.staged && compareVersions(state.staged.version, this.deps.currentVersion) > 0
+          ? state.staged.version
+          : null,
       lastCheckedAt: state.lastCheckedAt,
       notes: latest?.notes ?? null,
       supervised: sw?.supervised ?? false,

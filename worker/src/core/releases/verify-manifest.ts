@@ -1,6 +1,13 @@
 import { base64urlDecode, keyIdOf, sha256Hex } from './bytes.js';
 import { canonicalJson, signedBytes } from './canonical-json.js';
-import { FeedSchema, ManifestSchema, SignatureSchema, SignedManifestSchema, type Artifact, type Manifest } from './manifest.js';
+import {
+  type Artifact,
+  FeedSchema,
+  type Manifest,
+  ManifestSchema,
+  SignatureSchema,
+  SignedManifestSchema,
+} from './manifest.js';
 import type { PinnedKey } from './pinned-keys.js';
 import { refuse } from './refusal.js';
 import { compareVersions } from './semver.js';
@@ -58,15 +65,22 @@ export async function verifySignature(input: unknown, pinnedKeys: readonly Pinne
   if (!verified) {
     return sawRetired
       ? refuse('key_retired', 'signed only by retired keys')
-      : refuse('key_not_pinned', `signed only by keys that are not pinned (${signatures.map((s) => (s as { keyId?: unknown }).keyId).join(', ')})`);
+      : refuse(
+          'key_not_pinned',
+          `signed only by keys that are not pinned (${signatures.map((s) => (s as { keyId?: unknown }).keyId).join(', ')})`,
+        );
   }
 
   const manifest = ManifestSchema.safeParse(envelope.data.signed);
   if (!manifest.success) {
     const first = manifest.error.issues[0];
-    return refuse('malformed', `signed manifest has the wrong shape${first ? ` at ${first.path.join('.')}: ${first.message}` : ''}`);
+    return refuse(
+      'malformed',
+      `signed manifest has the wrong shape${first ? ` at ${first.path.join('.')}: ${first.message}` : ''}`,
+    );
   }
-  if (Date.parse(manifest.data.expiresAt) <= Date.parse(manifest.data.issuedAt)) return refuse('malformed', 'expiresAt is not after issuedAt');
+  if (Date.parse(manifest.data.expiresAt) <= Date.parse(manifest.data.issuedAt))
+    return refuse('malformed', 'expiresAt is not after issuedAt');
   const names = new Set(manifest.data.artifacts.map((a) => a.name));
   if (names.size !== manifest.data.artifacts.length) return refuse('malformed', 'two artifacts share a name');
   return manifest.data;
@@ -77,12 +91,16 @@ export function checkPolicy(manifest: Manifest, ctx: Omit<VerifyContext, 'pinned
   if (manifest.sequence < ctx.highestSequenceSeen) {
     refuse('rollback', `sequence ${manifest.sequence} is lower than ${ctx.highestSequenceSeen}, already seen`);
   }
-  if (ctx.now.getTime() >= Date.parse(manifest.expiresAt)) refuse('expired', `the manifest expired at ${manifest.expiresAt}`);
+  if (ctx.now.getTime() >= Date.parse(manifest.expiresAt))
+    refuse('expired', `the manifest expired at ${manifest.expiresAt}`);
   if (compareVersions(manifest.version, ctx.currentVersion) < 0) {
     refuse('downgrade', `version ${manifest.version} is older than the running ${ctx.currentVersion}`);
   }
   if (compareVersions(ctx.currentVersion, manifest.minUpdateFrom) < 0) {
-    refuse('version_jump', `${manifest.version} updates only from ${manifest.minUpdateFrom} or later; this is ${ctx.currentVersion}`);
+    refuse(
+      'version_jump',
+      `${manifest.version} updates only from ${manifest.minUpdateFrom} or later; this is ${ctx.currentVersion}`,
+    );
   }
   return manifest;
 }
@@ -115,7 +133,8 @@ export async function verifyFeed(input: unknown, ctx: VerifyContext): Promise<Ve
     const manifest = await verifySignature(entry, ctx.pinnedKeys);
     const canonical = canonicalJson(manifest);
     const seen = bySequence.get(manifest.sequence);
-    if (seen !== undefined && seen !== canonical) refuse('feed_inconsistent', `two different manifests carry sequence ${manifest.sequence}`);
+    if (seen !== undefined && seen !== canonical)
+      refuse('feed_inconsistent', `two different manifests carry sequence ${manifest.sequence}`);
     bySequence.set(manifest.sequence, canonical);
     releases.push(manifest);
   }
@@ -128,21 +147,36 @@ export async function verifyFeed(input: unknown, ctx: VerifyContext): Promise<Ve
  * `others` (the feed's other manifests) only sharpen the reason: bytes that
  * are another release's artifact are reported as mix-and-match.
  */
-export async function verifyArtifact(manifest: Manifest, name: string, bytes: Uint8Array<ArrayBuffer>, others: readonly Manifest[] = []): Promise<Artifact> {
+export async function verifyArtifact(
+  manifest: Manifest,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  others: readonly Manifest[] = [],
+): Promise<Artifact> {
   const artifact = manifest.artifacts.find((a) => a.name === name);
   if (!artifact) return refuse('artifact_unknown', `${manifest.version} declares no artifact ${name}`);
-  if (bytes.byteLength > artifact.length) return refuse('artifact_too_long', `${name} has more than the declared ${artifact.length} bytes`);
+  if (bytes.byteLength > artifact.length)
+    return refuse('artifact_too_long', `${name} has more than the declared ${artifact.length} bytes`);
   const digest = await sha256Hex(bytes);
   if (digest === artifact.sha256 && bytes.byteLength === artifact.length) return artifact;
   const owner = others.find((m) => m.sequence !== manifest.sequence && m.artifacts.some((a) => a.sha256 === digest));
-  if (owner) return refuse('artifact_mix_and_match', `${name} is the artifact of ${owner.version} (sequence ${owner.sequence}), not of ${manifest.version}`);
-  if (bytes.byteLength < artifact.length) return refuse('artifact_truncated', `${name} has ${bytes.byteLength} of the declared ${artifact.length} bytes`);
+  if (owner)
+    return refuse(
+      'artifact_mix_and_match',
+      `${name} is the artifact of ${owner.version} (sequence ${owner.sequence}), not of ${manifest.version}`,
+    );
+  if (bytes.byteLength < artifact.length)
+    return refuse('artifact_truncated', `${name} has ${bytes.byteLength} of the declared ${artifact.length} bytes`);
   return refuse('artifact_hash_mismatch', `${name} has sha256 ${digest}, the manifest declares ${artifact.sha256}`);
 }
 
 const keyCache = new WeakMap<PinnedKey, Promise<CryptoKey>>();
 
-async function ed25519Verify(pinned: PinnedKey, sig: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): Promise<boolean> {
+async function ed25519Verify(
+  pinned: PinnedKey,
+  sig: Uint8Array<ArrayBuffer>,
+  data: Uint8Array<ArrayBuffer>,
+): Promise<boolean> {
   if (sig.byteLength !== 64) return false;
   let key = keyCache.get(pinned);
   if (!key) {
@@ -155,7 +189,9 @@ async function ed25519Verify(pinned: PinnedKey, sig: Uint8Array<ArrayBuffer>, da
 async function importPinned(pinned: PinnedKey): Promise<CryptoKey> {
   const raw = base64urlDecode(pinned.publicKey);
   if (raw.byteLength !== 32 || (await keyIdOf(raw)) !== pinned.keyId) {
-    throw new Error(`pinned key ${pinned.keyId} is misconfigured: its id is not the SHA-256 prefix of its 32-byte public key`);
+    throw new Error(
+      `pinned key ${pinned.keyId} is misconfigured: its id is not the SHA-256 prefix of its 32-byte public key`,
+    );
   }
   return crypto.subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
 }

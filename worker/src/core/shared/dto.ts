@@ -51,5 +51,11 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
 
 /** Never the code or its hash: the code travels only in the e-mail. */
 export function toInvitationDto(i: Invitation): InvitationDto {
-  return { id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() };
+  return {
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    expiresAt: i.expiresAt.toISOString(),
+    createdAt: i.createdAt.toISOString(),
+  };
 }

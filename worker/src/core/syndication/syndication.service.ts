@@ -28,7 +28,8 @@ export function articleUrl(site: Site | null, article: Article): string | null {
  * article is left out of sitemaps and marked so for crawlers.
  */
 export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) {
-  const absolute = (url: string | null) => (url && url.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${url}` : url);
+  const absolute = (url: string | null) =>
+    url && url.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${url}` : url;
 
   async function site(id: string): Promise<Site> {
     const found = await repos.sites.findById(id);
@@ -97,7 +98,9 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
       const article = await repos.articles.findById(articleId);
       if (!article || (article.status === 'offline' && !canReadOffline(actor))) throw notFound();
       const s = article.siteId ? await repos.sites.findById(article.siteId) : null;
-      const authors = (await Promise.all(article.authorIds.map((id) => repos.authors.findById(id)))).filter((a) => a !== null);
+      const authors = (await Promise.all(article.authorIds.map((id) => repos.authors.findById(id)))).filter(
+        (a) => a !== null,
+      );
       const title = article.seo.metaTitle ?? article.title;
       const description = article.seo.metaDescription ?? excerpt(article.body, 200);
       const url = articleUrl(s, article);

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { User } from '../../core/domain/entities.js';
 import { ANONYMOUS } from '../../core/accounts/actor.js';
 import { looksLikeApiKey } from '../../core/accounts/api-keys.service.js';
 import { decide, type Permission } from '../../core/accounts/policy.js';
+import type { User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { AppEnv } from '../env.js';
 

@@ -63,7 +63,10 @@ export function createPublicReadCache(options: { maxEntries?: number; maxBytes?:
     if (method !== 'GET' || c.get('actor').type !== 'anonymous' || !CACHEABLE.test(c.req.path)) return next();
     await next();
     if (c.res.status === 200) {
-      store(keyOf(c.req.url), { body: await c.res.clone().text(), contentType: c.res.headers.get('content-type') ?? 'application/json' });
+      store(keyOf(c.req.url), {
+        body: await c.res.clone().text(),
+        contentType: c.res.headers.get('content-type') ?? 'application/json',
+      });
     }
   };
 

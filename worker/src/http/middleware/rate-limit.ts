@@ -77,7 +77,12 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
         void settlePending();
       }
       if (!decision.allowed) {
-        throw new DomainError('rate_limited', 'Too many attempts; wait and try again', undefined, decision.retryAfterSeconds);
+        throw new DomainError(
+          'rate_limited',
+          'Too many attempts; wait and try again',
+          undefined,
+          decision.retryAfterSeconds,
+        );
       }
       await next();
       // A 5xx judged nothing (the database was down, say): the client gets its

@@ -20,7 +20,18 @@ export const COMPONENTS = {
     error: obj(
       {
         code: {
-          enum: ['invalid_request', 'unauthorized', 'forbidden', 'registration_closed', 'not_found', 'conflict', 'payload_too_large', 'rate_limited', 'internal', 'unavailable'],
+          enum: [
+            'invalid_request',
+            'unauthorized',
+            'forbidden',
+            'registration_closed',
+            'not_found',
+            'conflict',
+            'payload_too_large',
+            'rate_limited',
+            'internal',
+            'unavailable',
+          ],
         },
         message: { type: 'string' },
         issues: { type: 'array', items: obj({ path: { type: 'string' }, message: { type: 'string' } }) },
@@ -37,8 +48,20 @@ export const COMPONENTS = {
     createdAt: timestamp,
   }),
   Session: obj({ token: { type: 'string' }, user: { $ref: '#/components/schemas/User' } }),
-  Invitation: obj({ id: uuid, email: { type: 'string' }, role: { enum: ['owner', 'admin'] }, expiresAt: timestamp, createdAt: timestamp }),
-  Site: obj({ id: uuid, name: { type: 'string' }, baseUrl: { type: 'string' }, description: nullable({ type: 'string' }), createdAt: timestamp }),
+  Invitation: obj({
+    id: uuid,
+    email: { type: 'string' },
+    role: { enum: ['owner', 'admin'] },
+    expiresAt: timestamp,
+    createdAt: timestamp,
+  }),
+  Site: obj({
+    id: uuid,
+    name: { type: 'string' },
+    baseUrl: { type: 'string' },
+    description: nullable({ type: 'string' }),
+    createdAt: timestamp,
+  }),
   Author: obj({
     id: uuid,
     name: { type: 'string' },
@@ -73,10 +96,13 @@ export const COMPONENTS = {
     seo: { $ref: '#/components/schemas/Seo' },
     images: { type: 'array', items: { $ref: '#/components/schemas/Image' } },
   }),
-  Version: obj({ version: { type: 'string' }, commit: { type: 'string' }, builtAt: { type: 'string' }, target: { enum: ['workers', 'node'] } }),
+  Version: obj({
+    version: { type: 'string' },
+    commit: { type: 'string' },
+    builtAt: { type: 'string' },
+    target: { enum: ['workers', 'node'] },
+  }),
 } as const;
-
-
 
 export const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
 export const pageOf = (name: ComponentName) =>
@@ -92,7 +118,10 @@ export const EXTRA_COMPONENTS = {
     staged: nullable({ type: 'string' }),
     lastCheckedAt: nullable(timestamp),
     notes: nullable({ type: 'string' }),
-    supervised: { type: 'boolean', description: 'Node started by the supervisor: apply and rollback are available (false on Workers)' },
+    supervised: {
+      type: 'boolean',
+      description: 'Node started by the supervisor: apply and rollback are available (false on Workers)',
+    },
     previous: { ...nullable({ type: 'string' }), description: 'The release a rollback goes back to' },
     pending: {
       ...nullable(obj({ operation: { enum: ['apply', 'rollback'] }, version: { type: 'string' }, since: timestamp })),
@@ -105,7 +134,10 @@ export const EXTRA_COMPONENTS = {
           operation: { enum: ['apply', 'rollback'] },
           version: { type: 'string', description: 'The release switched to (or attempted)' },
           from: { type: 'string' },
-          outcome: { enum: ['applied', 'rolled_back', 'failed'], description: 'rolled_back: not healthy in time, `from` runs again; failed: nothing was switched' },
+          outcome: {
+            enum: ['applied', 'rolled_back', 'failed'],
+            description: 'rolled_back: not healthy in time, `from` runs again; failed: nothing was switched',
+          },
           at: timestamp,
           reason: nullable({ type: 'string' }),
           actorId: nullable({ type: 'string' }),
@@ -153,9 +185,16 @@ export const EXTRA_COMPONENTS = {
     byAction: { type: 'array', items: obj({ action: { type: 'string' }, count: { type: 'integer' } }) },
     byActor: {
       type: 'array',
-      items: obj({ actorType: { enum: ['user', 'apiKey', 'system'] }, actorId: nullable({ type: 'string' }), count: { type: 'integer' } }),
+      items: obj({
+        actorType: { enum: ['user', 'apiKey', 'system'] },
+        actorId: nullable({ type: 'string' }),
+        count: { type: 'integer' },
+      }),
     },
-    byDay: { type: 'array', items: obj({ day: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }, count: { type: 'integer' } }) },
+    byDay: {
+      type: 'array',
+      items: obj({ day: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }, count: { type: 'integer' } }),
+    },
     sizeBytes: { type: 'integer' },
     maxBytes: { type: 'integer' },
   }),
@@ -168,7 +207,11 @@ export const EXTRA_COMPONENTS = {
     lastUsedAt: nullable(timestamp),
     expiresAt: nullable(timestamp),
   }),
-  VariantCache: obj({ count: { type: 'integer' }, bytes: { type: 'integer' }, presets: { type: 'array', items: { type: 'integer' } } }),
+  VariantCache: obj({
+    count: { type: 'integer' },
+    bytes: { type: 'integer' },
+    presets: { type: 'array', items: { type: 'integer' } },
+  }),
   PurgeRun: obj({
     id: { type: 'string', format: 'uuid' },
     trigger: { enum: ['manual', 'scheduled'] },

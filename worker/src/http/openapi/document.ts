@@ -1,4 +1,4 @@
-import { z, type ZodType } from 'zod';
+import { type ZodType, z } from 'zod';
 import type { VersionDto } from '../../contract/system.schema.js';
 import { POLICY } from '../../core/accounts/policy.js';
 import { ALL_COMPONENTS, ref } from './components.js';
@@ -6,7 +6,10 @@ import { OPERATIONS, type Operation } from './operations.js';
 
 /** The schema of what a client sends: the input side of each zod schema. */
 const requestSchema = (schema: ZodType) => {
-  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete json.$schema;
   return json;
 };
@@ -23,7 +26,9 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 const AUTH_TEXT = (op: Operation) =>
-  op.auth === 'public' ? 'Public.' : `Needs a session: ${POLICY[op.auth] === 'session' ? 'any account' : POLICY[op.auth] === 'verified' ? 'a verified account' : 'the owner'}.`;
+  op.auth === 'public'
+    ? 'Public.'
+    : `Needs a session: ${POLICY[op.auth] === 'session' ? 'any account' : POLICY[op.auth] === 'verified' ? 'a verified account' : 'the owner'}.`;
 
 function parameters(op: Operation) {
   const params: object[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -47,7 +52,10 @@ function operationObject(op: Operation) {
     [status]: body ? { description: 'OK', content: { 'application/json': { schema: body } } } : { description: 'OK' },
   };
   for (const code of [...(op.errors ?? []), ...(op.rateLimited ? [429] : [])]) {
-    responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } };
+    responses[code] = {
+      description: ERROR_TEXT[code] ?? 'Error',
+      content: { 'application/json': { schema: ref('Error') } },
+    };
   }
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
@@ -56,12 +64,22 @@ function operationObject(op: Operation) {
     tags: [op.tag],
     ...(op.auth === 'public' ? {} : { security: [{ bearer: [] }] }),
     parameters: parameters(op),
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(op.body) } } } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(op.body) } } } }
+      : {}),
     ...(op.multipart
       ? {
           requestBody: {
             required: true,
-            content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } },
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  properties: { file: { type: 'string', format: 'binary' } },
+                  required: ['file'],
+                },
+              },
+            },
           },
         }
       : {}),
@@ -78,12 +96,19 @@ export function buildOpenApiDocument(version: VersionDto) {
     info: {
       title: 'Edge CMS API',
       version: version.version,
-      description: 'Articles, images and accounts. Errors: `{ "error": { "code", "message", "issues"? } }`. Lists: `?limit=1..100&cursor=`.',
+      description:
+        'Articles, images and accounts. Errors: `{ "error": { "code", "message", "issues"? } }`. Lists: `?limit=1..100&cursor=`.',
     },
     servers: [{ url: '/' }],
     components: {
       schemas: ALL_COMPONENTS,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT (login, registration, invitation) or an API key (`cms_…`).' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A session JWT (login, registration, invitation) or an API key (`cms_…`).',
+        },
+      },
     },
     paths,
   };

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import {
+  type ActivityEntryDto,
   ActivityExportQuerySchema,
   ActivityFilterSchema,
   ActivityListQuerySchema,
-  type ActivityEntryDto,
 } from '../../contract/activity.schema.js';
 import { csvHeader, csvRow, ndjsonRow } from '../../core/activity/export-format.js';
 import type { AppEnv } from '../env.js';

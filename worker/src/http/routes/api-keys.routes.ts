@@ -16,7 +16,10 @@ export const apiKeysRoutes = new Hono<AppEnv>()
   .post('/', allow('apiKeys.manage'), validate('json', CreateApiKeySchema), async (c) => {
     const created = await c.var.services.apiKeys.create(currentUser(c), c.req.valid('json'));
     const { apiKey } = created;
-    c.var.audit('apiKey.create', { ...subject('apiKey', apiKey.id), details: { name: apiKey.name, scopes: apiKey.scopes, expiresAt: apiKey.expiresAt } });
+    c.var.audit('apiKey.create', {
+      ...subject('apiKey', apiKey.id),
+      details: { name: apiKey.name, scopes: apiKey.scopes, expiresAt: apiKey.expiresAt },
+    });
     // The secret is in this response and nowhere else, ever: never cached.
     c.header('cache-control', 'no-store');
     return c.json(created, 201);

@@ -1,18 +1,13 @@
 import { Hono } from 'hono';
-import {
-  CreateArticleSchema,
-  ListArticlesQuerySchema,
-  UpdateArticleSchema,
-} from '../../contract/article.schema.js';
+import { CreateArticleSchema, ListArticlesQuerySchema, UpdateArticleSchema } from '../../contract/article.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { SeoInputSchema, toSeo } from '../../contract/seo.schema.js';
 import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
-import { idParam } from '../params.js';
 import { allow } from '../middleware/auth.js';
+import { idParam } from '../params.js';
 import { validate } from '../validate.js';
-import { uploadLimit, readUploadedFile } from './upload.js';
-
+import { readUploadedFile, uploadLimit } from './upload.js';
 
 export const articlesRoutes = (maxUploadBytes: number) =>
   new Hono<AppEnv>()
@@ -30,7 +25,10 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) => {
       const input = c.req.valid('json');
       const article = await c.var.services.articles.update(idParam(c.req.param('id')), input);
-      c.var.audit('article.update', { ...subject('article', article.id), details: { title: article.title, fields: Object.keys(input) } });
+      c.var.audit('article.update', {
+        ...subject('article', article.id),
+        details: { title: article.title, fields: Object.keys(input) },
+      });
       return c.json({ article });
     })
     .post('/:id/publish', allow('content.write'), async (c) => {
@@ -76,7 +74,10 @@ export const articlesRoutes = (maxUploadBytes: number) =>
       async (c) => {
         const bytes = await readUploadedFile(c, maxUploadBytes);
         const image = await c.var.services.images.upload(idParam(c.req.param('id')), bytes);
-        c.var.audit('image.upload', { ...subject('image', image.id), details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes } });
+        c.var.audit('image.upload', {
+          ...subject('image', image.id),
+          details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
+        });
         return c.json({ image }, 201);
       },
     );

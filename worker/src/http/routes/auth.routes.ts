@@ -8,11 +8,11 @@ import {
   UpdateMeSchema,
   VerifySchema,
 } from '../../contract/user.schema.js';
+import { DomainError } from '../../core/domain/errors.js';
 import { toPublicUser } from '../../core/shared/dto.js';
 import type { Defer } from '../../ports/runtime.js';
-import { deferFor } from '../defer.js';
-import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../activity.js';
+import { deferFor } from '../defer.js';
 import type { AppEnv } from '../env.js';
 import { allow, currentUser } from '../middleware/auth.js';
 import type { rateLimiting } from '../middleware/rate-limit.js';
@@ -24,7 +24,11 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
     .get('/registration', async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }))
     .post('/register', validate('json', RegisterSchema), async (c) => {
       const session = await c.var.services.accounts.register(c.req.valid('json'));
-      c.var.audit('user.register', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id), details: { email: session.user.email } });
+      c.var.audit('user.register', {
+        actor: { type: 'user', user: session.user },
+        ...subject('user', session.user.id),
+        details: { email: session.user.email },
+      });
       return c.json(session, 201);
     })
     .delete('/registration', allow('account.self'), async (c) => {
@@ -35,7 +39,11 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
     })
     .post('/verify', limit('verification'), validate('json', VerifySchema), async (c) => {
       const user = await c.var.services.accounts.verify(c.req.valid('json').code);
-      c.var.audit('user.verify', { actor: { type: 'user', user }, ...subject('user', user.id), details: { role: user.role } });
+      c.var.audit('user.verify', {
+        actor: { type: 'user', user },
+        ...subject('user', user.id),
+        details: { role: user.role },
+      });
       return c.json({ user });
     })
     // Each resend is an e-mail: it spends the reset budget, not a free one.
@@ -53,7 +61,8 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
         return c.json(session);
       } catch (err) {
         // Who tried which address from where: what a brute-force review needs.
-        if (err instanceof DomainError && err.code === 'unauthorized') c.var.audit('auth.login.failed', { details: { email } });
+        if (err instanceof DomainError && err.code === 'unauthorized')
+          c.var.audit('auth.login.failed', { details: { email } });
         throw err;
       }
     })
@@ -63,22 +72,40 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
       c.var.audit('auth.passwordReset.request', { details: { email } });
       return c.json({ ok: true }, 202);
     })
-    .post('/password-reset/confirm', limit('passwordReset'), validate('json', PasswordResetConfirmSchema), async (c) => {
-      const { code, password } = c.req.valid('json');
-      const userId = await c.var.services.passwordReset.confirm(code, password);
-      c.var.audit('auth.passwordReset.confirm', { actor: { type: 'user', user: { id: userId } }, ...subject('user', userId) });
-      return c.json({ ok: true });
-    })
+    .post(
+      '/password-reset/confirm',
+      limit('passwordReset'),
+      validate('json', PasswordResetConfirmSchema),
+      async (c) => {
+        const { code, password } = c.req.valid('json');
+        const userId = await c.var.services.passwordReset.confirm(code, password);
+        c.var.audit('auth.passwordReset.confirm', {
+          actor: { type: 'user', user: { id: userId } },
+          ...subject('user', userId),
+        });
+        return c.json({ ok: true });
+      },
+    )
     .get('/me', allow('account.self'), (c) => c.json({ user: toPublicUser(currentUser(c)) }))
     .patch('/me', allow('account.self'), validate('json', UpdateMeSchema), async (c) => {
       const input = c.req.valid('json');
       const result = await c.var.services.accounts.updateMe(currentUser(c), input);
-      const changed = { ...(input.displayName !== undefined && { displayName: input.displayName }), password: input.password !== undefined };
-      c.var.audit(input.password !== undefined ? 'user.password.change' : 'user.update', { ...subject('user', result.user.id), details: changed });
+      const changed = {
+        ...(input.displayName !== undefined && { displayName: input.displayName }),
+        password: input.password !== undefined,
+      };
+      c.var.audit(input.password !== undefined ? 'user.password.change' : 'user.update', {
+        ...subject('user', result.user.id),
+        details: changed,
+      });
       return c.json(result);
     })
     .post('/invitation/accept', limit('verification'), validate('json', AcceptInvitationSchema), async (c) => {
       const session = await c.var.services.invitations.accept(c.req.valid('json'));
-      c.var.audit('invitation.accept', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id), details: { email: session.user.email, role: session.user.role } });
+      c.var.audit('invitation.accept', {
+        actor: { type: 'user', user: session.user },
+        ...subject('user', session.user.id),
+        details: { email: session.user.email, role: session.user.role },
+      });
       return c.json(session, 201);
     });

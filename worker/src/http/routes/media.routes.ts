@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
-import { idParam } from '../params.js';
 import { allow } from '../middleware/auth.js';
+import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 
 /** `/v1/media`: the library across articles, and the variant cache panel. */
@@ -17,7 +17,9 @@ export const mediaRoutes = new Hono<AppEnv>()
     c.var.audit('media.variants.clear', subject('variants', null));
     return c.body(null, 204);
   })
-  .get('/:id', allow('media.read'), async (c) => c.json({ image: await c.var.services.media.get(idParam(c.req.param('id'))) }))
+  .get('/:id', allow('media.read'), async (c) =>
+    c.json({ image: await c.var.services.media.get(idParam(c.req.param('id'))) }),
+  )
   .delete('/:id', allow('media.manage'), async (c) => {
     const id = idParam(c.req.param('id'));
     await c.var.services.media.delete(id);

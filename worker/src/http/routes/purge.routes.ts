@@ -1,8 +1,8 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { DomainError } from '../../core/domain/errors.js';
-import { purgeRunDetails } from '../../core/purge/purge.service.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
+import { DomainError } from '../../core/domain/errors.js';
+import { purgeRunDetails } from '../../core/purge/purge.service.js';
 import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
@@ -15,7 +15,8 @@ import { validate } from '../validate.js';
 const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const type = c.req.header('content-type');
   const length = c.req.header('content-length');
-  const hasBody = type !== undefined || (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  const hasBody =
+    type !== undefined || (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
   if (hasBody && !/^application\/json\s*(;|$)/i.test(type ?? '')) {
     const message = 'Send the body as application/json, or no body for a real run';
     throw new DomainError('invalid_request', message, [{ path: 'body', message }]);

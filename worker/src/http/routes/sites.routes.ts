@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
 import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';

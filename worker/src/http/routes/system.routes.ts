@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { VersionDto } from '../../contract/system.schema.js';
-import type { AppEnv } from '../env.js';
 import type { AppDeps } from '../deps.js';
+import type { AppEnv } from '../env.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 
 const READY_TIMEOUT_MS = 2000;

@@ -1,8 +1,13 @@
-import { Hono, type Context } from 'hono';
-import { SYSTEM, type createActivityService } from '../../core/activity/activity.service.js';
-import { ReleaseRefusedError } from '../../core/releases/refusal.js';
-import { UpdatesUnavailableError, type UpdateActivity, type UpdateService, type UpdateStatusDto } from '../../core/releases/update.service.js';
+import { type Context, Hono } from 'hono';
+import { type createActivityService, SYSTEM } from '../../core/activity/activity.service.js';
 import { DomainError } from '../../core/domain/errors.js';
+import { ReleaseRefusedError } from '../../core/releases/refusal.js';
+import {
+  type UpdateActivity,
+  type UpdateService,
+  type UpdateStatusDto,
+  UpdatesUnavailableError,
+} from '../../core/releases/update.service.js';
 import type { AppEnv } from '../env.js';
 import { allow, currentUser } from '../middleware/auth.js';
 
@@ -12,7 +17,12 @@ type UpdateAction = 'update.check' | 'update.download' | 'update.apply' | 'updat
 export const recordUpdateActivity =
   (activity: Pick<ReturnType<typeof createActivityService>, 'record'>) =>
   (a: UpdateActivity): Promise<void> =>
-    activity.record({ actor: SYSTEM, action: a.action, subject: { type: 'release', id: a.version }, details: a.details });
+    activity.record({
+      actor: SYSTEM,
+      action: a.action,
+      subject: { type: 'release', id: a.version },
+      details: a.details,
+    });
 
 /**
  * Runs one update operation for the route: its activity entry (refusals
@@ -21,16 +31,27 @@ export const recordUpdateActivity =
  * does not allow it a 409. Any outcome of the supervisor not yet in the
  * activity log is written first.
  */
-async function answer(c: Context<AppEnv>, updates: UpdateService, action: UpdateAction | null, work: () => Promise<UpdateStatusDto>) {
+async function answer(
+  c: Context<AppEnv>,
+  updates: UpdateService,
+  action: UpdateAction | null,
+  work: () => Promise<UpdateStatusDto>,
+) {
   await updates.reportOutcome(recordUpdateActivity(c.var.services.activity));
   try {
     const dto = await work();
-    if (action) c.var.audit(action, { subject: { type: 'release', id: dto.pending?.version ?? dto.staged ?? dto.latest }, details: { current: dto.current, latest: dto.latest, staged: dto.staged } });
+    if (action)
+      c.var.audit(action, {
+        subject: { type: 'release', id: dto.pending?.version ?? dto.staged ?? dto.latest },
+        details: { current: dto.current, latest: dto.latest, staged: dto.staged },
+      });
     return dto;
   } catch (err) {
     if (err instanceof ReleaseRefusedError) {
       if (action) c.var.audit(action, { details: { refused: err.reason, message: err.message } });
-      throw new DomainError('invalid_request', `Update refused: ${err.message}`, [{ path: 'release', message: err.reason }]);
+      throw new DomainError('invalid_request', `Update refused: ${err.message}`, [
+        { path: 'release', message: err.reason },
+      ]);
     }
     if (err instanceof UpdatesUnavailableError) throw new DomainError('conflict', err.message);
     throw err;
@@ -47,7 +68,15 @@ async function answer(c: Context<AppEnv>, updates: UpdateService, action: Update
 export const updateRoutes = (updates: UpdateService) =>
   new Hono<AppEnv>()
     .get('/', allow('system.read'), async (c) => c.json(await answer(c, updates, null, () => updates.status())))
-    .post('/check', allow('updates.apply'), async (c) => c.json(await answer(c, updates, 'update.check', () => updates.check())))
-    .post('/download', allow('updates.apply'), async (c) => c.json(await answer(c, updates, 'update.download', () => updates.download())))
-    .post('/apply', allow('updates.apply'), async (c) => c.json(await answer(c, updates, 'update.apply', () => updates.apply(currentUser(c).id)), 202))
-    .post('/rollback', allow('updates.apply'), async (c) => c.json(await answer(c, updates, 'update.rollback', () => updates.rollback(currentUser(c).id)), 202));
+    .post('/check', allow('updates.apply'), async (c) =>
+      c.json(await answer(c, updates, 'update.check', () => updates.check())),
+    )
+    .post('/download', allow('updates.apply'), async (c) =>
+      c.json(await answer(c, updates, 'update.download', () => updates.download())),
+    )
+    .post('/apply', allow('updates.apply'), async (c) =>
+      c.json(await answer(c, updates, 'update.apply', () => updates.apply(currentUser(c).id)), 202),
+    )
+    .post('/rollback', allow('updates.apply'), async (c) =>
+      c.json(await answer(c, updates, 'update.rollback', () => updates.rollback(currentUser(c).id)), 202),
+    );

@@ -3,8 +3,8 @@ import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CreateInvitationSchema, UpdateUserSchema } from '../../contract/user.schema.js';
 import { subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
-import { idParam } from '../params.js';
 import { allow, currentUser } from '../middleware/auth.js';
+import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 
 /** `/v1/user`: users and invitations, the owner's business (API.md). */
@@ -15,7 +15,10 @@ export const usersRoutes = new Hono<AppEnv>()
   })
   .post('/invite', allow('invitations.manage'), validate('json', CreateInvitationSchema), async (c) => {
     const invitation = await c.var.services.invitations.create(currentUser(c), c.req.valid('json'));
-    c.var.audit('invitation.create', { ...subject('invitation', invitation.id), details: { email: invitation.email, role: invitation.role } });
+    c.var.audit('invitation.create', {
+      ...subject('invitation', invitation.id),
+      details: { email: invitation.email, role: invitation.role },
+    });
     return c.json({ invitation }, 201);
   })
   .delete('/invite/:id', allow('invitations.manage'), async (c) => {
@@ -33,12 +36,17 @@ export const usersRoutes = new Hono<AppEnv>()
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.users.list(limit, cursor));
   })
-  .get('/:id', allow('users.manage'), async (c) => c.json({ user: await c.var.services.users.get(idParam(c.req.param('id'))) }))
+  .get('/:id', allow('users.manage'), async (c) =>
+    c.json({ user: await c.var.services.users.get(idParam(c.req.param('id'))) }),
+  )
   .patch('/:id', allow('users.manage'), validate('json', UpdateUserSchema), async (c) => {
     const input = c.req.valid('json');
     const user = await c.var.services.users.update(currentUser(c), idParam(c.req.param('id')), input);
     // A role change (ownership transfer included) is what the log is for.
-    c.var.audit(input.role === undefined ? 'user.update' : 'user.role', { ...subject('user', user.id), details: { ...input, role: user.role } });
+    c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
+      ...subject('user', user.id),
+      details: { ...input, role: user.role },
+    });
     return c.json({ user });
   })
   .delete('/:id', allow('users.manage'), async (c) => {

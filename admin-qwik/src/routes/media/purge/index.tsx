@@ -1,12 +1,18 @@
 import { $, component$, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import { Link, type DocumentHead } from '@builder.io/qwik-city';
+import { type DocumentHead, Link } from '@builder.io/qwik-city';
+import { RunDetails } from '../../../components/media/run-details';
 import { LoadingNotice } from '../../../components/status/loading-notice';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormError, Status } from '../../../components/ui/form-error';
 import { formatDateTime } from '../../../lib/format';
 import { api, type Issue, type Page } from '../../../lib/http';
-import { RunDetails } from '../../../components/media/run-details';
-import { describeRemoved, removedCount, settingsFromForm, type PurgeRunDto, type PurgeSettingsDto } from '../../../lib/purge';
+import {
+  describeRemoved,
+  type PurgeRunDto,
+  type PurgeSettingsDto,
+  removedCount,
+  settingsFromForm,
+} from '../../../lib/purge';
 import { SessionContext } from '../../../lib/session';
 
 const fieldError = (issues: Issue[], name: string) => issues.find((i) => i.path === name)?.message;
@@ -68,7 +74,9 @@ export default component$(() => {
         <Link href="/media">← Media</Link>
       </p>
       <h1>Media purge</h1>
-      <p class="lede">Removes duplicate images (same bytes; links move to the older copy) and stored files nothing refers to.</p>
+      <p class="lede">
+        Removes duplicate images (same bytes; links move to the older copy) and stored files nothing refers to.
+      </p>
 
       <section class="card" aria-labelledby="purge-settings-heading">
         <h2 id="purge-settings-heading">Settings</h2>
@@ -95,7 +103,9 @@ export default component$(() => {
                 return;
               }
               issues.value = [];
-              const res = await api<{ settings: PurgeSettingsDto }>('PUT', '/v1/media/purge/settings', { body: checked.body });
+              const res = await api<{ settings: PurgeSettingsDto }>('PUT', '/v1/media/purge/settings', {
+                body: checked.body,
+              });
               if (!res.ok) {
                 issues.value = res.issues;
                 settingsError.value = res.message;
@@ -132,7 +142,12 @@ export default component$(() => {
                 )}
               </div>
               <div class="check">
-                <input id="purge-removeDuplicates" name="removeDuplicates" type="checkbox" checked={s.removeDuplicates} />
+                <input
+                  id="purge-removeDuplicates"
+                  name="removeDuplicates"
+                  type="checkbox"
+                  checked={s.removeDuplicates}
+                />
                 <label for="purge-removeDuplicates">Remove duplicate images</label>
               </div>
               <div class="check">
@@ -151,7 +166,9 @@ export default component$(() => {
                   step={1}
                   value={String(s.orphanGraceHours)}
                   aria-invalid={fieldError(issues.value, 'orphanGraceHours') ? true : undefined}
-                  aria-describedby={fieldError(issues.value, 'orphanGraceHours') ? 'purge-orphanGraceHours-error' : 'purge-grace-hint'}
+                  aria-describedby={
+                    fieldError(issues.value, 'orphanGraceHours') ? 'purge-orphanGraceHours-error' : 'purge-grace-hint'
+                  }
                 />
                 <p class="hint" id="purge-grace-hint">
                   So that an upload in progress is never taken for an orphan.
@@ -211,7 +228,8 @@ export default component$(() => {
                   res.data.run.status === 'failed'
                     ? null
                     : `Preview: a purge would remove ${describeRemoved(res.data.run)}.`;
-                if (res.data.run.status === 'failed') runError.value = `The dry run failed: ${res.data.run.error ?? 'unknown error'}`;
+                if (res.data.run.status === 'failed')
+                  runError.value = `The dry run failed: ${res.data.run.error ?? 'unknown error'}`;
                 await loadRuns(null);
               }}
             >

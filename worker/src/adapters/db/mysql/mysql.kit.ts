@@ -1,10 +1,10 @@
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
-import * as schema from './mysql.schema.js';
 import { unavailable } from '../shared/repository-support.js';
 import { retryTransient } from '../shared/retry.js';
-import { isNetworkError, someInChain, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';
+import { isNetworkError, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
+import * as schema from './mysql.schema.js';
 
 /** MySQL / MariaDB through a mysql2 pool (Node only). */
 
@@ -17,7 +17,12 @@ const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => [1216, 1
 // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
 const isTransient = (err: unknown) => someInChain(err, (e) => [1213, 1205].includes(errno(e)));
 
-const LOST = new Set(['PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN']);
+const LOST = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+]);
 const isConnectionError = (err: unknown) =>
   someInChain(
     err,

@@ -227,7 +227,11 @@ export const activityLog = mysqlTable(
     details: longtext('details'),
     bytes: int('bytes').notNull(),
   },
-  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+  (t) => [
+    index('activity_log_at_idx').on(t.at),
+    index('activity_log_action_id_idx').on(t.action, t.id),
+    index('activity_log_actor_id_id_idx').on(t.actorId, t.id),
+  ],
 );
 
 export const activityLogUsage = mysqlTable('activity_log_usage', {

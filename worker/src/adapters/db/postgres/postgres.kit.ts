@@ -1,11 +1,18 @@
-import { drizzle } from 'drizzle-orm/postgres-js';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
+import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import * as schema from './postgres.schema.js';
 import { unavailable } from '../shared/repository-support.js';
 import { retryTransient } from '../shared/retry.js';
-import { isNetworkError, someInChain, type Preparable, type SqlDb, type SqlKit, type Tables } from '../shared/sql-kit.js';
+import {
+  isNetworkError,
+  type Preparable,
+  type SqlDb,
+  type SqlKit,
+  someInChain,
+  type Tables,
+} from '../shared/sql-kit.js';
+import * as schema from './postgres.schema.js';
 
 /** PostgreSQL through a postgres.js pool (Node only). */
 

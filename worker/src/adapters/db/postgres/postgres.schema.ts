@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp as pgTimestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  timestamp as pgTimestamp,
+  primaryKey,
+  text,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../contract/article.schema.js';
 import type { ROLES } from '../../../contract/user.schema.js';
 import type { ImageContentType } from '../../../core/domain/entities.js';
@@ -205,7 +217,11 @@ export const activityLog = pgTable(
     details: text('details'),
     bytes: integer('bytes').notNull(),
   },
-  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+  (t) => [
+    index('activity_log_at_idx').on(t.at),
+    index('activity_log_action_id_idx').on(t.action, t.id),
+    index('activity_log_actor_id_id_idx').on(t.actorId, t.id),
+  ],
 );
 
 export const activityLogUsage = pgTable('activity_log_usage', {

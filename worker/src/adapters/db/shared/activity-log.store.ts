@@ -1,7 +1,13 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { DomainError } from '../../../core/domain/errors.js';
-import { actorKey, entryLine, type ActivityEntry, type ActivityFilter, type ActivityLogStore } from '../../../ports/activity-log.js';
-import { MAX_PARAMS, guarded, requireId, requireLimit } from './repository-support.js';
+import {
+  type ActivityEntry,
+  type ActivityFilter,
+  type ActivityLogStore,
+  actorKey,
+  entryLine,
+} from '../../../ports/activity-log.js';
+import { guarded, MAX_PARAMS, requireId, requireLimit } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 
 type Row = SqlKit['tables']['activityLog']['$inferSelect'];
@@ -28,7 +34,9 @@ function parseDetails(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -113,7 +121,8 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
 
     async append(entry) {
       const bytes = encoder.encode(entryLine(entry)).byteLength;
-      if (bytes > maxBytes) throw new DomainError('payload_too_large', 'This activity entry is larger than the whole log');
+      if (bytes > maxBytes)
+        throw new DomainError('payload_too_large', 'This activity entry is larger than the whole log');
       await ensureUsageRow();
       await kit.atomic((tx) => [
         tx.insert(log).values({
@@ -164,10 +173,19 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
       const dayOf = day();
       const [byAction, byActor, byDay] = await Promise.all([
         db.select({ key: log.action, n }).from(log).where(condition).groupBy(log.action),
-        db.select({ type: log.actorType, id: log.actorId, n }).from(log).where(condition).groupBy(log.actorType, log.actorId),
+        db
+          .select({ type: log.actorType, id: log.actorId, n })
+          .from(log)
+          .where(condition)
+          .groupBy(log.actorType, log.actorId),
         db.select({ key: dayOf, n }).from(log).where(condition).groupBy(dayOf),
       ]);
-      const result = { byAction: {} as Record<string, number>, byActor: {} as Record<string, number>, byDay: {} as Record<string, number>, total: 0 };
+      const result = {
+        byAction: {} as Record<string, number>,
+        byActor: {} as Record<string, number>,
+        byDay: {} as Record<string, number>,
+        total: 0,
+      };
       for (const row of byAction) {
         result.byAction[row.key] = Number(row.n);
         result.total += Number(row.n);

@@ -4,8 +4,18 @@ import type { Article, Image } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../../ports/repositories.js';
 import { toImage } from './images.repository.js';
-import { MAX_PARAMS, chunk, guarded, invalid, normalizeId, refuseNul, refuseOversizedRow, requireId, requireLimit } from './repository-support.js';
 import { preparedInList } from './prepared-in-list.js';
+import {
+  chunk,
+  guarded,
+  invalid,
+  MAX_PARAMS,
+  normalizeId,
+  refuseNul,
+  refuseOversizedRow,
+  requireId,
+  requireLimit,
+} from './repository-support.js';
 import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
@@ -41,7 +51,11 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
   const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
   const byId = kit.prepare(
-    db.select().from(articles).where(eq(articles.id, sql.placeholder('id'))).limit(1),
+    db
+      .select()
+      .from(articles)
+      .where(eq(articles.id, sql.placeholder('id')))
+      .limit(1),
     'articles_by_id',
   );
   const authorsOf = kit.prepare(
@@ -151,7 +165,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     const [row] = await byId({ id: key });
     if (!row) return null;
     const links = await authorsOf({ id: key });
-    return toArticle(row, links.map((l) => l.authorId));
+    return toArticle(
+      row,
+      links.map((l) => l.authorId),
+    );
   }
 
   const repo: ArticlesRepository = {
@@ -200,7 +217,8 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     async update(id: string, patch: ArticlePatch, now: Date) {
       const key = normalizeId(id);
       if (key === null) return null;
-      const siteId = patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
+      const siteId =
+        patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
       const authorIds = authorIdsOf(patch.authorIds);
       const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
       refuseNul({ title: patch.title, body: patch.body });
@@ -262,14 +280,25 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         const linked = await db
           .select()
           .from(images)
-          .where(inArray(images.id, db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, key))))
+          .where(
+            inArray(
+              images.id,
+              db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, key)),
+            ),
+          )
           .orderBy(asc(images.id));
-        const elsewhere = await otherLinks(key, linked.map((r) => r.id));
+        const elsewhere = await otherLinks(
+          key,
+          linked.map((r) => r.id),
+        );
         const doomed = linked.filter((r) => !elsewhere.has(r.id));
         // Still shown elsewhere: its "uploaded for" moves to an article that shows it.
         const handedOver = linked.filter((r) => r.articleId === key && elsewhere.has(r.id));
         const linkedElsewhere = (part: string[]) =>
-          db.select({ id: articleImages.imageId }).from(articleImages).where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
+          db
+            .select({ id: articleImages.imageId })
+            .from(articleImages)
+            .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
         let results: unknown[];
         try {
           results = await kit.atomic((tx) => [
@@ -282,7 +311,9 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             ...chunk(
               doomed.map((r) => r.id),
               Math.floor((MAX_PARAMS - 2) / 2),
-            ).map((part) => tx.delete(images).where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part))))),
+            ).map((part) =>
+              tx.delete(images).where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part)))),
+            ),
             tx.delete(articleImages).where(eq(articleImages.articleId, key)),
             tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)),
             tx.delete(articles).where(eq(articles.id, key)),

@@ -18,8 +18,14 @@ const toAuthor = (row: AuthorRow): Author => ({
 });
 
 const slugTaken = () =>
-  new DomainError('conflict', 'Another author already has this slug', [{ path: 'slug', message: 'slug is already in use' }]);
-const inUse = () => new DomainError('conflict', 'This author cannot be deleted: articles use it (remove the author from those articles first)');
+  new DomainError('conflict', 'Another author already has this slug', [
+    { path: 'slug', message: 'slug is already in use' },
+  ]);
+const inUse = () =>
+  new DomainError(
+    'conflict',
+    'This author cannot be deleted: articles use it (remove the author from those articles first)',
+  );
 
 export function createAuthorsRepository(kit: SqlKit): AuthorsRepository {
   const { db } = kit;

@@ -2,8 +2,18 @@ import { and, asc, desc, eq, getTableColumns, inArray, lt, notInArray, sql } fro
 import type { Image } from '../../../core/domain/entities.js';
 import { DomainError, notFound } from '../../../core/domain/errors.js';
 import type { ImageListQuery, ImagesRepository, MediaListQuery } from '../../../ports/repositories.js';
-import { MAX_PARAMS, chunk, guarded, hasNul, invalid, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
 import { preparedInList } from './prepared-in-list.js';
+import {
+  chunk,
+  guarded,
+  hasNul,
+  invalid,
+  MAX_PARAMS,
+  normalizeId,
+  refuseNul,
+  requireId,
+  requireLimit,
+} from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
 
 const MAX_LIKE_PATTERN_BYTES = 50;
@@ -26,7 +36,11 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
   const { db } = kit;
   const { images, articleImages, articles } = kit.tables;
   const byFilename = kit.prepare(
-    db.select().from(images).where(eq(images.filename, sql.placeholder('filename'))).limit(1),
+    db
+      .select()
+      .from(images)
+      .where(eq(images.filename, sql.placeholder('filename')))
+      .limit(1),
     'images_by_filename',
   );
   // Behind every article read and list page: prepared once per list length.
@@ -56,7 +70,8 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         ]);
       } catch (err) {
         if (kit.isForeignKeyViolation(err)) throw notFound();
-        if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An image with this id or filename already exists');
+        if (kit.isUniqueViolation(err))
+          throw new DomainError('conflict', 'An image with this id or filename already exists');
         throw err;
       }
     },
@@ -162,7 +177,10 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
             .where(
               and(
                 eq(articleImages.imageId, dup),
-                notInArray(articleImages.articleId, tx.select({ id: articleImages.articleId }).from(articleImages).where(eq(articleImages.imageId, keep))),
+                notInArray(
+                  articleImages.articleId,
+                  tx.select({ id: articleImages.articleId }).from(articleImages).where(eq(articleImages.imageId, keep)),
+                ),
               ),
             ),
         ),

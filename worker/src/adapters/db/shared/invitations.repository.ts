@@ -40,7 +40,11 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
       // A read, not a constraint: users and invitations are separate tables.
       // Enough here, because only the owner invites (registration is closed)
       // and accept() is protected by users.email itself.
-      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.email, invitation.email)).limit(1);
+      const [user] = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.email, invitation.email))
+        .limit(1);
       if (user && user.email === invitation.email) throw taken();
       try {
         await db.insert(invitations).values({
@@ -111,7 +115,11 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
       // unexpired. Both statements test it, so a D1 batch (which cannot
       // branch) does nothing at all when the invitation is gone, renewed or
       // expired. Racers that both saw it collide on users.email: one wins.
-      const live = and(eq(invitations.id, invitation.id), eq(invitations.codeHash, codeHash), gt(invitations.expiresAt, now));
+      const live = and(
+        eq(invitations.id, invitation.id),
+        eq(invitations.codeHash, codeHash),
+        gt(invitations.expiresAt, now),
+      );
       // Parameters encoded by the target column (dates, booleans differ per dialect).
       const param = sql.param;
       const source = (tx: typeof db) =>
@@ -140,7 +148,10 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
           // Locks the invitation row before anything reads it, so racers queue
           // here instead of sharing read locks and deadlocking over the delete
           // (MySQL); the one behind finds the row gone. A no-op everywhere else.
-          tx.update(invitations).set({ codeHash: sql`${invitations.codeHash}` }).where(live),
+          tx
+            .update(invitations)
+            .set({ codeHash: sql`${invitations.codeHash}` })
+            .where(live),
           tx.insert(users).select(source(tx)),
           tx.delete(invitations).where(live),
         ]);

@@ -1,4 +1,4 @@
-import { sql, type Placeholder } from 'drizzle-orm';
+import { type Placeholder, sql } from 'drizzle-orm';
 import type { Preparable, PreparedRead, SqlKit } from './sql-kit.js';
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { RateDecision, RateLimiter, RateRule } from '../../../ports/rate-limiter.js';
 import { unavailable, withDeadline } from './repository-support.js';

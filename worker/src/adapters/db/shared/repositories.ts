@@ -9,8 +9,8 @@ import { createLeasesRepository } from './leases.repository.js';
 import { createPurgeRepository } from './purge.repository.js';
 import { unavailable, withDeadline } from './repository-support.js';
 import { createSitesRepository } from './sites.repository.js';
-import { createSystemStateRepository } from './system-state.repository.js';
 import type { SqlKit } from './sql-kit.js';
+import { createSystemStateRepository } from './system-state.repository.js';
 import { createUsersRepository } from './users.repository.js';
 
 /** The one implementation of the persistence ports, for any dialect's kit. */

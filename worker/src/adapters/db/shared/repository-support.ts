@@ -72,7 +72,15 @@ export async function withDeadline<R>(ms: number | undefined, work: () => Promis
   if (ms === undefined) return work();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new DomainError('unavailable', 'The database did not answer in time'), { cause: new Error(`no answer within ${ms} ms`) })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new DomainError('unavailable', 'The database did not answer in time'), {
+            cause: new Error(`no answer within ${ms} ms`),
+          }),
+        ),
+      ms,
+    );
   });
   try {
     return await Promise.race([work(), deadline]);
@@ -93,7 +101,9 @@ export function guarded<T extends object>(kit: SqlKit, repo: T): T {
       typeof fn === 'function' && !generator
         ? async (...args: unknown[]) => {
             try {
-              return await withDeadline(kit.timeoutMs, () => (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args));
+              return await withDeadline(kit.timeoutMs, () =>
+                (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args),
+              );
             } catch (err) {
               throw translate(kit, err);
             }
@@ -104,13 +114,19 @@ export function guarded<T extends object>(kit: SqlKit, repo: T): T {
 }
 
 /** Refuses a write larger than the store can hold, as 413 rather than a driver error. */
-export function refuseOversizedRow(kit: { maxRowBytes?: number }, fields: Record<string, string | null | undefined>): void {
+export function refuseOversizedRow(
+  kit: { maxRowBytes?: number },
+  fields: Record<string, string | null | undefined>,
+): void {
   if (kit.maxRowBytes === undefined) return;
   const encoder = new TextEncoder();
   let bytes = 0;
   for (const value of Object.values(fields)) if (value) bytes += encoder.encode(value).byteLength;
   // Leave room for the row's other columns.
   if (bytes > kit.maxRowBytes - 4096) {
-    throw new DomainError('payload_too_large', `This database stores at most about ${Math.floor(kit.maxRowBytes / 1_000_000)} MB per article`);
+    throw new DomainError(
+      'payload_too_large',
+      `This database stores at most about ${Math.floor(kit.maxRowBytes / 1_000_000)} MB per article`,
+    );
   }
 }

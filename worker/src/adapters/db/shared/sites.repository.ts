@@ -16,7 +16,8 @@ const toSite = (row: SiteRow): Site => ({
   updatedAt: row.updatedAt,
 });
 
-const inUse = () => new DomainError('conflict', 'This site cannot be deleted: articles use it (move or delete those articles first)');
+const inUse = () =>
+  new DomainError('conflict', 'This site cannot be deleted: articles use it (move or delete those articles first)');
 
 export function createSitesRepository(kit: SqlKit): SitesRepository {
   const { db } = kit;

@@ -9,7 +9,11 @@ export function createSystemStateRepository(kit: SqlKit): SystemStateRepository 
 
   const repo: SystemStateRepository = {
     async get(key) {
-      const [row] = await db.select({ value: state.value, version: state.version }).from(state).where(eq(state.key, key)).limit(1);
+      const [row] = await db
+        .select({ value: state.value, version: state.version })
+        .from(state)
+        .where(eq(state.key, key))
+        .limit(1);
       return row ? { value: row.value, version: Number(row.version) } : null;
     },
 

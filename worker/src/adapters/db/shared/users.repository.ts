@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import { DomainError } from '../../../core/domain/errors.js';
 import type { NewUser, User } from '../../../core/domain/entities.js';
+import { DomainError } from '../../../core/domain/errors.js';
 import type { UsersRepository } from '../../../ports/repositories.js';
 import { guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
@@ -28,7 +28,11 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
   const { db } = kit;
   const { users } = kit.tables;
   const byId = kit.prepare(
-    db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1),
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1),
     'users_by_id',
   );
 
@@ -225,9 +229,15 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
       // the old owner lets go first, then the new one takes it only if nobody
       // holds it. Both are conditional (a D1 batch cannot branch), and MySQL
       // wants subqueries on the updated table wrapped in a derived table.
-      const target = db.select({ id: users.id }).from(users).where(and(eq(users.id, to), eq(users.verified, true)));
+      const target = db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, to), eq(users.verified, true)));
       const holder = db.select({ id: users.id }).from(users).where(eq(users.ownerLock, 1));
-      const released = db.select({ id: users.id }).from(users).where(and(eq(users.id, from), isNull(users.ownerLock)));
+      const released = db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, from), isNull(users.ownerLock)));
       let results: unknown[];
       try {
         results = await kit.atomic((tx) => [
@@ -240,7 +250,13 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
           tx
             .update(users)
             .set({ role: 'admin', ownerLock: null, updatedAt: now })
-            .where(and(eq(users.id, from), eq(users.ownerLock, 1), sql`exists (select 1 from (${target}) as transfer_target)`)),
+            .where(
+              and(
+                eq(users.id, from),
+                eq(users.ownerLock, 1),
+                sql`exists (select 1 from (${target}) as transfer_target)`,
+              ),
+            ),
           tx
             .update(users)
             .set({ role: 'owner', ownerLock: 1, updatedAt: now })

@@ -3,9 +3,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from './sqlite.schema.js';
 import { unavailable } from '../shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
+import * as schema from './sqlite.schema.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
 
 /** Node SQLite through better-sqlite3 (Node only). */

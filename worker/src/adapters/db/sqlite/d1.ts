@@ -1,11 +1,11 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/d1';
-import * as schema from './sqlite.schema.js';
 import type { ActivityLogStore } from '../../../ports/activity-log.js';
 import type { Repositories } from '../../../ports/repositories.js';
 import { createSqlActivityLogStore } from '../shared/activity-log.store.js';
 import { createRepositories } from '../shared/repositories.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
+import * as schema from './sqlite.schema.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
 
 /** D1: Worker-safe, so nothing here may import a Node module or better-sqlite3. */

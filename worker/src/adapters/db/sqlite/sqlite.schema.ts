@@ -227,7 +227,11 @@ export const activityLog = sqliteTable(
     details: text('details'),
     bytes: integer('bytes').notNull(),
   },
-  (t) => [index('activity_log_at_idx').on(t.at), index('activity_log_action_id_idx').on(t.action, t.id), index('activity_log_actor_id_id_idx').on(t.actorId, t.id)],
+  (t) => [
+    index('activity_log_at_idx').on(t.at),
+    index('activity_log_action_id_idx').on(t.action, t.id),
+    index('activity_log_actor_id_id_idx').on(t.actorId, t.id),
+  ],
 );
 
 /** One row (id 'log'): the activity log's total bytes, kept with every append and trim so the bound needs no full scan. */

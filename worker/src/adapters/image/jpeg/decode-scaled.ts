@@ -1,6 +1,6 @@
 import { BitReader, HuffmanTable, JpegError } from './bit-reader.js';
 import { ZIGZAG } from './reduced-idct.js';
-import { type Component, decodeScan, finishProgressive, type Frame } from './scans.js';
+import { type Component, decodeScan, type Frame, finishProgressive } from './scans.js';
 
 /**
  * JPEG decoding straight to a reduced size — 1/2, 1/4 or 1/8, the largest
@@ -77,7 +77,13 @@ function readHuffman(b: Uint8Array, o: number, end: number, st: State) {
 }
 
 /** The frame header, or null when this decoder leaves the picture to another. */
-function readFrame(b: Uint8Array, o: number, marker: number, minWidth: number, minHeight: number): State['frame'] | null {
+function readFrame(
+  b: Uint8Array,
+  o: number,
+  marker: number,
+  minWidth: number,
+  minHeight: number,
+): State['frame'] | null {
   if (b[o] !== 8) return null;
   const height = u16(b, o + 1);
   const width = u16(b, o + 3);
@@ -149,7 +155,8 @@ function readScan(b: Uint8Array, o: number, end: number, st: State): number {
   const [ss, se, ah, al] = [b[p]!, b[p + 1]!, b[p + 2]! >> 4, b[p + 2]! & 15];
   if (frame.progressive) {
     const dcScan = ss === 0;
-    if ((dcScan && se !== 0) || (!dcScan && (se < ss || se > 63 || count !== 1)) || al > 13) throw new JpegError('bad progressive scan');
+    if ((dcScan && se !== 0) || (!dcScan && (se < ss || se > 63 || count !== 1)) || al > 13)
+      throw new JpegError('bad progressive scan');
     const needed = dcScan ? (ah === 0 ? dc : []) : ac;
     if (needed.some((t) => !t)) throw new JpegError('missing Huffman table');
   } else if (dc.some((t) => !t) || ac.some((t) => !t)) throw new JpegError('missing Huffman table');
@@ -234,7 +241,8 @@ export function decodeJpegScaled(b: Uint8Array, minWidth: number, minHeight: num
     if (marker === 0xdb) readQuant(b, body, end, st);
     else if (marker === 0xc4) readHuffman(b, body, end, st);
     else if (marker === 0xdd) st.restartInterval = u16(b, body);
-    else if (marker === 0xee && end - body >= 12 && String.fromCharCode(...b.subarray(body, body + 5)) === 'Adobe') st.adobeTransform = b[body + 11]!;
+    else if (marker === 0xee && end - body >= 12 && String.fromCharCode(...b.subarray(body, body + 5)) === 'Adobe')
+      st.adobeTransform = b[body + 11]!;
     else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
       if (st.frame) throw new JpegError('second frame header');
       const frame = readFrame(b, body, marker, minWidth, minHeight);

@@ -21,8 +21,9 @@ const BASES: Record<number, Float64Array> = { 1: basis(1), 2: basis(2), 4: basis
 
 /** Natural (row-major) index of each zig-zag position (T.81 figure A.6). */
 export const ZIGZAG = new Uint8Array([
-  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42,
-  49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+  55, 62, 63,
 ]);
 
 const tmp = new Float64Array(64);
@@ -99,7 +100,15 @@ export function idctGeneric(f: Int32Array, nx: number, ny: number, plane: Uint8A
  * dequantized coefficients `f` (natural order, rows of 8; only the lowest
  * `ny` rows × `nx` columns are read).
  */
-export function idctBlock(f: Int32Array, nx: number, ny: number, plane: Uint8Array, stride: number, x0: number, y0: number): void {
+export function idctBlock(
+  f: Int32Array,
+  nx: number,
+  ny: number,
+  plane: Uint8Array,
+  stride: number,
+  x0: number,
+  y0: number,
+): void {
   const at = y0 * stride + x0;
   if (nx === ny) {
     if (nx === 2) return idct2(f, plane, at, stride);

@@ -60,7 +60,15 @@ function keptPositions(nx: number, ny: number): Int8Array {
   return out;
 }
 
-function sequentialBlock(bits: BitReader, c: Component, dc: HuffmanTable, ac: HuffmanTable, kept: Int8Array, bx: number, by: number) {
+function sequentialBlock(
+  bits: BitReader,
+  c: Component,
+  dc: HuffmanTable,
+  ac: HuffmanTable,
+  kept: Int8Array,
+  bx: number,
+  by: number,
+) {
   const q = c.quant!;
   for (let v = 0; v < c.ny; v++) for (let u = 0; u < c.nx; u++) blk[v * 8 + u] = 0;
   const d = bits.decodeValue(dc);
@@ -218,7 +226,8 @@ export function finishProgressive(c: Component): void {
   for (let by = 0; by < c.blocksH; by++) {
     for (let bx = 0; bx < c.blocksW; bx++) {
       const at = (by * c.blocksW + bx) * 64;
-      for (let v = 0; v < ny; v++) for (let u = 0; u < nx; u++) blk[v * 8 + u] = coefs[at + v * 8 + u]! * quant[v * 8 + u]!;
+      for (let v = 0; v < ny; v++)
+        for (let u = 0; u < nx; u++) blk[v * 8 + u] = coefs[at + v * 8 + u]! * quant[v * 8 + u]!;
       idctBlock(blk, nx, ny, c.plane, stride, bx * nx, by * ny);
     }
   }
