@@ -172,7 +172,7 @@ function build() {
     if (existsSync(dist)) renameSync(dist, old);
     renameSync(outDir, dist);
     rmSync(old, { recursive: true, force: true });
-    writeFileSync(stampFile, new Date().toISOString() + '\n');
+    writeFileSync(stampFile, `${new Date().toISOString()}\n`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `Admin built in ${seconds} s: ${pages} pages, ${moved} inline scripts moved to build/inline/, CSP check passed.`,

@@ -174,7 +174,7 @@ async function build() {
   };
   const envelope = signManifest(manifest, keys);
   const manifestFile = path.join(out, `${base}${MANIFEST_SUFFIX}`);
-  writeFileSync(manifestFile, JSON.stringify(envelope, null, 2) + '\n');
+  writeFileSync(manifestFile, `${JSON.stringify(envelope, null, 2)}\n`);
   console.log(`${artifact.name}: ${artifact.length} bytes, sha256 ${artifact.sha256}`);
   console.log(
     `${path.basename(manifestFile)}: version ${version}, sequence ${sequence}, expires ${manifest.expiresAt}, signed by ${envelope.signatures.map((s) => s.keyId).join(', ')}`,

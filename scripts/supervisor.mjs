@@ -36,7 +36,7 @@ const dbFile = sqliteFile(process.env.DATABASE_URL, installDir);
 
 const log = (msg, fields = {}, level = 'info') =>
   process.stdout.write(
-    JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields }) + '\n',
+    `${JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields })}\n`,
   );
 
 /** Test hook: kill -9 this process at a named step (test/node/release-supervisor*.test.ts). */
@@ -54,7 +54,7 @@ let stopping = false;
 let backoffMs = 1_000;
 
 function save() {
-  writeFileDurable(STATE_FILE, JSON.stringify(state, null, 2) + '\n');
+  writeFileDurable(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 function initialState() {

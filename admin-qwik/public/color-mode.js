@@ -8,8 +8,8 @@
  *
  * window.cmsColorMode.set(mode) is what the toggle in the layout calls.
  */
-(function () {
-  'use strict';
+(() => {
+  
   var KEY = 'cms.colorMode';
   var MODES = ['light', 'dark', 'system'];
   var root = document.documentElement;
@@ -26,7 +26,7 @@
   }
 
   function apply(mode) {
-    var theme = mode === 'system' ? (media && media.matches ? 'dark' : 'light') : mode;
+    var theme = mode === 'system' ? (media?.matches ? 'dark' : 'light') : mode;
     root.setAttribute('data-color-mode', mode);
     root.setAttribute('data-theme', theme);
     root.style.colorScheme = theme;
@@ -46,22 +46,20 @@
   apply(stored());
 
   if (media) {
-    var follow = function () {
+    var follow = () => {
       if (root.getAttribute('data-color-mode') === 'system') apply('system');
     };
     if (media.addEventListener) media.addEventListener('change', follow);
     else if (media.addListener) media.addListener(follow);
   }
   // Another tab changed the choice.
-  window.addEventListener('storage', function (event) {
+  window.addEventListener('storage', (event) => {
     if (event.key === KEY || event.key === null) apply(stored());
   });
 
   window.cmsColorMode = {
     modes: MODES.slice(),
-    get: function () {
-      return root.getAttribute('data-color-mode') || 'system';
-    },
+    get: () => root.getAttribute('data-color-mode') || 'system',
     set: set,
   };
 })();

@@ -145,7 +145,7 @@ export function externalizeInlineScripts(html, save) {
     // would honour them and run out of order, so they go. Modules keep theirs.
     const kept = s.attrs.filter((a) => kind === 'module' || (a.name !== 'async' && a.name !== 'defer'));
     const url = save(s.body);
-    const tag = `<script${kept.map((a) => ' ' + a.raw).join('')} src="${url}"></script>`;
+    const tag = `<script${kept.map((a) => ` ${a.raw}`).join('')} src="${url}"></script>`;
     out += html.slice(last, s.index) + tag;
     last = s.index + s.length;
     moved++;

@@ -175,7 +175,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
     if (jsonAt > 0 && process.argv[jsonAt + 1]) {
       const { writeFileSync } = await import('node:fs');
-      writeFileSync(path.resolve(process.argv[jsonAt + 1]), JSON.stringify(r, null, 2) + '\n');
+      writeFileSync(path.resolve(process.argv[jsonAt + 1]), `${JSON.stringify(r, null, 2)}\n`);
     }
     cleanupNow();
     process.exit(0);

@@ -17,7 +17,7 @@ const app = new Hono();
 app.get('*', (c) => c.json(doc));
 
 const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => {
-  process.stdout.write(JSON.stringify({ message: 'listening', port: info.port }) + '\n');
+  process.stdout.write(`${JSON.stringify({ message: 'listening', port: info.port })}\n`);
 });
 
 const stop = () => {

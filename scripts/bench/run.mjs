@@ -338,9 +338,9 @@ async function main() {
     admin: results.admin,
   });
   results.totalSeconds = (performance.now() - began) / 1000;
-  console.log('\n' + formatReport(results));
+  console.log(`\n${formatReport(results)}`);
   if (results.admin) console.log(formatAdminBytes(results.admin));
-  if (opt.json) writeFileSync(path.resolve(opt.json), JSON.stringify(results, null, 2) + '\n');
+  if (opt.json) writeFileSync(path.resolve(opt.json), `${JSON.stringify(results, null, 2)}\n`);
   if (bundleError) throw bundleError;
   if (adminError) throw adminError;
 }

@@ -54,7 +54,7 @@ export function writeFeed(dir, { now = new Date() } = {}) {
   releases.sort((a, b) => b.signed.sequence - a.signed.sequence);
   const feed = { schema: FEED_SCHEMA, updatedAt: now.toISOString(), releases };
   const tmp = path.join(dir, `.${FEED_FILE}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(feed, null, 2) + '\n');
+  writeFileSync(tmp, `${JSON.stringify(feed, null, 2)}\n`);
   renameSync(tmp, path.join(dir, FEED_FILE));
   return feed;
 }

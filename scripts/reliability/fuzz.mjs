@@ -114,7 +114,7 @@ function operationRequest(path, method, op, token, fixtures) {
       let p = path;
       r.params.forEach((v) => (p = p.replace(/\{\w+\}/, v)));
       const pairs = r.duplicate && r.query.length ? [...r.query, r.query[0]] : r.query;
-      if (pairs.length) p += '?' + pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&');
+      if (pairs.length) p += `?${pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&')}`;
       const headers = {};
       if (r.token.header) headers.authorization = r.token.header;
       if (r.body !== undefined) headers['content-type'] = r.contentType;

@@ -15,7 +15,7 @@ const { Severity } = require('csp_evaluator/dist/finding.js');
 
 const SEVERITY_NAME = Object.fromEntries(
   Object.entries(Severity)
-    .filter(([k]) => isNaN(Number(k)))
+    .filter(([k]) => Number.isNaN(Number(k)))
     .map(([k, v]) => [v, k]),
 );
 

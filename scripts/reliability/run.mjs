@@ -102,7 +102,7 @@ async function main() {
     writeFileSync(out, report);
     log(`wrote ${path.relative(root, out)}`);
   } else {
-    console.log('\n' + report);
+    console.log(`\n${report}`);
   }
   cleanupNow();
   process.exit(broken ? 2 : failures ? 1 : 0);

@@ -114,7 +114,7 @@ describe('admin accounts', () => {
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor(POLL);
     const fresh = 'a brand new passphrase 2026';
     await page.getByLabel('New password', { exact: true }).fill(fresh);
-    await page.getByLabel('Repeat the new password').fill(fresh + 'x');
+    await page.getByLabel('Repeat the new password').fill(`${fresh}x`);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('alert').getByText('The two passwords differ.').waitFor(POLL);
     await page.getByLabel('Repeat the new password').fill(fresh);

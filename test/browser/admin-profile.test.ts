@@ -44,7 +44,7 @@ describe('admin profile', () => {
     // Checked before sending: two different new passwords, a short one.
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByLabel('New password again').fill(NEW_PASSWORD + '!');
+    await page.getByLabel('New password again').fill(`${NEW_PASSWORD}!`);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('alert').getByText('The two new passwords differ.').waitFor(POLL);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('profile-confirm');

@@ -57,17 +57,17 @@ const TYPES: Record<string, string> = {
 };
 
 function fileIn(dir: string, pathname: string): string | null {
-  const file = path.resolve(dir, '.' + pathname);
+  const file = path.resolve(dir, `.${pathname}`);
   if (!file.startsWith(dir + path.sep)) return null;
   return existsSync(file) && statSync(file).isFile() ? file : null;
 }
 
 /** The routing both real servers give the admin (Workers assets, Node's dir asset server). */
 function resolveAsset(pathname: string): { file: string; status: number } {
-  const direct = pathname.endsWith('/') ? fileIn(dist, pathname + 'index.html') : fileIn(dist, pathname);
+  const direct = pathname.endsWith('/') ? fileIn(dist, `${pathname}index.html`) : fileIn(dist, pathname);
   if (direct) return { file: direct, status: 200 };
   if (path.posix.extname(pathname)) return { file: path.join(dist, '404.html'), status: 404 };
-  const page = fileIn(dist, pathname.replace(/\/$/, '') + '/index.html');
+  const page = fileIn(dist, `${pathname.replace(/\/$/, '')}/index.html`);
   if (page) return { file: page, status: 200 };
   return { file: path.join(dist, 'index.html'), status: 200 };
 }

@@ -235,7 +235,7 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
         'limit=2&limit=3',
         'cursor=%00',
         'cursor=AAAA',
-        'cursor=' + 'a'.repeat(500),
+        `cursor=${'a'.repeat(500)}`,
         'status=deleted',
         'siteId=nope',
       ]) {

@@ -43,7 +43,7 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
       expect(res.headers.get('cache-control')).toBe('no-store');
       const { apiKey, secret } = await res.json();
       expect(secret).toMatch(SECRET);
-      expect(secret.startsWith(apiKey.prefix + '_')).toBe(true);
+      expect(secret.startsWith(`${apiKey.prefix}_`)).toBe(true);
       expect(Object.keys(apiKey).sort()).toEqual([
         'createdAt',
         'expiresAt',
@@ -167,7 +167,7 @@ export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarn
         'cms_',
         'cms_nope',
         live.slice(0, -1) + (live.endsWith('A') ? 'B' : 'A'),
-        live + 'x',
+        `${live}x`,
         live.toUpperCase(),
       ]) {
         expect((await api.request('/v1/articles', { token: fake })).status, fake).toBe(401);

@@ -73,7 +73,7 @@ export function megabyteBody(): string {
   const unit = 'Lorem ipsum % _ \' " 🚀 ש\n';
   let body = '';
   while (body.length < 1024 * 1024) body += unit;
-  return body.slice(0, 1024 * 1024 - 1) + 'Z';
+  return `${body.slice(0, 1024 * 1024 - 1)}Z`;
 }
 
 export function sampleUser(overrides: Partial<NewUser> = {}): NewUser {

@@ -76,8 +76,14 @@ export interface AppFixtureOptions {
   withNodeModules?: boolean;
 }
 
+/**
+ * Replaces the one place `from` occurs; any run of whitespace in `from`
+ * matches any run in the bundle, since the bundler keeps the source's line
+ * breaks inside object literals.
+ */
 function replaceOnce(text: string, from: string, to: string): string {
-  const parts = text.split(from);
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const parts = text.split(new RegExp(escaped));
   if (parts.length !== 2)
     throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${parts.length - 1}`);
   return parts.join(to);
@@ -142,7 +148,7 @@ export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
     } as never);
     writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal, null, 2));
   }
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version: opts.version }, null, 2) + '\n');
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ ...pkg, version: opts.version }, null, 2)}\n`);
   cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
   for (const f of ['scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor'])
     cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });

@@ -71,7 +71,7 @@ describe('variants honour EXIF orientation like sharp does', () => {
     );
     const blobs = memoryBlobStore();
     const image: Image = {
-      id: '0190a000-0000-7000-8000-00000000000' + n,
+      id: `0190a000-0000-7000-8000-00000000000${n}`,
       articleId: '0190a000-0000-7000-8000-000000000000',
       filename: `0190a000-0000-7000-8000-00000000000${n}.jpg`,
       contentType: 'image/jpeg',

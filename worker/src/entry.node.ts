@@ -98,7 +98,7 @@ async function main() {
 
 main().catch((err) => {
   if (err instanceof SettingsError) {
-    process.stderr.write(err.message + '\n');
+    process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
   process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -78,7 +78,7 @@ export const SCREENS: readonly Screen[] = [
 /** The screen a path belongs to (`/articles/123` → Articles). */
 export function screenFor(pathname: string): Screen | undefined {
   const path = pathname.replace(/\/+$/, '') || '/';
-  return SCREENS.find((s) => (s.href === '/' ? path === '/' : path === s.href || path.startsWith(s.href + '/')));
+  return SCREENS.find((s) => (s.href === '/' ? path === '/' : path === s.href || path.startsWith(`${s.href}/`)));
 }
 
 /** A screen by its path; throws at build time if the list and the routes disagree. */

@@ -49,12 +49,12 @@ export const SessionContext = createContextId<SessionState>('cms.session');
 
 /** `/login?next=/articles` — back to where the guard found the visitor. */
 export function loginHref(next?: string): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login')
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login')
     ? `/login?next=${encodeURIComponent(next)}`
     : '/login';
 }
 
 /** A same-site path from `?next=`, or the dashboard. */
 export function safeNext(raw: string | null): string {
-  return raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : '/';
+  return raw?.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : '/';
 }

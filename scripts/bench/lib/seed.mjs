@@ -99,7 +99,7 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
         const n = 8 + Math.floor(rand() * 14);
         const words = Array.from({ length: n }, () => pick(WORDS));
         words[0] = words[0][0].toUpperCase() + words[0].slice(1);
-        p += (s ? ' ' : '') + words.join(' ') + '.';
+        p += `${(s ? ' ' : '') + words.join(' ')}.`;
       }
       return p;
     });
@@ -145,7 +145,7 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
           .trim()} #${i + 1}`;
         const parts = 1 + Math.floor(rand() * 3);
         let body = `# Article ${i + 1}\n`;
-        for (let p = 0; p < parts; p++) body += '\n' + pick(paragraphs) + '\n';
+        for (let p = 0; p < parts; p++) body += `\n${pick(paragraphs)}\n`;
         bytes += body.length;
         const siteId = rand() < 0.8 ? siteRows[Math.floor(rand() * SITES)][0] : null;
         insertArticle.run(

@@ -33,10 +33,10 @@ export function backupSqlite(dbFile, backupsDir, id, installDir) {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { mode: 0o700 });
   copyFileDurable(dbFile, path.join(scratch, 'db.sqlite'));
-  if (existsSync(dbFile + '-wal')) copyFileDurable(dbFile + '-wal', path.join(scratch, 'db.sqlite-wal'));
+  if (existsSync(`${dbFile}-wal`)) copyFileDurable(`${dbFile}-wal`, path.join(scratch, 'db.sqlite-wal'));
   writeFileDurable(
     path.join(scratch, 'backup.json'),
-    JSON.stringify({ database: dbFile, takenAt: new Date().toISOString() }) + '\n',
+    `${JSON.stringify({ database: dbFile, takenAt: new Date().toISOString() })}\n`,
   );
   rmSync(target, { recursive: true, force: true });
   renameSync(scratch, target);
@@ -52,10 +52,10 @@ export function backupSqlite(dbFile, backupsDir, id, installDir) {
 export function restoreSqlite(backupDir, dbFile) {
   if (!existsSync(path.join(backupDir, 'db.sqlite'))) throw new Error(`backup ${backupDir} has no database file`);
   mkdirSync(path.dirname(dbFile), { recursive: true });
-  rmSync(dbFile + '-shm', { force: true });
+  rmSync(`${dbFile}-shm`, { force: true });
   if (existsSync(path.join(backupDir, 'db.sqlite-wal')))
-    copyFileDurable(path.join(backupDir, 'db.sqlite-wal'), dbFile + '-wal');
-  else rmSync(dbFile + '-wal', { force: true });
+    copyFileDurable(path.join(backupDir, 'db.sqlite-wal'), `${dbFile}-wal`);
+  else rmSync(`${dbFile}-wal`, { force: true });
   copyFileDurable(path.join(backupDir, 'db.sqlite'), dbFile);
 }
 

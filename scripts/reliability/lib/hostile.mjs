@@ -58,7 +58,7 @@ export const NAUGHTY_STRINGS = [
   'a'.repeat(1025),
   'AAAA'.repeat(4096),
   'eyJhbGciOiJub25lIn0.eyJ1c2VyX2lkIjoxfQ.',
-  'cms_' + 'x'.repeat(40),
+  `cms_${'x'.repeat(40)}`,
 ];
 
 export const HUGE_NUMBERS = [
@@ -117,7 +117,7 @@ export const RAW_BODIES = [
   '{"title":"\\u0000"}',
   '\uFEFF{"title":"bom"}',
   '['.repeat(10_000) + ']'.repeat(10_000),
-  '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000),
+  `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`,
 ];
 
 /** A JSON body of about one MiB in `field`. */
@@ -151,8 +151,8 @@ export const hostilePath = fc.oneof(
     '/v1/openapi.json/..',
     '/v1/articles?limit=10&limit=20',
     '/v1/articles?cursor[]=1',
-    '/v1/articles?' + 'a=1&'.repeat(2000),
-    '/v1/' + 'x'.repeat(8000),
+    `/v1/articles?${'a=1&'.repeat(2000)}`,
+    `/v1/${'x'.repeat(8000)}`,
   ),
   fc
     .array(
@@ -166,7 +166,7 @@ export const hostilePath = fc.oneof(
         maxLength: 5,
       },
     )
-    .map((parts) => '/' + parts.map((p) => pct(p)).join('/')),
+    .map((parts) => `/${parts.map((p) => pct(p)).join('/')}`),
 );
 
 /** Tokens: none, the real one, and broken ones. */
@@ -180,7 +180,7 @@ export const tokenKinds = (validToken) =>
     { kind: 'valid', header: `Bearer ${validToken}` },
     { kind: 'tampered', header: `Bearer ${validToken.slice(0, -4)}AAAA` },
     { kind: 'alg-none', header: 'Bearer eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJ1c2VyX2lkIjoiMSJ9.' },
-    { kind: 'garbage', header: 'Bearer ' + 'x'.repeat(9000) },
+    { kind: 'garbage', header: `Bearer ${'x'.repeat(9000)}` },
     { kind: 'no-scheme', header: validToken },
     { kind: 'api-key-shaped', header: 'Bearer cms_0000000000000000000000000000000000000000' },
   );
@@ -195,7 +195,7 @@ export function pct(text) {
     const cp = ch.codePointAt(0);
     if (cp >= 0xd800 && cp <= 0xdfff) {
       out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
-        .map((b) => '%' + b.toString(16).toUpperCase())
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
         .join('');
     } else {
       out += encodeURIComponent(ch);

@@ -90,7 +90,7 @@ export function createTally() {
         if (entry.examples.length < 3) {
           entry.examples.push({
             method: req.method,
-            path: req.path.length > 200 ? req.path.slice(0, 200) + '…' : req.path,
+            path: req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path,
             body: req.bodyPreview,
             status: res.status,
             answer: res.body.toString('utf8').slice(0, 300),

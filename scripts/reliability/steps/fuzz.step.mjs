@@ -40,7 +40,7 @@ export async function fuzzStep(cfg, log) {
   }
 }
 
-const code = (s) => '`' + String(s).replace(/`/g, 'ˋ').replace(/\n/g, '⏎').replace(/\|/g, '¦') + '`';
+const code = (s) => `\`${String(s).replace(/`/g, 'ˋ').replace(/\n/g, '⏎').replace(/\|/g, '¦')}\``;
 
 export function fuzzSection(r) {
   const f = r.fuzz;

@@ -19,7 +19,7 @@ export async function loadOrCreateJwtSecret(dataDir: string): Promise<string> {
   const secret = randomBytes(48).toString('base64url');
   // 'wx' fails if another process created it meanwhile; then use theirs.
   try {
-    await writeFile(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     return secret;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();

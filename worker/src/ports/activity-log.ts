@@ -70,7 +70,7 @@ export interface ActivityLogStore {
 /** The one way an entry is measured and written to NDJSON, shared by both adapters so sizes agree. */
 export function entryLine(entry: ActivityEntry): string {
   return (
-    JSON.stringify({
+    `${JSON.stringify({
       id: entry.id,
       at: entry.at.toISOString(),
       actorType: entry.actorType,
@@ -80,7 +80,7 @@ export function entryLine(entry: ActivityEntry): string {
       subjectId: entry.subjectId,
       ip: entry.ip,
       details: entry.details,
-    }) + '\n'
+    })}\n`
   );
 }
 

@@ -47,7 +47,7 @@ export function nodeBlobStore(settings: Settings): BlobStore {
 }
 
 export async function buildNodeDeps(settings: Settings, options: NodeWiringOptions) {
-  const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(line + '\n'));
+  const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(`${line}\n`));
   const database = await openNodeDatabase(settings.databaseUrl, {
     migrationsRoot: path.join(options.appRoot, 'drizzle'),
     timeoutMs: settings.databaseTimeoutMs,

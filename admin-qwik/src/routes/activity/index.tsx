@@ -230,7 +230,7 @@ export default component$(() => {
               <span class="item-meta">
                 <time dateTime={e.at}>{formatDateTime(e.at)}</time>
                 {e.ip ? ` · ${e.ip}` : ''}
-                {e.subjectType ? ` · ${e.subjectType} ${e.subjectId ? e.subjectId.slice(0, 8) + '…' : ''}` : ''}
+                {e.subjectType ? ` · ${e.subjectType} ${e.subjectId ? `${e.subjectId.slice(0, 8)}…` : ''}` : ''}
               </span>
               {e.details && <span class="activity-details">{detailsText(e.details)}</span>}
             </li>

@@ -110,7 +110,7 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
     }
     kept.reverse();
     const temp = `${file}.trim-${process.pid}`;
-    await writeFile(temp, kept.length === 0 ? '' : kept.join('\n') + '\n');
+    await writeFile(temp, kept.length === 0 ? '' : `${kept.join('\n')}\n`);
     await rename(temp, file);
   }
 

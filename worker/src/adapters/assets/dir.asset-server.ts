@@ -28,7 +28,7 @@ const TYPES: Record<string, string> = {
 const IMMUTABLE = /^\/(build|assets)\//;
 
 async function fileAt(root: string, rel: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
-  const file = path.resolve(root, '.' + rel);
+  const file = path.resolve(root, `.${rel}`);
   if (file !== root && !file.startsWith(root + path.sep)) return null;
   try {
     const s = await stat(file);

@@ -32,7 +32,7 @@ export function createDirReleaseStager(releasesDir: string): ReleaseStager {
         }
         await writeFile(
           path.join(scratch, 'release-manifest.json'),
-          JSON.stringify(release.signedManifest, null, 2) + '\n',
+          `${JSON.stringify(release.signedManifest, null, 2)}\n`,
           { flag: 'wx' },
         );
         if (await stat(target).catch(() => null)) {

@@ -34,7 +34,7 @@ export function createFileUpdateState(file: string): UpdateStateStore {
       const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
       const handle = await open(tmp, 'w', 0o600);
       try {
-        await handle.writeFile(JSON.stringify(state, null, 2) + '\n');
+        await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
         await handle.sync();
       } finally {
         await handle.close();

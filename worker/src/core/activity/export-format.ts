@@ -23,7 +23,7 @@ export function csvField(value: string | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const csvHeader = (): string => CSV_COLUMNS.join(',') + '\r\n';
+export const csvHeader = (): string => `${CSV_COLUMNS.join(',')}\r\n`;
 
 export function csvRow(e: ActivityEntryDto): string {
   const details = e.details === null ? null : JSON.stringify(e.details);
@@ -33,4 +33,4 @@ export function csvRow(e: ActivityEntryDto): string {
   );
 }
 
-export const ndjsonRow = (e: ActivityEntryDto): string => JSON.stringify(e) + '\n';
+export const ndjsonRow = (e: ActivityEntryDto): string => `${JSON.stringify(e)}\n`;

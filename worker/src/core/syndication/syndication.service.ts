@@ -29,7 +29,7 @@ export function articleUrl(site: Site | null, article: Article): string | null {
  */
 export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) {
   const absolute = (url: string | null) =>
-    url && url.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${url}` : url;
+    url?.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${url}` : url;
 
   async function site(id: string): Promise<Site> {
     const found = await repos.sites.findById(id);
