@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one reader of the environment (API.md, "Settings"). Parsed once at

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageQuerySchema } from './pagination.schema.js';
 import { type SeoDto, SeoInputSchema } from './seo.schema.js';
 

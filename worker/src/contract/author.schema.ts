@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpUrl, longTextSchema, nameSchema } from './site.schema.js';
 
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema } from './article.schema.js';
 import { PageQuerySchema } from './pagination.schema.js';
 

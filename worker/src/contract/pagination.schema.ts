@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * `?limit=` and `?cursor=` for every list. Strict on purpose: `1abc`, `1e309`,

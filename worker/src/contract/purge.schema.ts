@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * `PUT /v1/media/purge/settings`: every field, strictly typed (a string

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpUrl } from './site.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
 

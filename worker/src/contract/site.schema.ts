@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
 
 /** A display name: 1..200 characters after trimming, no control characters. */

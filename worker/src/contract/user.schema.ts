@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ROLES = ['owner', 'admin'] as const;
 export const RoleSchema = z.enum(ROLES);

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionClaims, TokenSigner } from '../../ports/runtime.js';
 
 const ALGORITHM = 'HS256';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The signed release manifest and the feed that lists them. docs/releases.md

@@ -1,4 +1,5 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod';
 import type { VersionDto } from '../../contract/system.schema.js';
 import { POLICY } from '../../core/accounts/policy.js';
 import { ALL_COMPONENTS, ref } from './components.js';
