@@ -113,6 +113,32 @@ export function runAccountsApiContract(name: string, setup: () => Promise<ApiHar
       expect((await api.request('/v1/auth/me', { token: body.token })).status).toBe(200);
     });
 
+    it('ends outstanding reset codes when the password is changed', async () => {
+      const session = (await (await login('another new password')).json()).token;
+      await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'reset@example.com' } });
+      const code = api.lastCode('/reset-password');
+      const changed = await api.request('/v1/auth/me', {
+        method: 'PATCH',
+        token: session,
+        json: { password: 'changed by the owner', currentPassword: 'another new password' },
+      });
+      expect(changed.status).toBe(200);
+      const late = await api.request('/v1/auth/password-reset/confirm', {
+        method: 'POST',
+        json: { code, password: 'taken over password' },
+      });
+      expect(late.status).toBe(400);
+      expect((await errorOf(late)).code).toBe('invalid_request');
+      expect((await login('taken over password')).status).toBe(401);
+      // Put back for the tests that follow.
+      const restored = await api.request('/v1/auth/me', {
+        method: 'PATCH',
+        token: (await changed.json()).token,
+        json: { password: 'brand new password 1', currentPassword: 'changed by the owner' },
+      });
+      expect(restored.status).toBe(200);
+    });
+
     it('takes a long unicode password untruncated and refuses a 1 MB one quickly', async () => {
       const long = 'пароль-🔐-'.repeat(100);
       await api.request('/v1/auth/password-reset', { method: 'POST', json: { email: 'reset@example.com' } });

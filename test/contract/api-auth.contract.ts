@@ -208,4 +208,60 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
       expect(alive.filter((s) => s === 200)).toHaveLength(1);
     });
   });
+
+  describe(`registrations in flight while the first account verifies (${name})`, () => {
+    let api: ApiHarness;
+    beforeAll(async () => {
+      api = await setup();
+    });
+    afterAll(async () => {
+      await api?.cleanup();
+    });
+
+    it('leaves no other registrant behind, nor a session of one that works', async () => {
+      const first = await registerPending(api, 'first-in@example.com');
+      const code = api.lastCode('/verify');
+      const register = (i: number) =>
+        api.request('/v1/auth/register', {
+          method: 'POST',
+          json: { email: `in-flight-${i}@example.com`, password: 'a long enough password' },
+        });
+      // Registrations before, during and after the verification: those that
+      // passed the open check are hashing their password while it commits.
+      const early = Array.from({ length: 8 }, (_, i) => register(i));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const verified = api.request('/v1/auth/verify', { method: 'POST', json: { code } });
+      const during = Array.from({ length: 8 }, (_, i) => register(8 + i));
+      expect((await verified).status).toBe(200);
+      const late = Array.from({ length: 4 }, (_, i) => register(16 + i));
+      const answers = await Promise.all([...early, ...during, ...late]);
+
+      for (const res of answers) expect([201, 403]).toContain(res.status);
+      const registrants = await Promise.all(
+        answers
+          .filter((r) => r.status === 201)
+          .map(async (r) => (await r.json()) as { token: string; user: { email: string } }),
+      );
+      // Looked at before any registrant's request, which would cancel it on
+      // the spot: the database itself holds no other account.
+      const owner = (
+        await (
+          await api.request('/v1/auth/login', {
+            method: 'POST',
+            json: { email: 'first-in@example.com', password: 'a long enough password' },
+          })
+        ).json()
+      ).token;
+      const users = (await (await api.request('/v1/user?limit=100', { token: owner })).json()).items;
+      expect(users.map((u: { id: string }) => u.id)).toEqual([first.id]);
+      for (const { token, user } of registrants) {
+        expect((await api.request('/v1/auth/me', { token })).status, user.email).toBe(401);
+        const login = await api.request('/v1/auth/login', {
+          method: 'POST',
+          json: { email: user.email, password: 'a long enough password' },
+        });
+        expect(login.status, user.email).toBe(401);
+      }
+    });
+  });
 }

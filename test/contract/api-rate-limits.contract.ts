@@ -104,5 +104,60 @@ export function runRateLimitsApiContract(name: string, setup: () => Promise<ApiH
       for (let i = 0; i < 10; i++) expect((await verify()).status).toBe(400);
       expect((await verify()).status).toBe(429);
     });
+
+    it('limits registrations per client: 5 an hour, then 429 with Retry-After', async () => {
+      const register = (peer: string, i: number) =>
+        api.request('/v1/auth/register', {
+          method: 'POST',
+          json: { email: `flood-${peer}-${i}@example.com`, password: 'a long enough password' },
+          headers: { [TEST_PEER_HEADER]: peer },
+        });
+      // Registration is closed here (403): every attempt spends the budget all the same.
+      for (let i = 0; i < 5; i++) expect((await register('203.0.113.70', i)).status).toBe(403);
+      const limited = await register('203.0.113.70', 5);
+      expect(limited.status).toBe(429);
+      expect((await errorOf(limited)).code).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await register('203.0.113.71', 0)).status).toBe(403);
+    });
+
+    it('limits guesses of the current password per client and per account; a right guess costs nothing', async () => {
+      let { token } = await (
+        await api.request('/v1/auth/login', {
+          method: 'POST',
+          json: { email: 'limited@example.com', password: 'a long enough password' },
+          headers: { [TEST_PEER_HEADER]: '203.0.113.80' },
+        })
+      ).json();
+      const change = (peer: string, currentPassword: string, password = 'a long enough password') =>
+        api.request('/v1/auth/me', {
+          method: 'PATCH',
+          token,
+          json: { password, currentPassword },
+          headers: { [TEST_PEER_HEADER]: peer },
+        });
+      // Right guesses are given back: a user may change the password at will.
+      for (let i = 0; i < 6; i++) {
+        const res = await change('203.0.113.81', 'a long enough password');
+        expect(res.status).toBe(200);
+        token = (await res.json()).token;
+      }
+      for (let i = 0; i < 5; i++) expect((await change('203.0.113.81', `wrong guess ${i}`)).status).toBe(400);
+      const limited = await change('203.0.113.81', 'wrong guess 5');
+      expect(limited.status).toBe(429);
+      expect((await errorOf(limited)).code).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another address does not buy the account more guesses, not even the right one.
+      expect((await change('203.0.113.82', 'wrong guess 6')).status).toBe(429);
+      expect((await change('203.0.113.82', 'a long enough password')).status).toBe(429);
+      // The display name needs no password, and no budget.
+      const named = await api.request('/v1/auth/me', {
+        method: 'PATCH',
+        token,
+        json: { displayName: 'Still here' },
+        headers: { [TEST_PEER_HEADER]: '203.0.113.81' },
+      });
+      expect(named.status).toBe(200);
+    });
   });
 }

@@ -166,6 +166,37 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       expect(survivors[0]).toMatchObject({ id: winner.id, role: 'owner', verified: true });
     });
 
+    it('creates a registrant only while no verified account exists', async () => {
+      const early = sampleUser();
+      expect(await db.repos.users.createRegistrant(early)).toBe(true);
+      expect(await db.repos.users.findById(early.id)).toMatchObject({ verified: false, role: 'admin' });
+      await expect(db.repos.users.createRegistrant(sampleUser({ email: early.email }))).rejects.toMatchObject(
+        domainError('conflict'),
+      );
+      expect(await db.repos.users.verifyAsFirstOwner(early.id, new Date())).toBe(true);
+      const late = sampleUser();
+      expect(await db.repos.users.createRegistrant(late)).toBe(false);
+      expect(await db.repos.users.findById(late.id)).toBeNull();
+      // The owner's own address: closed, not a conflict.
+      expect(await db.repos.users.createRegistrant(sampleUser({ email: early.email }))).toBe(false);
+    });
+
+    it('leaves no registrant behind when 20 register while the first account verifies', async () => {
+      const first = sampleUser();
+      await db.repos.users.create(first);
+      const racers = Array.from({ length: 20 }, () => sampleUser());
+      const now = new Date('2026-11-25T22:00:00.000Z');
+      const registering = racers.map((u, i) =>
+        // Spread over the verification: some before, some during, some after.
+        new Promise((resolve) => setTimeout(resolve, i % 5)).then(() => db.repos.users.createRegistrant(u)),
+      );
+      const [won] = await Promise.all([db.repos.users.verifyAsFirstOwner(first.id, now), ...registering]);
+      expect(won).toBe(true);
+      const after = await Promise.all(racers.map((u) => db.repos.users.findById(u.id)));
+      expect(after.filter((u) => u !== null)).toEqual([]);
+      expect(await db.repos.users.findById(first.id)).toMatchObject({ role: 'owner', verified: true });
+    });
+
     it('refuses a second owner created directly', async () => {
       await db.repos.users.create(sampleUser({ role: 'owner', verified: true, verificationCodeHash: null }));
       await expect(
@@ -299,6 +330,16 @@ export function runUsersRepositoryContract(name: string, setup: SetupRepositorie
       });
       // Still valid a millisecond earlier.
       expect(await db.repos.users.resetPassword('reset-new', 'y', new Date(now.getTime() - 1))).toBe(input.id);
+    });
+
+    it('ends an outstanding reset code when the password is set', async () => {
+      const input = sampleUser({ verified: true, verificationCodeHash: null, verificationExpiresAt: null });
+      await db.repos.users.create(input);
+      const now = new Date('2026-11-26T08:00:00.000Z');
+      await db.repos.users.setResetCode(input.id, 'reset-before-change', new Date(now.getTime() + 60_000));
+      expect(await db.repos.users.setPassword(input.id, 'changed-hash', now)).toBe(true);
+      expect(await db.repos.users.resetPassword('reset-before-change', 'x', now)).toBeNull();
+      expect(await db.repos.users.findById(input.id)).toMatchObject({ passwordHash: 'changed-hash', tokenVersion: 1 });
     });
 
     it('lets exactly one of 10 concurrent resets with one code succeed', async () => {

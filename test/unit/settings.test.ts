@@ -37,6 +37,7 @@ describe('parseSettings', () => {
         login: { limit: 5, windowSeconds: 900 },
         passwordReset: { limit: 5, windowSeconds: 3600 },
         verification: { limit: 10, windowSeconds: 900 },
+        register: { limit: 5, windowSeconds: 3600 },
       },
     });
   });

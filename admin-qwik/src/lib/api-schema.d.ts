@@ -341,7 +341,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change one’s display name or password (a new password returns a new token)
+         * Change one’s display name or password (a new password returns a new token, and ends every earlier session and reset code). A wrong current password spends the login budget, per client and per account: 429 past it
          * @description Needs a session: any account.
          */
         patch: operations["patchV1AuthMe"];
@@ -1751,6 +1751,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -2100,6 +2109,15 @@ export interface operations {
             };
             /** @description No, bad or expired token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -90,6 +90,7 @@ const RawSettingsSchema = z.object({
   RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
   RATE_LIMIT_PASSWORD_RESET: rateRule('RATE_LIMIT_PASSWORD_RESET').default({ limit: 5, windowSeconds: 3600 }),
   RATE_LIMIT_VERIFICATION: rateRule('RATE_LIMIT_VERIFICATION').default({ limit: 10, windowSeconds: 900 }),
+  RATE_LIMIT_REGISTER: rateRule('RATE_LIMIT_REGISTER').default({ limit: 5, windowSeconds: 3600 }),
 });
 
 export type Target = 'workers' | 'node';
@@ -115,7 +116,7 @@ export interface Settings {
   activityLogFile: string;
   activityLogStore: 'file' | 'database';
   updateFeedUrl: string | undefined;
-  rateLimits: Record<'login' | 'passwordReset' | 'verification', { limit: number; windowSeconds: number }>;
+  rateLimits: Record<'login' | 'passwordReset' | 'verification' | 'register', { limit: number; windowSeconds: number }>;
 }
 
 export class SettingsError extends Error {
@@ -171,6 +172,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
       login: s.RATE_LIMIT_LOGIN,
       passwordReset: s.RATE_LIMIT_PASSWORD_RESET,
       verification: s.RATE_LIMIT_VERIFICATION,
+      register: s.RATE_LIMIT_REGISTER,
     },
   };
 }

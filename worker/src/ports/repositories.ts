@@ -12,6 +12,15 @@ import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
 export interface UsersRepository {
   /** Throws DomainError('conflict') when the e-mail is taken. */
   create(user: NewUser): Promise<void>;
+  /**
+   * A registration: creates `user` as an unverified `admin` only while no
+   * verified account exists, and returns false (nothing written) otherwise.
+   * Decided by the database together with `verifyAsFirstOwner`: a
+   * registrant created while a first verification is in flight is either
+   * deleted by it or refused, never left behind. A taken e-mail →
+   * DomainError('conflict').
+   */
+  createRegistrant(user: NewUser): Promise<boolean>;
   findById(id: string): Promise<User | null>;
   /** `email` is already lower case. */
   findByEmail(email: string): Promise<User | null>;
@@ -35,7 +44,10 @@ export interface UsersRepository {
   list(query: { limit: number; beforeId?: string }): Promise<User[]>;
   /** Null when unknown. */
   update(id: string, patch: { displayName?: string | null }, now: Date): Promise<User | null>;
-  /** Sets the password and bumps the token version: every earlier session ends. False when unknown. */
+  /**
+   * Sets the password, bumps the token version (every earlier session ends)
+   * and clears any outstanding reset code. False when unknown.
+   */
   setPassword(id: string, passwordHash: string, now: Date): Promise<boolean>;
   /** Replaces the reset code: the previous one stops working. */
   setResetCode(userId: string, codeHash: string, expiresAt: Date): Promise<void>;

@@ -25,6 +25,9 @@ export interface Session {
   user: PublicUserDto;
 }
 
+const registrationClosed = () =>
+  new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
+
 const badCode = () =>
   new DomainError('invalid_request', 'The code is not valid or has expired', [
     { path: 'code', message: 'not valid or expired' },
@@ -50,15 +53,25 @@ export function createAccountsService(deps: AccountsDeps) {
     await mailer.send(verificationMail(user.email, publicUrl, code));
   }
 
+  /**
+   * An unverified account while a verified one exists is a registration that
+   * closing should have cancelled (one left behind by an older version's
+   * race): it is cancelled now, and refused.
+   */
+  async function leftBehind(user: User): Promise<boolean> {
+    if (user.verified || !(await repos.users.hasVerifiedUser())) return false;
+    await repos.users.deleteUnverified(user.id);
+    return true;
+  }
+
   return {
     async registrationOpen(): Promise<boolean> {
       return !(await repos.users.hasVerifiedUser());
     },
 
     async register(input: { email: string; password: string; displayName?: string | undefined }): Promise<Session> {
-      if (await repos.users.hasVerifiedUser()) {
-        throw new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
-      }
+      // Answered before the costly hash; the database decides again below.
+      if (await repos.users.hasVerifiedUser()) throw registrationClosed();
       const now = clock.now();
       const code = newSecretCode();
       const user = {
@@ -72,7 +85,7 @@ export function createAccountsService(deps: AccountsDeps) {
         verificationCodeHash: await sha256Hex(code),
         verificationExpiresAt: new Date(now.getTime() + VERIFICATION_CODE_TTL_MS),
       };
-      await repos.users.create(user);
+      if (!(await repos.users.createRegistrant(user))) throw registrationClosed();
       try {
         await mailer.send(verificationMail(user.email, publicUrl, code));
       } catch (err) {
@@ -112,6 +125,7 @@ export function createAccountsService(deps: AccountsDeps) {
       if (!(await passwords.verify(password, user.passwordHash))) {
         throw new DomainError('unauthorized', 'Wrong e-mail or password');
       }
+      if (await leftBehind(user)) throw new DomainError('unauthorized', 'Wrong e-mail or password');
       return session(user);
     },
 
@@ -154,6 +168,7 @@ export function createAccountsService(deps: AccountsDeps) {
       if (!claims) return null;
       const user = await repos.users.findById(claims.userId);
       if (!user || user.tokenVersion !== claims.tokenVersion) return null;
+      if (await leftBehind(user)) return null;
       return user;
     },
   };

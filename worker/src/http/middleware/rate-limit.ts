@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Settings } from '../../config/settings.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { RateRule } from '../../ports/rate-limiter.js';
@@ -52,38 +52,47 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
     }
   }
 
-  return (budget: RateBudget, options: { refundOnSuccess?: boolean } = {}): MiddlewareHandler<AppEnv> => {
-    const rule: RateRule = { name: budget, ...settings.rateLimits[budget] };
+  const ruleOf = (budget: RateBudget): RateRule => ({ name: budget, ...settings.rateLimits[budget] });
+  // Worked out on use, not for every request: only limited routes need it.
+  // An unidentifiable client shares one budget with every other such client.
+  const clientOf = (c: Context<AppEnv>) =>
+    resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
+
+  /** Takes one unit for `key`, or throws 429 (503 when the store fails). */
+  async function spend(rule: RateRule, key: string, now: Date): Promise<void> {
+    const judge = async () => {
+      try {
+        return await limiter.take(rule, key, now);
+      } catch (err) {
+        logger.error('rate limiter failed; refusing the request', err);
+        throw new DomainError('unavailable', 'Temporarily unavailable, try again shortly');
+      }
+    };
+    let decision = await judge();
+    // Units owed from an outage: a client refused now may be owed one. The
+    // store answered the take, so settling costs no waiting on a dead store.
+    if (!decision.allowed && pending.length > 0) {
+      await settlePending();
+      decision = await judge();
+    } else if (pending.length > 0) {
+      void settlePending();
+    }
+    if (!decision.allowed) {
+      throw new DomainError(
+        'rate_limited',
+        'Too many attempts; wait and try again',
+        undefined,
+        decision.retryAfterSeconds,
+      );
+    }
+  }
+
+  const limit = (budget: RateBudget, options: { refundOnSuccess?: boolean } = {}): MiddlewareHandler<AppEnv> => {
+    const rule = ruleOf(budget);
     return async (c, next) => {
-      // Worked out here, not for every request: only limited routes need it.
-      // An unidentifiable client shares one budget with every other such client.
-      const key = resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
+      const key = clientOf(c);
       const now = new Date();
-      const judge = async () => {
-        try {
-          return await limiter.take(rule, key, now);
-        } catch (err) {
-          logger.error('rate limiter failed; refusing the request', err);
-          throw new DomainError('unavailable', 'Temporarily unavailable, try again shortly');
-        }
-      };
-      let decision = await judge();
-      // Units owed from an outage: a client refused now may be owed one. The
-      // store answered the take, so settling costs no waiting on a dead store.
-      if (!decision.allowed && pending.length > 0) {
-        await settlePending();
-        decision = await judge();
-      } else if (pending.length > 0) {
-        void settlePending();
-      }
-      if (!decision.allowed) {
-        throw new DomainError(
-          'rate_limited',
-          'Too many attempts; wait and try again',
-          undefined,
-          decision.retryAfterSeconds,
-        );
-      }
+      await spend(rule, key, now);
       await next();
       // A 5xx judged nothing (the database was down, say): the client gets its
       // unit back, or an outage would use up everyone's login budget. A refund
@@ -92,4 +101,46 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
       if ((options.refundOnSuccess && c.res.status < 400) || c.res.status >= 500) c.var.defer(refund(rule, key, now));
     };
   };
+
+  /**
+   * The same budget taken inside a handler, once it knows that the request
+   * really is an attempt (a password check that only some bodies ask for):
+   * one unit for the client and one for each of `alsoKeys` (an account, so
+   * that changing addresses does not buy more guesses), all given back when
+   * `attempt` succeeds or the answer is a 5xx.
+   */
+  async function attempt<T>(
+    c: Context<AppEnv>,
+    budget: RateBudget,
+    alsoKeys: string[],
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const rule = ruleOf(budget);
+    const now = new Date();
+    const taken: string[] = [];
+    const giveBack = () => {
+      for (const key of taken) c.var.defer(refund(rule, key, now));
+    };
+    try {
+      for (const key of [clientOf(c), ...alsoKeys]) {
+        await spend(rule, key, now);
+        taken.push(key);
+      }
+    } catch (err) {
+      // Refused before any check was made: the units already taken return.
+      giveBack();
+      throw err;
+    }
+    let result: T;
+    try {
+      result = await work();
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code === 'unavailable') giveBack();
+      throw err;
+    }
+    giveBack();
+    return result;
+  }
+
+  return Object.assign(limit, { attempt });
 }

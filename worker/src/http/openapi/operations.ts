@@ -154,6 +154,7 @@ export const OPERATIONS: Operation[] = [
     body: RegisterSchema,
     ok: ok(201, ref('Session')),
     errors: [400, 403, 409, 503],
+    rateLimited: true,
   },
   {
     method: 'delete',
@@ -230,12 +231,14 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'patch',
     path: '/v1/auth/me',
-    summary: 'Change one’s display name or password (a new password returns a new token)',
+    summary:
+      'Change one’s display name or password (a new password returns a new token, and ends every earlier session and reset code). A wrong current password spends the login budget, per client and per account: 429 past it',
     tag: 'auth',
     auth: 'account.self',
     body: UpdateMeSchema,
     ok: ok(200, obj({ user: ref('User'), token: { type: 'string' } }, ['user'])),
     errors: [400, 401],
+    rateLimited: true,
   },
   {
     method: 'post',

@@ -22,7 +22,7 @@ import { validate } from '../validate.js';
 export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer: Defer) =>
   new Hono<AppEnv>()
     .get('/registration', async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }))
-    .post('/register', validate('json', RegisterSchema), async (c) => {
+    .post('/register', limit('register'), validate('json', RegisterSchema), async (c) => {
       const session = await c.var.services.accounts.register(c.req.valid('json'));
       c.var.audit('user.register', {
         actor: { type: 'user', user: session.user },
@@ -89,7 +89,13 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
     .get('/me', allow('account.self'), (c) => c.json({ user: toPublicUser(currentUser(c)) }))
     .patch('/me', allow('account.self'), validate('json', UpdateMeSchema), async (c) => {
       const input = c.req.valid('json');
-      const result = await c.var.services.accounts.updateMe(currentUser(c), input);
+      const user = currentUser(c);
+      const update = () => c.var.services.accounts.updateMe(user, input);
+      // A password change checks the current password: each try spends the
+      // login budget, per client and per account (a stolen session must not
+      // guess from many addresses), and a success gives it back.
+      const result =
+        input.password !== undefined ? await limit.attempt(c, 'login', [`account:${user.id}`], update) : await update();
       const changed = {
         ...(input.displayName !== undefined && { displayName: input.displayName }),
         password: input.password !== undefined,

@@ -3,7 +3,7 @@ import type { NewUser, User } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { UsersRepository } from '../../../ports/repositories.js';
 import { guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
-import type { SqlKit } from './sql-kit.js';
+import type { SqlDb, SqlKit } from './sql-kit.js';
 
 type UserRow = SqlKit['tables']['users']['$inferSelect'];
 
@@ -24,9 +24,42 @@ export function toUser(row: UserRow): User {
   };
 }
 
+/**
+ * The row of system_state that registrations and first verifications queue
+ * on. Both write it first in their transaction, so on MySQL and PostgreSQL
+ * the row lock orders them: a registration either commits before a
+ * verification starts (and that verification deletes it) or waits for the
+ * verification to commit and then sees the verified account. SQLite and D1
+ * run one write at a time anyway.
+ */
+const REGISTRATION_GATE = 'registration.gate';
+
 export function createUsersRepository(kit: SqlKit): UsersRepository {
   const { db } = kit;
-  const { users } = kit.tables;
+  const { users, systemState } = kit.tables;
+
+  /** The gate row exists before anyone queues on it (an UPDATE of no row locks nothing). */
+  async function ensureGate(now: Date): Promise<void> {
+    const [row] = await db
+      .select({ key: systemState.key })
+      .from(systemState)
+      .where(eq(systemState.key, REGISTRATION_GATE))
+      .limit(1);
+    if (row) return;
+    try {
+      await db.insert(systemState).values({ key: REGISTRATION_GATE, value: '{}', version: 0, updatedAt: now });
+    } catch (err) {
+      // Another request created it a moment ago: just as good.
+      if (!kit.isUniqueViolation(err)) throw err;
+    }
+  }
+  const passGate = (tx: SqlDb, now: Date) =>
+    tx
+      .update(systemState)
+      .set({ version: sql`${systemState.version} + 1`, updatedAt: now })
+      .where(eq(systemState.key, REGISTRATION_GATE));
+  const aVerifiedUserExists = () =>
+    sql`exists (select 1 from (${db.select({ id: users.id }).from(users).where(eq(users.verified, true))}) as verified_user)`;
   const byId = kit.prepare(
     db
       .select()
@@ -36,32 +69,62 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
     'users_by_id',
   );
 
+  const rowOf = (user: NewUser) => {
+    const id = requireId(user.id, 'id');
+    refuseNul({ email: user.email, displayName: user.displayName, passwordHash: user.passwordHash });
+    return {
+      id,
+      email: user.email,
+      displayName: user.displayName,
+      role: user.role,
+      verified: user.verified,
+      passwordHash: user.passwordHash,
+      tokenVersion: 0,
+      ownerLock: user.role === 'owner' ? 1 : null,
+      verificationCodeHash: user.verificationCodeHash,
+      verificationExpiresAt: user.verificationExpiresAt,
+      createdAt: user.createdAt,
+      updatedAt: user.createdAt,
+    };
+  };
+  const conflict = (err: unknown) =>
+    new DomainError(
+      'conflict',
+      /owner_lock/.test(String(err) + String((err as Error).cause ?? ''))
+        ? 'An owner already exists'
+        : 'This e-mail address is already in use',
+    );
+
   const repo: UsersRepository = {
     async create(user: NewUser) {
-      const id = requireId(user.id, 'id');
-      refuseNul({ email: user.email, displayName: user.displayName, passwordHash: user.passwordHash });
+      const row = rowOf(user);
       try {
-        await db.insert(users).values({
-          id,
-          email: user.email,
-          displayName: user.displayName,
-          role: user.role,
-          verified: user.verified,
-          passwordHash: user.passwordHash,
-          tokenVersion: 0,
-          ownerLock: user.role === 'owner' ? 1 : null,
-          verificationCodeHash: user.verificationCodeHash,
-          verificationExpiresAt: user.verificationExpiresAt,
-          createdAt: user.createdAt,
-          updatedAt: user.createdAt,
-        });
+        await db.insert(users).values(row);
       } catch (err) {
         if (!kit.isUniqueViolation(err)) throw err;
-        const message = /owner_lock/.test(String(err) + String((err as Error).cause ?? ''))
-          ? 'An owner already exists'
-          : 'This e-mail address is already in use';
-        throw new DomainError('conflict', message);
+        throw conflict(err);
       }
+    },
+
+    async createRegistrant(user: NewUser) {
+      const row = rowOf({ ...user, role: 'admin', verified: false });
+      await ensureGate(user.createdAt);
+      let results: unknown[];
+      try {
+        results = await kit.atomic((tx) => [
+          passGate(tx, user.createdAt),
+          tx.insert(users).values(row),
+          // Taken back at once when registration closed meanwhile: a D1
+          // batch cannot branch, so the condition lives in the statement.
+          tx.delete(users).where(and(eq(users.id, row.id), aVerifiedUserExists())),
+        ]);
+      } catch (err) {
+        if (!kit.isUniqueViolation(err)) throw err;
+        // The address may belong to the account that closed registration.
+        if (await repo.hasVerifiedUser()) return false;
+        throw conflict(err);
+      }
+      return kit.affectedRows(results[2]) === 0;
     },
 
     async findById(id) {
@@ -108,16 +171,15 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
       // MySQL refuses a subquery on the table being deleted from unless it is
       // wrapped in a derived table, hence the double select.
       const claimed = sql`exists (select 1 from (select ${users.id} from ${users} where ${users.id} = ${id} and ${users.ownerLock} = 1) as owner_claim)`;
+      await ensureGate(now);
       let results: unknown[];
       try {
         results = await kit.atomic((tx) => [
-          // Locks every pending registration in one consistent order before
-          // claiming, so concurrent claimers queue up here instead of each
-          // locking its own row and then deadlocking over the others'.
-          tx
-            .update(users)
-            .set({ tokenVersion: sql`${users.tokenVersion}` })
-            .where(eq(users.verified, false)),
+          // Concurrent claimers and registrations queue here, in one order,
+          // instead of each locking rows of its own and deadlocking over the
+          // others' (and a registration in flight cannot slip past the
+          // cleanup below: see REGISTRATION_GATE).
+          passGate(tx, now),
           // The owner_lock unique index lets only one claim ever commit.
           tx
             .update(users)
@@ -177,7 +239,14 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
       refuseNul({ passwordHash });
       const result = await db
         .update(users)
-        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now })
+        // A reset code asked for before the change must not outlive it.
+        .set({
+          passwordHash,
+          tokenVersion: sql`${users.tokenVersion} + 1`,
+          resetCodeHash: null,
+          resetExpiresAt: null,
+          updatedAt: now,
+        })
         .where(eq(users.id, key));
       return kit.affectedRows(result) > 0;
     },
