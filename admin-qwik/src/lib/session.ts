@@ -54,7 +54,26 @@ export function loginHref(next?: string): string {
     : '/login';
 }
 
-/** A same-site path from `?next=`, or the dashboard. */
-export function safeNext(raw: string | null): string {
-  return raw?.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\') ? raw : '/';
+const pageOrigin = () => (typeof location === 'undefined' ? 'http://localhost' : location.origin);
+
+/**
+ * Where `?next=` may send the visitor after signing in: only somewhere on
+ * this origin, as its path, query and hash; otherwise the dashboard. Judged
+ * by the URL parser itself, which drops tabs and newlines and reads `\\` as
+ * `/` the way the browser will (so `/\t/evil.example` is another host), not
+ * by looking at the first characters.
+ */
+export function safeNext(raw: string | null, origin: string = pageOrigin()): string {
+  if (!raw) return '/';
+  let url: URL;
+  try {
+    url = new URL(raw, `${origin}/`);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== origin) return '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//evil.example` resolves to the path `//evil.example`, which a
+  // navigation would read as another host again.
+  return path.startsWith('/') && !path.startsWith('//') ? path : '/';
 }

@@ -1,4 +1,4 @@
-import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link, useNavigate } from '@builder.io/qwik-city';
 import { FormError } from '../../components/ui/form-error';
 import { api, queryParam } from '../../lib/http';
@@ -13,12 +13,19 @@ export default component$(() => {
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
   const registrationOpen = useSignal(false);
+  // Qwik City's client navigation drops the query string of a static page:
+  // a `next` with a query or hash gets a full load (the token survives it).
+  const goNext = $(async () => {
+    const next = safeNext(queryParam('next'));
+    if (/[?#]/.test(next)) location.assign(next);
+    else await nav(next);
+  });
 
   // eslint-disable-next-line qwik/no-use-visible-task -- browser-only state
   useVisibleTask$(
     async () => {
       if (getToken() && session.status === 'signed-in') {
-        await nav(safeNext(queryParam('next')));
+        await goNext();
         return;
       }
       const reg = await api<{ open: boolean }>('GET', '/v1/auth/registration', { auth: false });
@@ -57,7 +64,8 @@ export default component$(() => {
           setToken(res.data.token);
           session.user = res.data.user;
           session.status = 'signed-in';
-          await nav(res.data.user.verified ? safeNext(queryParam('next')) : '/register');
+          if (res.data.user.verified) await goNext();
+          else await nav('/register');
         }}
       >
         <label for="login-email">E-mail address</label>
