@@ -13,6 +13,7 @@ import { runSeoApiContract } from './api-seo.contract.js';
 import { runSyndicationApiContract } from './api-syndication.contract.js';
 import { runSystemApiContract } from './api-system.contract.js';
 import { runUsersApiContract } from './api-users.contract.js';
+import { runWriteAnswersApiContract } from './api-write-answers.contract.js';
 
 export interface ApiTarget {
   jwtSecret: string;
@@ -36,4 +37,5 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runApiKeysApiContract(name, setup);
   runSeoApiContract(name, setup);
   runSyndicationApiContract(name, setup);
+  runWriteAnswersApiContract(name, setup);
 }

@@ -669,7 +669,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit an article
+         * Edit an article (a body that names no field changes nothing, `updatedAt` included)
          * @description Needs a session: any account.
          */
         patch: operations["patchV1ArticlesById"];
@@ -3431,6 +3431,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request */
             400: {
                 headers: {
@@ -3482,6 +3489,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -3523,6 +3537,13 @@ export interface operations {
                         article: components["schemas"]["Article"];
                     };
                 };
+            };
+            /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {
@@ -3639,6 +3660,13 @@ export interface operations {
                         seo: components["schemas"]["Seo"];
                     };
                 };
+            };
+            /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request */
             400: {

@@ -49,3 +49,6 @@ export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' 
 
 /** The subject shorthand routes use. */
 export const subject = (type: string, id: string | null) => ({ subject: { type, id } });
+
+/** Whether a PATCH body names any field: one that names none changed nothing and is not logged. */
+export const namesAField = (patch: object): boolean => Object.values(patch).some((v) => v !== undefined);

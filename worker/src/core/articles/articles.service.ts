@@ -59,6 +59,9 @@ export function createArticlesService(deps: ArticlesDeps) {
   return {
     visible,
     existing,
+    /** What a write may answer: the article as it now stands, only to a caller who may read it. */
+    readableBy: (actor: Actor, article: Pick<ArticleDto, 'status'>): boolean =>
+      article.status === 'online' || canReadOffline(actor),
 
     async get(actor: Actor, id: string): Promise<ArticleDto> {
       return withImages(await visible(actor, id));
@@ -97,11 +100,13 @@ export function createArticlesService(deps: ArticlesDeps) {
       return toArticleDto(article, []);
     },
 
-    async update(id: string, input: UpdateArticleInput): Promise<ArticleDto> {
+    /** `changed` is false for a patch that names no field: nothing is written, `updatedAt` stays. */
+    async update(id: string, input: UpdateArticleInput): Promise<{ article: ArticleDto; changed: boolean }> {
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      if (Object.keys(patch).length === 0) return { article: await withImages(await existing(id)), changed: false };
       const updated = await repos.articles.update(id, patch, clock.now());
       if (!updated) throw notFound();
-      return withImages(updated);
+      return { article: await withImages(updated), changed: true };
     },
 
     /** Replaces the article's SEO record (PUT semantics: what is left out is cleared). */

@@ -57,7 +57,11 @@ export function createAuthorsService({ repos, clock, ids }: AuthorsDeps) {
       if (input.slug !== undefined) patch.slug = input.slug;
       if (input.bio !== undefined) patch.bio = input.bio;
       if (input.avatarUrl !== undefined) patch.avatarUrl = input.avatarUrl;
-      const author = await repos.authors.update(id, patch, clock.now());
+      // A patch that names no field changes nothing, `updatedAt` included.
+      const author =
+        Object.keys(patch).length === 0
+          ? await repos.authors.findById(id)
+          : await repos.authors.update(id, patch, clock.now());
       if (!author) throw notFound();
       return toAuthorDto(author);
     },

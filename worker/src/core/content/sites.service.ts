@@ -53,7 +53,11 @@ export function createSitesService({ repos, clock, ids }: SitesDeps) {
       if (input.name !== undefined) patch.name = input.name;
       if (input.baseUrl !== undefined) patch.baseUrl = input.baseUrl;
       if (input.description !== undefined) patch.description = input.description;
-      const site = await repos.sites.update(id, patch, clock.now());
+      // A patch that names no field changes nothing, `updatedAt` included.
+      const site =
+        Object.keys(patch).length === 0
+          ? await repos.sites.findById(id)
+          : await repos.sites.update(id, patch, clock.now());
       if (!site) throw notFound();
       return toSiteDto(site);
     },

@@ -52,6 +52,12 @@ function operationObject(op: Operation) {
   const responses: Record<string, object> = {
     [status]: body ? { description: 'OK', content: { 'application/json': { schema: body } } } : { description: 'OK' },
   };
+  if (op.answersReadersOnly) {
+    responses[204] = {
+      description:
+        'Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown',
+    };
+  }
   for (const code of [...(op.errors ?? []), ...(op.rateLimited ? [429] : [])]) {
     responses[code] = {
       description: ERROR_TEXT[code] ?? 'Error',

@@ -46,6 +46,8 @@ export interface Operation {
   ok: [number, object | null];
   errors?: number[];
   rateLimited?: boolean;
+  /** An article write: 204 without a body for a caller who may not read the article afterwards. */
+  answersReadersOnly?: boolean;
 }
 
 const ok = (status: number, schema: object | null): [number, object | null] => [status, schema];
@@ -476,12 +478,13 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'patch',
     path: '/v1/articles/{id}',
-    summary: 'Edit an article',
+    summary: 'Edit an article (a body that names no field changes nothing, `updatedAt` included)',
     tag: 'articles',
     auth: 'content.write',
     body: UpdateArticleSchema,
     ok: ok(200, article),
     errors: [400, 401, 404],
+    answersReadersOnly: true,
   },
   {
     method: 'delete',
@@ -500,6 +503,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'content.write',
     ok: ok(200, article),
     errors: [401, 404],
+    answersReadersOnly: true,
   },
   {
     method: 'post',
@@ -509,6 +513,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'content.write',
     ok: ok(200, article),
     errors: [401, 404],
+    answersReadersOnly: true,
   },
   {
     method: 'get',
@@ -537,6 +542,7 @@ export const OPERATIONS: Operation[] = [
     body: SeoInputSchema,
     ok: ok(200, wrapped('seo', 'Seo')),
     errors: [400, 401, 403, 404],
+    answersReadersOnly: true,
   },
   {
     method: 'get',

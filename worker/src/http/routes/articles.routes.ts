@@ -1,5 +1,10 @@
-import { Hono } from 'hono';
-import { CreateArticleSchema, ListArticlesQuerySchema, UpdateArticleSchema } from '../../contract/article.schema.js';
+import { type Context, Hono } from 'hono';
+import {
+  type ArticleDto,
+  CreateArticleSchema,
+  ListArticlesQuerySchema,
+  UpdateArticleSchema,
+} from '../../contract/article.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { SeoInputSchema, toSeo } from '../../contract/seo.schema.js';
 import { subject } from '../activity.js';
@@ -8,6 +13,16 @@ import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 import { readUploadedFile, uploadLimit } from './upload.js';
+
+/**
+ * What an article write answers: 200 with `body` when the caller may read the
+ * article as it now stands, else 204 and nothing. Writing is not reading: a
+ * `content:write` key or an unverified registrant edits, publishes and
+ * unpublishes offline articles without seeing them.
+ */
+function answer(c: Context<AppEnv>, article: ArticleDto, body: Record<string, unknown>) {
+  return c.var.services.articles.readableBy(c.var.actor, article) ? c.json(body) : c.body(null, 204);
+}
 
 export const articlesRoutes = (maxUploadBytes: number) =>
   new Hono<AppEnv>()
@@ -24,22 +39,24 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     )
     .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) => {
       const input = c.req.valid('json');
-      const article = await c.var.services.articles.update(idParam(c.req.param('id')), input);
-      c.var.audit('article.update', {
-        ...subject('article', article.id),
-        details: { title: article.title, fields: Object.keys(input) },
-      });
-      return c.json({ article });
+      const { article, changed } = await c.var.services.articles.update(idParam(c.req.param('id')), input);
+      if (changed) {
+        c.var.audit('article.update', {
+          ...subject('article', article.id),
+          details: { title: article.title, fields: Object.keys(input) },
+        });
+      }
+      return answer(c, article, { article });
     })
     .post('/:id/publish', allow('content.write'), async (c) => {
       const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'online');
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
-      return c.json({ article });
+      return answer(c, article, { article });
     })
     .post('/:id/unpublish', allow('content.write'), async (c) => {
       const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'offline');
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
-      return c.json({ article });
+      return answer(c, article, { article });
     })
     .delete('/:id', allow('content.write'), async (c) => {
       const id = idParam(c.req.param('id'));
@@ -56,7 +73,7 @@ export const articlesRoutes = (maxUploadBytes: number) =>
     .put('/:id/seo', allow('content.write'), validate('json', SeoInputSchema), async (c) => {
       const article = await c.var.services.articles.setSeo(idParam(c.req.param('id')), toSeo(c.req.valid('json')));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
-      return c.json({ seo: article.seo });
+      return answer(c, article, { seo: article.seo });
     })
     .get('/:id/images', validate('query', PageQuerySchema), async (c) => {
       const { limit, cursor } = c.req.valid('query');

@@ -100,10 +100,12 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
         ...(input.displayName !== undefined && { displayName: input.displayName }),
         password: input.password !== undefined,
       };
-      c.var.audit(input.password !== undefined ? 'user.password.change' : 'user.update', {
-        ...subject('user', result.user.id),
-        details: changed,
-      });
+      if (input.password !== undefined || input.displayName !== undefined) {
+        c.var.audit(input.password !== undefined ? 'user.password.change' : 'user.update', {
+          ...subject('user', result.user.id),
+          details: changed,
+        });
+      }
       return c.json(result);
     })
     .post('/invitation/accept', limit('verification'), validate('json', AcceptInvitationSchema), async (c) => {

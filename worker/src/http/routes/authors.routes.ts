@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { CreateAuthorSchema, UpdateAuthorSchema } from '../../contract/author.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { subject } from '../activity.js';
+import { namesAField, subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
@@ -20,8 +20,10 @@ export const authorsRoutes = new Hono<AppEnv>()
     return c.json({ author }, 201);
   })
   .patch('/:id', allow('authors.write'), validate('json', UpdateAuthorSchema), async (c) => {
-    const author = await c.var.services.authors.update(idParam(c.req.param('id')), c.req.valid('json'));
-    c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
+    const input = c.req.valid('json');
+    const author = await c.var.services.authors.update(idParam(c.req.param('id')), input);
+    if (namesAField(input))
+      c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
     return c.json({ author });
   })
   .delete('/:id', allow('authors.write'), async (c) => {

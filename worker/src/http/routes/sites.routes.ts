@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
-import { subject } from '../activity.js';
+import { namesAField, subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
@@ -33,8 +33,9 @@ export const sitesRoutes = new Hono<AppEnv>()
     return c.json({ site }, 201);
   })
   .patch('/:id', allow('sites.write'), validate('json', UpdateSiteSchema), async (c) => {
-    const site = await c.var.services.sites.update(idParam(c.req.param('id')), c.req.valid('json'));
-    c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
+    const input = c.req.valid('json');
+    const site = await c.var.services.sites.update(idParam(c.req.param('id')), input);
+    if (namesAField(input)) c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
     return c.json({ site });
   })
   .delete('/:id', allow('sites.write'), async (c) => {

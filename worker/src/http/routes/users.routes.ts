@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CreateInvitationSchema, UpdateUserSchema } from '../../contract/user.schema.js';
-import { subject } from '../activity.js';
+import { namesAField, subject } from '../activity.js';
 import type { AppEnv } from '../env.js';
 import { allow, currentUser } from '../middleware/auth.js';
 import { idParam } from '../params.js';
@@ -43,10 +43,12 @@ export const usersRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const user = await c.var.services.users.update(currentUser(c), idParam(c.req.param('id')), input);
     // A role change (ownership transfer included) is what the log is for.
-    c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
-      ...subject('user', user.id),
-      details: { ...input, role: user.role },
-    });
+    if (namesAField(input)) {
+      c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
+        ...subject('user', user.id),
+        details: { ...input, role: user.role },
+      });
+    }
     return c.json({ user });
   })
   .delete('/:id', allow('users.manage'), async (c) => {
