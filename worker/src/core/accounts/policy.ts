@@ -13,6 +13,8 @@ export const POLICY = {
   'content.readOffline': 'verified',
   'media.read': 'verified',
   'media.manage': 'verified',
+  // Purge settings and the record of runs: verified accounts, never a key.
+  'purge.read': 'verified',
   'activity.read': 'verified',
   'sites.write': 'verified',
   'authors.write': 'verified',
@@ -30,7 +32,8 @@ export type Permission = keyof typeof POLICY;
 /**
  * What each API key scope grants (API.md "API keys"). Nothing else: a key
  * never passes an owner-only route, an account route (`account.self`), the
- * activity log or the system routes, whatever its scopes.
+ * activity log, the purge settings and runs, or the system routes, whatever
+ * its scopes (test/node/api-key-scopes.test.ts walks every route).
  */
 export const SCOPE_GRANTS: Record<ApiKeyScope, readonly Permission[]> = {
   'content:read': ['content.readOffline'],

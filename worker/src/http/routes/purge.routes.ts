@@ -26,13 +26,13 @@ const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** `/v1/media/purge`: duplicate and orphan purge, its settings and its record. */
 export const purgeRoutes = new Hono<AppEnv>()
-  .get('/settings', allow('media.read'), async (c) => c.json({ settings: await c.var.services.purge.settings() }))
+  .get('/settings', allow('purge.read'), async (c) => c.json({ settings: await c.var.services.purge.settings() }))
   .put('/settings', allow('purge.configure'), validate('json', PurgeSettingsSchema), async (c) => {
     const settings = await c.var.services.purge.saveSettings(c.req.valid('json'));
     c.var.audit('media.purge.settings', { ...subject('purgeSettings', null), details: { ...settings } });
     return c.json({ settings });
   })
-  .get('/runs', allow('media.read'), validate('query', PageQuerySchema), async (c) => {
+  .get('/runs', allow('purge.read'), validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');
     return c.json(await c.var.services.purge.runs(limit, cursor));
   })
