@@ -107,8 +107,34 @@ describe('the Node server’s client address', () => {
     }
   });
 
-  it('is X-Real-IP when the peer is a trusted proxy', async () => {
-    const server = await startServer(cwd, { RATE_LIMIT_LOGIN: '3/900', TRUST_PROXY: '127.0.0.1' });
+  it('is what a trusted proxy appended to X-Forwarded-For: ten rotated spoofed values stay in one budget', async () => {
+    // The test plays the proxy on 127.0.0.1 (trusted as a CIDR range); the
+    // client forges X-Real-IP and the front of X-Forwarded-For each time.
+    const server = await startServer(cwd, { RATE_LIMIT_LOGIN: '3/900', TRUST_PROXY: '127.0.0.0/8, ::1' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await login(server.url, {
+          'x-real-ip': `198.51.100.${i}`,
+          'x-forwarded-for': `192.0.2.${i}, 203.0.113.7`,
+        });
+        statuses.push(res.status);
+        if (res.status === 429) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      }
+      expect(statuses).toEqual([401, 401, 401, ...Array(7).fill(429)]);
+      // Another client behind the same proxy has a budget of its own.
+      expect((await login(server.url, { 'x-forwarded-for': '203.0.113.8' })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is X-Real-IP only when TRUST_PROXY_HEADER says the trusted proxy sets it', async () => {
+    const server = await startServer(cwd, {
+      RATE_LIMIT_LOGIN: '3/900',
+      TRUST_PROXY: '127.0.0.1',
+      TRUST_PROXY_HEADER: 'x-real-ip',
+    });
     try {
       for (let i = 0; i < 3; i++) expect((await login(server.url, { 'x-real-ip': '10.0.0.1' })).status).toBe(401);
       expect((await login(server.url, { 'x-real-ip': '10.0.0.1' })).status).toBe(429);

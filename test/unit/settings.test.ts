@@ -25,6 +25,7 @@ describe('parseSettings', () => {
       smtpUrl: undefined,
       mailFrom: 'CMS <no-reply@localhost>',
       trustProxy: [],
+      trustProxyHeader: 'x-forwarded-for',
       maxUploadBytes: 10_485_760,
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
@@ -93,6 +94,30 @@ describe('parseSettings', () => {
         name,
       ).toBe(true);
     }
+  });
+
+  it('takes proxy addresses and CIDR ranges, and the header the proxy writes', () => {
+    const s = parseSettings(
+      { TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,fd00::/8, ::1, 192.168.1.7/32', TRUST_PROXY_HEADER: 'X-Real-IP' },
+      'node',
+    );
+    expect(s.trustProxy).toEqual(['10.0.0.0/8', '172.16.0.0/12', 'fd00::/8', '::1', '192.168.1.7/32']);
+    expect(s.trustProxyHeader).toBe('x-real-ip');
+    for (const bad of [
+      '10.0.0.0/33',
+      '10.0.0.0/',
+      '10.0.0.0/8/8',
+      'fd00::/129',
+      '10.0.0/8',
+      '127.1',
+      'proxy.local/8',
+      '::/-1',
+      '10.0.0.0/8x',
+      ':::/8',
+    ]) {
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([expect.stringMatching(/^TRUST_PROXY: .*CIDR/)]);
+    }
+    expect(problemsOf({ TRUST_PROXY_HEADER: 'forwarded' })).toEqual([expect.stringMatching(/^TRUST_PROXY_HEADER:/)]);
   });
 
   it('treats empty values as unset', () => {

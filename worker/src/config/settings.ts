@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseIpRange } from '../contract/ip-address.js';
 
 /**
  * The one reader of the environment (API.md, "Settings"). Parsed once at
@@ -26,9 +27,6 @@ const rateRule = (name: string) =>
       const [limit, windowSeconds] = v.split('/').map(Number) as [number, number];
       return { limit, windowSeconds };
     });
-
-const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
-const IPV6 = /^[0-9a-fA-F:.]+$/;
 
 const RawSettingsSchema = z.object({
   PORT: wholeNumber('PORT', 1, 65535).default(8787),
@@ -61,10 +59,16 @@ const RawSettingsSchema = z.object({
         .filter(Boolean),
     )
     .refine(
-      (list) => list.every((ip) => IPV4.test(ip) || (ip.includes(':') && IPV6.test(ip))),
-      'must be a comma list of IP addresses',
+      (list) => list.every((entry) => parseIpRange(entry) !== null),
+      'must be a comma list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8, fd00::/8, 127.0.0.1)',
     )
     .optional(),
+  /** Which header the trusted proxy writes the client's address into; see http/client-address.ts. */
+  TRUST_PROXY_HEADER: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['x-forwarded-for', 'x-real-ip'], { error: 'must be x-forwarded-for or x-real-ip' }))
+    .default('x-forwarded-for'),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024, 1024 ** 3).default(10_485_760),
   /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
@@ -107,7 +111,9 @@ export interface Settings {
   jwtSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Addresses and CIDR ranges of the proxies whose word about the client is believed. */
   trustProxy: string[];
+  trustProxyHeader: 'x-forwarded-for' | 'x-real-ip';
   maxUploadBytes: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
@@ -160,6 +166,7 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     smtpUrl: s.SMTP_URL,
     mailFrom: s.MAIL_FROM,
     trustProxy: s.TRUST_PROXY ?? [],
+    trustProxyHeader: s.TRUST_PROXY_HEADER,
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,

@@ -32,7 +32,12 @@ export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' 
     c.set('defer', defer);
     c.set('audit', (action, options = {}) => {
       const ip = displayAddressOf(
-        resolveClientAddress(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy),
+        resolveClientAddress(
+          deps.peerAddress(c.req.raw, c.env),
+          c.req.raw.headers,
+          deps.settings.trustProxy,
+          deps.settings.trustProxyHeader,
+        ),
       );
       const work = c.var.services.activity.record({
         actor: options.actor ?? c.var.actor,

@@ -1,55 +1,21 @@
+import { type IpRange, inRange, isIpv4, parseIp, parseIpRange } from '../contract/ip-address.js';
+
 /**
- * The rate-limit key of a client: its real network address, with every
- * spelling of one address folded together and IPv6 bucketed by /64 (one
- * customer usually holds a whole /64, so per-address budgets would be
- * worthless there).
+ * Who the client is: its real network address, and the rate-limit key made
+ * of it, with every spelling of one address folded together and IPv6
+ * bucketed by /64 (one customer usually holds a whole /64, so per-address
+ * budgets would be worthless there).
  */
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-function expandIpv6(address: string): number[] | null {
-  let a = address;
-  let tail: number[] = [];
-  // A dotted IPv4 tail (`::ffff:1.2.3.4`) is two 16-bit groups.
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (dotted) {
-    if (!IPV4.test(dotted[2]!)) return null;
-    const [b0, b1, b2, b3] = dotted[2]!.split('.').map(Number) as [number, number, number, number];
-    tail = [(b0 << 8) | b1, (b2 << 8) | b3];
-    a = dotted[1]!.endsWith('::') ? dotted[1]! : dotted[1]!.slice(0, -1);
-  }
-  const halves = a.split('::');
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = parse(halves[0]!);
-  const rest = halves.length === 2 ? parse(halves[1]!) : [];
-  const groups = [...head, ...rest];
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
-  const missing = 8 - groups.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const nums = groups.map((g) => parseInt(g, 16));
-  return [
-    ...nums.slice(0, head.length),
-    ...Array(halves.length === 2 ? missing : 0).fill(0),
-    ...nums.slice(head.length),
-    ...tail,
-  ];
-}
+/** Which header a trusted proxy writes the client's address into (TRUST_PROXY_HEADER). */
+export type ProxyHeader = 'x-forwarded-for' | 'x-real-ip';
 
 /** `v4:1.2.3.4`, `v6:2001:db8:0:1::/64`, or null for something that is no IP address. */
 export function clientKeyOf(raw: string | undefined | null): string | null {
-  if (!raw) return null;
-  const address = raw
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-    .toLowerCase();
-  if (IPV4.test(address)) return `v4:${address}`;
-  if (!address.includes(':')) return null;
-  const groups = expandIpv6(address);
+  const groups = parseIp(raw);
   if (!groups) return null;
   // IPv4-mapped (::ffff:a.b.c.d) is the IPv4 client itself.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+  if (isIpv4(groups)) {
     const [hi, lo] = [groups[6]!, groups[7]!];
     return `v4:${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
@@ -57,28 +23,6 @@ export function clientKeyOf(raw: string | undefined | null): string | null {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
-}
-
-/** Whether two spellings name the same address (for the TRUST_PROXY list). */
-export function sameAddress(a: string, b: string): boolean {
-  const ka = clientKeyOf(a);
-  if (!ka) return false;
-  if (ka.startsWith('v4:')) return ka === clientKeyOf(b);
-  const ga = expandIpv6(
-    a
-      .trim()
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/%.*$/, ''),
-  );
-  const gb = expandIpv6(
-    b
-      .trim()
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/%.*$/, ''),
-  );
-  return !!ga && !!gb && ga.every((g, i) => g === gb[i]);
 }
 
 /** An address as logs show it: trimmed, without brackets or zone, IPv4-mapped IPv6 as IPv4; null for no IP address. */
@@ -93,40 +37,71 @@ export function displayAddressOf(raw: string | undefined | null): string | null 
     .toLowerCase();
 }
 
+// TRUST_PROXY is parsed once per settings object, not per request.
+const parsedRanges = new WeakMap<readonly string[], IpRange[]>();
+function rangesOf(trustedProxies: readonly string[]): IpRange[] {
+  let ranges = parsedRanges.get(trustedProxies);
+  if (!ranges) {
+    ranges = trustedProxies.map(parseIpRange).filter((r): r is IpRange => r !== null);
+    parsedRanges.set(trustedProxies, ranges);
+  }
+  return ranges;
+}
+
+/** Whether the address is one of TRUST_PROXY's addresses or inside one of its ranges. */
+export function isTrustedProxy(address: string | undefined | null, trustedProxies: readonly string[]): boolean {
+  if (trustedProxies.length === 0) return false;
+  const groups = parseIp(address);
+  return !!groups && rangesOf(trustedProxies).some((range) => inRange(groups, range));
+}
+
+/** The entries of a header that may arrive several times (joined by commas), in order. */
+const entries = (value: string | null): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 /**
- * The client behind a request: the network peer, unless the peer is one of
- * our trusted proxies, in which case the address it reports in X-Real-IP
- * (or, failing that, the last untrusted hop of X-Forwarded-For). A client's
- * own X-Real-IP, X-Forwarded-For, True-Client-IP… change nothing. Returns
- * the address as given (checked to be one), or undefined.
+ * The client behind a request, by one rule: the network peer, unless that
+ * peer is a trusted proxy, and then the address that proxy itself wrote.
+ * With `x-forwarded-for` (the default) that is the right-most entry that is
+ * not itself a trusted proxy: every proxy appends the address it saw, so
+ * entries to the left of it are whatever the client sent. With `x-real-ip`
+ * (a proxy that sets the header, overwriting the client's) it is that
+ * header's last value, and X-Forwarded-For is not read. A client's own
+ * X-Real-IP, X-Forwarded-For, CF-Connecting-IP, True-Client-IP… change
+ * nothing. Where the proxy's value is not an address, the proxy itself is
+ * the client (its clients share one budget rather than choose their own).
+ * Returns the address as given, or undefined without a peer.
  */
 export function resolveClientAddress(
   peer: string | undefined,
   headers: Headers,
-  trustedProxies: string[],
+  trustedProxies: readonly string[],
+  header: ProxyHeader = 'x-forwarded-for',
 ): string | undefined {
-  if (!peer || !trustedProxies.some((p) => sameAddress(p, peer))) return peer;
-  const realIp = headers.get('x-real-ip');
-  if (realIp) {
-    // Duplicate headers arrive joined by commas: the proxy's value is the last.
-    const last = realIp
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .pop();
-    if (clientKeyOf(last)) return last;
+  if (!peer || !isTrustedProxy(peer, trustedProxies)) return peer;
+  if (header === 'x-real-ip') {
+    const written = entries(headers.get('x-real-ip')).pop();
+    return clientKeyOf(written) ? written : peer;
   }
-  const hops = (headers.get('x-forwarded-for') ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const hops = entries(headers.get('x-forwarded-for'));
   for (let i = hops.length - 1; i >= 0; i--) {
-    if (!trustedProxies.some((p) => sameAddress(p, hops[i]!))) return clientKeyOf(hops[i]) ? hops[i] : peer;
+    const hop = hops[i]!;
+    if (!clientKeyOf(hop)) return peer;
+    if (!isTrustedProxy(hop, trustedProxies)) return hop;
   }
-  return peer;
+  // Every hop is one of ours: the farthest is the client (an internal caller).
+  return hops[0] ?? peer;
 }
 
 /** The rate-limit key of the client behind a request (see resolveClientAddress). */
-export function resolveClient(peer: string | undefined, headers: Headers, trustedProxies: string[]): string | null {
-  return clientKeyOf(resolveClientAddress(peer, headers, trustedProxies));
+export function resolveClient(
+  peer: string | undefined,
+  headers: Headers,
+  trustedProxies: readonly string[],
+  header: ProxyHeader = 'x-forwarded-for',
+): string | null {
+  return clientKeyOf(resolveClientAddress(peer, headers, trustedProxies, header));
 }

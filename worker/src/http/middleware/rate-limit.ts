@@ -56,7 +56,8 @@ export function rateLimiting({ rateLimiter: limiter, settings, logger, peerAddre
   // Worked out on use, not for every request: only limited routes need it.
   // An unidentifiable client shares one budget with every other such client.
   const clientOf = (c: Context<AppEnv>) =>
-    resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy) ?? 'unknown';
+    resolveClient(peerAddress(c.req.raw, c.env), c.req.raw.headers, settings.trustProxy, settings.trustProxyHeader) ??
+    'unknown';
 
   /** Takes one unit for `key`, or throws 429 (503 when the store fails). */
   async function spend(rule: RateRule, key: string, now: Date): Promise<void> {
