@@ -8,7 +8,8 @@ import { tempDir } from '../lib/stack.mjs';
  * Step 5: the races are already API contract tests, run against every
  * target (test/contract/api-auth.contract.ts, "20 parallel registrations and
  * verifications make exactly one owner"; test/contract/api-users.contract.ts,
- * "20 parallel accepts of one code make one account"). Rather than copy
+ * "20 parallel accepts of one code make one account"; and "registrations in
+ * flight while the first account verifies"). Rather than copy
  * them, this step runs exactly those tests on SQLite, MariaDB, PostgreSQL
  * (Node) and D1 (workerd) and reports their results.
  */
@@ -23,14 +24,16 @@ const TARGETS = [
   ['workers', ['test/workers/api.test.ts']],
 ];
 
+const RACES = '20 parallel|while the first account verifies';
+
 export async function racesStep(_cfg, log) {
   const results = [];
   for (const [project, files] of TARGETS) {
     const out = path.join(tempDir('races'), 'vitest.json');
-    log(`races: vitest --project ${project} -t "20 parallel"`);
+    log(`races: vitest --project ${project} -t "${RACES}"`);
     const run = spawnSync(
       vitest,
-      ['run', '--project', project, ...files, '-t', '20 parallel', '--reporter=json', `--outputFile=${out}`],
+      ['run', '--project', project, ...files, '-t', RACES, '--reporter=json', `--outputFile=${out}`],
       {
         cwd: root,
         encoding: 'utf8',
