@@ -2,8 +2,9 @@ import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { NewUser, User } from '../../../core/domain/entities.js';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { UsersRepository } from '../../../ports/repositories.js';
+import { registrationGate } from './registration-gate.js';
 import { guarded, hasNul, normalizeId, refuseNul, requireId, requireLimit } from './repository-support.js';
-import type { SqlDb, SqlKit } from './sql-kit.js';
+import type { SqlKit } from './sql-kit.js';
 
 type UserRow = SqlKit['tables']['users']['$inferSelect'];
 
@@ -24,42 +25,10 @@ export function toUser(row: UserRow): User {
   };
 }
 
-/**
- * The row of system_state that registrations and first verifications queue
- * on. Both write it first in their transaction, so on MySQL and PostgreSQL
- * the row lock orders them: a registration either commits before a
- * verification starts (and that verification deletes it) or waits for the
- * verification to commit and then sees the verified account. SQLite and D1
- * run one write at a time anyway.
- */
-const REGISTRATION_GATE = 'registration.gate';
-
 export function createUsersRepository(kit: SqlKit): UsersRepository {
   const { db } = kit;
-  const { users, systemState } = kit.tables;
-
-  /** The gate row exists before anyone queues on it (an UPDATE of no row locks nothing). */
-  async function ensureGate(now: Date): Promise<void> {
-    const [row] = await db
-      .select({ key: systemState.key })
-      .from(systemState)
-      .where(eq(systemState.key, REGISTRATION_GATE))
-      .limit(1);
-    if (row) return;
-    try {
-      await db.insert(systemState).values({ key: REGISTRATION_GATE, value: '{}', version: 0, updatedAt: now });
-    } catch (err) {
-      // Another request created it a moment ago: just as good.
-      if (!kit.isUniqueViolation(err)) throw err;
-    }
-  }
-  const passGate = (tx: SqlDb, now: Date) =>
-    tx
-      .update(systemState)
-      .set({ version: sql`${systemState.version} + 1`, updatedAt: now })
-      .where(eq(systemState.key, REGISTRATION_GATE));
-  const aVerifiedUserExists = () =>
-    sql`exists (select 1 from (${db.select({ id: users.id }).from(users).where(eq(users.verified, true))}) as verified_user)`;
+  const { users } = kit.tables;
+  const gate = registrationGate(kit);
   const byId = kit.prepare(
     db
       .select()
@@ -108,15 +77,15 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
 
     async createRegistrant(user: NewUser) {
       const row = rowOf({ ...user, role: 'admin', verified: false });
-      await ensureGate(user.createdAt);
+      await gate.ensure(user.createdAt);
       let results: unknown[];
       try {
         results = await kit.atomic((tx) => [
-          passGate(tx, user.createdAt),
+          gate.pass(tx, user.createdAt),
           tx.insert(users).values(row),
           // Taken back at once when registration closed meanwhile: a D1
           // batch cannot branch, so the condition lives in the statement.
-          tx.delete(users).where(and(eq(users.id, row.id), aVerifiedUserExists())),
+          tx.delete(users).where(and(eq(users.id, row.id), gate.closed())),
         ]);
       } catch (err) {
         if (!kit.isUniqueViolation(err)) throw err;
@@ -171,15 +140,15 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
       // MySQL refuses a subquery on the table being deleted from unless it is
       // wrapped in a derived table, hence the double select.
       const claimed = sql`exists (select 1 from (select ${users.id} from ${users} where ${users.id} = ${id} and ${users.ownerLock} = 1) as owner_claim)`;
-      await ensureGate(now);
+      await gate.ensure(now);
       let results: unknown[];
       try {
         results = await kit.atomic((tx) => [
           // Concurrent claimers and registrations queue here, in one order,
           // instead of each locking rows of its own and deadlocking over the
           // others' (and a registration in flight cannot slip past the
-          // cleanup below: see REGISTRATION_GATE).
-          passGate(tx, now),
+          // cleanup below: see registration-gate.ts).
+          gate.pass(tx, now),
           // The owner_lock unique index lets only one claim ever commit.
           tx
             .update(users)
