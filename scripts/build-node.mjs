@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.mjs';
@@ -5,24 +6,33 @@ import { isStale } from './lib/stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NODE_BUNDLE = path.join(root, 'dist/node/server.mjs');
+/** The render thread's entry (adapters/image/render.worker.ts); the server starts it from beside itself. */
+export const RENDER_WORKER_BUNDLE = path.join(root, 'dist/node/render-worker.mjs');
 
 // Native or server-only drivers stay in node_modules; everything else is
 // bundled, so that worker-mailer's `cloudflare:sockets` import can be
 // pointed at the Node shim.
 const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*', 'postgres'];
 
-/** Bundles the Node target into dist/node/server.mjs when its sources changed. */
+/**
+ * Bundles the Node target into dist/node/server.mjs, and its render thread
+ * into dist/node/render-worker.mjs, when their sources changed.
+ */
 export async function buildNode({ force = false } = {}) {
   const inputs = [
     path.join(root, 'worker/src'),
     path.join(root, 'package.json'),
     path.join(root, 'scripts/build-node.mjs'),
   ];
-  if (!force && !isStale(NODE_BUNDLE, inputs)) return false;
+  if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE)) return false;
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(root, 'worker/src/entry.node.ts')],
-    outfile: NODE_BUNDLE,
+    entryPoints: {
+      server: path.join(root, 'worker/src/entry.node.ts'),
+      'render-worker': path.join(root, 'worker/src/adapters/image/render.worker.ts'),
+    },
+    outdir: path.dirname(NODE_BUNDLE),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -4,6 +4,7 @@ import { runActivityApiContract } from './api-activity.contract.js';
 import { runArticlesApiContract } from './api-articles.contract.js';
 import { runAuthApiContract } from './api-auth.contract.js';
 import { runContentApiContract } from './api-content.contract.js';
+import { runDecodeApiContract } from './api-decode.contract.js';
 import { runImagesApiContract } from './api-images.contract.js';
 import { runApiKeysApiContract } from './api-keys.contract.js';
 import { runMediaApiContract } from './api-media.contract.js';
@@ -31,6 +32,7 @@ export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, 
   runContentApiContract(name, setup);
   runImagesApiContract(name, setup, t.maxUploadBytes);
   runMediaApiContract(name, setup);
+  runDecodeApiContract(name, setup);
   runPurgeApiContract(name, setup);
   runSystemApiContract(name, setup, t.target);
   runActivityApiContract(name, setup);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Image } from '../../worker/src/core/domain/entities.js';
+import { imageVariantsPrefix, originalKey } from '../../worker/src/core/media/blob-keys.js';
+import { createVariantsService, retryMarkerKey } from '../../worker/src/core/media/variants.service.js';
 import type { BlobInfo, BlobStore } from '../../worker/src/ports/blob-store.js';
+import { JPEG_400x300 } from '../support/images.js';
 
 /**
  * The BlobStore contract, run by every adapter (R2 in workerd, local dir and
@@ -183,6 +187,58 @@ export function runBlobStoreContract(
       await expect(store.list('', undefined, 0)).rejects.toMatchObject({ code: 'invalid_request' });
       await expect(store.list('', undefined, 1.5)).rejects.toMatchObject({ code: 'invalid_request' });
     });
+
+    check(
+      'holds the variants service’s retry marker: an image the decoder refused is not decoded again',
+      async (store) => {
+        const id = crypto.randomUUID();
+        const image: Image = {
+          id,
+          articleId: crypto.randomUUID(),
+          filename: `${id}.jpg`,
+          contentType: 'image/jpeg',
+          bytes: JPEG_400x300.byteLength,
+          width: 400,
+          height: 300,
+          sha256: await sha256(JPEG_400x300),
+          createdAt: new Date(),
+        };
+        let renders = 0;
+        const errors: string[] = [];
+        const variants = createVariantsService({
+          blobs: store,
+          renderer: {
+            lossyWebp: false,
+            async render() {
+              renders++;
+              throw new Error('RuntimeError: unreachable');
+            },
+          },
+          presets: [160, 320],
+          maxImagePixels: 50_000_000,
+          logError: (message) => errors.push(message),
+        });
+        await store.put(originalKey(image.filename), JPEG_400x300, 'image/jpeg');
+        try {
+          for (const width of [160, 160, 320]) {
+            await expect(variants.open(image, { width })).rejects.toMatchObject({
+              code: 'invalid_request',
+              message: 'The image could not be decoded',
+            });
+          }
+          expect(renders).toBe(1);
+          expect(errors).toEqual(['variant could not be made']); // the marker itself was written
+          expect((await store.head(retryMarkerKey(image)))?.contentType).toMatch(/^text\/plain/);
+          await variants.clearFor(id);
+          await expect(variants.open(image, { width: 160 })).rejects.toMatchObject({ code: 'invalid_request' });
+          expect(renders).toBe(2);
+        } finally {
+          await variants.clearFor(id);
+          await store.delete(originalKey(image.filename));
+        }
+        expect((await listAll(store, imageVariantsPrefix(id), 10)).length).toBe(0);
+      },
+    );
 
     check('leaves one whole object when the same key is put concurrently', async (store) => {
       const key = `${ns()}race.bin`;

@@ -3,10 +3,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { JpegError } from '../../worker/src/adapters/image/jpeg/bit-reader.js';
+import { JpegError, JpegLimitError } from '../../worker/src/adapters/image/jpeg/bit-reader.js';
 import { decodeJpegScaled, type ScaledPixels, scaleFor } from '../../worker/src/adapters/image/jpeg/decode-scaled.js';
 import { idctBlock, idctGeneric } from '../../worker/src/adapters/image/jpeg/reduced-idct.js';
 import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
+import { MAX_JPEG_SCANS, MAX_JPEG_SEGMENTS } from '../../worker/src/core/domain/image-limits.js';
+import { jpegMarkerFlood, jpegScanFlood } from '../support/decode-bombs.js';
 import { JPEG_QUADRANTS_800x400, withExifOrientation } from '../support/images.js';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -155,6 +157,19 @@ describe('decodeJpegScaled', () => {
     );
   });
 
+  it('refuses more scans or segments than the limits (a flood), baseline and progressive', () => {
+    for (const progressive of [false, true]) {
+      const legal = decodeJpegScaled(jpegScanFlood({ scans: MAX_JPEG_SCANS - 1, progressive }), 128, 128);
+      expect(legal && [legal.width, legal.height]).toEqual([128, 128]);
+      expect(() => decodeJpegScaled(jpegScanFlood({ scans: MAX_JPEG_SCANS, progressive }), 128, 128)).toThrow(
+        JpegLimitError,
+      );
+    }
+    expect(() => decodeJpegScaled(jpegMarkerFlood(MAX_JPEG_SEGMENTS), 2, 2)).toThrow(JpegLimitError);
+    // Restart markers are not scans.
+    expect(decodeJpegScaled(jpegScanFlood({ scans: 0, restarts: 5000 }), 128, 128)).not.toBeNull();
+  });
+
   it('refuses a declared size beyond 16 megapixels before allocating for it', () => {
     const jpeg = fixture('baseline-422.jpg');
     const sof = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xc0);
@@ -182,6 +197,10 @@ describe('photon codec with the scaled decoder', () => {
       small.free();
       full.free();
     }
+  });
+
+  it('never hands a flood the scaled decoder refused to photon (its cost grows the same way)', () => {
+    expect(() => codec.decode(jpegScanFlood({ scans: 4000 }), { width: 128, height: 128 })).toThrow(JpegLimitError);
   });
 
   it('falls back to photon for kinds the scaled decoder leaves alone', async () => {

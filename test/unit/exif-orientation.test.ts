@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { createCodecRenderer } from '../../worker/src/adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
 import type { Image } from '../../worker/src/core/domain/entities.js';
 import { readJpegOrientation } from '../../worker/src/core/media/exif-orientation.js';
@@ -84,7 +85,7 @@ describe('variants honour EXIF orientation like sharp does', () => {
     await blobs.put(`originals/${image.filename}`, original, 'image/jpeg');
     const variants = createVariantsService({
       blobs,
-      codec: createPhotonImageCodec(),
+      renderer: createCodecRenderer(createPhotonImageCodec()),
       presets: [16, 32],
       maxImagePixels: 1_000_000,
       logError: () => {},

@@ -19,7 +19,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     version: { version: '0.0.0', commit: 'x', builtAt: 'x', target: 'node' },
     repos: trap('repos'),
     blobs: trap('blobs'),
-    codec: trap('codec'),
+    renderer: trap('renderer'),
     mailer: trap('mailer'),
     clock: { now: () => new Date() },
     ids: trap('ids'),

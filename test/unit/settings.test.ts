@@ -29,6 +29,8 @@ describe('parseSettings', () => {
       maxUploadBytes: 10_485_760,
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
+      decodeTimeLimitMs: 5000,
+      decodeMemoryLimitMb: 512,
       activityLogMaxBytes: 10_485_760,
       databaseTimeoutMs: 1500,
       activityLogFile: './data/activity.ndjson',
@@ -66,6 +68,8 @@ describe('parseSettings', () => {
         SMTP_URL: 'smtps://u:p@mail:465',
         TRUST_PROXY: '10.0.0.1, ::1',
         MAX_UPLOAD_BYTES: '2048',
+        DECODE_TIME_LIMIT_MS: '2500',
+        DECODE_MEMORY_LIMIT_MB: '256',
         UPDATE_FEED_URL: 'https://releases.example.com/feed.json',
         HOME: '/root',
       },
@@ -76,6 +80,8 @@ describe('parseSettings', () => {
       publicUrl: 'https://cms.example.com',
       trustProxy: ['10.0.0.1', '::1'],
       maxUploadBytes: 2048,
+      decodeTimeLimitMs: 2500,
+      decodeMemoryLimitMb: 256,
     });
   });
 
@@ -87,8 +93,19 @@ describe('parseSettings', () => {
       MAX_UPLOAD_BYTES: '1e6',
       TRUST_PROXY: 'proxy.local',
       JWT_SECRET: 'short',
+      DECODE_TIME_LIMIT_MS: '10',
+      DECODE_MEMORY_LIMIT_MB: 'lots',
     });
-    for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'MAX_UPLOAD_BYTES', 'TRUST_PROXY', 'JWT_SECRET']) {
+    for (const name of [
+      'PORT',
+      'PUBLIC_URL',
+      'DATABASE_URL',
+      'MAX_UPLOAD_BYTES',
+      'TRUST_PROXY',
+      'JWT_SECRET',
+      'DECODE_TIME_LIMIT_MS',
+      'DECODE_MEMORY_LIMIT_MB',
+    ]) {
       expect(
         problems.some((p) => p.startsWith(`${name}:`)),
         name,

@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createCodecRenderer } from '../../worker/src/adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
 import type { Image } from '../../worker/src/core/domain/entities.js';
+import { DomainError } from '../../worker/src/core/domain/errors.js';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
-import { createVariantsService } from '../../worker/src/core/media/variants.service.js';
+import { createVariantsService, retryMarkerKey } from '../../worker/src/core/media/variants.service.js';
 import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
-import type { ImageCodec } from '../../worker/src/ports/image-codec.js';
+import type { VariantRenderer } from '../../worker/src/ports/image-codec.js';
 import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
 
@@ -33,18 +35,20 @@ const read = async (blob: unknown) =>
 describe('variants service', () => {
   let blobs: ReturnType<typeof memoryBlobStore>;
   let decodes: number;
-  let failDecode: boolean;
-  const photon = createPhotonImageCodec();
-  const codec: ImageCodec = {
-    ...photon,
-    decode(bytes) {
+  let failDecode: boolean | 'unavailable';
+  const photon = createCodecRenderer(createPhotonImageCodec());
+  const renderer: VariantRenderer = {
+    lossyWebp: false,
+    async render(job) {
       decodes++;
+      await new Promise((r) => setTimeout(r, 5)); // long enough for concurrent requests to meet
+      if (failDecode === 'unavailable') throw new DomainError('unavailable', 'busy');
       if (failDecode) throw new Error('RuntimeError: unreachable');
-      return photon.decode(bytes);
+      return photon.render(job);
     },
   };
   const service = () =>
-    createVariantsService({ blobs, codec, presets: [16, 160, 320], maxImagePixels: 50_000_000, logError: () => {} });
+    createVariantsService({ blobs, renderer, presets: [16, 160, 320], maxImagePixels: 50_000_000, logError: () => {} });
 
   beforeEach(() => {
     blobs = memoryBlobStore(2); // two per page: every listing follows cursors
@@ -88,6 +92,41 @@ describe('variants service', () => {
     expect(decodes).toBe(1);
     expect(await variants.stats()).toMatchObject({ count: 0, bytes: 0 });
     await variants.clearAll();
+    failDecode = false;
+    await variants.open(image, { width: 160 });
+    expect(decodes).toBe(2);
+  });
+
+  it('renders once for concurrent first requests of one variant, and all of them get its bytes', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    const all = await Promise.all(Array.from({ length: 8 }, () => variants.open(image, { width: 160 }).then(read)));
+    expect(decodes).toBe(1);
+    for (const bytes of all) expect(bytes).toEqual(all[0]);
+    // Other variants of the same image are other renders.
+    await Promise.all([variants.open(image, { width: 320 }), variants.open(image, { width: 16 })]);
+    expect(decodes).toBe(3);
+  });
+
+  it('concurrent requests share one refusal; the retry marker is a .txt object the cache panel does not count', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    failDecode = true;
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => variants.open(image, { width: 160 })));
+    expect(results.every((r) => r.status === 'rejected' && r.reason.code === 'invalid_request')).toBe(true);
+    expect(decodes).toBe(1);
+    expect(retryMarkerKey(image)).toMatch(/\/unreadable\.txt$/);
+    expect(blobs.keys()).toContain(retryMarkerKey(image));
+    expect(await variants.stats()).toMatchObject({ count: 0 });
+    expect(await variants.list(image)).toEqual([]);
+  });
+
+  it('a renderer that cannot run (busy, not started) refuses without marking the image', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    failDecode = 'unavailable';
+    await expect(variants.open(image, { width: 160 })).rejects.toMatchObject({ code: 'unavailable' });
+    expect(blobs.keys()).not.toContain(retryMarkerKey(image));
     failDecode = false;
     await variants.open(image, { width: 160 });
     expect(decodes).toBe(2);

@@ -82,6 +82,10 @@ const RawSettingsSchema = z.object({
       'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096',
     )
     .default([160, 320, 640, 960, 1280, 1920]),
+  /** Node only: how long making one image variant may take in its worker thread before it is stopped and refused. */
+  DECODE_TIME_LIMIT_MS: wholeNumber('DECODE_TIME_LIMIT_MS', 100, 600_000).default(5000),
+  /** Node only: how much memory (JS heap and wasm) one variant's worker thread may hold before it is stopped and refused. */
+  DECODE_MEMORY_LIMIT_MB: wholeNumber('DECODE_MEMORY_LIMIT_MB', 64, 65_536).default(512),
   /** Not in API.md's table: Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
   DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(1500),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
@@ -117,6 +121,8 @@ export interface Settings {
   maxUploadBytes: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
+  decodeTimeLimitMs: number;
+  decodeMemoryLimitMb: number;
   activityLogMaxBytes: number;
   databaseTimeoutMs: number;
   activityLogFile: string;
@@ -170,6 +176,8 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
+    decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,
+    decodeMemoryLimitMb: s.DECODE_MEMORY_LIMIT_MB,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
     databaseTimeoutMs: s.DATABASE_TIMEOUT_MS,
     activityLogFile: s.ACTIVITY_LOG_FILE,

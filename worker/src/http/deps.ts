@@ -3,7 +3,7 @@ import type { VersionDto } from '../contract/system.schema.js';
 import type { UpdateService } from '../core/releases/update.service.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
-import type { ImageCodec } from '../ports/image-codec.js';
+import type { VariantRenderer } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -16,8 +16,8 @@ export interface AppDeps {
   version: VersionDto;
   repos: Repositories;
   blobs: BlobStore;
-  /** Makes image variants (photon on both targets). */
-  codec: ImageCodec;
+  /** Makes image variants (photon on both targets: in the request on Workers, in worker threads on Node). */
+  renderer: VariantRenderer;
   mailer: Mailer;
   clock: Clock;
   ids: IdGenerator;

@@ -31,3 +31,32 @@ export interface ImageCodec {
   /** `quality` (1–100) applies to JPEG and WebP. WebP only when `lossyWebp`. */
   encode(image: RasterImage, format: EncodeFormat, quality: number): Promise<Uint8Array>;
 }
+
+/** One variant to make: decode, resize, turn upright, encode. */
+export interface RenderJob {
+  /** The original, already checked (type, size, structure) and trimmed for decoding. */
+  bytes: Uint8Array;
+  /** The size to resize to, as stored (before turning: fewer pixels to turn). */
+  width: number;
+  height: number;
+  orientation: Orientation;
+  format: EncodeFormat;
+  /** 1–100, for JPEG and WebP. */
+  quality: number;
+}
+
+/**
+ * Makes variants: in the request on Workers (each request has its own CPU
+ * and memory budget), off the event loop on Node (worker threads with a time
+ * and memory limit). Rejects with a DomainError when it cannot run at all
+ * (busy, failed to start): nothing is wrong with the image then. Any other
+ * rejection means these bytes could not be made into a variant (the decoder
+ * failed, or ran over a limit and was stopped).
+ */
+export interface VariantRenderer {
+  /** False when there is no lossy WebP writer: the core then serves JPEG for `format=webp`. */
+  readonly lossyWebp: boolean;
+  render(job: RenderJob): Promise<Uint8Array>;
+  /** Stops what it started (threads); jobs after this are refused. */
+  close?(): Promise<void>;
+}

@@ -1,7 +1,5 @@
 import { createJoseTokenSigner } from '../adapters/auth/jose.token-signer.js';
 import { createPbkdf2PasswordHasher } from '../adapters/auth/pbkdf2.password-hasher.js';
-import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
-import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { createLogMailer } from '../adapters/mail/log.mailer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp.mailer.js';
 import { systemClock, uuidV7Ids } from '../adapters/runtime/system.runtime.js';
@@ -12,13 +10,7 @@ import type { Mailer } from '../ports/mailer.js';
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
 /** The pieces both targets wire the same way. */
-export function commonDeps(
-  settings: Settings,
-  jwtSecret: string,
-  writeLog: (line: string) => void,
-  /** libwebp's encoder, compiled: each target loads it its own way. */
-  webpEncoderWasm: () => Promise<WebAssembly.Module> | WebAssembly.Module,
-) {
+export function commonDeps(settings: Settings, jwtSecret: string, writeLog: (line: string) => void) {
   const mailer: Mailer = settings.smtpUrl
     ? createSmtpMailer({ url: settings.smtpUrl, from: settings.mailFrom })
     : createLogMailer(writeLog);
@@ -32,6 +24,5 @@ export function commonDeps(
       now: systemClock.now,
     }),
     mailer,
-    codec: createPhotonImageCodec(createWebpEncoder(webpEncoderWasm)),
   };
 }

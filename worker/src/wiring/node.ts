@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createNdjsonFileActivityLog } from '../adapters/activity/ndjson-file.activity-log.js';
 import { createDirAssetServer } from '../adapters/assets/dir.asset-server.js';
@@ -5,7 +6,7 @@ import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.j
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
-import { loadWebpEncoderWasm } from '../adapters/image/webp-wasm.node.js';
+import { createThreadPoolRenderer } from '../adapters/image/thread-pool.renderer.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { createDeferTracker, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js';
@@ -46,6 +47,19 @@ export function nodeBlobStore(settings: Settings): BlobStore {
   return storage.kind === 'file' ? createLocalDirBlobStore(path.resolve(storage.root)) : createS3BlobStore(storage);
 }
 
+/**
+ * The render thread's entry: built beside the server bundle
+ * (dist/node/render-worker.mjs, scripts/build-node.mjs), or the TypeScript
+ * source when the server itself runs from the sources (the vitest `node` project).
+ */
+const renderWorkerUrl = () =>
+  import.meta.url.endsWith('.ts')
+    ? new URL('../adapters/image/render.worker.ts', import.meta.url)
+    : new URL('./render-worker.mjs', import.meta.url);
+
+/** A thread holding more than this after a job is replaced: wasm memory never shrinks otherwise. */
+const RENDER_RETAIN_BYTES = 64 * 2 ** 20;
+
 export async function buildNodeDeps(settings: Settings, options: NodeWiringOptions) {
   const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(`${line}\n`));
   const database = await openNodeDatabase(settings.databaseUrl, {
@@ -65,6 +79,17 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     logger,
     currentVersion: version.version,
     timeoutMs: 120_000,
+  });
+  // Variants are made off the event loop, one or two at a time (the loop keeps a core).
+  const renderer = createThreadPoolRenderer({
+    workerUrl: renderWorkerUrl(),
+    threads: Math.min(2, Math.max(1, availableParallelism() - 1)),
+    timeLimitMs: settings.decodeTimeLimitMs,
+    memoryLimitBytes: settings.decodeMemoryLimitMb * 2 ** 20,
+    retainBytes: RENDER_RETAIN_BYTES,
+    maxQueue: 32,
+    lossyWebp: true,
+    logError: (message, err) => logger.error(message, err),
   });
   const deps: AppDeps = {
     updates,
@@ -87,7 +112,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     defer: deferred.defer,
     // Only where this process sees every write; several instances would serve each other's stale reads.
     publicReadCache: database.dialect === 'sqlite' ? createPublicReadCache() : undefined,
-    ...commonDeps(settings, options.jwtSecret, writeLog, loadWebpEncoderWasm),
+    renderer,
+    ...commonDeps(settings, options.jwtSecret, writeLog),
   };
   // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.
   deferred.defer(
@@ -99,6 +125,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     deps,
     async close() {
       await deferred.drain();
+      await renderer.close?.();
       await database.close();
     },
   };

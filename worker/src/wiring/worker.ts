@@ -1,6 +1,9 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createD1ActivityLog, createD1Repositories } from '../adapters/db/sqlite/d1.js';
+import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
+import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
+import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
 import {
   createDurableObjectRateLimiter,
@@ -51,6 +54,8 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
     // Only used outside a request; inside one, the route uses waitUntil.
     defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
-    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog, workersWebpEncoderWasm),
+    // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
+    renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
+    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
   };
 }

@@ -1,5 +1,6 @@
 import { PhotonImage, resize, SamplingFilter } from '@cf-wasm/photon';
 import type { EncodeFormat, ImageCodec, Orientation, RasterImage } from '../../ports/image-codec.js';
+import { JpegLimitError } from './jpeg/bit-reader.js';
 import { decodeJpegScaled } from './jpeg/decode-scaled.js';
 import type { WebpEncoder } from './webp.encoder.js';
 
@@ -88,11 +89,13 @@ function reorient(src: Uint8Array, w: number, h: number, orientation: Orientatio
  * The reduced decode, or null to let photon decode the whole picture: for
  * kinds the fast decoder leaves alone, and for data it finds damaged
  * (photon may still read it, and its failure is what the caller handles).
+ * A file over a limit (a scan flood) is refused: photon's work grows the same way.
  */
 function reducedJpeg(bytes: Uint8Array, width: number, height: number) {
   try {
     return decodeJpegScaled(bytes, width, height);
-  } catch {
+  } catch (err) {
+    if (err instanceof JpegLimitError) throw err;
     return null;
   }
 }

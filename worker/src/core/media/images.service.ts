@@ -8,7 +8,7 @@ import { sha256Hex } from '../shared/crypto.js';
 import { toImageDto } from '../shared/dto.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
 import { readImageHeader } from './image-header.js';
-import { gifFrameCount, MAX_GIF_FRAMES } from './image-integrity.js';
+import { inspectStructure, isHostile } from './image-integrity.js';
 
 export interface ImagesDeps {
   repos: Repositories;
@@ -36,10 +36,10 @@ export function createImagesService(deps: ImagesDeps) {
       if (header.width * header.height > deps.maxImagePixels) {
         throw invalidFile(`The image has more than ${deps.maxImagePixels} pixels`);
       }
-      // A frame flood: each frame is a full canvas to whoever decodes it.
-      if (header.contentType === 'image/gif' && (gifFrameCount(bytes) ?? 0) > MAX_GIF_FRAMES) {
-        throw invalidFile(`The GIF has more than ${MAX_GIF_FRAMES} frames`);
-      }
+      // Crafted files (floods of scans, chunks or frames; sizes that disagree with the
+      // header) are refused; a damaged one is kept and served as itself, without variants.
+      const verdict = inspectStructure(bytes, header.contentType);
+      if (isHostile(verdict)) throw invalidFile(verdict.message);
       const id = ids.newId();
       const image: Image = {
         id,

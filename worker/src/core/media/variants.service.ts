@@ -1,5 +1,5 @@
 import type { BlobInfo, BlobObject, BlobStore } from '../../ports/blob-store.js';
-import type { ImageCodec, RasterImage } from '../../ports/image-codec.js';
+import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
 import type { Image } from '../domain/entities.js';
 import { DomainError } from '../domain/errors.js';
 import { IMAGE_URL_PREFIX } from '../shared/dto.js';
@@ -13,12 +13,12 @@ import {
 } from './blob-keys.js';
 import { readJpegOrientation } from './exif-orientation.js';
 import { readImageHeader } from './image-header.js';
-import { isStructurallyComplete } from './image-integrity.js';
+import { forDecoding, inspectStructure } from './image-integrity.js';
 import { type VariantRequest, variantSize, variantTarget } from './variant-spec.js';
 
 export interface VariantsDeps {
   blobs: BlobStore;
-  codec: ImageCodec;
+  renderer: VariantRenderer;
   presets: readonly number[];
   maxImagePixels: number;
   logError: (message: string, err: unknown) => void;
@@ -45,23 +45,28 @@ export const VARIANT_QUALITY = 80;
 
 const cannotResize = (message: string) => new DomainError('invalid_request', message, [{ path: 'w', message }]);
 
-/** Thrown when the decoder itself failed (as opposed to a check before it). */
-class DecodeFailed extends Error {}
-
 /**
- * Beside the variants of bytes the decoder failed on. A photon panic is a
- * wasm trap that leaks what the instance held, so a file is tried once:
- * afterwards its variants are refused without decoding, until the cache
- * is cleared.
+ * Beside the variants of bytes the renderer refused (the decoder failed, or
+ * ran over its time or memory limit). A photon panic is a wasm trap that
+ * leaks what the instance held, so a file is tried once: afterwards its
+ * variants are refused without decoding, until the cache is cleared. A
+ * `.txt` key, so that every store (the local directory types objects by
+ * their extension) holds it as what it is; VARIANT_NAME never matches it.
  */
-const UNREADABLE = 'unreadable';
+export const RETRY_MARKER_NAME = 'unreadable.txt';
+export const RETRY_MARKER_TYPE = 'text/plain; charset=utf-8';
+const RETRY_MARKER_BODY = new TextEncoder().encode(
+  'The decoder refused these bytes; cleared with the variant cache.\n',
+);
+export const retryMarkerKey = (image: Pick<Image, 'id' | 'sha256'>) =>
+  contentVariantsPrefix(image.id, image.sha256) + RETRY_MARKER_NAME;
 
 async function readAll(blob: BlobObject): Promise<Uint8Array> {
   return new Uint8Array(await new Response(blob.body).arrayBuffer());
 }
 
 export function createVariantsService(deps: VariantsDeps) {
-  const { blobs, codec, logError } = deps;
+  const { blobs, renderer, logError } = deps;
   const pixelCap = Math.min(deps.maxImagePixels, MAX_VARIANT_SOURCE_PIXELS);
 
   /** All keys under a prefix, page by page (stores cap a page at 1000). */
@@ -84,37 +89,65 @@ export function createVariantsService(deps: VariantsDeps) {
     }
   }
 
-  /** Decode, resize, orient, encode: the one place pixels are touched. */
-  async function render(original: Uint8Array, image: Image, request: VariantRequest): Promise<Uint8Array> {
-    // The header and structure again, from the stored bytes themselves: the
-    // decoder sees nothing the checks have not passed.
+  /**
+   * The checks, from the stored bytes themselves (the decoder sees nothing
+   * they have not passed), then the job: the size as stored, the turn, the
+   * format. Refusals here are cheap to repeat and need no marker.
+   */
+  function plan(original: Uint8Array, image: Image, request: VariantRequest): RenderJob {
     const header = readImageHeader(original);
     if (!header || header.contentType !== image.contentType)
       throw cannotResize('The stored file is not a readable image');
     if (header.width * header.height > pixelCap)
       throw cannotResize(`Variants are made of images up to ${pixelCap} pixels`);
-    if (!isStructurallyComplete(original, header.contentType))
-      throw cannotResize('The stored image is truncated or damaged');
+    const verdict = inspectStructure(original, header.contentType);
+    if (!verdict.ok) throw cannotResize(verdict.message);
     const orientation = header.contentType === 'image/jpeg' ? readJpegOrientation(original) : 1;
     const size = variantSize({ ...image, width: header.width, height: header.height }, orientation, request);
-    const target = variantTarget(image, request, codec.lossyWebp);
-    const owned: RasterImage[] = [];
+    const target = variantTarget(image, request, renderer.lossyWebp);
+    // Resize while still stored sideways (fewer pixels to turn), then turn.
+    const [width, height] = size.turned ? [size.height, size.width] : [size.width, size.height];
+    const format = target.ext === 'png' ? 'png' : target.ext === 'webp' ? 'webp' : 'jpeg';
+    const bytes = forDecoding(original, header.contentType);
+    return { bytes, width, height, orientation, format, quality: VARIANT_QUALITY };
+  }
+
+  /** Makes and stores one variant; the caller made sure no other call makes the same one. */
+  async function make(image: Image, request: VariantRequest, key: string, contentType: string): Promise<Uint8Array> {
+    const marker = retryMarkerKey(image);
+    if (await blobs.head(marker)) throw cannotResize('The image could not be decoded');
+    const original = await blobs.get(originalKey(image.filename));
+    if (!original) throw new DomainError('not_found', 'Not found');
+    const job = plan(await readAll(original), image, request);
+    let bytes: Uint8Array;
     try {
-      // Resize while still stored sideways (fewer pixels to turn), then turn.
-      const [w, h] = size.turned ? [size.height, size.width] : [size.width, size.height];
-      const decoded = codec.decode(original, { width: w, height: h });
-      owned.push(decoded);
-      let current = decoded;
-      if (w !== decoded.width || h !== decoded.height) owned.push((current = codec.resize(decoded, w, h)));
-      if (orientation !== 1) owned.push((current = codec.orient(current, orientation)));
-      const format = target.ext === 'png' ? 'png' : target.ext === 'webp' ? 'webp' : 'jpeg';
-      return await codec.encode(current, format, VARIANT_QUALITY);
+      bytes = await renderer.render(job);
     } catch (err) {
+      if (err instanceof DomainError) throw err; // the renderer could not run: nothing is known of the image
       logError('variant could not be made', err);
-      throw new DecodeFailed('The image could not be decoded');
-    } finally {
-      for (const r of owned) r.free();
+      // Storage trouble here must not turn the answer into a storage error: the refusal stands.
+      await blobs
+        .put(marker, RETRY_MARKER_BODY, RETRY_MARKER_TYPE)
+        .catch((e) => logError('retry marker not written', e));
+      throw cannotResize('The image could not be decoded');
     }
+    await blobs.put(key, bytes, contentType);
+    return bytes;
+  }
+
+  /**
+   * One render per variant at a time in this process (isolate): concurrent
+   * first requests await the same one. Across Worker isolates or Node
+   * instances each may render once; the stored variant ends that.
+   */
+  const inFlight = new Map<string, Promise<Uint8Array>>();
+  function makeOnce(image: Image, request: VariantRequest, key: string, contentType: string): Promise<Uint8Array> {
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = make(image, request, key, contentType).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
   }
 
   return {
@@ -122,32 +155,20 @@ export function createVariantsService(deps: VariantsDeps) {
 
     /** Deterministic from the row and the request: conditional requests need no storage. */
     etag(image: Image, request: VariantRequest): string {
-      return `"${image.sha256}-${variantTarget(image, request, codec.lossyWebp).name}"`;
+      return `"${image.sha256}-${variantTarget(image, request, renderer.lossyWebp).name}"`;
     },
 
     contentType(image: Image, request: VariantRequest): string {
-      return variantTarget(image, request, codec.lossyWebp).contentType;
+      return variantTarget(image, request, renderer.lossyWebp).contentType;
     },
 
     /** The stored variant, made from the original on first request. */
     async open(image: Image, request: VariantRequest, headOnly = false): Promise<BlobInfo | BlobObject> {
-      const target = variantTarget(image, request, codec.lossyWebp);
+      const target = variantTarget(image, request, renderer.lossyWebp);
       const key = variantKey(image.id, image.sha256, target.name);
       const cached = headOnly ? await blobs.head(key) : await blobs.get(key);
       if (cached) return cached;
-      const marker = contentVariantsPrefix(image.id, image.sha256) + UNREADABLE;
-      if (await blobs.head(marker)) throw cannotResize('The image could not be decoded');
-      const original = await blobs.get(originalKey(image.filename));
-      if (!original) throw new DomainError('not_found', 'Not found');
-      let bytes: Uint8Array;
-      try {
-        bytes = await render(await readAll(original), image, request);
-      } catch (err) {
-        if (!(err instanceof DecodeFailed)) throw err;
-        await blobs.put(marker, new Uint8Array(), 'text/plain');
-        throw cannotResize(err.message);
-      }
-      await blobs.put(key, bytes, target.contentType);
+      const bytes = await makeOnce(image, request, key, target.contentType);
       const info = { key, size: bytes.byteLength, contentType: target.contentType, uploadedAt: new Date() };
       if (headOnly) return info;
       const body = new ReadableStream<Uint8Array>({

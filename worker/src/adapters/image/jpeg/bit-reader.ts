@@ -6,6 +6,9 @@
 
 export class JpegError extends Error {}
 
+/** Beyond a limit (scans, segments): refused outright, never handed to another decoder. */
+export class JpegLimitError extends JpegError {}
+
 const LOOKAHEAD = 9;
 /** Lookahead of the combined table: a code and its extra bits read in one step. */
 const COMBINED = 11;

@@ -1,4 +1,5 @@
-import { BitReader, HuffmanTable, JpegError } from './bit-reader.js';
+import { MAX_JPEG_SCANS, MAX_JPEG_SEGMENTS } from '../../../core/domain/image-limits.js';
+import { BitReader, HuffmanTable, JpegError, JpegLimitError } from './bit-reader.js';
 import { ZIGZAG } from './reduced-idct.js';
 import { type Component, decodeScan, type Frame, finishProgressive } from './scans.js';
 
@@ -136,6 +137,8 @@ function readFrame(
 function readScan(b: Uint8Array, o: number, end: number, st: State): number {
   const frame = st.frame;
   if (!frame) throw new JpegError('scan before frame');
+  // Each scan walks every block of the frame, even an empty one: a flood of them is refused, not decoded.
+  if (st.scans >= MAX_JPEG_SCANS) throw new JpegLimitError('too many scans');
   const count = b[o]!;
   if (count < 1 || count > 4 || o + 1 + 2 * count + 3 > end) throw new JpegError('bad scan header');
   const components: Component[] = [];
@@ -221,18 +224,21 @@ function toRgba(frame: NonNullable<State['frame']>, rgb: boolean): ScaledPixels 
 /**
  * The picture at the smallest power-of-two reduction not below
  * minWidth×minHeight, or null when this decoder does not take it. Throws
- * JpegError on damaged data; the work is bounded by the frame's block count.
+ * JpegError on damaged data; the work is bounded by the frame's block count
+ * times the scans, which are capped (MAX_JPEG_SCANS), as are the segments.
  */
 export function decodeJpegScaled(b: Uint8Array, minWidth: number, minHeight: number): ScaledPixels | null {
   if (b.length < 4 || b[0] !== 0xff || b[1] !== 0xd8) throw new JpegError('not a JPEG');
   const st: State = { quant: [], dc: [], ac: [], restartInterval: 0, adobeTransform: -1, scans: 0 };
   let o = 2;
+  let segments = 0;
   for (;;) {
     while (o < b.length && b[o] !== 0xff) o++; // tolerate garbage between segments, as libjpeg
     while (o < b.length && b[o] === 0xff) o++;
     if (o >= b.length) break;
     const marker = b[o++]!;
     if (marker === 0xd9) break;
+    if (++segments > MAX_JPEG_SEGMENTS) throw new JpegLimitError('too many segments');
     if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) continue;
     if (o + 2 > b.length) break;
     const end = o + u16(b, o);

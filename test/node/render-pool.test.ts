@@ -1,0 +1,146 @@
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createThreadPoolRenderer,
+  type ThreadPoolOptions,
+} from '../../worker/src/adapters/image/thread-pool.renderer.js';
+import { readImageHeader } from '../../worker/src/core/media/image-header.js';
+import type { RenderJob, VariantRenderer } from '../../worker/src/ports/image-codec.js';
+import { JPEG_400x300 } from '../support/images.js';
+import { REPO_ROOT } from '../support/paths.js';
+
+/**
+ * The Node renderer: worker threads running render.worker from the
+ * TypeScript sources (the production bundle's render-worker.mjs is proven
+ * by test/node/decode-event-loop.test.ts, through the real server).
+ */
+const WORKER = new URL('worker/src/adapters/image/render.worker.ts', `file://${REPO_ROOT}/`);
+
+const pools: VariantRenderer[] = [];
+function pool(overrides: Partial<ThreadPoolOptions> = {}) {
+  const renderer = createThreadPoolRenderer({
+    workerUrl: WORKER,
+    threads: 1,
+    timeLimitMs: 20_000,
+    memoryLimitBytes: 1024 * 2 ** 20,
+    retainBytes: 1024 * 2 ** 20,
+    maxQueue: 8,
+    lossyWebp: true,
+    logError: () => {},
+    ...overrides,
+  });
+  pools.push(renderer);
+  return renderer;
+}
+afterEach(async () => {
+  for (const p of pools.splice(0)) await p.close?.();
+});
+
+const job = (bytes: Uint8Array, width: number, height: number, format: RenderJob['format'] = 'jpeg'): RenderJob => ({
+  bytes,
+  width,
+  height,
+  orientation: 1,
+  format,
+  quality: 80,
+});
+
+/** 4000×4000 (16 MP, the variant cap), compressing to little: legal, and costly to decode. */
+const heavyPng = async () =>
+  new Uint8Array(
+    await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#3060a0' } })
+      .png()
+      .toBuffer(),
+  );
+
+/** The largest gap between timer ticks while `work` runs: how long the event loop was blocked. */
+async function worstLag(work: Promise<unknown>): Promise<number> {
+  let worst = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 5);
+    last = now;
+  }, 5);
+  try {
+    await work;
+  } finally {
+    clearInterval(timer);
+  }
+  return worst;
+}
+
+describe('thread-pool renderer (Node)', () => {
+  it('makes variants in a worker thread, JPEG, PNG and lossy WebP', async () => {
+    const renderer = pool();
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      const out = await renderer.render(job(JPEG_400x300, 160, 120, format));
+      expect(readImageHeader(out)).toMatchObject({ width: 160, height: 120 });
+    }
+  });
+
+  it('leaves the event loop free while a 16-megapixel image renders', async () => {
+    const renderer = pool();
+    await renderer.render(job(JPEG_400x300, 16, 12)); // the thread is up
+    const png = await heavyPng();
+    let out: Uint8Array | undefined;
+    const lag = await worstLag(renderer.render(job(png, 160, 160)).then((b) => (out = b)));
+    expect(readImageHeader(out!)).toMatchObject({ width: 160, height: 160 });
+    expect(lag).toBeLessThan(100);
+  });
+
+  it('replaces a thread whose memory grew past retainBytes (wasm memory never shrinks), and keeps a lean one', async () => {
+    const renderer = pool({ retainBytes: 96 * 2 ** 20 });
+    await renderer.render(job(JPEG_400x300, 160, 120));
+    await renderer.render(job(JPEG_400x300, 320, 240, 'webp'));
+    expect(renderer.stats()).toMatchObject({ started: 1 });
+    const small = renderer.stats().lastHeldBytes;
+    const t0 = performance.now();
+    await renderer.render(job(await heavyPng(), 160, 160));
+    const heavy = renderer.stats().lastHeldBytes;
+    console.log(
+      `held after small jobs ${small >> 20} MiB, after a 16 MP PNG ${heavy >> 20} MiB (${Math.round(performance.now() - t0)} ms)`,
+    );
+    expect(heavy).toBeGreaterThan(96 * 2 ** 20);
+    await renderer.render(job(JPEG_400x300, 160, 120));
+    expect(renderer.stats()).toMatchObject({ started: 2 });
+  });
+
+  it('stops a render over its time limit, refuses it, and carries on with a fresh thread', async () => {
+    const png = await heavyPng();
+    const renderer = pool({ timeLimitMs: 100 });
+    await expect(renderer.render(job(png, 160, 160))).rejects.toThrow(/longer than 100 ms/);
+    const out = await renderer.render(job(JPEG_400x300, 160, 120));
+    expect(readImageHeader(out)).toMatchObject({ width: 160 });
+  });
+
+  it('stops a render over its memory limit, refuses it, and carries on with a fresh thread', async () => {
+    const png = await heavyPng(); // 64 MB of RGBA once decoded
+    const renderer = pool({ memoryLimitBytes: 48 * 2 ** 20 });
+    await expect(renderer.render(job(png, 160, 160))).rejects.toThrow(/more than/);
+    const out = await renderer.render(job(JPEG_400x300, 160, 120));
+    expect(readImageHeader(out)).toMatchObject({ width: 160 });
+  });
+
+  it('a decoder failure is a refusal (not a DomainError), and a thread that could not start is a 503', async () => {
+    const broken = JPEG_400x300.slice();
+    broken[broken.indexOf(0xc0, 2)] = 0xc3; // lossless JPEG: photon panics
+    const renderer = pool();
+    const err = await renderer.render(job(broken, 160, 120)).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.code).toBeUndefined();
+    expect(readImageHeader(await renderer.render(job(JPEG_400x300, 16, 12)))).toMatchObject({ width: 16 });
+    const missing = pool({ workerUrl: new URL('no-such-worker.mjs', WORKER) });
+    await expect(missing.render(job(JPEG_400x300, 16, 12))).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('refuses jobs beyond its queue with a 503, and everything after close()', async () => {
+    const png = await heavyPng();
+    const renderer = pool({ maxQueue: 2 });
+    const running = [1, 2, 3].map(() => renderer.render(job(png, 16, 16)).catch((e) => e));
+    await expect(renderer.render(job(png, 16, 16))).rejects.toMatchObject({ code: 'unavailable' });
+    await Promise.all(running);
+    await renderer.close?.();
+    await expect(renderer.render(job(JPEG_400x300, 16, 12))).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});

@@ -1,0 +1,44 @@
+import { getHeapStatistics } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import type { RenderJob } from '../../ports/image-codec.js';
+import { renderWithCodec } from './codec.renderer.js';
+import { createPhotonImageCodec } from './photon.image-codec.js';
+import { createWebpEncoder } from './webp.encoder.js';
+import { loadWebpEncoderWasm } from './webp-wasm.node.js';
+
+/**
+ * A render thread on Node (thread-pool.renderer.ts starts it): the same
+ * pipeline Workers run in the request, here off the event loop. After each
+ * job it says how much memory outside the JS heap its isolate holds (wasm
+ * memory counts there), so that the pool can replace a thread whose wasm memory grew:
+ * it never shrinks, and terminating the thread is the only way to give it back.
+ */
+export interface RenderRequest {
+  id: number;
+  job: RenderJob;
+}
+
+export type RenderReply =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; bytes: Uint8Array; heldBytes: number }
+  | { type: 'failed'; id: number; message: string; heldBytes: number };
+
+if (!parentPort) throw new Error('render.worker runs as a worker thread');
+const port = parentPort;
+const codec = createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
+
+/** Wasm memories and array buffers: what stays allocated after a job (unlike JS garbage, which is collected). */
+const held = () => (getHeapStatistics() as { external_memory?: number }).external_memory ?? 0;
+
+port.on('message', async ({ id, job }: RenderRequest) => {
+  let reply: RenderReply;
+  try {
+    const bytes = await renderWithCodec(codec, job);
+    reply = { type: 'done', id, bytes, heldBytes: held() };
+    port.postMessage(reply, [bytes.buffer as ArrayBuffer]);
+  } catch (err) {
+    reply = { type: 'failed', id, message: err instanceof Error ? err.message : String(err), heldBytes: held() };
+    port.postMessage(reply);
+  }
+});
+port.postMessage({ type: 'ready' } satisfies RenderReply);

@@ -1,0 +1,213 @@
+import { Worker } from 'node:worker_threads';
+import { DomainError } from '../../core/domain/errors.js';
+import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
+import type { RenderReply, RenderRequest } from './render.worker.js';
+import { tsWorkerBootstrap } from './ts-worker-bootstrap.js';
+
+export interface ThreadPoolOptions {
+  /** render.worker: the bundle's `render-worker.mjs`, or the `.ts` source (tests). */
+  workerUrl: URL;
+  /** Threads rendering at once (1–2: the event loop needs a core too). */
+  threads: number;
+  /** A job running longer is stopped: its thread is terminated and replaced. */
+  timeLimitMs: number;
+  /**
+   * A thread holding more wasm memory and buffers during a job is terminated;
+   * its JS heap (small: pixels live outside it) has V8's own limit, half this.
+   */
+  memoryLimitBytes: number;
+  /** A thread holding more than this after a job is replaced, which gives its wasm memory back. */
+  retainBytes: number;
+  /** Jobs waiting for a thread beyond this are refused (503): each holds its original's bytes. */
+  maxQueue: number;
+  /** Whether the webp encoder is there (it is, in render.worker). */
+  lossyWebp: boolean;
+  logError: (message: string, err: unknown) => void;
+}
+
+/** How often a running job's memory is looked at. */
+const WATCH_MS = 20;
+
+interface Pending {
+  job: RenderJob;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  retired: boolean;
+  running:
+    | (Pending & { id: number; timer: ReturnType<typeof setTimeout>; watch: ReturnType<typeof setInterval> })
+    | null;
+}
+
+/** The decoder gave up, or was stopped over a limit: these bytes are refused (a 400, and the retry marker). */
+class RenderRefused extends Error {}
+
+/**
+ * Variants on Node, off the event loop: jobs queue for a small pool of
+ * worker threads, each running render.worker. A job over its time or memory
+ * limit is stopped by terminating its thread (V8 stops wasm too), which also
+ * frees every byte the thread held; the next job gets a fresh thread. After
+ * a failed job, or one that left the thread's wasm memory grown past
+ * `retainBytes`, the thread is replaced as well: wasm memory never shrinks,
+ * and a trapped instance may be left inconsistent.
+ */
+export interface PoolStats {
+  /** Threads started so far (each replacement is one more). */
+  started: number;
+  /** The memory the last finished job left its thread holding. */
+  lastHeldBytes: number;
+}
+
+export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRenderer & { stats(): PoolStats } {
+  const queue: Pending[] = [];
+  const threads: Thread[] = [];
+  const counters: PoolStats = { started: 0, lastHeldBytes: 0 };
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Thread {
+    const fromSources = options.workerUrl.pathname.endsWith('.ts');
+    const worker = fromSources
+      ? new Worker(tsWorkerBootstrap(options.workerUrl), {
+          eval: true,
+          execArgv: ['--disable-warning=ExperimentalWarning'],
+          resourceLimits: heapLimits(),
+        })
+      : new Worker(options.workerUrl, { resourceLimits: heapLimits() });
+    worker.unref(); // an idle thread never keeps the process alive
+    const thread: Thread = { worker, ready: false, retired: false, running: null };
+    worker.on('message', (reply: RenderReply) => onReply(thread, reply));
+    worker.on('error', (err) => onGone(thread, err));
+    worker.on('exit', (code) => onGone(thread, new Error(`render thread exited with ${code}`)));
+    threads.push(thread);
+    counters.started++;
+    return thread;
+  }
+
+  /** The JS heap is small here (pixels live in wasm memory and typed arrays, which the watch covers). */
+  function heapLimits() {
+    const mb = Math.max(64, Math.floor(options.memoryLimitBytes / 2 ** 20 / 2));
+    return { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 16 };
+  }
+
+  function pump(): void {
+    while (queue.length > 0) {
+      const idle = threads.find((t) => t.ready && !t.retired && !t.running);
+      if (idle) {
+        start(idle, queue.shift()!);
+        continue;
+      }
+      const starting = threads.filter((t) => !t.ready && !t.retired).length;
+      if (threads.filter((t) => !t.retired).length < options.threads && starting < queue.length) {
+        spawn();
+        continue;
+      }
+      return;
+    }
+  }
+
+  function start(thread: Thread, pending: Pending): void {
+    const id = nextId++;
+    const timer = setTimeout(
+      () => void stop(thread, new RenderRefused(`the render took longer than ${options.timeLimitMs} ms`)),
+      options.timeLimitMs,
+    );
+    const watch = setInterval(() => {
+      // Node 22.16+; before, only the time limit and V8's heap limit stop a runaway render.
+      if (typeof thread.worker.getHeapStatistics !== 'function') return;
+      thread.worker.getHeapStatistics().then(
+        (stats) => {
+          const held = (stats as { external_memory?: number }).external_memory ?? 0;
+          if (held > options.memoryLimitBytes && thread.running?.id === id) {
+            void stop(thread, new RenderRefused(`the render held more than ${options.memoryLimitBytes} bytes`));
+          }
+        },
+        () => undefined, // the thread is going away: its exit is handled there
+      );
+    }, WATCH_MS);
+    timer.unref();
+    watch.unref();
+    thread.running = { ...pending, id, timer, watch };
+    const request: RenderRequest = { id, job: pending.job };
+    thread.worker.postMessage(request);
+  }
+
+  /** Ends the running job (if any) with `err` and gives the thread up. */
+  function stop(thread: Thread, err: unknown): Promise<unknown> {
+    const running = thread.running;
+    thread.running = null;
+    if (running) {
+      clearTimeout(running.timer);
+      clearInterval(running.watch);
+      running.reject(err);
+    }
+    return retire(thread);
+  }
+
+  function retire(thread: Thread): Promise<unknown> {
+    if (thread.retired) return Promise.resolve();
+    thread.retired = true;
+    threads.splice(threads.indexOf(thread), 1);
+    const stopped = thread.worker.terminate().catch((err) => options.logError('render thread did not stop', err));
+    pump();
+    return stopped;
+  }
+
+  function onReply(thread: Thread, reply: RenderReply): void {
+    if (reply.type === 'ready') {
+      thread.ready = true;
+      pump();
+      return;
+    }
+    const running = thread.running;
+    if (!running || running.id !== reply.id) return; // stopped meanwhile
+    thread.running = null;
+    clearTimeout(running.timer);
+    clearInterval(running.watch);
+    counters.lastHeldBytes = reply.heldBytes;
+    if (reply.type === 'done') running.resolve(reply.bytes);
+    else running.reject(new RenderRefused(reply.message));
+    if (reply.type === 'failed' || reply.heldBytes > options.retainBytes) void retire(thread);
+    else pump();
+  }
+
+  /** The thread died on its own (out of heap, or it never started). */
+  function onGone(thread: Thread, err: unknown): void {
+    if (thread.retired) return;
+    if (!thread.ready) {
+      // It could not start at all: nothing is wrong with the images waiting, and
+      // starting another would fail the same way. Refuse them; later jobs try again.
+      options.logError('render thread could not start', err);
+      for (const pending of queue.splice(0)) pending.reject(unavailable());
+    }
+    void stop(thread, new RenderRefused(`the render thread died: ${String(err)}`));
+  }
+
+  const unavailable = () => new DomainError('unavailable', 'Image variants cannot be made right now', undefined, 5);
+
+  return {
+    lossyWebp: options.lossyWebp,
+    stats: () => ({ ...counters }),
+
+    render(job) {
+      if (closed) return Promise.reject(unavailable());
+      if (queue.length >= options.maxQueue) {
+        return Promise.reject(new DomainError('unavailable', 'Too many image variants are being made', undefined, 1));
+      }
+      return new Promise<Uint8Array>((resolve, reject) => {
+        queue.push({ job, resolve, reject });
+        pump();
+      });
+    },
+
+    async close() {
+      closed = true;
+      for (const pending of queue.splice(0)) pending.reject(unavailable());
+      await Promise.all([...threads].map((thread) => stop(thread, unavailable())));
+    },
+  };
+}

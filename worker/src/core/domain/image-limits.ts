@@ -1,0 +1,45 @@
+/**
+ * How much structure an image may have before it is refused as a flood.
+ * Each cap sits well above what real encoders write, and bounds what a
+ * decoder does per byte: work that grows with the count (a JPEG decoder
+ * walks every block of the frame once per scan) cannot outgrow the cap.
+ * Shared by the structure checks (core/media) and our own JPEG decoder.
+ */
+
+/**
+ * Scans (SOS segments) in a JPEG. Baseline files have one (or one per
+ * component, at most 4); libjpeg's default progression writes 10 for colour
+ * and 6 for grey, mozjpeg's scan optimisation and jpegrescan 10–20,
+ * Photoshop 3–5. Restart markers inside a scan are not scans.
+ */
+export const MAX_JPEG_SCANS = 64;
+
+/**
+ * Marker segments of any kind in a JPEG (APPn, COM, DQT, DHT, DRI, SOF, SOS…).
+ * A camera file has about 10, a progressive one 20–40 (tables per scan); an
+ * ICC profile or XMP packet split into 64 KiB segments adds one per 64 KiB,
+ * so even a 60 MiB file of metadata stays below this.
+ */
+export const MAX_JPEG_SEGMENTS = 1024;
+
+/** GIF frames a variant is made from; beyond, the file is refused as a frame flood. */
+export const MAX_GIF_FRAMES = 1000;
+
+/** GIF blocks (images and extensions): a frame is two (control extension and image), plus a few per file. */
+export const MAX_GIF_BLOCKS = 2 * MAX_GIF_FRAMES + 64;
+
+/**
+ * Chunks in a PNG. libpng writes 8 KiB IDAT chunks: 1,280 in a 10 MiB file,
+ * this many in a 128 MiB one.
+ */
+export const MAX_PNG_CHUNKS = 16_384;
+
+/** Frames of an animated WebP, as for GIF. */
+export const MAX_WEBP_FRAMES = MAX_GIF_FRAMES;
+
+/**
+ * Chunks in a WebP, counting those inside animation frames: a still image
+ * has at most six (VP8X, ICCP, ALPH, VP8, EXIF, XMP); a frame is an ANMF
+ * chunk holding a bitstream (and perhaps ALPH).
+ */
+export const MAX_WEBP_CHUNKS = 3 * MAX_WEBP_FRAMES + 64;
