@@ -103,9 +103,11 @@ describe('inspectStructure', () => {
     expect(check(pngWithScript())).toEqual({ ok: true });
   });
 
-  it('JPEG: caps scans, not restart markers, and caps segments of any kind', () => {
-    expect(problem(jpegScanFlood({ scans: MAX_JPEG_SCANS - 1 }))).toBe('ok');
-    expect(check(jpegScanFlood({ scans: MAX_JPEG_SCANS }))).toMatchObject({ problem: 'flood', message: /scans/ });
+  it('JPEG: caps scans (one per component when sequential), not restart markers, and segments of any kind', () => {
+    expect(problem(jpegScanFlood({ scans: 0 }))).toBe('ok');
+    expect(check(jpegScanFlood({ scans: 1 }))).toMatchObject({ problem: 'flood', message: /scans/ });
+    expect(problem(jpegScanFlood({ scans: MAX_JPEG_SCANS - 1, progressive: true }))).toBe('ok');
+    expect(check(jpegScanFlood({ scans: MAX_JPEG_SCANS, progressive: true }))).toMatchObject({ problem: 'flood' });
     expect(problem(jpegScanFlood({ scans: 4000 }))).toBe('flood');
     expect(problem(jpegScanFlood({ scans: 4000, progressive: true }))).toBe('flood');
     expect(problem(jpegScanFlood({ scans: 0, restarts: 10_000 }))).toBe('ok');

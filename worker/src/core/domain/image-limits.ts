@@ -7,10 +7,13 @@
  */
 
 /**
- * Scans (SOS segments) in a JPEG. Baseline files have one (or one per
- * component, at most 4); libjpeg's default progression writes 10 for colour
- * and 6 for grey, mozjpeg's scan optimisation and jpegrescan 10–20,
- * Photoshop 3–5. Restart markers inside a scan are not scans.
+ * Scans (SOS segments) in a progressive JPEG: libjpeg's default progression
+ * writes 10 for colour and 6 for grey, mozjpeg's scan optimisation and
+ * jpegrescan 10–20, Photoshop 3–5. At 16 megapixels each scan costs a
+ * decoder 10–20 ms here, so the cap keeps the worst under about a second.
+ * A sequential (baseline) frame codes each component in exactly one scan,
+ * so it has at most as many scans as components (1–4). Restart markers
+ * inside a scan are not scans.
  */
 export const MAX_JPEG_SCANS = 64;
 

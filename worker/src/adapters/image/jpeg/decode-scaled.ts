@@ -138,7 +138,10 @@ function readScan(b: Uint8Array, o: number, end: number, st: State): number {
   const frame = st.frame;
   if (!frame) throw new JpegError('scan before frame');
   // Each scan walks every block of the frame, even an empty one: a flood of them is refused, not decoded.
-  if (st.scans >= MAX_JPEG_SCANS) throw new JpegLimitError('too many scans');
+  // A sequential frame codes each component in one scan.
+  if (st.scans >= (frame.progressive ? MAX_JPEG_SCANS : frame.components.length)) {
+    throw new JpegLimitError('too many scans');
+  }
   const count = b[o]!;
   if (count < 1 || count > 4 || o + 1 + 2 * count + 3 > end) throw new JpegError('bad scan header');
   const components: Component[] = [];

@@ -4,6 +4,7 @@ import { OK, refuse, type StructureVerdict, TRUNCATED, u16be } from './verdict.j
 // SOF markers carry the frame size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
 const isStartOfFrame = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
 const isRestart = (m: number) => m >= 0xd0 && m <= 0xd7;
+const isProgressive = (m: number) => m === 0xc2 || m === 0xc6 || m === 0xca || m === 0xce;
 
 /**
  * Every segment of a JPEG, through every scan's entropy-coded data, to the
@@ -12,8 +13,9 @@ const isRestart = (m: number) => m >= 0xd0 && m <= 0xd7;
  * header reader assumes: a decoder that skips garbage to find markers could
  * otherwise see a frame header the checks never saw. Exactly one frame
  * header, so the size checked is the size decoded; at most MAX_JPEG_SCANS
- * scans and MAX_JPEG_SEGMENTS segments, so a decoder's work per scan cannot
- * be multiplied by a flood of empty ones.
+ * scans (progressive) or one per component (sequential), and
+ * MAX_JPEG_SEGMENTS segments, so a decoder's work per scan cannot be
+ * multiplied by a flood of empty ones.
  */
 export function inspectJpeg(b: Uint8Array): StructureVerdict {
   if (b.length < 4 || b[0] !== 0xff || b[1] !== 0xd8) return refuse('malformed', 'Not a JPEG');
@@ -21,6 +23,7 @@ export function inspectJpeg(b: Uint8Array): StructureVerdict {
   let segments = 0;
   let frames = 0;
   let scans = 0;
+  let maxScans = 0;
   for (;;) {
     if (o >= b.length) return TRUNCATED;
     if (b[o] !== 0xff) return refuse('malformed', 'The JPEG has bytes between its segments');
@@ -40,12 +43,19 @@ export function inspectJpeg(b: Uint8Array): StructureVerdict {
     if (end > b.length) return TRUNCATED;
     if (isStartOfFrame(marker)) {
       if (++frames > 1) return refuse('mismatch', 'The JPEG has more than one frame header');
+      if (end - o < 8) return refuse('malformed', 'The JPEG has a cut frame header');
+      maxScans = isProgressive(marker) ? MAX_JPEG_SCANS : b[o + 7]!;
     } else if (marker === 0xdc) {
       // DNL sets the height after the first scan: a size no header check saw.
       return refuse('mismatch', 'The JPEG redefines its height (DNL)');
     } else if (marker === 0xda) {
       if (frames === 0) return refuse('malformed', 'The JPEG has a scan before its frame header');
-      if (++scans > MAX_JPEG_SCANS) return refuse('flood', `The JPEG has more than ${MAX_JPEG_SCANS} scans`);
+      if (++scans > maxScans) {
+        return refuse(
+          'flood',
+          `The JPEG has more scans than its frame allows (${maxScans}: ${MAX_JPEG_SCANS} when progressive, one per component otherwise)`,
+        );
+      }
       o = endOfEntropyData(b, end);
       if (o < 0) return TRUNCATED;
       continue;
