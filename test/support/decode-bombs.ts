@@ -47,10 +47,11 @@ export function jpegScanFlood(
   const data: number[] = [0, 0, 0, 0];
   const dri = restarts > 0 ? [segment(0xdd, be16(1))] : [];
   for (let i = 0; i < restarts; i++) data.push(0xff, 0xd0 + (i % 8), 0);
+  const later = concat([laterScan, Uint8Array.from([0, 0])]);
+  const repeated = new Uint8Array(later.length * scans);
+  for (let i = 0; i < scans; i++) repeated.set(later, i * later.length);
   const parts = [Uint8Array.from([0xff, 0xd8]), quant, frame, huffman, ...dri, firstScan, Uint8Array.from(data)];
-  for (let i = 0; i < scans; i++) parts.push(laterScan, Uint8Array.from([0, 0]));
-  parts.push(Uint8Array.from([0xff, 0xd9]));
-  return concat(parts);
+  return concat([...parts, repeated, Uint8Array.from([0xff, 0xd9])]);
 }
 
 /** A small JPEG followed by `count` comment (or DHT) segments before its scan: a marker flood. */

@@ -1,0 +1,210 @@
+import sharp from 'sharp';
+import { floodJson } from '../lib/body-flood.mjs';
+import { rssBytes, startHealthzProbe } from '../lib/healthz-probe.mjs';
+import { multipart, must, send } from '../lib/http.mjs';
+import { nodeServer, registerOwner } from '../lib/stack.mjs';
+
+const bombs = await import('../../../test/support/decode-bombs.ts');
+const images = await import('../../../test/support/images.ts');
+
+/** The goals of issue #13, checked per input. */
+export const DECODE_GOALS = { answerMs: 2000, healthzMs: 100, rssGrowthBytes: 50 * 2 ** 20 };
+const MiB = 2 ** 20;
+
+/**
+ * Step 6: hostile input that is cheap to send and costly to take in, against
+ * the real Node server with its defaults (SQLite, a local directory, 10 MiB
+ * uploads): decode bombs (uploads, and variants of what was stored), a
+ * stampede of first requests for one variant, and JSON body floods. For
+ * each: the answer, its time (an upload and its variant: both), the slowest
+ * /healthz while it ran (asked from another process) and the server's RSS
+ * after it. The bombs are test/support/decode-bombs.ts, as in `npm test`.
+ */
+export async function decodeStep(cfg, log) {
+  const server = await nodeServer('Node + SQLite (decode bombs, body floods)');
+  let probe;
+  try {
+    const token = await registerOwner(server);
+    const { article } = await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'Bombs' } });
+    const upload = (bytes) => {
+      const m = multipart(bytes, { filename: 'x.bin', type: 'application/octet-stream' });
+      return send(server.url, {
+        method: 'POST',
+        path: `/v1/articles/${article.id}/images`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType },
+        body: m.body,
+        timeoutMs: 60_000,
+      });
+    };
+    const get = (path) => send(server.url, { path, timeoutMs: 60_000 });
+    const urlOf = (res) => JSON.parse(res.body.toString('utf8')).image.url;
+
+    // Warm up: the render thread is started and has made a variant, so the
+    // starting RSS includes it (as it would in any server that serves images).
+    const warm = await upload(images.JPEG_400x300);
+    await get(`${urlOf(warm)}?w=160`);
+    await get(`${urlOf(warm)}?w=320&format=webp`);
+    await new Promise((r) => setTimeout(r, 1000));
+    probe = await startHealthzProbe(server.url);
+    const rssStart = rssBytes(server.pid);
+
+    // Every input is made before it is timed: only the server's answers count.
+    const heavyPng = new Uint8Array(
+      await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#3060a0' } })
+        .png()
+        .toBuffer(),
+    );
+    const storedThenVariant = (bytes, query) => async () => {
+      const stored = await upload(bytes);
+      return stored.status === 201 ? get(`${urlOf(stored)}${query}`) : stored;
+    };
+    const stampede = (bytes, query) => async () => {
+      const stored = await upload(bytes);
+      if (stored.status !== 201) return stored;
+      const all = await Promise.all(Array.from({ length: 8 }, () => get(`${urlOf(stored)}${query}`)));
+      return all.find((r) => r.status !== 200) ?? all[0];
+    };
+    const floods = cfg.quick ? [50 * MiB] : [50 * MiB, 300 * MiB];
+    const inputs = [
+      ...uploadBombs(cfg).map(([name, make]) => {
+        const bytes = make();
+        return ['upload', name, () => upload(bytes)];
+      }),
+      [
+        'upload, variant',
+        'PNG, iCCP inflating to 1 GiB; ?w=160',
+        storedThenVariant(await bombs.pngAncillaryBomb('iCCP', 1024 * MiB), '?w=160'),
+      ],
+      [
+        'upload, variant',
+        'PNG, zTXt inflating to 256 MiB; ?w=160',
+        storedThenVariant(await bombs.pngAncillaryBomb('zTXt', 256 * MiB), '?w=160'),
+      ],
+      [
+        'upload, variant',
+        'heavy but legal: 16 MP PNG; ?w=1920&format=webp',
+        storedThenVariant(heavyPng, '?w=1920&format=webp'),
+      ],
+      [
+        'upload, variant',
+        'heavy but legal: 16 MP progressive JPEG of 63 scans; ?w=1920',
+        storedThenVariant(bombs.jpegScanFlood({ width: 4000, height: 4000, scans: 63, progressive: true }), '?w=1920'),
+      ],
+      ['stampede', '8 concurrent first requests for one variant (16 MP PNG; ?w=960)', stampede(heavyPng, '?w=960')],
+      ...floods.map((size) => [
+        'JSON body',
+        `POST /v1/auth/register, ${size / MiB} MiB password`,
+        () =>
+          floodJson(server.url, {
+            path: '/v1/auth/register',
+            totalBytes: size,
+            field: 'password',
+            extra: { email: 'flood@example.com' },
+          }),
+      ]),
+      ...floods.map((size) => [
+        'JSON body',
+        `POST /v1/articles, ${size / MiB} MiB body`,
+        () =>
+          floodJson(server.url, {
+            path: '/v1/articles',
+            totalBytes: size,
+            field: 'body',
+            extra: { title: 'Flood' },
+            token,
+          }),
+      ]),
+    ];
+
+    const rows = [];
+    for (const [kind, name, run] of inputs) {
+      await probe.mark();
+      const started = performance.now();
+      let res;
+      try {
+        res = await run();
+      } catch (err) {
+        res = { status: 0, error: String(err?.message ?? err) };
+      }
+      const ms = performance.now() - started;
+      const health = await probe.mark();
+      const row = {
+        kind,
+        name,
+        status: res.status,
+        error: res.error,
+        ms,
+        healthzMs: health.worstMs,
+        healthzFailures: health.failures,
+        rss: rssBytes(server.pid),
+      };
+      rows.push(row);
+      log(
+        `${name}: ${row.status} in ${ms.toFixed(0)} ms, /healthz worst ${health.worstMs.toFixed(0)} ms, RSS ${row.rss === null ? '?' : (row.rss / MiB).toFixed(0)} MiB`,
+      );
+    }
+    // Memory the runs left: after a pause, as an operator would look at it.
+    await new Promise((r) => setTimeout(r, 3000));
+    const rssEnd = rssBytes(server.pid);
+    const alive = (await send(server.url, { path: '/healthz' })).status === 200;
+    return { rows, rssStart, rssEnd, alive };
+  } finally {
+    probe?.stop();
+    await server.stop();
+  }
+}
+
+/** Generated bombs to upload: each must be refused from its structure, quickly. */
+function uploadBombs(cfg) {
+  return [
+    ['JPEG, 1024×1024 frame and 4,000 empty scans (64 KB)', () => bombs.jpegScanFlood({ scans: 4000 })],
+    [
+      'JPEG, 4000×4000 frame and 600,000 empty scans (10 MB)',
+      () => bombs.jpegScanFlood({ width: 4000, height: 4000, scans: 600_000 }),
+    ],
+    ['progressive JPEG, 4,000 scans', () => bombs.jpegScanFlood({ scans: 4000, progressive: true })],
+    ['JPEG, 100,000 Huffman tables', () => bombs.jpegMarkerFlood(100_000)],
+    ['WebP, 1×1 canvas over a 16383×16383 VP8 bitstream', () => bombs.webpCanvasLie()],
+    ['WebP, 1×1 canvas over a 16383×16383 VP8L bitstream', () => bombs.webpCanvasLie({ lossless: true })],
+    [
+      'WebP animation, 9999×9999 frame on a 1×1 canvas',
+      () => bombs.webpAnimation({ canvas: [1, 1], frame: [9999, 9999] }),
+    ],
+    ['PNG, 100,000 ancillary chunks', () => bombs.pngChunkFlood(100_000)],
+    ['PNG, 100,000 IDAT chunks', () => bombs.pngChunkFlood(100_000, 'idat')],
+    [`GIF, ${cfg.quick ? '10,000' : '100,000'} frames`, () => bombs.gifFrameFlood(cfg.quick ? 10_000 : 100_000)],
+    ['GIF, 65535×65535 frame on a 1×1 screen', () => bombs.gifFrameOutsideScreen()],
+  ];
+}
+
+const mib = (b) => (b === null || b === undefined ? '?' : (b / MiB).toFixed(0));
+
+export function decodeSection(r) {
+  const g = DECODE_GOALS;
+  const lines = [
+    `Goals (issue #13): every answer within ${g.answerMs / 1000} s, \`/healthz\` never slower than ${g.healthzMs} ms while an input is handled (asked back to back from a separate process), no 5xx, and the server's RSS back within ${g.rssGrowthBytes / MiB} MB of where it started. The server: the built bundle with its defaults (SQLite, local directory, 10 MiB uploads, render threads). RSS at the start (after one variant was made, so the render thread is up): ${mib(r.rssStart)} MiB.`,
+    '',
+    '| kind | input | answer | ms | slowest /healthz ms | RSS after (MiB) | goals |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  let failures = 0;
+  for (const row of r.rows) {
+    const misses = [];
+    if (row.status === 0 || row.status >= 500) misses.push(row.status === 0 ? 'no answer' : '5xx');
+    if (row.ms >= g.answerMs) misses.push('slow answer');
+    if (row.healthzMs > g.healthzMs || row.healthzFailures) misses.push('/healthz delayed');
+    failures += misses.length ? 1 : 0;
+    lines.push(
+      `| ${row.kind} | ${row.name} | ${row.status || row.error} | ${row.ms.toFixed(0)} | ${row.healthzMs.toFixed(0)} | ${mib(row.rss)} | ${misses.length ? `**${misses.join(', ')}**` : 'met'} |`,
+    );
+  }
+  const growth = r.rssStart === null || r.rssEnd === null ? null : r.rssEnd - r.rssStart;
+  const rssMet = growth !== null && growth <= g.rssGrowthBytes;
+  if (!rssMet) failures++;
+  if (!r.alive) failures++;
+  lines.push(
+    '',
+    `RSS 3 s after the last input: ${mib(r.rssEnd)} MiB, ${growth === null ? 'unknown' : `${growth >= 0 ? '+' : ''}${mib(growth)} MiB`} against the start: **${rssMet ? 'met' : 'NOT met'}**. Server alive afterwards: **${r.alive ? 'yes' : 'NO'}**.`,
+  );
+  return { title: '6. Decode bombs and body floods', body: lines.join('\n'), failures };
+}
