@@ -108,6 +108,19 @@ describe('variants service', () => {
     expect(decodes).toBe(3);
   });
 
+  it('hands the one render to keepAlive (waitUntil on Workers), so a first client that hangs up fails no one', async () => {
+    const image = await storeOriginal(blobs, JPEG_400x300);
+    const variants = service();
+    const kept: Promise<unknown>[] = [];
+    const keepAlive = (p: Promise<unknown>) => void kept.push(p);
+    await Promise.all([
+      variants.open(image, { width: 160 }, false, keepAlive),
+      variants.open(image, { width: 160 }, true, keepAlive),
+    ]);
+    expect(kept).toHaveLength(1);
+    await expect(kept[0]).resolves.toBeInstanceOf(Uint8Array);
+  });
+
   it('concurrent requests share one refusal; the retry marker is a .txt object the cache panel does not count', async () => {
     const image = await storeOriginal(blobs, JPEG_400x300);
     const variants = service();

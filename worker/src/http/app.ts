@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError(deps.logger));
   app.route('/', healthRoutes(deps));
   app.route('/v1', api);
-  app.route('/static/uploadedImages', staticImagesRoutes(deps.settings.imageVariantWidths));
+  app.route('/static/uploadedImages', staticImagesRoutes(deps.settings.imageVariantWidths, deps.defer));
   app.all('/static/*', notFoundJson);
   // Everything else is the admin SPA: static files get the same headers.
   app.on(['GET', 'HEAD'], '*', async (c) => withSecurityHeaders(await deps.assets.fetch(c.req.raw)));

@@ -1,5 +1,6 @@
 import type { BlobInfo, BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
+import type { Defer } from '../../ports/runtime.js';
 import type { Image } from '../domain/entities.js';
 import { DomainError } from '../domain/errors.js';
 import { IMAGE_URL_PREFIX } from '../shared/dto.js';
@@ -138,14 +139,23 @@ export function createVariantsService(deps: VariantsDeps) {
   /**
    * One render per variant at a time in this process (isolate): concurrent
    * first requests await the same one. Across Worker isolates or Node
-   * instances each may render once; the stored variant ends that.
+   * instances each may render once; the stored variant ends that. The
+   * render is kept alive past its own request (waitUntil on Workers), so a
+   * first client that hangs up does not fail the others waiting on it.
    */
   const inFlight = new Map<string, Promise<Uint8Array>>();
-  function makeOnce(image: Image, request: VariantRequest, key: string, contentType: string): Promise<Uint8Array> {
+  function makeOnce(
+    image: Image,
+    request: VariantRequest,
+    key: string,
+    contentType: string,
+    keepAlive?: Defer,
+  ): Promise<Uint8Array> {
     let pending = inFlight.get(key);
     if (!pending) {
       pending = make(image, request, key, contentType).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
+      keepAlive?.(pending.catch(() => undefined));
     }
     return pending;
   }
@@ -163,12 +173,17 @@ export function createVariantsService(deps: VariantsDeps) {
     },
 
     /** The stored variant, made from the original on first request. */
-    async open(image: Image, request: VariantRequest, headOnly = false): Promise<BlobInfo | BlobObject> {
+    async open(
+      image: Image,
+      request: VariantRequest,
+      headOnly = false,
+      keepAlive?: Defer,
+    ): Promise<BlobInfo | BlobObject> {
       const target = variantTarget(image, request, renderer.lossyWebp);
       const key = variantKey(image.id, image.sha256, target.name);
       const cached = headOnly ? await blobs.head(key) : await blobs.get(key);
       if (cached) return cached;
-      const bytes = await makeOnce(image, request, key, target.contentType);
+      const bytes = await makeOnce(image, request, key, target.contentType, keepAlive);
       const info = { key, size: bytes.byteLength, contentType: target.contentType, uploadedAt: new Date() };
       if (headOnly) return info;
       const body = new ReadableStream<Uint8Array>({

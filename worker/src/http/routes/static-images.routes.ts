@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { parseVariantQuery } from '../../core/media/variant-spec.js';
+import type { Defer } from '../../ports/runtime.js';
+import { deferFor } from '../defer.js';
 import type { AppEnv } from '../env.js';
 
 const matches = (ifNoneMatch: string | undefined, etag: string) =>
@@ -12,7 +14,7 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
  * variant) is never served again from anywhere. The query is part of the
  * URL, so caches key variants apart without `Vary`.
  */
-export const staticImagesRoutes = (presets: readonly number[]) =>
+export const staticImagesRoutes = (presets: readonly number[], fallbackDefer: Defer) =>
   new Hono<AppEnv>().get('/:filename', async (c) => {
     // Checked first: a malformed query is 400 whatever the filename.
     const variant = parseVariantQuery(c.req.queries(), presets);
@@ -31,14 +33,14 @@ export const staticImagesRoutes = (presets: readonly number[]) =>
         await c.var.services.images.assertStored(filename);
         return c.body(null, 200, { ...meta, 'Content-Length': String(image.bytes) });
       }
-      const info = await variants.open(image, variant, true);
+      const info = await variants.open(image, variant, true, deferFor(c, fallbackDefer));
       return c.body(null, 200, { ...meta, 'Content-Length': String(info.size) });
     }
     if (!variant) {
       const { blob } = await c.var.services.images.open(filename);
       return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
     }
-    const blob = await variants.open(image, variant);
+    const blob = await variants.open(image, variant, false, deferFor(c, fallbackDefer));
     if (!('body' in blob)) throw new Error('variant opened without a body');
     return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
   });
