@@ -27,6 +27,8 @@ describe('parseSettings', () => {
       trustProxy: [],
       trustProxyHeader: 'x-forwarded-for',
       maxUploadBytes: 10_485_760,
+      maxJsonBytes: 131_072,
+      maxArticleBytes: 10_485_760,
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       decodeTimeLimitMs: 5000,
@@ -70,6 +72,8 @@ describe('parseSettings', () => {
         MAX_UPLOAD_BYTES: '2048',
         DECODE_TIME_LIMIT_MS: '2500',
         DECODE_MEMORY_LIMIT_MB: '256',
+        MAX_JSON_BYTES: '4096',
+        MAX_ARTICLE_BYTES: '1048576',
         UPDATE_FEED_URL: 'https://releases.example.com/feed.json',
         HOME: '/root',
       },
@@ -82,6 +86,8 @@ describe('parseSettings', () => {
       maxUploadBytes: 2048,
       decodeTimeLimitMs: 2500,
       decodeMemoryLimitMb: 256,
+      maxJsonBytes: 4096,
+      maxArticleBytes: 1_048_576,
     });
   });
 
@@ -91,6 +97,8 @@ describe('parseSettings', () => {
       PUBLIC_URL: 'ftp://x',
       DATABASE_URL: 'oracle://x',
       MAX_UPLOAD_BYTES: '1e6',
+      MAX_JSON_BYTES: '100',
+      MAX_ARTICLE_BYTES: '10MB',
       TRUST_PROXY: 'proxy.local',
       JWT_SECRET: 'short',
       DECODE_TIME_LIMIT_MS: '10',
@@ -105,6 +113,8 @@ describe('parseSettings', () => {
       'JWT_SECRET',
       'DECODE_TIME_LIMIT_MS',
       'DECODE_MEMORY_LIMIT_MB',
+      'MAX_JSON_BYTES',
+      'MAX_ARTICLE_BYTES',
     ]) {
       expect(
         problems.some((p) => p.startsWith(`${name}:`)),

@@ -70,6 +70,10 @@ const RawSettingsSchema = z.object({
     .pipe(z.enum(['x-forwarded-for', 'x-real-ip'], { error: 'must be x-forwarded-for or x-real-ip' }))
     .default('x-forwarded-for'),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024, 1024 ** 3).default(10_485_760),
+  /** Every JSON body but the article writes (413 above it, enforced while streaming). */
+  MAX_JSON_BYTES: wholeNumber('MAX_JSON_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
+  /** Article create, edit and SEO bodies: no length rule for the body, only this memory bound. */
+  MAX_ARTICLE_BYTES: wholeNumber('MAX_ARTICLE_BYTES', 1024, 1024 ** 3).default(10_485_760),
   /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
   /** The preset widths `?w=` accepts: up to 12 distinct widths from 16 to 4096, ascending. */
@@ -119,6 +123,8 @@ export interface Settings {
   trustProxy: string[];
   trustProxyHeader: 'x-forwarded-for' | 'x-real-ip';
   maxUploadBytes: number;
+  maxJsonBytes: number;
+  maxArticleBytes: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
@@ -174,6 +180,8 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     trustProxy: s.TRUST_PROXY ?? [],
     trustProxyHeader: s.TRUST_PROXY_HEADER,
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
+    maxJsonBytes: s.MAX_JSON_BYTES,
+    maxArticleBytes: s.MAX_ARTICLE_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,

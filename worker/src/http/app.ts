@@ -3,6 +3,7 @@ import { activityRecorder } from './activity.js';
 import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { authenticate } from './middleware/auth.js';
+import { jsonBodyLimits } from './middleware/body-limit.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
@@ -24,6 +25,7 @@ import { buildServices } from './services.js';
 export function createApp(deps: AppDeps) {
   const services = buildServices(deps);
   const api = new Hono<AppEnv>()
+    .use(jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes }))
     .use(activityRecorder(deps))
     .use(authenticate)
     .use(deps.publicReadCache?.middleware ?? ((_c, next) => next()))

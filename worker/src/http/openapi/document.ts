@@ -58,7 +58,9 @@ function operationObject(op: Operation) {
         'Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown',
     };
   }
-  for (const code of [...(op.errors ?? []), ...(op.rateLimited ? [429] : [])]) {
+  // Every JSON body has a size limit (MAX_JSON_BYTES, article writes MAX_ARTICLE_BYTES).
+  const errors = new Set([...(op.errors ?? []), ...(op.body ? [413] : []), ...(op.rateLimited ? [429] : [])]);
+  for (const code of [...errors].sort((a, b) => a - b)) {
     responses[code] = {
       description: ERROR_TEXT[code] ?? 'Error',
       content: { 'application/json': { schema: ref('Error') } },
@@ -104,7 +106,9 @@ export function buildOpenApiDocument(version: VersionDto) {
       title: 'Edge CMS API',
       version: version.version,
       description:
-        'Articles, images and accounts. Errors: `{ "error": { "code", "message", "issues"? } }`. Lists: `?limit=1..100&cursor=`.',
+        'Articles, images and accounts. Errors: `{ "error": { "code", "message", "issues"? } }`. Lists: `?limit=1..100&cursor=`. ' +
+        'JSON bodies: at most MAX_JSON_BYTES (default 128 KiB), article create, edit and SEO at most MAX_ARTICLE_BYTES ' +
+        '(default 10 MiB); a larger body is a 413 `payload_too_large`, refused before it is read.',
     },
     servers: [{ url: '/' }],
     components: {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import {
   AcceptInvitationSchema,
   LoginSchema,
@@ -18,11 +18,19 @@ import { allow, currentUser } from '../middleware/auth.js';
 import type { rateLimiting } from '../middleware/rate-limit.js';
 import { validate } from '../validate.js';
 
+/** A closed registration is refused before its body is parsed. */
+const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!(await c.var.services.accounts.registrationOpen())) {
+    throw new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
+  }
+  await next();
+};
+
 /** Registration, verification, login, password reset, the caller's own account, accepting invitations. */
 export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer: Defer) =>
   new Hono<AppEnv>()
     .get('/registration', async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }))
-    .post('/register', limit('register'), validate('json', RegisterSchema), async (c) => {
+    .post('/register', limit('register'), registrationOpen, validate('json', RegisterSchema), async (c) => {
       const session = await c.var.services.accounts.register(c.req.valid('json'));
       c.var.audit('user.register', {
         actor: { type: 'user', user: session.user },

@@ -1,23 +1,18 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { DomainError } from '../../core/domain/errors.js';
+import { limitBody } from '../middleware/body-limit.js';
 
 // Room for the multipart boundaries and part headers around the file itself.
 const MULTIPART_OVERHEAD = 16 * 1024;
 
-const tooLarge = (max: number) => new DomainError('payload_too_large', `The upload is larger than ${max} bytes`);
+const tooLargeMessage = (max: number) => `The upload is larger than ${max} bytes`;
 
 /**
  * Counts bytes as they stream in and stops at the limit: a lying or missing
  * Content-Length never makes us buffer more than the limit.
  */
 export const uploadLimit = (maxBytes: number): MiddlewareHandler =>
-  bodyLimit({
-    maxSize: maxBytes + MULTIPART_OVERHEAD,
-    onError: () => {
-      throw tooLarge(maxBytes);
-    },
-  });
+  limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes));
 
 export async function readUploadedFile(c: Context, maxBytes: number): Promise<Uint8Array> {
   const type = c.req.header('content-type') ?? '';
@@ -41,6 +36,6 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Ui
       { path: 'file', message: 'required' },
     ]);
   }
-  if (file.size > maxBytes) throw tooLarge(maxBytes);
+  if (file.size > maxBytes) throw new DomainError('payload_too_large', tooLargeMessage(maxBytes));
   return new Uint8Array(await file.arrayBuffer());
 }
