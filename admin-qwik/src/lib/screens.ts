@@ -11,6 +11,7 @@ import {
   IconSites,
   IconUsers,
 } from '../components/icons/icons';
+import { withoutTrailingSlashes } from './url';
 
 export interface Screen {
   href: string;
@@ -77,7 +78,7 @@ export const SCREENS: readonly Screen[] = [
 
 /** The screen a path belongs to (`/articles/123` → Articles). */
 export function screenFor(pathname: string): Screen | undefined {
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = withoutTrailingSlashes(pathname) || '/';
   return SCREENS.find((s) => (s.href === '/' ? path === '/' : path === s.href || path.startsWith(`${s.href}/`)));
 }
 

@@ -1,5 +1,6 @@
 import { createContextId } from '@builder.io/qwik';
 import type { PublicUserDto } from '../../../worker/src/contract/user.schema';
+import { withoutTrailingSlashes } from './url';
 
 export type { PublicUserDto };
 
@@ -35,7 +36,7 @@ export function clearToken(): void {
 export const PUBLIC_PATHS = ['/login', '/register', '/verify', '/reset-password', '/accept-invite'] as const;
 
 export function isPublicPath(pathname: string): boolean {
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = withoutTrailingSlashes(pathname) || '/';
   return (PUBLIC_PATHS as readonly string[]).includes(path);
 }
 

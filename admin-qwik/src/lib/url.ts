@@ -16,3 +16,10 @@ export function buildUrl(
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/** `path` without its trailing slashes, in one pass (`/\/+$/` retries from every slash: quadratic on a long run). */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
+}

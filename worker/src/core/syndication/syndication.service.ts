@@ -1,9 +1,10 @@
 import type { Repositories } from '../../ports/repositories.js';
 import type { Actor } from '../accounts/actor.js';
 import { canReadOffline } from '../accounts/actor.js';
+import { plainExcerpt } from '../content/excerpt.js';
 import type { Article, Site } from '../domain/entities.js';
 import { notFound } from '../domain/errors.js';
-import { excerpt, rfc822, xmlText } from './xml.js';
+import { rfc822, xmlText } from './xml.js';
 
 export interface SyndicationDeps {
   repos: Repositories;
@@ -16,10 +17,17 @@ export const SITEMAP_MAX_URLS = 50_000;
 const FEED_ITEMS = 50;
 const PAGE = 1000;
 
+/** `s` without its trailing slashes, in one pass (`/\/+$/` retries from every slash: quadratic on a long run). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
+  return s.slice(0, end);
+}
+
 /** Where an article lives on its site: its canonical URL, else `{baseUrl}/articles/{id}`. */
 export function articleUrl(site: Site | null, article: Article): string | null {
   if (article.seo.canonicalUrl) return article.seo.canonicalUrl;
-  return site ? `${site.baseUrl.replace(/\/+$/, '')}/articles/${article.id}` : null;
+  return site ? `${withoutTrailingSlashes(site.baseUrl)}/articles/${article.id}` : null;
 }
 
 /**
@@ -28,8 +36,7 @@ export function articleUrl(site: Site | null, article: Article): string | null {
  * article is left out of sitemaps and marked so for crawlers.
  */
 export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) {
-  const absolute = (url: string | null) =>
-    url?.startsWith('/') ? `${publicUrl.replace(/\/+$/, '')}${url}` : url;
+  const absolute = (url: string | null) => (url?.startsWith('/') ? `${withoutTrailingSlashes(publicUrl)}${url}` : url);
 
   async function site(id: string): Promise<Site> {
     const found = await repos.sites.findById(id);
@@ -75,7 +82,7 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
             `<link>${xmlText(articleUrl(s, a)!)}</link>`,
             `<guid isPermaLink="false">${a.id}</guid>`,
             `<pubDate>${rfc822(published)}</pubDate>`,
-            `<description>${xmlText(a.seo.metaDescription ?? excerpt(a.body))}</description>`,
+            `<description>${xmlText(a.seo.metaDescription ?? plainExcerpt(a.body, a.format))}</description>`,
             '</item>',
           ].join(''),
         );
@@ -102,7 +109,7 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
         (a) => a !== null,
       );
       const title = article.seo.metaTitle ?? article.title;
-      const description = article.seo.metaDescription ?? excerpt(article.body, 200);
+      const description = article.seo.metaDescription ?? plainExcerpt(article.body, article.format, 200);
       const url = articleUrl(s, article);
       const image = absolute(article.seo.ogImage);
       const published = article.publishedAt?.toISOString() ?? null;

@@ -16,21 +16,3 @@ export function xmlText(value: string): string {
 
 /** RFC 822 dates, as RSS 2.0 wants them. */
 export const rfc822 = (date: Date): string => date.toUTCString();
-
-/**
- * A plain-text excerpt of a body in any of the three formats: tags and
- * markdown punctuation removed, whitespace folded, cut at a word near `max`.
- */
-export function excerpt(body: string, max = 280): string {
-  const text = body
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[#*_`>~|]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArticle, registerOwner } from '../support/api-flows.js';
+import type { ApiHarness } from '../support/api-harness.js';
+import { nodeHarness } from '../support/node-harness.js';
+
+const SIZE = 150_000;
+const repeat = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+
+/**
+ * Issue #13: a published body of 150,000 `[` made structured-data and
+ * feed.xml take 8–13 s (nested-quantifier regular expressions over the whole
+ * body). Measured as a ratio to the same answers for a plain body of the
+ * same size, so the test checks the shape of the cost, not the machine.
+ */
+describe('feeds and structured data on hostile bodies (Node, SQLite)', () => {
+  let api: ApiHarness;
+  let owner: string;
+
+  const site = async (name: string) =>
+    (
+      await (
+        await api.request('/v1/sites', { method: 'POST', token: owner, json: { name, baseUrl: 'https://x.example' } })
+      ).json()
+    ).site.id as string;
+
+  const published = async (siteId: string, body: string, format = 'markdown') => {
+    const { id } = await createArticle(api, owner, { title: 'Body', body, format, siteId });
+    expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+    return id as string;
+  };
+
+  const fastest = async (path: string) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const res = await api.request(path);
+      await res.text();
+      expect(res.status).toBe(200);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+
+  beforeAll(async () => {
+    api = await nodeHarness({ db: 'sqlite', storage: 'local' });
+    owner = (await registerOwner(api, 'linear@example.com')).token;
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it.each([
+    ['[', 'markdown'],
+    ['![', 'markdown'],
+    ['[a](', 'markdown'],
+    ['<a ', 'html'],
+    ['<', 'markdown'],
+  ])('%j × 150,000 (%s) costs what a plain body does', async (unit, format) => {
+    const plainSite = await site('Plain');
+    const hostileSite = await site('Hostile');
+    const plain = await published(plainSite, repeat('lorem ipsum dolor sit amet '), format);
+    const hostile = await published(hostileSite, repeat(unit), format);
+    const floor = 2;
+    const plainFeed = Math.max(await fastest(`/v1/sites/${plainSite}/feed.xml`), floor);
+    const hostileFeed = await fastest(`/v1/sites/${hostileSite}/feed.xml`);
+    const plainData = Math.max(await fastest(`/v1/articles/${plain}/structured-data`), floor);
+    const hostileData = await fastest(`/v1/articles/${hostile}/structured-data`);
+    expect(hostileFeed / plainFeed).toBeLessThan(5);
+    expect(hostileData / plainData).toBeLessThan(5);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { screenFor } from '../../admin-qwik/src/lib/screens.js';
+import { isPublicPath } from '../../admin-qwik/src/lib/session.js';
+import { withoutTrailingSlashes } from '../../admin-qwik/src/lib/url.js';
+
+function fastest(run: () => void, times = 5): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/** A link to the admin can carry any path: `/\/+$/` took seconds on a long run of slashes. */
+describe('admin paths', () => {
+  it('drops trailing slashes only', () => {
+    expect(withoutTrailingSlashes('/articles///')).toBe('/articles');
+    expect(withoutTrailingSlashes('///')).toBe('');
+    expect(withoutTrailingSlashes('/a//b')).toBe('/a//b');
+    expect(isPublicPath('/login/')).toBe(true);
+    expect(screenFor('/articles/')?.href).toBe('/articles');
+  });
+
+  it('reads a path of 200,000 slashes in linear time (ratio to a plain path)', () => {
+    const hostile = `${'/'.repeat(200_000)}x`;
+    const plain = `/${'a'.repeat(200_000)}`;
+    const plainMs = Math.max(
+      fastest(() => isPublicPath(plain)),
+      0.2,
+    );
+    const hostileMs = fastest(() => {
+      isPublicPath(hostile);
+      screenFor(hostile);
+    });
+    expect(hostileMs / plainMs).toBeLessThan(10);
+  });
+});
