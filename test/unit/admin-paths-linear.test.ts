@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { screenFor } from '../../admin-qwik/src/lib/screens.js';
 import { isPublicPath } from '../../admin-qwik/src/lib/session.js';
 import { withoutTrailingSlashes } from '../../admin-qwik/src/lib/url.js';
 
@@ -20,7 +19,6 @@ describe('admin paths', () => {
     expect(withoutTrailingSlashes('///')).toBe('');
     expect(withoutTrailingSlashes('/a//b')).toBe('/a//b');
     expect(isPublicPath('/login/')).toBe(true);
-    expect(screenFor('/articles/')?.href).toBe('/articles');
   });
 
   it('reads a path of 200,000 slashes in linear time (ratio to a plain path)', () => {
@@ -30,10 +28,7 @@ describe('admin paths', () => {
       fastest(() => isPublicPath(plain)),
       0.2,
     );
-    const hostileMs = fastest(() => {
-      isPublicPath(hostile);
-      screenFor(hostile);
-    });
+    const hostileMs = fastest(() => isPublicPath(hostile));
     expect(hostileMs / plainMs).toBeLessThan(10);
   });
 });

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../core/domain/errors.js';
 import {
@@ -9,6 +9,7 @@ import {
   actorKey,
   entryLine,
 } from '../../ports/activity-log.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../fs/private-files.js';
 import { linesBackward, linesForward } from './ndjson-lines.js';
 
 // Trim to 90% of the budget so that a full log is not rewritten on every append.
@@ -85,14 +86,15 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
   // A crash mid-append can leave a last line without its newline: end it, so
   // the next entry starts a line of its own (the damaged one is skipped on read).
   async function prepare(): Promise<void> {
-    await mkdir(path.dirname(file), { recursive: true });
+    await ensurePrivateDir(path.dirname(file));
+    await restrictFile(file);
     const bytes = await size();
     if (bytes === 0) return;
     const handle = await open(file, 'r');
     try {
       const last = Buffer.alloc(1);
       await handle.read(last, 0, 1, bytes - 1);
-      if (last[0] !== 0x0a) await appendFile(file, '\n');
+      if (last[0] !== 0x0a) await appendFile(file, '\n', { mode: PRIVATE_FILE_MODE });
     } finally {
       await handle.close();
     }
@@ -110,7 +112,7 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
     }
     kept.reverse();
     const temp = `${file}.trim-${process.pid}`;
-    await writeFile(temp, kept.length === 0 ? '' : `${kept.join('\n')}\n`);
+    await writeFile(temp, kept.length === 0 ? '' : `${kept.join('\n')}\n`, { mode: PRIVATE_FILE_MODE });
     await rename(temp, file);
   }
 
@@ -130,7 +132,7 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
           throw err;
         });
         if ((await size()) + bytes > maxBytes) await trim(bytes);
-        await appendFile(file, line);
+        await appendFile(file, line, { mode: PRIVATE_FILE_MODE });
       });
     },
 

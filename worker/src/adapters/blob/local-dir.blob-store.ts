@@ -100,7 +100,8 @@ export function createLocalDirBlobStore(root: string): BlobStore {
       const dir = path.dirname(file);
       const temp = `${file}.${TEMP_MARK}${randomBytes(6).toString('hex')}`;
       try {
-        await mkdir(dir, { recursive: true });
+        // Private like the data directory it usually lives in, which an upload may be the first to create.
+        await mkdir(dir, { recursive: true, mode: 0o700 });
         const handle = await open(temp, 'wx', 0o644);
         try {
           await writeAll(handle, data);
@@ -192,7 +193,7 @@ export function createLocalDirBlobStore(root: string): BlobStore {
 
     async ping() {
       try {
-        await mkdir(base, { recursive: true });
+        await mkdir(base, { recursive: true, mode: 0o700 });
         await access(base, constants.R_OK | constants.W_OK);
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../../fs/private-files.js';
 import { unavailable } from '../shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
 import * as schema from './sqlite.schema.js';
@@ -12,7 +12,13 @@ import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueVio
 export async function openSqliteKit(file: string, migrationsFolder: string) {
   let client: Database.Database;
   try {
-    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') {
+      // SQLite creates -wal and -shm with the database file's mode: a 0600
+      // database keeps its journal private too.
+      await ensurePrivateDir(path.dirname(path.resolve(file)));
+      await ensurePrivateFile(file);
+      for (const side of ['-wal', '-shm', '-journal']) await restrictFile(`${file}${side}`);
+    }
     client = new Database(file);
   } catch (err) {
     throw isSqliteConnectionError(err) ? unavailable(err) : err;
