@@ -5,8 +5,10 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
  * A real SMTP server (nodemailer's smtp-server) on 127.0.0.1, random port,
  * that keeps every message it accepts. Modes:
  * - no `auth`: authOptional and AUTH not advertised (an open relay such as a
- *   local Postfix; worker-mailer insists on credentials whenever AUTH is offered);
+ *   local Postfix);
  * - `auth`: AUTH with the given methods, credentials checked;
+ * - `auth` with `optional: true`: AUTH advertised and checked when tried, but
+ *   mail accepted without it (many relays on 587, development catchers);
  * - `tls: 'implicit'`: smtps; `tls: 'starttls'`: plain, upgraded with STARTTLS.
  */
 export interface CaughtMail {
@@ -18,7 +20,7 @@ export interface CaughtMail {
 }
 
 export interface SmtpCatcherOptions {
-  auth?: { username: string; password: string; methods?: ('PLAIN' | 'LOGIN')[] };
+  auth?: { username: string; password: string; methods?: ('PLAIN' | 'LOGIN')[]; optional?: boolean };
   tls?: 'implicit' | 'starttls';
 }
 
@@ -38,7 +40,7 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions = {}): Promis
     closeTimeout: 200,
     secure: options.tls === 'implicit',
     disabledCommands: options.auth ? disabled : [...disabled, 'AUTH'],
-    authOptional: !options.auth,
+    authOptional: !options.auth || options.auth.optional === true,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -10,22 +10,30 @@ import { startSmtpCatcher } from '../support/smtp-catcher.js';
  */
 export default async function setup(project: TestProject) {
   const catcher = await startSmtpCatcher();
+  // Advertises AUTH but takes mail without it, as many relays and development catchers do.
+  const authOptional = await startSmtpCatcher({
+    auth: { username: 'workerd', password: 'not-used-by-the-test', optional: true },
+  });
   const inbox = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(catcher.messages.map((m) => ({ to: m.envelopeTo, raw: m.raw }))));
+    const messages = [...catcher.messages, ...authOptional.messages];
+    res.end(JSON.stringify(messages.map((m) => ({ to: m.envelopeTo, raw: m.raw, user: m.user ?? null }))));
   });
   await new Promise<void>((resolve) => inbox.listen(0, '127.0.0.1', resolve));
   project.provide('smtpPort', catcher.port);
+  project.provide('smtpAuthOptionalPort', authOptional.port);
   project.provide('smtpInboxUrl', `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`);
   return async () => {
     inbox.close();
     await catcher.stop();
+    await authOptional.stop();
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     smtpPort: number;
+    smtpAuthOptionalPort: number;
     smtpInboxUrl: string;
   }
 }

@@ -34,6 +34,26 @@ describe('SMTP mailer in workerd', () => {
     expect(mail!.raw).toMatch(/text\/html/);
   });
 
+  it('delivers without credentials to a server that offers AUTH but does not require it', async () => {
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${inject('smtpAuthOptionalPort')}`,
+      from: 'CMS <no-reply@example.test>',
+      timeoutMs: 5000,
+    });
+    await mailer.check();
+    const to = `anonymous-${crypto.randomUUID()}@example.test`;
+    await mailer.send({ ...message, to, subject: 'No AUTH needed' });
+    const inbox = (await (await fetch(inject('smtpInboxUrl'))).json()) as {
+      to: string[];
+      raw: string;
+      user: string | null;
+    }[];
+    const mail = inbox.find((m) => m.to.includes(to));
+    expect(mail, 'the message reached the SMTP server').toBeDefined();
+    expect(mail!.user).toBeNull();
+    expect(mail!.raw).toMatch(/^Subject: No AUTH needed/m);
+  });
+
   it('checks a live server without sending, and a closed port as unavailable', async () => {
     await createSmtpMailer({
       url: `smtp://127.0.0.1:${inject('smtpPort')}`,

@@ -63,6 +63,34 @@ describe('SMTP mailer against smtp-server', () => {
     expect(caught.messages[0]!.user).toBeUndefined();
   });
 
+  it('delivers without credentials to a server that offers AUTH but does not require it', async () => {
+    const caught = await catcher({ auth: { username: 'ada', password: 'secret-123', optional: true } });
+    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${caught.port}`, from: FROM });
+    await mailer.check();
+    await mailer.send(message);
+    checkDelivered(caught);
+    expect(caught.authAttempts).toEqual([]);
+    expect(caught.messages[0]!.user).toBeUndefined();
+  });
+
+  it('still authenticates when credentials are given to a server where AUTH is optional', async () => {
+    const caught = await catcher({ auth: { username: 'ada', password: 'secret-123', optional: true } });
+    await createSmtpMailer({ url: `smtp://ada:secret-123@127.0.0.1:${caught.port}`, from: FROM }).send(message);
+    checkDelivered(caught);
+    expect(caught.authAttempts).toEqual([{ method: 'PLAIN', ok: true }]);
+    expect(caught.messages[0]!.user).toBe('ada');
+  });
+
+  it('reports a server that requires AUTH, without credentials, as an authentication failure', async () => {
+    const caught = await catcher({ auth: { username: 'ada', password: 'secret-123' } });
+    const error = await createSmtpMailer({ url: `smtp://127.0.0.1:${caught.port}`, from: FROM })
+      .send(message)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable' });
+    expect((error as Error).message).toMatch(/authentication/i);
+    expect(caught.messages).toHaveLength(0);
+  });
+
   it('authenticates with AUTH PLAIN, percent-decoding the credentials', async () => {
     const caught = await catcher({ auth: { username: 'ada', password: 'p@ss:w/rd', methods: ['PLAIN'] } });
     await createSmtpMailer({ url: `smtp://ada:p%40ss%3Aw%2Frd@127.0.0.1:${caught.port}`, from: FROM }).send(message);

@@ -2,6 +2,8 @@ import { LogLevel, WorkerMailer, type WorkerMailerOptions } from 'worker-mailer'
 import { DomainError } from '../../core/domain/errors.js';
 import type { Mailer, MailMessage } from '../../ports/mailer.js';
 import { isMailAddress, parseMailFrom, parseSmtpUrl } from './smtp-url.js';
+// Without credentials, AUTH is skipped even when the server offers it.
+import './worker-mailer-auth.js';
 
 export interface SmtpMailerOptions {
   /** SMTP_URL: smtp://user:pass@host:port or smtps://… */
@@ -18,8 +20,9 @@ export interface SmtpMailerOptions {
  * rare here (verification, reset, invitation) and a pooled connection would
  * outlive the Worker request that opened it.
  *
- * A server that advertises AUTH needs credentials in SMTP_URL (worker-mailer
- * refuses to continue without them), even if it would accept mail anyway.
+ * Without credentials in SMTP_URL no AUTH is tried, even when the server
+ * offers it (worker-mailer-auth.ts): a server that accepts mail without
+ * authentication gets it, one that wants it refuses the message.
  */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const target = parseSmtpUrl(options.url);
