@@ -34,7 +34,8 @@ const NONE = /^$/;
 const RULES: Record<string, Rule> = {
   contract: { internal: ['contract'], external: /^zod$/ },
   'core/domain': { internal: ['contract', 'core/domain'], external: NONE },
-  core: { internal: ['contract', 'ports', 'core', 'core/domain'], external: /^zod$/ },
+  // markdown-it and htmlparser2: pure text libraries behind the one renderer (core/content/render.ts).
+  core: { internal: ['contract', 'ports', 'core', 'core/domain'], external: /^(zod|markdown-it|htmlparser2)$/ },
   ports: { internal: ['contract', 'ports', 'core/domain'], external: NONE },
   adapters: { internal: ['contract', 'ports', 'core/domain', 'adapters'], external: /./ },
   http: {

@@ -1,81 +1,27 @@
-import { component$, type JSXOutput } from '@builder.io/qwik';
-import { type Block, type Inline, parseMarkdown } from '../../lib/markdown';
+import { component$ } from '@builder.io/qwik';
+import type { ArticleFormat } from '../../../../worker/src/contract/article.schema';
+import { renderArticleHtml } from '../../../../worker/src/core/content/render';
 
 /**
- * The editor's preview. Every piece of the body reaches the page as a text
- * node of an element created here (Qwik escapes text); nothing is ever set as
- * HTML. `html` bodies are shown as their source for the same reason.
+ * Images from this server only: the admin's CSP (img-src 'self' data: blob:)
+ * refuses others, and each refusal is a console error.
  */
-export const ArticlePreview = component$((props: { body: string; format: string }) => {
-  if (props.format === 'markdown') return <div class="preview prose">{renderBlocks(parseMarkdown(props.body))}</div>;
-  return (
-    <div class="preview">
-      {props.format === 'html' && (
-        <p class="hint">HTML bodies are previewed as source: the admin never runs a body’s HTML.</p>
-      )}
-      <pre class="preview-plain">{props.body}</pre>
-    </div>
-  );
-});
+const servedHere = (src: string) =>
+  (src.startsWith('/') && !src.startsWith('//') && !src.startsWith('/\\')) || src.startsWith('data:');
 
-function renderBlocks(blocks: Block[]): JSXOutput[] {
-  return blocks.map((b, i) => {
-    switch (b.t) {
-      case 'h': {
-        const Tag = `h${Math.min(6, b.level + 1)}` as 'h2';
-        return <Tag key={i}>{renderInline(b.c)}</Tag>;
-      }
-      case 'p':
-        return <p key={i}>{renderInline(b.c)}</p>;
-      case 'ul':
-        return (
-          <ul key={i}>
-            {b.items.map((it, j) => (
-              <li key={j}>{renderInline(it)}</li>
-            ))}
-          </ul>
-        );
-      case 'ol':
-        return (
-          <ol key={i}>
-            {b.items.map((it, j) => (
-              <li key={j}>{renderInline(it)}</li>
-            ))}
-          </ol>
-        );
-      case 'pre':
-        return (
-          <pre key={i}>
-            <code>{b.v}</code>
-          </pre>
-        );
-      case 'quote':
-        return <blockquote key={i}>{renderBlocks(b.c)}</blockquote>;
-      case 'hr':
-        return <hr key={i} />;
-    }
-  });
-}
-
-function renderInline(nodes: Inline[]): JSXOutput[] {
-  return nodes.map((n, i) => {
-    switch (n.t) {
-      case 'text':
-        return <>{n.v}</>;
-      case 'strong':
-        return <strong key={i}>{renderInline(n.c)}</strong>;
-      case 'em':
-        return <em key={i}>{renderInline(n.c)}</em>;
-      case 'code':
-        return <code key={i}>{n.v}</code>;
-      case 'link':
-        return (
-          <a key={i} href={n.href} rel="noopener noreferrer nofollow" target="_blank">
-            {renderInline(n.c)}
-          </a>
-        );
-      case 'img':
-        return <img key={i} src={n.src} alt={n.alt} loading="lazy" />;
-    }
-  });
-}
+/**
+ * The editor's preview: the body through the server's own renderer
+ * (core/content/render.ts), the HTML every front end gets. It is sanitised
+ * there (no script, handler or javascript: URL survives, tested on hostile
+ * bodies), and the CSP would refuse inline scripts and handlers anyway.
+ * Links open in a new tab so that following one never leaves the editor.
+ */
+export const ArticlePreview = component$((props: { body: string; format: ArticleFormat }) => (
+  <div
+    class="preview prose"
+    dangerouslySetInnerHTML={renderArticleHtml(props.body, props.format, {
+      allowImage: servedHere,
+      linksInNewTab: true,
+    })}
+  />
+));
