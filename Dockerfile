@@ -6,7 +6,7 @@
 # supervisor: the server runs directly, and POST /v1/system/update/apply
 # answers 409 saying so.
 
-ARG NODE_IMAGE=node:22.12-bookworm-slim
+ARG NODE_IMAGE=node:22.18-bookworm-slim
 
 # --- build: the admin's static files and the Node bundle (needs the dev dependencies)
 FROM ${NODE_IMAGE} AS build

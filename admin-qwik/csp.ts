@@ -3,7 +3,7 @@
  * (test/browser/admin-static.test.ts). The server sends the same policy on
  * every response; import this string to compare rather than retyping it.
  *
- * No 'unsafe-inline' for scripts: scripts/build-admin.mjs moves every inline
+ * No 'unsafe-inline' for scripts: scripts/build-admin.ts moves every inline
  * script Qwik emits into /build/inline/*.js and fails if one remains.
  */
 export const ADMIN_CSP = [

@@ -6,10 +6,10 @@ import { defineConfig } from 'vite';
 
 /**
  * The admin's client build. Paths are absolute because the build is started
- * from the repository root (scripts/build-admin.mjs), not from admin-qwik/.
+ * from the repository root (scripts/build-admin.ts), not from admin-qwik/.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-// scripts/build-admin.mjs builds into a scratch directory and then swaps it
+// scripts/build-admin.ts builds into a scratch directory and then swaps it
 // for dist/, so a failed build never leaves a broken dist/ being served.
 const outDir = process.env.ADMIN_QWIK_OUT_DIR ?? path.join(here, 'dist');
 

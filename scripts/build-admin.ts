@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { externalizeInlineScripts, findCspProblems, sha256Prefix } from '../admin-qwik/tools/csp-html.mjs';
+import { externalizeInlineScripts, findCspProblems, sha256Prefix } from '../admin-qwik/tools/csp-html.ts';
 
 /**
  * Builds the admin SPA into admin-qwik/dist/: Qwik's client build, then the
@@ -12,8 +12,8 @@ import { externalizeInlineScripts, findCspProblems, sha256Prefix } from '../admi
  * while any inline executable script, inline handler or javascript: URL
  * remains.
  *
- *   node scripts/build-admin.mjs          build when a source is newer than the last build
- *   node scripts/build-admin.mjs --force  build regardless
+ *   node scripts/build-admin.ts          build when a source is newer than the last build
+ *   node scripts/build-admin.ts --force  build regardless
  *
  * The build goes to a scratch directory that replaces dist/ only when every
  * step has passed, so a failure leaves the previous dist/ in place. A lock

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStamp } from './lib/build-info.mjs';
-import { isStale } from './lib/stale.mjs';
+import { buildStamp } from './lib/build-info.ts';
+import { isStale } from './lib/stale.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NODE_BUNDLE = path.join(root, 'dist/node/server.mjs');
@@ -22,7 +22,7 @@ export async function buildNode({ force = false } = {}) {
   const inputs = [
     path.join(root, 'worker/src'),
     path.join(root, 'package.json'),
-    path.join(root, 'scripts/build-node.mjs'),
+    path.join(root, 'scripts/build-node.ts'),
   ];
   if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE)) return false;
   const esbuild = await import('esbuild');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildNode } from './build-node.mjs';
+import { buildNode } from './build-node.ts';
 
 /**
  * `npm run build`: the admin's static files and the Node bundle, each only
@@ -11,7 +11,7 @@ import { buildNode } from './build-node.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const force = process.argv.includes('--force');
 
-const admin = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs'), ...(force ? ['--force'] : [])], {
+const admin = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.ts'), ...(force ? ['--force'] : [])], {
   stdio: 'inherit',
 });
 if (admin.status !== 0) process.exit(admin.status ?? 1);

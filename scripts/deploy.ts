@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStamp } from './lib/build-info.mjs';
+import { buildStamp } from './lib/build-info.ts';
 
 /**
  * `npm run deploy`: builds the admin, applies D1 migrations to the remote
@@ -19,6 +19,6 @@ function run(cmd, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run(process.execPath, [path.join(root, 'scripts/build-admin.mjs')]);
+run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 if (!dryRun) run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--remote']);
 run(wrangler, ['deploy', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...extra]);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStamp } from './lib/build-info.mjs';
+import { buildStamp } from './lib/build-info.ts';
 
 /**
  * `npm run dev`: the Worker under `wrangler dev` with local D1, R2 and
@@ -24,6 +24,6 @@ if (!existsSync(devVars)) {
   console.log('Wrote .dev.vars with a generated JWT_SECRET');
 }
 
-run(process.execPath, [path.join(root, 'scripts/build-admin.mjs')]);
+run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local']);
 run(wrangler, ['dev', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...process.argv.slice(2)]);

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeNodeTarball } from './lib/release-artifact.mjs';
-import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.mjs';
-import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.mjs';
+import { writeNodeTarball } from './lib/release-artifact.ts';
+import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.ts';
+import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.ts';
 
 /**
  * `npm run release -- <command>`: signed Node releases and their feed
@@ -126,7 +126,7 @@ async function build() {
     fail(`sequence ${values.sequence} must be a whole number of at least ${floor} (sequences only grow)`);
 
   if (!values['no-build'] && !values.from) {
-    const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+    const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) fail('the build failed');
   }
 

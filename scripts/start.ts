@@ -16,8 +16,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`Node ${process.versions.node} is too old: this project needs Node 22.12 or newer (see README).`);
+if (major < 22 || (major === 22 && minor < 18)) {
+  console.error(`Node ${process.versions.node} is too old: this project needs Node 22.18 or newer (see README).`);
   process.exit(1);
 }
 
@@ -35,8 +35,8 @@ if (fromSource) {
     // A source checkout builds itself: the build tools are dev dependencies, wanted even when NODE_ENV=production.
     run(npm, ['install', '--include=dev', '--no-audit', '--no-fund']);
   }
-  run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
+  run(process.execPath, [path.join(root, 'scripts/build.ts')]);
 }
 
-const entry = process.env.NODE_ENV === 'production' || !fromSource ? 'scripts/supervisor.mjs' : 'dist/node/server.mjs';
+const entry = process.env.NODE_ENV === 'production' || !fromSource ? 'scripts/supervisor.ts' : 'dist/node/server.mjs';
 await import(pathToFileURL(path.join(root, entry)).href);

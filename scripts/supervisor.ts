@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killLeftover, startChild, stopChild, waitHealthy } from './lib/supervisor/child.mjs';
-import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.mjs';
-import { readJson, writeFileDurable } from './lib/supervisor/durable.mjs';
-import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/release-dir.mjs';
+import { killLeftover, startChild, stopChild, waitHealthy } from './lib/supervisor/child.ts';
+import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.ts';
+import { readJson, writeFileDurable } from './lib/supervisor/durable.ts';
+import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/release-dir.ts';
 
 /**
  * The production process manager (`NODE_ENV=production npm start`, or
- * `node scripts/supervisor.mjs`; docs/releases.md, "The supervisor"). It
+ * `node scripts/supervisor.ts`; docs/releases.md, "The supervisor"). It
  * runs the current release as a child, and on the server's request
  * (POST /v1/system/update/apply or /rollback, passed over the IPC channel)
  * switches releases: prepare, stop, back up SQLite, switch, start, and

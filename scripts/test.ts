@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildNode } from './build-node.mjs';
+import { buildNode } from './build-node.ts';
 
 /**
  * `npm test`: the whole suite. Builds what the tests serve (the admin's
@@ -19,7 +19,7 @@ function run(cmd, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run(process.execPath, [path.join(root, 'scripts/build-admin.mjs')]);
+run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 await buildNode();
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 run(bin('tsc'), ['-p', 'admin-qwik/tsconfig.json', '--noEmit']);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * Makes Qwik City's static HTML run under a script-src without
- * 'unsafe-inline' (see ../csp.mjs), and checks that it does.
+ * 'unsafe-inline' (see ../csp.ts), and checks that it does.
  *
  * Qwik's SSG output inlines executable scripts: the bundle-graph/preloader
  * bootstrap, the `document["qFuncs_…"]` table (a <script q:func> without a

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
-import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.mjs';
+import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 
 /**
  * The admin's JavaScript weight, as a visitor's browser pays it:
@@ -19,11 +19,11 @@ import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './li
  *   the form did send its request.
  * - **the build**: every `.js` file under `admin-qwik/dist/`.
  *
- * Sizes are gzip level 9 of each body, the way bundle-size.mjs counts the
+ * Sizes are gzip level 9 of each body, the way bundle-size.ts counts the
  * Worker (the Node server itself sends them uncompressed; a proxy or CDN in
  * front compresses). Goal: ≤ 60 KiB before the form is usable (issue #6).
  *
- *   node scripts/bench/admin-bytes.mjs [--json FILE]   alone
+ *   node scripts/bench/admin-bytes.ts [--json FILE]   alone
  *   npm run bench                                      as one row of the benchmark
  */
 export const ADMIN_JS_GOAL_BYTES = 60 * 1024;
@@ -126,7 +126,7 @@ export async function measureLoginJs(origin) {
 
 /** Builds what is stale, starts the real Node server on a scratch database, measures, stops it. */
 export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}) {
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.ts')], {
     cwd: root,
     encoding: 'utf8',
   });

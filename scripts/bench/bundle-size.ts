@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * Prints the Worker bundle's size (JS + wasm, gzip), as Cloudflare counts
- * it, and fails above the 1 MiB budget. Usage: bundle-size.mjs DIR
+ * it, and fails above the 1 MiB budget. Usage: bundle-size.ts DIR
  * (the --outdir of `wrangler deploy --dry-run`).
  */
 export const BUDGET_BYTES = 1024 * 1024;

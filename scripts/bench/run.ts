@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildNode, NODE_BUNDLE } from '../build-node.mjs';
-import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.mjs';
-import { BUDGET_BYTES, bundleSize } from './bundle-size.mjs';
-import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.mjs';
-import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.mjs';
-import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.mjs';
-import { formatReport } from './lib/report.mjs';
-import { explainHotQueries, seedDatabase } from './lib/seed.mjs';
+import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.ts';
+import { BUDGET_BYTES, bundleSize } from './bundle-size.ts';
+import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.ts';
+import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.ts';
+import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
+import { formatReport } from './lib/report.ts';
+import { explainHotQueries, seedDatabase } from './lib/seed.ts';
 
 /**
  * `npm run bench`: the public read paths of the real Node server against a
@@ -58,7 +58,7 @@ if (opt.help) {
   --server FILE         benchmark this server bundle instead of building dist/node/server.mjs
                         (a candidate build; it finds drizzle/ two levels up, like the real one)
   --skip-bundle         do not run wrangler for the Worker bundle size
-  --skip-admin          do not measure the admin's JS in Chromium (scripts/bench/admin-bytes.mjs)
+  --skip-admin          do not measure the admin's JS in Chromium (scripts/bench/admin-bytes.ts)
   --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
   process.exit(0);
 }
@@ -187,7 +187,7 @@ async function main() {
 
   const baseline = await startServer({
     name: 'the baseline server',
-    script: path.join(root, 'scripts/bench/baseline-server.mjs'),
+    script: path.join(root, 'scripts/bench/baseline-server.ts'),
     env: { BASELINE_DOC: docFile },
     cwd: tmp,
     logFile: path.join(tmp, 'baseline.log'),
@@ -316,7 +316,7 @@ async function main() {
     }
   }
 
-  // 6. The admin's JS before the login form is usable, in Chromium (scripts/bench/admin-bytes.mjs).
+  // 6. The admin's JS before the login form is usable, in Chromium (scripts/bench/admin-bytes.ts).
   let adminError = null;
   if (!opt['skip-admin']) {
     log('admin JS: Chromium signs in on /login');

@@ -8,15 +8,15 @@ import { gzipSync } from 'node:zlib';
  * What a Node release carries, relative to the repository root. Unpacked
  * into a directory, `npm ci --omit=dev` there and `node dist/node/server.mjs`
  * (with CMS_APP_ROOT pointing at it) serve the CMS; `npm start` there runs
- * the supervisor (scripts/start.mjs → scripts/supervisor.mjs).
+ * the supervisor (scripts/start.ts → scripts/supervisor.ts).
  */
 export const NODE_RELEASE_PATHS = [
   'dist/node',
   'admin-qwik/dist',
   'package.json',
   'package-lock.json',
-  'scripts/start.mjs',
-  'scripts/supervisor.mjs',
+  'scripts/start.ts',
+  'scripts/supervisor.ts',
   'scripts/lib/supervisor',
 ];
 const MIGRATION_DIALECTS = ['sqlite', 'mysql', 'postgres'];

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeFile } from './release-artifact.mjs';
-import { canonicalJson } from './release-canonical.mjs';
+import { describeFile } from './release-artifact.ts';
+import { canonicalJson } from './release-canonical.ts';
 
 export const FEED_SCHEMA = 'edge-cms.release-feed/1';
 export const FEED_FILE = 'feed.json';

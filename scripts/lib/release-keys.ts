@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { signedBytes } from './release-canonical.mjs';
+import { signedBytes } from './release-canonical.ts';
 
 /**
  * Ed25519 release keys. The private key is a PKCS#8 PEM file outside the

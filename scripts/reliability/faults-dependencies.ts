@@ -1,15 +1,15 @@
-import { uploadPng } from './lib/fixtures.mjs';
-import { must, send } from './lib/http.mjs';
-import { isAlive, outageRun } from './lib/outage.mjs';
-import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.mjs';
-import { startTcpProxy } from './lib/tcp-proxy.mjs';
+import { uploadPng } from './lib/fixtures.ts';
+import { must, send } from './lib/http.ts';
+import { isAlive, outageRun } from './lib/outage.ts';
+import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.ts';
+import { startTcpProxy } from './lib/tcp-proxy.ts';
 
 /**
  * Step 4a/4b: the database, then the object store, become unreachable
  * behind a proxy of our own while traffic runs; then they come back.
  */
 
-/** A fresh database of our own on the shared server: PostgreSQL via stack.mjs, MariaDB via the test helper. */
+/** A fresh database of our own on the shared server: PostgreSQL via stack.ts, MariaDB via the test helper. */
 async function freshDatabase(dialect) {
   if (dialect === 'postgres') return freshPostgres();
   const { freshMysqlDatabase } = await import('../../test/support/server-databases.ts');

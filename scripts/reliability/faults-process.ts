@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { multipart, must, send } from './lib/http.mjs';
-import { nextCode, nodeServer, OWNER, registerOwner, tempDir } from './lib/stack.mjs';
-import { startTcpProxy } from './lib/tcp-proxy.mjs';
+import { multipart, must, send } from './lib/http.ts';
+import { nextCode, nodeServer, OWNER, registerOwner, tempDir } from './lib/stack.ts';
+import { startTcpProxy } from './lib/tcp-proxy.ts';
 
 /** Step 4c–4e: kill -9 mid-upload, a full disk, SMTP down. */
 

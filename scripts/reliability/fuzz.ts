@@ -9,9 +9,9 @@ import {
   pct,
   RAW_BODIES,
   tokenKinds,
-} from './lib/hostile.mjs';
-import { must, send } from './lib/http.mjs';
-import { createTally, pool, problemsOf } from './lib/verdict.mjs';
+} from './lib/hostile.ts';
+import { must, send } from './lib/http.ts';
+import { createTally, pool, problemsOf } from './lib/verdict.ts';
 
 /**
  * Step 1: every operation of the served OpenAPI description, with hostile

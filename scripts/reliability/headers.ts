@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { multipart, send } from './lib/http.mjs';
+import { multipart, send } from './lib/http.ts';
 
 /**
  * Step 2: the security headers on every kind of answer, and the CSP judged

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
-import { uploadPng } from './lib/fixtures.mjs';
-import { multipart, must, send } from './lib/http.mjs';
+import { uploadPng } from './lib/fixtures.ts';
+import { multipart, must, send } from './lib/http.ts';
 
 /**
  * Step 3: mixed traffic with autocannon. Every connection cycles through ten

@@ -4,15 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cleanupNow, installExitHandlers } from '../bench/lib/processes.mjs';
-import { FINDINGS, NOT_RUN } from './findings.mjs';
-import { closeAgent } from './lib/http.mjs';
+import { cleanupNow, installExitHandlers } from '../bench/lib/processes.ts';
+import { FINDINGS, NOT_RUN } from './findings.ts';
+import { closeAgent } from './lib/http.ts';
 import { decodeSection, decodeStep } from './steps/decode.step.mjs';
-import { faultsSection, faultsStep } from './steps/faults.step.mjs';
-import { fuzzSection, fuzzStep } from './steps/fuzz.step.mjs';
-import { headersSection, headersStep } from './steps/headers.step.mjs';
-import { loadSection, loadStep } from './steps/load.step.mjs';
-import { racesSection, racesStep } from './steps/races.step.mjs';
+import { faultsSection, faultsStep } from './steps/faults.step.ts';
+import { fuzzSection, fuzzStep } from './steps/fuzz.step.ts';
+import { headersSection, headersStep } from './steps/headers.step.ts';
+import { loadSection, loadStep } from './steps/load.step.ts';
+import { racesSection, racesStep } from './steps/races.step.ts';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { multipart, send } from './lib/http.mjs';
-import { problemsOf } from './lib/verdict.mjs';
+import { multipart, send } from './lib/http.ts';
+import { problemsOf } from './lib/verdict.ts';
 
 /**
  * Step 1b: hostile uploads. Each case says what must happen: `refused` (a 4xx

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';
 

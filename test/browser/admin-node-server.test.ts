@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
+import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
 import { type Cms, createOwner, expectNoProblems, newPage, startCms, TOKEN_KEY } from './admin-helpers.js';
 
 /** The admin as `npm start` serves it: the real Node server, its real headers, Chromium. */

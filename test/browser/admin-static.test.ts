@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
+import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
 import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser';
 
 /**
@@ -15,7 +15,7 @@ import { type BrowserProblems, launchChromium, watchProblems } from '../support/
  * files → 404.html) and a fixed /v1/system/version.
  */
 
-// Spelled out here, not imported, so loosening admin-qwik/csp.mjs fails this test.
+// Spelled out here, not imported, so loosening admin-qwik/csp.ts fails this test.
 const EXPECTED_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
@@ -165,7 +165,7 @@ describe('admin static build under the production CSP', () => {
 
   beforeAll(async () => {
     // A no-op when dist/ is newer than every admin source; builds otherwise.
-    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.mjs')], {
+    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.ts')], {
       cwd: root,
       encoding: 'utf8',
     });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CSP } from '../../admin-qwik/csp.mjs';
+import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { JPEG_400x300 } from '../support/images.js';
 import { startWranglerDev } from '../support/wrangler-dev.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.mjs';
+import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.ts';
 import { createArticle, errorOf, registerOwner } from '../support/api-flows.js';
 import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
 import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from '../support/server-databases.js';

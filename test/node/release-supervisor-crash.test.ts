@@ -85,7 +85,7 @@ async function install() {
   const dir = path.join(tmp, `install-${++seq}`);
   appTree(dir, '1.0.0');
   mkdirSync(path.join(dir, 'node_modules'));
-  for (const f of ['scripts/supervisor.mjs', 'scripts/lib/supervisor'])
+  for (const f of ['scripts/supervisor.ts', 'scripts/lib/supervisor'])
     cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   const port = await freePort();
   return { dir, base: `http://127.0.0.1:${port}`, env: { PORT: String(port), CMS_HEALTH_TIMEOUT_MS: '3000' } };

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
-import { loadPrivateKey, signManifest } from '../../scripts/lib/release-keys.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
+import { loadPrivateKey, signManifest } from '../../scripts/lib/release-keys.ts';
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
 import { REPO_ROOT } from '../support/paths.js';
 import {
@@ -47,7 +47,7 @@ let keyFiles: string[];
 let pins: [PinnedKey, PinnedKey];
 
 function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.ts'), ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });
@@ -140,7 +140,7 @@ beforeAll(async () => {
   sup = await startSupervisor(
     install,
     { PORT: String(port), UPDATE_FEED_URL: `${feed.url}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' },
-    'scripts/start.mjs',
+    'scripts/start.ts',
   );
   expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
 
@@ -404,7 +404,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     sup = await startSupervisor(
       install,
       { PORT: new URL(base).port, UPDATE_FEED_URL: `${feed.url}/feed.json` },
-      'scripts/start.mjs',
+      'scripts/start.ts',
     );
     expect(await eventually('v2 to answer again', () => runningVersion(base), 30_000)).toBe('0.2.0');
     expect(await status()).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null });

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { createDirReleaseStager } from '../../worker/src/adapters/update/dir-release-stager.js';
 import { createFileUpdateState } from '../../worker/src/adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../../worker/src/adapters/update/http-update-feed.js';
@@ -14,7 +14,7 @@ import { type SiteServer, serveSite } from '../support/release-fixtures.js';
 
 /**
  * The Node update path with its real adapters: a feed made by
- * scripts/release.mjs served over node:http, state in a JSON file, staging
+ * scripts/release.ts served over node:http, state in a JSON file, staging
  * into releases/<version>/. A refused download stages nothing; the rollback
  * guard survives a restart (a new service over the same state file).
  */
@@ -26,7 +26,7 @@ let feedUrl: string;
 let pinned: PinnedKey;
 
 function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.mjs'), ...args], {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.ts'), ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });

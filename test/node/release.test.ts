@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { downloadArtifact } from '../../worker/src/core/releases/download.js';
 import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
 import { type RefusalReason, ReleaseRefusedError } from '../../worker/src/core/releases/refusal.js';
@@ -13,13 +13,13 @@ import { type VerifyContext, verifyFeed } from '../../worker/src/core/releases/v
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
- * End to end: scripts/release.mjs on the real build into a temporary
+ * End to end: scripts/release.ts on the real build into a temporary
  * directory, the feed served by a plain node:http static server on
  * 127.0.0.1, then fetched, verified and downloaded as an updater would —
  * and refused when the artifact is tampered, truncated or endless, or the
  * feed is rolled back.
  */
-const RELEASE = path.join(REPO_ROOT, 'scripts/release.mjs');
+const RELEASE = path.join(REPO_ROOT, 'scripts/release.ts');
 let tmp: string;
 let out: string;
 let server: Server;
@@ -86,7 +86,7 @@ function serveFile(res: ServerResponse, file: string) {
 beforeAll(async () => {
   await buildNode();
   if (!existsSync(path.join(REPO_ROOT, 'admin-qwik/dist/index.html'))) {
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build-admin.mjs')], {
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build-admin.ts')], {
       cwd: REPO_ROOT,
       stdio: 'inherit',
     });
@@ -173,7 +173,7 @@ async function latest(ctx: Partial<VerifyContext> = {}) {
   return { ...verified, artifact, url: new URL(artifact.name, feedUrl) };
 }
 
-describe('scripts/release.mjs end to end', () => {
+describe('scripts/release.ts end to end', () => {
   it('keeps the private key out of the repository and private', () => {
     expect(statSync(path.join(tmp, 'keys/release-1.pem')).mode & 0o777).toBe(0o600);
     const inside = release('keygen', '--out', path.join(REPO_ROOT, 'release-test.pem'));

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { failedStart, SERVER_BUNDLE, startServer } from '../support/server-process.js';
 
 /**

@@ -91,7 +91,7 @@ function replaceOnce(text: string, from: string, to: string): string {
 
 /**
  * A built release tree in `dir` made from the real dist/node/server.mjs
- * (built by scripts/build-node.mjs), the way `release build --from DIR`
+ * (built by scripts/build-node.ts), the way `release build --from DIR`
  * packs it: the bundle relabelled with another version and pinned to test
  * keys (both by exact, counted replacements, so a changed bundle fails
  * loudly), the migrations, package files and the supervisor.
@@ -150,7 +150,7 @@ export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   }
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ ...pkg, version: opts.version }, null, 2)}\n`);
   cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
-  for (const f of ['scripts/start.mjs', 'scripts/supervisor.mjs', 'scripts/lib/supervisor'])
+  for (const f of ['scripts/start.ts', 'scripts/supervisor.ts', 'scripts/lib/supervisor'])
     cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   if (opts.withNodeModules) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 }
@@ -163,14 +163,14 @@ export interface SupervisorProcess {
 }
 
 /**
- * The supervisor in INSTALL: `scripts/supervisor.mjs` directly, or
- * `scripts/start.mjs` (what `npm start` runs; in an unpacked release, with no
+ * The supervisor in INSTALL: `scripts/supervisor.ts` directly, or
+ * `scripts/start.ts` (what `npm start` runs; in an unpacked release, with no
  * sources to build, it starts the supervisor).
  */
 export async function startSupervisor(
   installDir: string,
   env: Record<string, string>,
-  entry = 'scripts/supervisor.mjs',
+  entry = 'scripts/supervisor.ts',
 ): Promise<SupervisorProcess> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [path.join(installDir, entry)], {

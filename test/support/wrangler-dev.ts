@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildStamp } from '../../scripts/lib/build-info.mjs';
+import { buildStamp } from '../../scripts/lib/build-info.ts';
 import { REPO_ROOT } from './paths.js';
 import { freePort, type ServerProcess } from './server-process.js';
 

@@ -117,12 +117,12 @@ describe('Dockerfile', () => {
       expect(isIgnored(p), p).toBe(true);
   });
 
-  it('takes from the build stage what a Node release carries (scripts/lib/release-artifact.mjs), all of it made by `npm run build` or copied in', async () => {
-    const { NODE_RELEASE_PATHS } = await import('../../scripts/lib/release-artifact.mjs');
+  it('takes from the build stage what a Node release carries (scripts/lib/release-artifact.ts), all of it made by `npm run build` or copied in', async () => {
+    const { NODE_RELEASE_PATHS } = await import('../../scripts/lib/release-artifact.ts');
     const fromBuild = runtime
       .filter((s) => s.op === 'COPY' && copyOf(s).from === 'build')
       .flatMap((s) => copyOf(s).sources.map((p) => p.replace(/^\/src\//, '')));
-    const built = ['dist/node', 'admin-qwik/dist']; // scripts/build.mjs: build-node.mjs and build-admin.mjs
+    const built = ['dist/node', 'admin-qwik/dist']; // scripts/build.ts: build-node.ts and build-admin.ts
     expect(NODE_RELEASE_PATHS).toEqual(expect.arrayContaining(built));
     const copiedIntoBuild = build.filter((s) => s.op === 'COPY').flatMap((s) => copyOf(s).sources);
     for (const p of fromBuild) {
@@ -139,8 +139,8 @@ describe('Dockerfile', () => {
       ]),
     );
     const buildScript = pkg.scripts.build!;
-    expect(buildScript).toBe('node scripts/build.mjs');
-    expect(readFileSync(path.join(REPO_ROOT, 'scripts/build-node.mjs'), 'utf8')).toContain("'dist/node/server.mjs'");
+    expect(buildScript).toBe('node scripts/build.ts');
+    expect(readFileSync(path.join(REPO_ROOT, 'scripts/build-node.ts'), 'utf8')).toContain("'dist/node/server.mjs'");
   });
 
   it('starts the bundle it copied, as a user that is not root', () => {

@@ -5,10 +5,10 @@ import { canonicalJson, SIGNING_CONTEXT, signedBytes } from '../../worker/src/co
 import { verifySignature } from '../../worker/src/core/releases/verify-manifest.js';
 import { REPO_ROOT } from '../support/paths.js';
 
-/** The signer (scripts/lib/release-canonical.mjs) and the verifier must write the same bytes. */
+/** The signer (scripts/lib/release-canonical.ts) and the verifier must write the same bytes. */
 describe('canonical JSON: signer and verifier agree', () => {
   it('on arbitrary JSON values of integers, strings, booleans and null', async () => {
-    const signer = await import(path.join(REPO_ROOT, 'scripts/lib/release-canonical.mjs'));
+    const signer = await import(path.join(REPO_ROOT, 'scripts/lib/release-canonical.ts'));
     expect(signer.SIGNING_CONTEXT).toBe(SIGNING_CONTEXT);
     const json = fc.letrec((tie) => ({
       value: fc.oneof(
@@ -57,7 +57,7 @@ describe('the signed bytes (a fixed vector; docs/releases.md)', () => {
 
   it('signed by the script (node:crypto), verify in the core (Web Crypto)', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
-    const keys = await import(path.join(REPO_ROOT, 'scripts/lib/release-keys.mjs'));
+    const keys = await import(path.join(REPO_ROOT, 'scripts/lib/release-keys.ts'));
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const info = keys.publicKeyInfo(publicKey);
     const envelope = keys.signManifest(manifest, [privateKey]);

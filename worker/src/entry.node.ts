@@ -42,7 +42,7 @@ async function main() {
   const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
   // The bundle lives in dist/node/; migrations and the admin build are two levels up.
   const appRoot = process.env.CMS_APP_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  // Under scripts/supervisor.mjs: releases/ is the install's, not this release's, and requests go over IPC.
+  // Under scripts/supervisor.ts: releases/ is the install's, not this release's, and requests go over IPC.
   const supervised = process.env.CMS_SUPERVISED === '1' && typeof process.send === 'function';
   const releasesDir = process.env.CMS_RELEASES_DIR ? path.resolve(process.env.CMS_RELEASES_DIR) : undefined;
   const { deps, close } = await buildNodeDeps(

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * every way out: normal end, failure, Ctrl-C (SIGINT), SIGTERM, SIGHUP.
  */
 
-const ORPHAN_GUARD = fileURLToPath(new URL('./orphan-guard.mjs', import.meta.url));
+const ORPHAN_GUARD = fileURLToPath(new URL('./orphan-guard.ts', import.meta.url));
 
 const children = new Set();
 const tempDirs = new Set();

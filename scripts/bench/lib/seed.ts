@@ -66,7 +66,7 @@ function checkColumns(db) {
   }
   if (problems.length > 0) {
     throw new Error(
-      `the database schema no longer matches scripts/bench/lib/seed.mjs (update COLUMNS there):\n  - ${problems.join('\n  - ')}`,
+      `the database schema no longer matches scripts/bench/lib/seed.ts (update COLUMNS there):\n  - ${problems.join('\n  - ')}`,
     );
   }
 }

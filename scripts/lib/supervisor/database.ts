@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { copyFileDurable, fsyncDir, writeFileDurable } from './durable.mjs';
+import { copyFileDurable, fsyncDir, writeFileDurable } from './durable.ts';
 
 /**
  * SQLite backups around a switch. Taken while no server runs (the old one

@@ -12,7 +12,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import path from 'node:path';
-import { fsyncDir, readJson } from './durable.mjs';
+import { fsyncDir, readJson } from './durable.ts';
 
 /**
  * Turning a staged release (releases/<version>/ with the artifact and its

@@ -1,5 +1,5 @@
-import { multipart, must, send } from './http.mjs';
-import { lastCode } from './stack.mjs';
+import { multipart, must, send } from './http.ts';
+import { lastCode } from './stack.ts';
 
 const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

@@ -1,5 +1,5 @@
-import { send } from './http.mjs';
-import { problemsOf } from './verdict.mjs';
+import { send } from './http.ts';
+import { problemsOf } from './verdict.ts';
 
 /**
  * Traffic through a dependency outage: `workers` loops send the `kinds` of

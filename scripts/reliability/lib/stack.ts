@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { onCleanup, startServer, trackTempDir } from '../../bench/lib/processes.mjs';
-import { buildNode, NODE_BUNDLE } from '../../build-node.mjs';
-import { must } from './http.mjs';
+import { onCleanup, startServer, trackTempDir } from '../../bench/lib/processes.ts';
+import { buildNode, NODE_BUNDLE } from '../../build-node.ts';
+import { must } from './http.ts';
 
 /**
  * The servers the reliability runs talk to: the real Node bundle (what

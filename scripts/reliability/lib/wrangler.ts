@@ -2,9 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, onCleanup } from '../../bench/lib/processes.mjs';
-import { buildStamp } from '../../lib/build-info.mjs';
-import { tempDir } from './stack.mjs';
+import { freePort, onCleanup } from '../../bench/lib/processes.ts';
+import { buildStamp } from '../../lib/build-info.ts';
+import { tempDir } from './stack.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');

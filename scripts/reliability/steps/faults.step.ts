@@ -1,5 +1,5 @@
-import { databaseOutage, storageOutage } from '../faults-dependencies.mjs';
-import { diskFull, killDuringUpload, smtpDown } from '../faults-process.mjs';
+import { databaseOutage, storageOutage } from '../faults-dependencies.ts';
+import { diskFull, killDuringUpload, smtpDown } from '../faults-process.ts';
 
 /** Step 4: dependencies and the process itself failing. */
 export async function faultsStep(cfg, log) {

@@ -1,8 +1,8 @@
-import { fuzzOperations } from '../fuzz.mjs';
-import { createFixtures } from '../lib/fixtures.mjs';
-import { send } from '../lib/http.mjs';
-import { nodeServer, registerOwner } from '../lib/stack.mjs';
-import { fuzzUploads } from '../uploads.mjs';
+import { fuzzOperations } from '../fuzz.ts';
+import { createFixtures } from '../lib/fixtures.ts';
+import { send } from '../lib/http.ts';
+import { nodeServer, registerOwner } from '../lib/stack.ts';
+import { fuzzUploads } from '../uploads.ts';
 
 const MAX_UPLOAD_BYTES = 1024 * 1024;
 

@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crawlHeaders } from '../headers.mjs';
-import { createFixtures } from '../lib/fixtures.mjs';
-import { nodeServer, registerOwner } from '../lib/stack.mjs';
+import { crawlHeaders } from '../headers.ts';
+import { createFixtures } from '../lib/fixtures.ts';
+import { nodeServer, registerOwner } from '../lib/stack.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAX_UPLOAD_BYTES = 64 * 1024;

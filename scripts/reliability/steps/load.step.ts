@@ -1,6 +1,6 @@
-import { freshPostgres, nodeServer, registerOwner } from '../lib/stack.mjs';
-import { wranglerDev } from '../lib/wrangler.mjs';
-import { mixedLoad, seedForLoad } from '../load.mjs';
+import { freshPostgres, nodeServer, registerOwner } from '../lib/stack.ts';
+import { wranglerDev } from '../lib/wrangler.ts';
+import { mixedLoad, seedForLoad } from '../load.ts';
 
 /** Step 3: mixed load on Node + SQLite, Node + PostgreSQL, and a short run on `wrangler dev`. */
 export async function loadStep(cfg, log) {

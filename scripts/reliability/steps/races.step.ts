@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '../lib/stack.mjs';
+import { tempDir } from '../lib/stack.ts';
 
 /**
  * Step 5: the races are already API contract tests, run against every

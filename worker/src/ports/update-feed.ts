@@ -47,7 +47,7 @@ export interface ReleaseStager {
   stage(release: ReleaseToStage, bytes: Uint8Array): Promise<void>;
 }
 
-/** What the supervisor (scripts/supervisor.mjs) last did, as recorded in releases/supervisor.json. */
+/** What the supervisor (scripts/supervisor.ts) last did, as recorded in releases/supervisor.json. */
 export interface LastApply {
   /** The request's id; the activity log records each outcome once. */
   id: string;

@@ -19,7 +19,7 @@ interface SupervisorFile {
 const REPLY_TIMEOUT_MS = 10_000;
 
 /**
- * The server's side of the handshake with scripts/supervisor.mjs: requests
+ * The server's side of the handshake with scripts/supervisor.ts: requests
  * go over the IPC channel ({ type: 'cms.update', id, operation, version,
  * actorId } → { type: 'cms.update.reply', id, accepted, message }); status
  * is read from the supervisor's state file, which only the supervisor

@@ -15,7 +15,7 @@
  * - `true`, `false`, `null`.
  *
  * `undefined`, functions, symbols and bigints are refused, not skipped.
- * scripts/lib/release-canonical.mjs is the same function for the signer;
+ * scripts/lib/release-canonical.ts is the same function for the signer;
  * test/unit/release-canonical.test.ts keeps the two identical.
  */
 export function canonicalJson(value: unknown): string {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * The signed release manifest and the feed that lists them. docs/releases.md
- * describes every field; scripts/lib/release-manifest.mjs writes them.
+ * describes every field; scripts/release.ts writes them.
  */
 export const MANIFEST_SCHEMA = 'edge-cms.release-manifest/1';
 export const FEED_SCHEMA = 'edge-cms.release-feed/1';

@@ -1,2 +1,0 @@
-/** See csp.mjs. */
-export declare const ADMIN_CSP: string;
