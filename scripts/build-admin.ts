@@ -46,9 +46,9 @@ const INPUTS = [
 /** Pages a good build must contain (the servers' routing depends on them). */
 const REQUIRED_PAGES = ['index.html', 'settings/index.html', '404.html'];
 
-function newestInput() {
+function newestInput(): number {
   let newest = 0;
-  const visit = (p) => {
+  const visit = (p: string): void => {
     const s = statSync(p, { throwIfNoEntry: false });
     if (!s) return;
     if (s.isDirectory()) for (const entry of readdirSync(p)) visit(path.join(p, entry));
@@ -58,18 +58,18 @@ function newestInput() {
   return newest;
 }
 
-function isUpToDate() {
+function isUpToDate(): boolean {
   if (!REQUIRED_PAGES.every((page) => existsSync(path.join(dist, page)))) return false;
   const stamp = statSync(stampFile, { throwIfNoEntry: false });
   return !!stamp && stamp.mtimeMs >= newestInput();
 }
 
-function sleep(ms) {
+function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** mkdir is atomic: whoever creates the directory holds the lock. A dead holder's lock is taken over. */
-function acquireLock() {
+function acquireLock(): void {
   mkdirSync(tmp, { recursive: true });
   const deadline = Date.now() + 180_000;
   for (;;) {
@@ -78,7 +78,7 @@ function acquireLock() {
       writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
       return;
     } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = lockHolder();
     // A holder that died, or one that never got to write its pid (crashed right after mkdir).
@@ -92,7 +92,7 @@ function acquireLock() {
 }
 
 /** The pid in the lock; 0 while it is being written; null when a pid never came. */
-function lockHolder() {
+function lockHolder(): number | null {
   try {
     return Number(readFileSync(path.join(lockDir, 'pid'), 'utf8')) || 0;
   } catch {
@@ -101,20 +101,20 @@ function lockHolder() {
   }
 }
 
-function isAlive(pid) {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-function releaseLock() {
+function releaseLock(): void {
   rmSync(lockDir, { recursive: true, force: true });
 }
 
-function vite(configFile, outDir) {
+function vite(configFile: string, outDir: string): void {
   const viteBin = path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js');
   const result = spawnSync(process.execPath, [viteBin, 'build', '-c', configFile], {
     cwd: root,
@@ -125,28 +125,28 @@ function vite(configFile, outDir) {
     throw new Error(`vite build -c ${path.relative(root, configFile)} failed (exit ${result.status ?? result.signal})`);
 }
 
-function htmlFiles(dir) {
+function htmlFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.html'))
     .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Moves inline scripts out of every page, then checks every page. Returns [pages, scripts moved]. */
-function applyCsp(outDir) {
+function applyCsp(outDir: string): [pages: number, moved: number] {
   const inlineDir = path.join(outDir, 'build', 'inline');
   mkdirSync(inlineDir, { recursive: true });
-  const save = (code) => {
+  const save = (code: string): string => {
     const name = `${sha256Prefix(code)}.js`;
     writeFileSync(path.join(inlineDir, name), code);
     return `/build/inline/${name}`;
   };
-  const exists = (url) => {
+  const exists = (url: string): boolean => {
     const rel = decodeURIComponent(new URL(url, 'http://admin.invalid/').pathname);
     return existsSync(path.join(outDir, rel)) && statSync(path.join(outDir, rel)).isFile();
   };
   const pages = htmlFiles(outDir);
   let moved = 0;
-  const problems = [];
+  const problems: string[] = [];
   for (const file of pages) {
     const result = externalizeInlineScripts(readFileSync(file, 'utf8'), save);
     writeFileSync(file, result.html);
@@ -157,7 +157,7 @@ function applyCsp(outDir) {
   return [pages.length, moved];
 }
 
-function build() {
+function build(): void {
   const started = Date.now();
   const outDir = path.join(tmp, `dist-${process.pid}`);
   rmSync(outDir, { recursive: true, force: true });
@@ -180,12 +180,6 @@ function build() {
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
-}
-
-// Qwik City's toolchain (undici 8) needs Node 22; an older node fails deep inside vite with a riddle.
-if (Number(process.versions.node.split('.')[0]) < 22) {
-  console.error(`Admin build needs Node 22 or newer (this is ${process.version}); see package.json "engines".`);
-  process.exit(1);
 }
 
 if (!force && isUpToDate()) {

@@ -14,7 +14,7 @@ const wrangler = path.join(root, 'node_modules/.bin/wrangler');
 const extra = process.argv.slice(2);
 const dryRun = extra.includes('--dry-run');
 
-function run(cmd, args) {
+function run(cmd: string, args: string[]): void {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -12,7 +12,7 @@ import { buildStamp } from './lib/build-info.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');
 
-function run(cmd, args) {
+function run(cmd: string, args: string[]): void {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

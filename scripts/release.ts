@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { MANIFEST_SCHEMA, type Manifest, semverString } from '../worker/src/core/releases/manifest.ts';
 import { writeNodeTarball } from './lib/release-artifact.ts';
 import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.ts';
 import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.ts';
@@ -55,25 +56,30 @@ const { positionals, values } = parseArgs({
   },
 });
 
-function need(name) {
+type StringOption = {
+  [K in keyof typeof values]-?: (typeof values)[K] extends boolean ? never : K;
+}[keyof typeof values];
+
+function need(name: StringOption): string {
   const v = values[name];
-  if (v === undefined || v === '') fail(`--${name} is required`);
+  if (v === undefined || v === '') return fail(`--${name} is required`);
   return v;
 }
 
-function fail(message) {
+function fail(message: string): never {
   console.error(`release: ${message}`);
   process.exit(2);
 }
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+const isSemver = (v: string): boolean => semverString.safeParse(v).success;
 
-async function main() {
+async function main(): Promise<void> {
   const command = positionals[0];
   switch (command) {
     case 'keygen': {
-      const info = generateKeyFile(need('out'), root);
-      console.log(`Private key written to ${path.resolve(values.out)} (mode 0600). Keep it out of the repository.`);
+      const out = need('out');
+      const info = generateKeyFile(out, root);
+      console.log(`Private key written to ${path.resolve(out)} (mode 0600). Keep it out of the repository.`);
       console.log(`Pin the public key in worker/src/core/releases/pinned-keys.ts:`);
       console.log(`  { keyId: '${info.keyId}', publicKey: '${info.publicKey}', status: 'active' },`);
       return;
@@ -97,22 +103,22 @@ async function main() {
   }
 }
 
-async function build() {
+async function build(): Promise<void> {
   const keys = need('key')
     .split(',')
     .map((k) => loadPrivateKey(k, root));
   const out = path.resolve(need('out'));
   const minFrom = need('min-from');
   const source = values.from ? path.resolve(values.from) : root;
-  const pkg = JSON.parse(readFileSync(path.join(source, 'package.json'), 'utf8'));
+  const pkg: { version: string } = JSON.parse(readFileSync(path.join(source, 'package.json'), 'utf8'));
   const version = values.version ?? pkg.version;
-  if (!SEMVER.test(version)) fail(`version ${version} is not a semantic version`);
+  if (!isSemver(version)) fail(`version ${version} is not a semantic version`);
   if (version !== pkg.version && !values['force-version']) {
     fail(
       `--version ${version} differs from package.json's ${pkg.version}, which the built server reports; bump package.json instead`,
     );
   }
-  if (!SEMVER.test(minFrom)) fail(`--min-from ${minFrom} is not a semantic version`);
+  if (!isSemver(minFrom)) fail(`--min-from ${minFrom} is not a semantic version`);
   const days = Number(values['expires-days']);
   if (!Number.isFinite(days) || days <= 0 || days > 3650) fail('--expires-days must be between 0 and 3650');
   const notes = values['notes-file'] ? readFileSync(values['notes-file'], 'utf8') : (values.notes ?? '');
@@ -135,7 +141,7 @@ async function build() {
     fail(`${version} is already released in ${out}; bump the version or pass --replace`);
   }
   const dirty = values.from
-    ? { status: 1 }
+    ? { status: 1, stdout: '' }
     : spawnSync(
         'git',
         [
@@ -160,8 +166,8 @@ async function build() {
   artifact.name = path.basename(tarball);
 
   const issuedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const manifest = {
-    schema: 'edge-cms.release-manifest/1',
+  const manifest: Manifest = {
+    schema: MANIFEST_SCHEMA,
     product: 'edge-cms',
     target: 'node',
     version,
@@ -185,4 +191,4 @@ async function build() {
   }
 }
 
-await main().catch((e) => fail(e.message));
+await main().catch((e: Error) => fail(e.message));

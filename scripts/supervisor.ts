@@ -1,10 +1,13 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killLeftover, startChild, stopChild, waitHealthy } from './lib/supervisor/child.ts';
+import type { LastApply, UpdateState } from '../worker/src/ports/update-feed.ts';
+import { killLeftover, type RunningChild, startChild, stopChild, waitHealthy } from './lib/supervisor/child.ts';
 import { backupSqlite, pruneBackups, restoreSqlite, sqliteFile } from './lib/supervisor/database.ts';
 import { readJson, writeFileDurable } from './lib/supervisor/durable.ts';
 import { cleanScratch, prepareRelease, stagedManifest } from './lib/supervisor/release-dir.ts';
+import type { Preparing, ReleaseRef, SupervisorState, Switching, UpdateMessage } from './lib/supervisor/state.ts';
 
 /**
  * The production process manager (`NODE_ENV=production npm start`, or
@@ -34,31 +37,32 @@ const healthHost =
 const baseUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthHost}:${port}`;
 const dbFile = sqliteFile(process.env.DATABASE_URL, installDir);
 
-const log = (msg, fields = {}, level = 'info') =>
+const log = (msg: string, fields: Record<string, unknown> = {}, level: 'info' | 'warn' | 'error' = 'info') =>
   process.stdout.write(
     `${JSON.stringify({ level, at: new Date().toISOString(), message: msg, source: 'supervisor', ...fields })}\n`,
   );
 
 /** Test hook: kill -9 this process at a named step (test/node/release-supervisor*.test.ts). */
-function failpoint(name) {
+function failpoint(name: string): void {
   if (process.env.CMS_SUPERVISOR_FAILPOINT === name) {
     log('failpoint: killing the supervisor', { failpoint: name }, 'warn');
     process.kill(process.pid, 'SIGKILL');
   }
 }
 
-let state;
-let running = null;
+let state: SupervisorState;
+let running: RunningChild | null = null;
 let busy = false;
 let stopping = false;
 let backoffMs = 1_000;
 
-function save() {
+function save(): void {
   writeFileDurable(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
 }
 
-function initialState() {
-  const pkg = readJson(path.join(installDir, 'package.json'));
+function initialState(): SupervisorState {
+  const pkg = readJson<{ version: string }>(path.join(installDir, 'package.json'));
+  if (!pkg) throw new Error(`${installDir} has no package.json`);
   return {
     schema: 'edge-cms.supervisor/1',
     current: { version: pkg.version, dir: '.' },
@@ -69,9 +73,13 @@ function initialState() {
   };
 }
 
-const release = (r) => ({ version: r.version, dir: r.dir, backup: r.backup ?? null });
+const release = (r: Omit<ReleaseRef, 'backup'> & { backup?: string | null }): ReleaseRef => ({
+  version: r.version,
+  dir: r.dir,
+  backup: r.backup ?? null,
+});
 
-function launch() {
+function launch(): RunningChild {
   const current = state.current;
   const r = startChild({ installDir, appDir: current.dir, env: process.env, onMessage: handleMessage });
   running = r;
@@ -89,12 +97,12 @@ function launch() {
   return r;
 }
 
-function outcome(p, result, reason) {
+function outcome(p: Preparing | Switching, result: LastApply['outcome'], reason: string | null): LastApply {
   return {
     id: p.id,
     operation: p.operation,
-    version: p.to?.version ?? p.version,
-    from: p.from?.version ?? state.current.version,
+    version: p.phase === 'preparing' ? p.version : p.to.version,
+    from: p.phase === 'preparing' ? state.current.version : p.from.version,
     outcome: result,
     at: new Date().toISOString(),
     reason,
@@ -102,13 +110,15 @@ function outcome(p, result, reason) {
   };
 }
 
-async function handleMessage(m, child) {
+async function handleMessage(message: unknown, child: ChildProcess): Promise<void> {
+  const m = message as UpdateMessage | null;
   if (m?.type !== 'cms.update') return;
-  const reply = (accepted, message) =>
-    child.connected && child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
+  const reply = (accepted: boolean, message: string | null): void => {
+    if (child.connected) child.send({ type: 'cms.update.reply', id: m.id, accepted, message });
+  };
   const refusal = refuse(m);
   if (refusal) return reply(false, refusal);
-  await switchTo(m, () => reply(true, null)).catch((e) => {
+  await switchTo(m, () => reply(true, null)).catch((e: Error) => {
     // Unforeseen (a disk error in a backup or restore): keep a server running; the
     // pending step in the state file is finished or undone at the next start.
     log('update failed', { error: e.stack ?? String(e) }, 'error');
@@ -117,14 +127,15 @@ async function handleMessage(m, child) {
   });
 }
 
-function refuse(m) {
+function refuse(m: UpdateMessage): string | null {
   if (busy || state.pending) return 'an update or rollback is already in progress';
   if (m.operation === 'apply') {
+    if (m.version === null) return 'apply needs a version';
     if (m.version === state.current.version) return `${m.version} is already running`;
     try {
       stagedManifest(installDir, m.version);
     } catch (e) {
-      return e.message;
+      return (e as Error).message;
     }
     return null;
   }
@@ -136,13 +147,15 @@ function refuse(m) {
  * apply: to the staged version. rollback: to `previous`, with its database
  * backup. `accepted` answers the server once the request is on disk.
  */
-async function switchTo(m, accepted) {
+async function switchTo(m: UpdateMessage, accepted: () => void): Promise<void> {
   busy = true;
-  const pending = {
+  const target = m.operation === 'apply' ? m.version : state.previous?.version;
+  if (!target) throw new Error(`nothing to ${m.operation} to`); // refuse() let it through: a bug
+  const pending: Preparing = {
     id: m.id,
     operation: m.operation,
     phase: 'preparing',
-    version: m.operation === 'apply' ? m.version : state.previous.version,
+    version: target,
     actorId: m.actorId ?? null,
     since: new Date().toISOString(),
   };
@@ -150,16 +163,16 @@ async function switchTo(m, accepted) {
   save();
   accepted();
   log(`${m.operation} requested`, { version: pending.version, from: state.current.version });
-  let to;
+  let to: ReleaseRef;
   try {
     to =
-      m.operation === 'apply'
-        ? { version: m.version, dir: await prepareRelease(installDir, m.version, log, failpoint), backup: null }
+      m.operation === 'apply' || !state.previous
+        ? { version: target, dir: await prepareRelease(installDir, target, log, failpoint), backup: null }
         : release(state.previous);
     if (!existsSync(path.join(installDir, to.dir, 'dist/node/server.mjs')))
       throw new Error(`${to.dir} holds no server`);
   } catch (e) {
-    return abandon(pending, e);
+    return abandon(pending, e as Error);
   }
   failpoint('prepared');
   // Let the server's 202 leave (and its keep-alive connection go idle) before asking it to stop.
@@ -167,11 +180,11 @@ async function switchTo(m, accepted) {
   await stopChild(running, STOP_GRACE_MS);
   running = null;
   failpoint('stopped');
-  let backup;
+  let backup: string | null;
   try {
     backup = dbFile ? backupSqlite(dbFile, BACKUPS, `${state.current.version}-${Date.now()}`, installDir) : null;
   } catch (e) {
-    return abandon(pending, e);
+    return abandon(pending, e as Error);
   }
   failpoint('backed-up');
   const from = { ...release(state.current), backup };
@@ -196,7 +209,7 @@ async function switchTo(m, accepted) {
 }
 
 /** Nothing was switched: record why and make sure the current release runs. */
-function abandon(pending, e) {
+function abandon(pending: Preparing, e: Error): void {
   log(`${pending.operation} abandoned; nothing switched`, { version: pending.version, error: e.message }, 'error');
   state.lastApply = outcome(pending, 'failed', e.message);
   state.pending = null;
@@ -205,15 +218,22 @@ function abandon(pending, e) {
   if (!running && !stopping) launch();
 }
 
-/** Starts state.current (restoring its backup first on a rollback) and keeps it only when healthy. */
-async function trial() {
-  busy = true;
+/** The pending switch of a trial or revert (never called while preparing). */
+function switching(): Switching {
   const p = state.pending;
+  if (!p || p.phase === 'preparing') throw new Error(`no switch in progress (${p?.phase ?? 'none'})`);
+  return p;
+}
+
+/** Starts state.current (restoring its backup first on a rollback) and keeps it only when healthy. */
+async function trial(): Promise<void> {
+  busy = true;
+  const p = switching();
   if (p.toRestore && dbFile && !p.restored) {
     try {
       restoreSqlite(path.resolve(installDir, p.toRestore), dbFile);
     } catch (e) {
-      return revert(`restoring the database of ${p.to.version} failed: ${e.message}`);
+      return revert(`restoring the database of ${p.to.version} failed: ${(e as Error).message}`);
     }
     p.restored = true;
     save();
@@ -234,9 +254,9 @@ async function trial() {
 }
 
 /** Back to the release that ran before the switch, with the database as it was then. */
-async function revert(reason) {
+async function revert(reason: string): Promise<void> {
   busy = true;
-  const p = state.pending;
+  const p = switching();
   log(`${p.to.version} is not healthy; switching back to ${p.from.version}`, { reason }, 'error');
   p.phase = 'reverting';
   p.reason = reason;
@@ -261,11 +281,11 @@ async function revert(reason) {
 }
 
 /** Keeps the current and previous releases, a staged newer one, and the backups they refer to. */
-function prune() {
+function prune(): void {
   try {
-    const staged = readJson(path.join(releasesDir, 'update-state.json'))?.staged?.version;
-    const keep = new Set([state.current.version, state.previous?.version, staged].filter(Boolean));
-    const usedDeps = new Set();
+    const staged = readJson<UpdateState>(path.join(releasesDir, 'update-state.json'))?.staged?.version;
+    const keep = new Set([state.current.version, state.previous?.version, staged]);
+    const usedDeps = new Set<string>();
     for (const name of readdirSync(releasesDir)) {
       const dir = path.join(releasesDir, name);
       if (!/^\d+\.\d+\.\d+/.test(name)) continue;
@@ -281,15 +301,15 @@ function prune() {
     }
     pruneBackups(BACKUPS, [state.previous?.backup], installDir);
   } catch (e) {
-    log('pruning old releases failed', { error: e.message }, 'warn');
+    log('pruning old releases failed', { error: (e as Error).message }, 'warn');
   }
 }
 
 /** After a restart: finish or undo whatever the state file says was in progress. */
-async function boot() {
+async function boot(): Promise<void> {
   mkdirSync(releasesDir, { recursive: true });
   cleanScratch(installDir);
-  state = readJson(STATE_FILE) ?? initialState();
+  state = readJson<SupervisorState>(STATE_FILE) ?? initialState();
   if (state.child?.pid) await killLeftover(state.child.pid, path.resolve(installDir, state.child.dir));
   const p = state.pending;
   if (!p) return void launch();
@@ -300,7 +320,7 @@ async function boot() {
     save();
     return void launch();
   }
-  if (p.phase === 'reverting') return revert(p.reason);
+  if (p.phase === 'reverting') return revert(p.reason ?? 'the supervisor stopped while switching back');
   p.attempts = (p.attempts ?? 1) + 1;
   save();
   if (p.attempts > MAX_TRIALS)
@@ -308,7 +328,7 @@ async function boot() {
   return trial();
 }
 
-function shutdown(signal) {
+function shutdown(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
   log('stopping', { signal });

@@ -6,15 +6,15 @@ import { buildNode } from './build-node.ts';
 /**
  * `npm test`: the whole suite. Builds what the tests serve (the admin's
  * static files for workerd and the browser, the Node bundle for the
- * end-to-end server test), type-checks (server and admin), then runs every vitest project:
+ * end-to-end server test), type-checks (server, admin and scripts), then runs every vitest project:
  * unit, node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP), workers
  * (workerd with D1 and R2) and browser (Chromium). Extra arguments go to
  * vitest, e.g. `npm test -- --project node`.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const bin = (name: string): string => path.join(root, 'node_modules/.bin', name);
 
-function run(cmd, args) {
+function run(cmd: string, args: string[]): void {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
@@ -23,4 +23,5 @@ run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 await buildNode();
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 run(bin('tsc'), ['-p', 'admin-qwik/tsconfig.json', '--noEmit']);
+run(bin('tsc'), ['-p', 'scripts/tsconfig.json']);
 run(bin('vitest'), ['run', ...process.argv.slice(2)]);

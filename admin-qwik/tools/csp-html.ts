@@ -81,10 +81,10 @@ const URL_ATTRS = new Set([
   'background',
 ]);
 
-function decodeEntities(value) {
+function decodeEntities(value: string): string {
   return value
-    .replace(/&#x([0-9a-f]+);?/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);?/g, (_, dec) => String.fromCodePoint(parseInt(dec, 10)))
+    .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(parseInt(dec, 10)))
     .replace(/&quot;/g, '"')
     .replace(/&apos;/g, "'")
     .replace(/&lt;/g, '<')
@@ -96,18 +96,30 @@ function decodeEntities(value) {
 }
 
 /** Attributes in source order: `{ name (lower case), raw (as written), value (decoded) }`. */
-export function parseAttributes(source) {
-  const attrs = [];
+export interface Attribute {
+  name: string;
+  raw: string;
+  value: string | undefined;
+}
+
+export function parseAttributes(source: string): Attribute[] {
+  const attrs: Attribute[] = [];
   for (const m of source.matchAll(ATTR)) {
     const raw = m[0].trim();
     const value = m[2] ?? m[3] ?? m[4];
-    attrs.push({ name: m[1].toLowerCase(), raw, value: value === undefined ? undefined : decodeEntities(value) });
+    attrs.push({
+      name: (m[1] ?? '').toLowerCase(),
+      raw,
+      value: value === undefined ? undefined : decodeEntities(value),
+    });
   }
   return attrs;
 }
 
 /** 'classic', 'module', 'unmovable' (importmap…) or 'data' (never executed). */
-export function scriptKind(attrs) {
+export type ScriptKind = 'classic' | 'module' | 'unmovable' | 'data';
+
+export function scriptKind(attrs: readonly Attribute[]): ScriptKind {
   const typeAttr = attrs.find((a) => a.name === 'type');
   const type = (typeAttr?.value ?? '').trim().toLowerCase();
   if (type === '' || JS_TYPES.has(type)) return 'classic';
@@ -116,7 +128,7 @@ export function scriptKind(attrs) {
   return 'data';
 }
 
-function* scripts(html) {
+function* scripts(html: string): Generator<{ index: number; length: number; attrs: Attribute[]; body: string }> {
   for (const m of html.matchAll(TOKEN)) {
     if (m[1] === undefined && m[2] === undefined) continue;
     const attrs = parseAttributes(m[1] ?? '');
@@ -124,7 +136,7 @@ function* scripts(html) {
   }
 }
 
-export function sha256Prefix(text) {
+export function sha256Prefix(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
@@ -133,7 +145,10 @@ export function sha256Prefix(text) {
  * `save(code)` stores the code and returns the URL to load it from.
  * Returns the new HTML and how many scripts were moved.
  */
-export function externalizeInlineScripts(html, save) {
+export function externalizeInlineScripts(
+  html: string,
+  save: (code: string) => string,
+): { html: string; moved: number } {
   let out = '';
   let last = 0;
   let moved = 0;
@@ -153,12 +168,12 @@ export function externalizeInlineScripts(html, save) {
   return { html: out + html.slice(last), moved };
 }
 
-function isJavascriptUrl(value) {
+function isJavascriptUrl(value: string): boolean {
   // Browsers strip leading control characters and whitespace, and ignore tabs/newlines inside the scheme.
   return /^javascript:/i.test(value.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, ''));
 }
 
-function isOffOrigin(value) {
+function isOffOrigin(value: string): boolean {
   return /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(value.trim()) && !/^(?:data|blob):/i.test(value.trim());
 }
 
@@ -167,14 +182,14 @@ function isOffOrigin(value) {
  * 'unsafe-inline'. `fileExists(url)` checks that a same-origin script URL
  * points at a built file. Returns human-readable problems; empty means clean.
  */
-export function findCspProblems(html, fileExists) {
-  const problems = [];
-  const snippet = (i) => JSON.stringify(html.slice(i, i + 80));
+export function findCspProblems(html: string, fileExists: (url: string) => boolean): string[] {
+  const problems: string[] = [];
+  const snippet = (i: number) => JSON.stringify(html.slice(i, i + 80));
   let scriptCount = 0;
   for (const m of html.matchAll(TOKEN)) {
     const isScript = m[1] !== undefined || m[2] !== undefined;
     if (!isScript && m[3] === undefined) continue; // comment or <style>
-    const tag = isScript ? 'script' : m[3].toLowerCase();
+    const tag = isScript ? 'script' : (m[3] ?? '').toLowerCase();
     const attrs = parseAttributes((isScript ? m[1] : m[4]) ?? '');
     if (isScript) {
       scriptCount++;
@@ -210,7 +225,7 @@ export function findCspProblems(html, fileExists) {
 }
 
 /** <link rel=canonical|alternate…> only names a URL; it loads nothing. */
-function isNavigationLink(attrs) {
+function isNavigationLink(attrs: readonly Attribute[]): boolean {
   const rel = (attrs.find((a) => a.name === 'rel')?.value ?? '').toLowerCase().split(/\s+/);
   return rel.every((r) =>
     ['canonical', 'alternate', 'author', 'help', 'license', 'next', 'prev', 'search', 'me'].includes(r),

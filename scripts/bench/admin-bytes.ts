@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { Request, Response } from 'playwright-core';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 
@@ -31,14 +32,20 @@ export const ADMIN_JS_GOAL_BYTES = 60 * 1024;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(root, 'admin-qwik/dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+const gz = (bytes: Uint8Array): number => gzipSync(bytes, { level: 9 }).length;
 
 /** Every .js file of the admin build, gzip-sized. */
-export function adminBuildJs(dir = DIST) {
+export interface JsTotals {
+  files: number;
+  raw: number;
+  gzip: number;
+}
+
+export function adminBuildJs(dir = DIST): JsTotals {
   let raw = 0;
   let gzip = 0;
   let files = 0;
-  const visit = (p) => {
+  const visit = (p: string): void => {
     for (const e of readdirSync(p)) {
       const f = path.join(p, e);
       if (statSync(f).isDirectory()) visit(f);
@@ -54,7 +61,7 @@ export function adminBuildJs(dir = DIST) {
   return { files, raw, gzip };
 }
 
-function isJs(response) {
+function isJs(response: Response): boolean {
   const type = response.headers()['content-type'] ?? '';
   return (
     response.request().resourceType() === 'script' ||
@@ -67,7 +74,19 @@ function isJs(response) {
  * Opens `${origin}/login` in a fresh context and signs in with a made-up
  * account (a 401 is fine: the point is that the form sent its request).
  */
-export async function measureLoginJs(origin) {
+export interface SizedFile {
+  path: string;
+  raw: number;
+  gzip: number;
+  beforeLoad: boolean;
+}
+
+export interface LoginJs extends JsTotals {
+  onLoad: { files: number; gzip: number };
+  list: SizedFile[];
+}
+
+export async function measureLoginJs(origin: string): Promise<LoginJs> {
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   const { chromium } = await import('playwright-core');
@@ -78,14 +97,14 @@ export async function measureLoginJs(origin) {
   });
   try {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
-    const started = new Map(); // request → order it started in
+    const started = new Map<Request, number>(); // request → order it started in
     let order = 0;
-    let usableAt = null; // the order of the login POST
-    const js = [];
+    let usableAt = Infinity; // the order of the login POST
+    const js: Response[] = [];
     context.on('request', (req) => {
       started.set(req, order++);
-      if (usableAt === null && req.method() === 'POST' && new URL(req.url()).pathname === '/v1/auth/login')
-        usableAt = started.get(req);
+      if (usableAt === Infinity && req.method() === 'POST' && new URL(req.url()).pathname === '/v1/auth/login')
+        usableAt = order - 1;
     });
     context.on('response', (res) => {
       if (isJs(res)) js.push(res);
@@ -101,7 +120,7 @@ export async function measureLoginJs(origin) {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await posted;
     await page.waitForLoadState('networkidle').catch(() => {});
-    const sized = [];
+    const sized: SizedFile[] = [];
     for (const res of js) {
       const at = started.get(res.request()) ?? Infinity;
       if (at > usableAt) continue;
@@ -110,7 +129,7 @@ export async function measureLoginJs(origin) {
       sized.push({ path: new URL(res.url()).pathname, raw: body.length, gzip: gz(body), beforeLoad: at < atLoad });
     }
     await context.close();
-    const sum = (list, k) => list.reduce((a, f) => a + f[k], 0);
+    const sum = (list: readonly SizedFile[], k: 'raw' | 'gzip') => list.reduce((a, f) => a + f[k], 0);
     const onLoad = sized.filter((f) => f.beforeLoad);
     return {
       files: sized.length,
@@ -125,7 +144,13 @@ export async function measureLoginJs(origin) {
 }
 
 /** Builds what is stale, starts the real Node server on a scratch database, measures, stops it. */
-export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}) {
+export interface AdminBytes {
+  login: LoginJs;
+  build: JsTotals;
+  goal: number;
+}
+
+export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}): Promise<AdminBytes> {
   const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.ts')], {
     cwd: root,
     encoding: 'utf8',
@@ -153,10 +178,10 @@ export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}) {
   }
 }
 
-const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
 /** One line for people: the login figure next to the build's total. */
-export function formatAdminBytes(r) {
+export function formatAdminBytes(r: AdminBytes): string {
   const verdict = r.login.gzip <= r.goal ? 'PASS' : 'MISS';
   return (
     `admin JS before the login form is usable: ${kib(r.login.gzip)} gzip in ${r.login.files} file(s) ` +
@@ -168,15 +193,13 @@ export function formatAdminBytes(r) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   installExitHandlers();
   const jsonAt = process.argv.indexOf('--json');
+  const jsonFile = jsonAt > 0 ? process.argv[jsonAt + 1] : undefined;
   try {
     const r = await measureAdminBytes();
     console.log(formatAdminBytes(r));
     for (const f of r.login.list)
       console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
-    if (jsonAt > 0 && process.argv[jsonAt + 1]) {
-      const { writeFileSync } = await import('node:fs');
-      writeFileSync(path.resolve(process.argv[jsonAt + 1]), `${JSON.stringify(r, null, 2)}\n`);
-    }
+    if (jsonFile) writeFileSync(path.resolve(jsonFile), `${JSON.stringify(r, null, 2)}\n`);
     cleanupNow();
     process.exit(0);
   } catch (err) {

@@ -9,11 +9,11 @@ import { gzipSync } from 'node:zlib';
  */
 export const BUDGET_BYTES = 1024 * 1024;
 
-export function bundleSize(dir) {
+export function bundleSize(dir: string): { raw: number; gzip: number; files: string[] } {
   let raw = 0;
   let gzip = 0;
-  const files = [];
-  const visit = (p) => {
+  const files: string[] = [];
+  const visit = (p: string): void => {
     for (const e of readdirSync(p)) {
       const f = path.join(p, e);
       if (statSync(f).isDirectory()) visit(f);
@@ -36,7 +36,7 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
     console.error(`no .js or .wasm files under ${dir}`);
     process.exit(1);
   }
-  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(
     `Worker bundle: ${files.length} files, ${kib(raw)} raw, ${kib(gzip)} gzip (budget ${kib(BUDGET_BYTES)}, ${((gzip / BUDGET_BYTES) * 100).toFixed(1)}% used)`,
   );

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import esbuild from 'esbuild';
-import sharp from 'sharp';
+import sharp, { type JpegOptions } from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
+import type { EncodeFormat, ImageCodec } from '../../worker/src/ports/image-codec.ts';
 
 /**
  * Image variants in `npm run bench`: photon (what the app runs, on both
@@ -26,10 +27,16 @@ export const QUALITY = 80;
  * fine texture, so neither encoder gets an unrealistically easy or hard
  * picture. Deterministic, so runs compare.
  */
-export async function makeSourceJpeg({ width: w, height: h } = SOURCE, jpegOptions = {}) {
+export async function makeSourceJpeg(
+  { width: w, height: h }: { width: number; height: number } = SOURCE,
+  jpegOptions: JpegOptions = {},
+): Promise<Buffer> {
   const raw = Buffer.alloc(w * h * 3);
   let seed = 20261125;
-  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = (y * w + x) * 3;
@@ -50,7 +57,7 @@ export async function makeSourceJpeg({ width: w, height: h } = SOURCE, jpegOptio
  * encoder, as wiring/node.ts builds it), bundled from the TypeScript sources
  * with esbuild so the bench measures exactly what the server runs.
  */
-async function appCodec() {
+async function appCodec(): Promise<ImageCodec> {
   const out = path.join(root, 'node_modules/.cache/edge-cms-bench/codec.mjs');
   mkdirSync(path.dirname(out), { recursive: true });
   await esbuild.build({
@@ -76,13 +83,19 @@ async function appCodec() {
   return createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
  * The app's path (core/media/variants.service.ts): decode (at a reduced
  * scale where the codec can), resize, encode.
  */
-async function appVariant(codec, jpeg, width, height, format) {
+async function appVariant(
+  codec: ImageCodec,
+  jpeg: Uint8Array,
+  width: number,
+  height: number,
+  format: EncodeFormat,
+): Promise<Uint8Array> {
   const decoded = codec.decode(jpeg, { width, height });
   const resized = codec.resize(decoded, width, height);
   try {
@@ -94,14 +107,26 @@ async function appVariant(codec, jpeg, width, height, format) {
 }
 
 /** Median time and output size of each, after one discarded warm-up run. */
-export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
+export interface CodecTiming {
+  ms: number;
+  bytes: number;
+}
+
+export interface CodecComparison {
+  iterations: number;
+  sharpConcurrency: number;
+  jpeg: { app: CodecTiming; sharp: CodecTiming };
+  webp: { app: CodecTiming; sharp: CodecTiming };
+}
+
+export async function compareCodecs(jpeg: Buffer, { iterations = 7 } = {}): Promise<CodecComparison> {
   const input = new Uint8Array(jpeg);
   const height = Math.round((SOURCE.height * TARGET_WIDTH) / SOURCE.width);
   const codec = await appCodec();
-  const out = {};
-  for (const format of ['jpeg', 'webp']) {
-    const ours = { ms: [], bytes: 0 };
-    const vips = { ms: [], bytes: 0 };
+  const out: Partial<Pick<CodecComparison, 'jpeg' | 'webp'>> = {};
+  for (const format of ['jpeg', 'webp'] as const) {
+    const ours = { ms: [] as number[], bytes: 0 };
+    const vips = { ms: [] as number[], bytes: 0 };
     const viaSharp = () => sharp(jpeg).resize(TARGET_WIDTH)[format]({ quality: QUALITY }).toBuffer();
     await appVariant(codec, input, TARGET_WIDTH, height, format);
     await viaSharp();
@@ -118,7 +143,8 @@ export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
       sharp: { ms: median(vips.ms), bytes: vips.bytes },
     };
   }
-  return { iterations, sharpConcurrency: sharp.concurrency(), ...out };
+  if (!out.jpeg || !out.webp) throw new Error('both formats are measured');
+  return { iterations, sharpConcurrency: sharp.concurrency(), jpeg: out.jpeg, webp: out.webp };
 }
 
 /**
@@ -126,10 +152,10 @@ export async function compareCodecs(jpeg, { iterations = 7 } = {}) {
  * the row in SQLite and the file under `{uploads}/originals/`. Returns its
  * filename.
  */
-export function seedImage(dbFile, uploadsDir, jpeg) {
+export function seedImage(dbFile: string, uploadsDir: string, jpeg: Buffer): string {
   const db = new Database(dbFile);
   try {
-    const article = db.prepare('SELECT id FROM articles ORDER BY id DESC LIMIT 1').get();
+    const article = db.prepare<[], { id: string }>('SELECT id FROM articles ORDER BY id DESC LIMIT 1').get();
     if (!article) throw new Error('no article to attach the benchmark image to');
     const id = uuidv7();
     const filename = `${id}.jpg`;
@@ -159,7 +185,16 @@ export function seedImage(dbFile, uploadsDir, jpeg) {
  * the Workers plans): a 320 px JPEG, median of `iterations`, the app's codec
  * and sharp, from photo-like JPEGs of 0.3 to 12 MP, and a progressive 3 MP one.
  */
-export async function variantCostBySize({ iterations = 5 } = {}) {
+export interface VariantCost {
+  width: number;
+  height: number;
+  progressive: boolean;
+  megapixels: number;
+  appMs: number;
+  sharpMs: number;
+}
+
+export async function variantCostBySize({ iterations = 5 } = {}): Promise<VariantCost[]> {
   const codec = await appCodec();
   const sizes = [
     { width: 640, height: 480 },
@@ -168,13 +203,13 @@ export async function variantCostBySize({ iterations = 5 } = {}) {
     { width: 2000, height: 1500, progressive: true },
     { width: 4000, height: 3000 },
   ];
-  const out = [];
-  for (const { progressive = false, ...size } of sizes) {
+  const out: VariantCost[] = [];
+  for (const { progressive = false, ...size } of sizes as { width: number; height: number; progressive?: boolean }[]) {
     const jpeg = await makeSourceJpeg(size, { progressive });
     const input = new Uint8Array(jpeg);
     const height = Math.round((size.height * 320) / size.width);
-    const ours = [];
-    const vips = [];
+    const ours: number[] = [];
+    const vips: number[] = [];
     await appVariant(codec, input, 320, height, 'jpeg');
     for (let i = 0; i < iterations; i++) {
       let t0 = performance.now();

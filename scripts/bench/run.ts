@@ -5,12 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
-import { ADMIN_JS_GOAL_BYTES, formatAdminBytes, measureAdminBytes } from './admin-bytes.ts';
+import { type AdminBytes, formatAdminBytes, measureAdminBytes } from './admin-bytes.ts';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.ts';
 import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.ts';
-import { closeClient, get, getJson, interleavedLatency, throughputRounds } from './lib/load.ts';
+import { type BundleResult, goalRows } from './lib/goals.ts';
+import { closeClient, get, getJson, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
 import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
-import { formatReport } from './lib/report.ts';
+import { type BenchConfig, type BenchResults, formatReport } from './lib/report.ts';
 import { explainHotQueries, seedDatabase } from './lib/seed.ts';
 
 /**
@@ -20,6 +21,15 @@ import { explainHotQueries, seedDatabase } from './lib/seed.ts';
  * not the goals are met (it reports, it does not judge), non-zero when
  * something could not be run. See docs/benchmarks.md.
  */
+
+/** The parts of the article answers the benchmark checks. */
+interface OneArticle {
+  article?: { id: string; status: string };
+}
+interface ArticlePage {
+  items: { id: string; status: string }[];
+  nextCursor: string | null;
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -63,7 +73,18 @@ if (opt.help) {
   process.exit(0);
 }
 
-const num = (name) => {
+type NumberOption =
+  | 'articles'
+  | 'online-share'
+  | 'connections'
+  | 'seconds'
+  | 'rounds'
+  | 'warmup'
+  | 'latency-seconds'
+  | 'deep-page'
+  | 'page-size';
+
+const num = (name: NumberOption): number => {
   const n = Number(opt[name]);
   if (!Number.isFinite(n) || n <= 0) {
     console.error(`--${name} must be a positive number`);
@@ -71,7 +92,7 @@ const num = (name) => {
   }
   return n;
 };
-const cfg = {
+const cfg: BenchConfig = {
   articles: Math.floor(opt.quick ? 10_000 : num('articles')),
   onlineShare: Math.min(1, num('online-share')),
   connections: Math.floor(num('connections')),
@@ -83,19 +104,24 @@ const cfg = {
   pageSize: Math.floor(num('page-size')),
 };
 
-const log = (msg) => process.stdout.write(`bench: ${msg}\n`);
-const t = (s) => `${s.toFixed(1)} s`;
+const log = (msg: string) => process.stdout.write(`bench: ${msg}\n`);
+const t = (s: number) => `${s.toFixed(1)} s`;
 
 installExitHandlers();
 
 /** A child command whose output we keep; tracked so Ctrl-C takes it down too. */
-function runCommand(cmd, args, env) {
+function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    onCleanup(() => child.exitCode === null && child.kill('SIGKILL'));
+    onCleanup(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    const collect = (d: Buffer) => {
+      out += d;
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     child.on('error', reject);
     child.on('exit', (code, signal) =>
       code === 0
@@ -105,9 +131,9 @@ function runCommand(cmd, args, env) {
   });
 }
 
-async function main() {
+async function main(): Promise<void> {
   const began = performance.now();
-  const results = {
+  const context = {
     date: new Date().toISOString(),
     machine: {
       cpus: os.cpus().length,
@@ -121,7 +147,7 @@ async function main() {
 
   const serverBundle = opt.server ? path.resolve(opt.server) : NODE_BUNDLE;
   if (!opt.server && (await buildNode())) log('built dist/node/server.mjs');
-  results.server = path.relative(root, serverBundle) || serverBundle;
+  const serverName = path.relative(root, serverBundle) || serverBundle;
 
   const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-')));
   const dbFile = path.join(tmp, 'cms.db');
@@ -133,7 +159,7 @@ async function main() {
     // The defaults plus the benchmark's 400 px.
     IMAGE_VARIANT_WIDTHS: `160,320,${TARGET_WIDTH},640,960,1280,1920`,
   };
-  const serverOpts = (name) => ({
+  const serverOpts = (name: string) => ({
     name,
     script: serverBundle,
     env: serverEnv,
@@ -149,7 +175,7 @@ async function main() {
   log(`schema created by the server in ${t((performance.now() - t0) / 1000)}`);
   const seeded = seedDatabase(dbFile, { articles: cfg.articles, onlineShare: cfg.onlineShare });
   const { onlineIdsNewestFirst: onlineIds } = seeded;
-  results.seed = {
+  const seed = {
     articles: seeded.articles,
     online: seeded.online,
     bodyBytesAvg: seeded.bodyBytesAvg,
@@ -158,7 +184,7 @@ async function main() {
   log(
     `seeded ${seeded.articles.toLocaleString('en')} articles (${seeded.online.toLocaleString('en')} online) in ${t(seeded.seconds)}`,
   );
-  results.queryPlans = explainHotQueries(dbFile);
+  const queryPlans = explainHotQueries(dbFile);
   const sourceJpeg = await makeSourceJpeg();
   const imageFile = seedImage(dbFile, path.join(tmp, 'uploads'), sourceJpeg);
   log(`seeded a ${SOURCE.width}×${SOURCE.height} JPEG original (${sourceJpeg.length.toLocaleString('en')} bytes)`);
@@ -171,17 +197,18 @@ async function main() {
   // the baseline's document is the median-sized answer among them.
   const sampleIds = Array.from(
     { length: Math.min(200, onlineIds.length) },
-    (_, i) => onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))],
+    (_, i) => onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))]!,
   );
-  const answers = [];
+  const answers: { json: OneArticle; bytes: number }[] = [];
   for (const id of sampleIds) {
-    const { json, bytes } = await getJson(server.url, `/v1/articles/${id}`);
+    const { json, bytes } = await getJson<OneArticle>(server.url, `/v1/articles/${id}`);
     if (json.article?.id !== id || json.article.status !== 'online')
       throw new Error(`GET /v1/articles/${id}: unexpected answer`);
     answers.push({ json, bytes });
   }
   answers.sort((a, b) => a.bytes - b.bytes);
   const median = answers[Math.floor(answers.length / 2)];
+  if (!median) throw new Error('no online article to read');
   const docFile = path.join(tmp, 'baseline.json');
   writeFileSync(docFile, JSON.stringify(median.json));
 
@@ -202,9 +229,12 @@ async function main() {
   const deepPage = Math.min(cfg.deepPage, fullPages);
   if (deepPage < 2) throw new Error(`only ${seeded.online} online articles: not enough for two pages of ${size}`);
   t0 = performance.now();
-  let cursor = null;
+  let cursor: string | null = null;
   for (let page = 1; page < deepPage; page++) {
-    const { json } = await getJson(server.url, `/v1/articles?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`);
+    const { json }: { json: ArticlePage } = await getJson<ArticlePage>(
+      server.url,
+      `/v1/articles?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     if (json.items.length !== size || !json.nextCursor)
       throw new Error(`page ${page}: ${json.items.length} items, nextCursor ${json.nextCursor}`);
     if (json.items.some((a) => a.status !== 'online'))
@@ -212,14 +242,14 @@ async function main() {
     cursor = json.nextCursor;
   }
   const walkSeconds = (performance.now() - t0) / 1000;
-  const computed = Buffer.from(onlineIds[(deepPage - 1) * size - 1]).toString('base64url');
+  const computed = Buffer.from(onlineIds[(deepPage - 1) * size - 1] ?? '').toString('base64url');
   if (computed !== cursor)
     throw new Error(`the cursor reached by walking (${cursor}) is not the computed one (${computed})`);
   const deepPath = `/v1/articles?limit=${size}&cursor=${cursor}`;
-  const deep = await getJson(server.url, deepPath);
+  const deep = await getJson<ArticlePage>(server.url, deepPath);
   if (deep.json.items[0]?.id !== onlineIds[(deepPage - 1) * size])
     throw new Error(`page ${deepPage} does not start where expected`);
-  results.deepPage = {
+  const deepPageResult = {
     page: deepPage,
     requested: cfg.deepPage,
     fullPages,
@@ -256,15 +286,14 @@ async function main() {
     },
   );
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
-  const baselineRps = runs.baseline.rps;
 
   log(
     `latency: page 1 and page ${deepPage} in turn on one connection (${cfg.warmup} s warm-up + ${cfg.latencySeconds} s)`,
   );
-  const [lat1, latDeep] = await interleavedLatency(server.url, [listPath, deepPath], {
+  const [lat1, latDeep] = (await interleavedLatency(server.url, [listPath, deepPath], {
     seconds: cfg.latencySeconds,
     warmupSeconds: cfg.warmup,
-  });
+  })) as [Latency, Latency];
   // Image serving: the original against a stored variant of it. The first
   // request makes the variant (timed), the rest read it from storage.
   const originalPath = `/static/uploadedImages/${imageFile}`;
@@ -283,8 +312,6 @@ async function main() {
     { connections: cfg.connections, seconds: cfg.seconds, warmupSeconds: cfg.warmup, rounds: cfg.rounds },
   );
   closeClient();
-  results.runs = runs;
-  results.latency = { page1: lat1, deep: latDeep };
 
   await baseline.stop();
   await server.stop();
@@ -296,10 +323,11 @@ async function main() {
   const codecs = await compareCodecs(sourceJpeg, { iterations: opt.quick ? 3 : 7 });
   log("codecs: a 320 px JPEG variant by the original's size");
   const costBySize = await variantCostBySize({ iterations: opt.quick ? 3 : 5 });
-  results.images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
+  const images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
 
   // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
-  let bundleError = null;
+  let bundleError: unknown = null;
+  let bundle: BundleResult | undefined;
   if (!opt['skip-bundle']) {
     log('wrangler deploy --dry-run');
     const outdir = path.join(tmp, 'worker');
@@ -310,127 +338,43 @@ async function main() {
       });
       const b = bundleSize(outdir);
       if (b.files.length === 0) throw new Error(`wrangler wrote no .js or .wasm files to ${outdir}`);
-      results.bundle = { ...b, budget: BUDGET_BYTES };
+      bundle = { ...b, budget: BUDGET_BYTES };
     } catch (err) {
       bundleError = err;
     }
   }
 
   // 6. The admin's JS before the login form is usable, in Chromium (scripts/bench/admin-bytes.ts).
-  let adminError = null;
+  let adminError: unknown = null;
+  let admin: AdminBytes | undefined;
   if (!opt['skip-admin']) {
     log('admin JS: Chromium signs in on /login');
     try {
-      results.admin = await measureAdminBytes(opt.server ? { serverScript: serverBundle } : {});
+      admin = await measureAdminBytes(opt.server ? { serverScript: serverBundle } : {});
     } catch (err) {
       adminError = err;
     }
   }
 
-  results.rows = rows({
+  const results: BenchResults = {
+    ...context,
+    server: serverName,
+    seed,
+    queryPlans,
+    deepPage: deepPageResult,
     runs,
-    baselineRps,
-    lat1,
-    latDeep,
-    deepPage,
-    bundle: results.bundle,
-    images: results.images,
-    admin: results.admin,
-  });
-  results.totalSeconds = (performance.now() - began) / 1000;
+    latency: { page1: lat1, deep: latDeep },
+    images,
+    ...(bundle ? { bundle } : {}),
+    ...(admin ? { admin } : {}),
+    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin }),
+    totalSeconds: (performance.now() - began) / 1000,
+  };
   console.log(`\n${formatReport(results)}`);
-  if (results.admin) console.log(formatAdminBytes(results.admin));
+  if (admin) console.log(formatAdminBytes(admin));
   if (opt.json) writeFileSync(path.resolve(opt.json), `${JSON.stringify(results, null, 2)}\n`);
   if (bundleError) throw bundleError;
   if (adminError) throw adminError;
-}
-
-function rows({ runs, baselineRps, lat1, latDeep, deepPage, bundle, images, admin }) {
-  const ratioRow = (metric, value, base, goal, unit, higherIsBetter = true, cpu = null) => {
-    const ratio = value / base;
-    return {
-      metric,
-      value,
-      baseline: base,
-      unit,
-      ratio,
-      goal: goal === null ? null : `${higherIsBetter ? '≥' : '≤'} ${goal.toFixed(2)}`,
-      pass: goal === null ? null : higherIsBetter ? ratio >= goal : ratio <= goal,
-      cpu,
-    };
-  };
-  const cpu = (key, base = 'baseline') =>
-    runs[key].cpuUsPerRequest === null
-      ? null
-      : { value: runs[key].cpuUsPerRequest, baseline: runs[base].cpuUsPerRequest };
-  const p = deepPage.toLocaleString('en');
-  return [
-    ratioRow('GET /v1/articles/:id (online)', runs.single.rps, baselineRps, 0.6, 'req/s', true, cpu('single')),
-    ratioRow(
-      `GET /v1/articles?limit=${cfg.pageSize} (page 1)`,
-      runs.list.rps,
-      baselineRps,
-      0.4,
-      'req/s',
-      true,
-      cpu('list'),
-    ),
-    ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
-    ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
-    ratioRow(
-      `page ${p} vs page 1, throughput`,
-      runs.deepList.rps,
-      runs.list.rps,
-      null,
-      'req/s',
-      true,
-      cpu('deepList', 'list'),
-    ),
-    ...['jpeg', 'webp'].flatMap((f) => [
-      ratioRow(
-        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, time (app vs sharp)`,
-        images.codecs[f].app.ms,
-        images.codecs[f].sharp.ms,
-        4,
-        'ms',
-        false,
-      ),
-      ratioRow(
-        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, bytes (app vs sharp)`,
-        images.codecs[f].app.bytes,
-        images.codecs[f].sharp.bytes,
-        1.3,
-        'bytes',
-        false,
-      ),
-    ]),
-    ratioRow(
-      'GET cached variant vs GET original',
-      images.runs.variant.rps,
-      images.runs.original.rps,
-      0.5,
-      'req/s',
-      true,
-      images.runs.variant.cpuUsPerRequest === null || images.runs.original.cpuUsPerRequest === null
-        ? null
-        : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest },
-    ),
-    ...(bundle
-      ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)]
-      : []),
-    ...(admin
-      ? [
-          ratioRow(
-            'admin JS (gzip) until login is usable vs goal',
-            admin.login.gzip / 1024,
-            ADMIN_JS_GOAL_BYTES / 1024,
-            1,
-            'KiB',
-            false,
-          ),
-        ]
-      : []),
-  ];
 }
 
 main().then(

@@ -5,7 +5,12 @@ import { execFileSync } from 'node:child_process';
  * commit comes from git, or from SOURCE_COMMIT where the build has no .git
  * (the Dockerfile passes it as a build argument).
  */
-export function buildStamp() {
+export interface BuildStamp {
+  commit: string;
+  builtAt: string;
+}
+
+export function buildStamp(): BuildStamp {
   let commit = process.env.SOURCE_COMMIT || 'unknown';
   if (!process.env.SOURCE_COMMIT) {
     try {

@@ -21,7 +21,7 @@ export const NODE_RELEASE_PATHS = [
 ];
 const MIGRATION_DIALECTS = ['sqlite', 'mysql', 'postgres'];
 
-export function releasePaths(root) {
+export function releasePaths(root: string): string[] {
   const paths = [...NODE_RELEASE_PATHS, ...MIGRATION_DIALECTS.map((d) => `drizzle/${d}/migrations`)];
   for (const p of paths)
     if (!existsSync(path.join(root, p))) throw new Error(`${p} is missing; build first (npm run build)`);
@@ -32,7 +32,7 @@ export function releasePaths(root) {
   return paths;
 }
 
-function sourceDateEpoch(root) {
+function sourceDateEpoch(root: string): number {
   if (process.env.SOURCE_DATE_EPOCH) return Number(process.env.SOURCE_DATE_EPOCH);
   try {
     return Number(
@@ -50,7 +50,7 @@ function sourceDateEpoch(root) {
  * (sorted names, owner 0, one mtime, a gzip header without a time). Needs
  * GNU tar. Returns { name, sha256, length } of the written file.
  */
-export function writeNodeTarball(root, outFile) {
+export function writeNodeTarball(root: string, outFile: string): FileDescription {
   const paths = releasePaths(root);
   const tar = spawnSync(
     'tar',
@@ -73,14 +73,20 @@ export function writeNodeTarball(root, outFile) {
   return describeFile(outFile);
 }
 
-export function describeFile(file) {
+export interface FileDescription {
+  name: string;
+  sha256: string;
+  length: number;
+}
+
+export function describeFile(file: string): FileDescription {
   const bytes = readFileSync(file);
   return { name: path.basename(file), sha256: createHash('sha256').update(bytes).digest('hex'), length: bytes.length };
 }
 
 /** Every file name in a directory tree (for tests and --list). */
-export function listFiles(dir, base = dir) {
-  return readdirSync(dir).flatMap((e) => {
+export function listFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((e): string[] => {
     const p = path.join(dir, e);
     return statSync(p).isDirectory() ? listFiles(p, base) : [path.relative(base, p)];
   });

@@ -1,17 +1,24 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { canonicalJson } from '../../worker/src/core/releases/canonical-json.ts';
+import { FEED_SCHEMA, type SignedManifest } from '../../worker/src/core/releases/manifest.ts';
 import { describeFile } from './release-artifact.ts';
-import { canonicalJson } from './release-canonical.ts';
 
-export const FEED_SCHEMA = 'edge-cms.release-feed/1';
 export const FEED_FILE = 'feed.json';
 export const MANIFEST_SUFFIX = '.manifest.json';
 
+/** DIR/feed.json: what the server's FeedSchema reads. */
+export interface Feed {
+  schema: typeof FEED_SCHEMA;
+  updatedAt: string;
+  releases: SignedManifest[];
+}
+
 /** The highest sequence in DIR/feed.json, 0 when there is none. */
-export function highestSequence(dir) {
+export function highestSequence(dir: string): number {
   const file = path.join(dir, FEED_FILE);
   if (!existsSync(file)) return 0;
-  const feed = JSON.parse(readFileSync(file, 'utf8'));
+  const feed: Feed = JSON.parse(readFileSync(file, 'utf8'));
   return Math.max(0, ...feed.releases.map((r) => r.signed.sequence));
 }
 
@@ -22,8 +29,8 @@ export function highestSequence(dir) {
  * only grow), and an artifact missing from DIR or differing from its
  * manifest. The feed itself is not signed; each manifest in it is.
  */
-export function writeFeed(dir, { now = new Date() } = {}) {
-  const previous = existsSync(path.join(dir, FEED_FILE))
+export function writeFeed(dir: string, { now = new Date() }: { now?: Date } = {}): Feed {
+  const previous: Pick<Feed, 'releases'> = existsSync(path.join(dir, FEED_FILE))
     ? JSON.parse(readFileSync(path.join(dir, FEED_FILE), 'utf8'))
     : { releases: [] };
   const known = new Set(previous.releases.map((r) => canonicalJson(r.signed)));
@@ -31,8 +38,8 @@ export function writeFeed(dir, { now = new Date() } = {}) {
 
   const releases = readdirSync(dir)
     .filter((f) => f.endsWith(MANIFEST_SUFFIX))
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
-  const sequences = new Map();
+    .map((f): SignedManifest => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+  const sequences = new Map<number, string>();
   for (const r of releases) {
     const { sequence, version } = r.signed;
     if (sequences.has(sequence))
@@ -52,7 +59,7 @@ export function writeFeed(dir, { now = new Date() } = {}) {
     }
   }
   releases.sort((a, b) => b.signed.sequence - a.signed.sequence);
-  const feed = { schema: FEED_SCHEMA, updatedAt: now.toISOString(), releases };
+  const feed: Feed = { schema: FEED_SCHEMA, updatedAt: now.toISOString(), releases };
   const tmp = path.join(dir, `.${FEED_FILE}.${process.pid}.tmp`);
   writeFileSync(tmp, `${JSON.stringify(feed, null, 2)}\n`);
   renameSync(tmp, path.join(dir, FEED_FILE));

@@ -1,29 +1,44 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+  verify,
+} from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { signedBytes } from './release-canonical.ts';
+import { signedBytes } from '../../worker/src/core/releases/canonical-json.ts';
+import type { Manifest, SignedManifest } from '../../worker/src/core/releases/manifest.ts';
 
 /**
  * Ed25519 release keys. The private key is a PKCS#8 PEM file outside the
  * repository, mode 0600; the public key is published as the base64url of
  * its raw 32 bytes with an id = the first 16 hex digits of their SHA-256
- * (the shape of worker/src/core/releases/pinned-keys.ts).
+ * (the shape of worker/src/core/releases/pinned-keys.ts). The signed bytes
+ * come from the verifier's own canonical JSON, so the two cannot drift.
  */
-export function publicKeyInfo(publicKey) {
+export interface PublicKeyInfo {
+  keyId: string;
+  publicKey: string;
+}
+
+export function publicKeyInfo(publicKey: KeyObject): PublicKeyInfo {
   const jwk = publicKey.export({ format: 'jwk' });
-  const raw = Buffer.from(jwk.x, 'base64url');
+  const raw = Buffer.from(jwk.x ?? '', 'base64url');
   return { keyId: createHash('sha256').update(raw).digest('hex').slice(0, 16), publicKey: raw.toString('base64url') };
 }
 
 /** Refuses a path inside `repoRoot`: private keys never live in the repository. */
-export function assertOutsideRepo(file, repoRoot) {
+export function assertOutsideRepo(file: string, repoRoot: string): void {
   const rel = path.relative(path.resolve(repoRoot), path.resolve(file));
   if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
     throw new Error(`${file} is inside the repository; keep private release keys outside it`);
   }
 }
 
-export function generateKeyFile(file, repoRoot) {
+export function generateKeyFile(file: string, repoRoot: string): PublicKeyInfo {
   assertOutsideRepo(file, repoRoot);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
@@ -32,7 +47,7 @@ export function generateKeyFile(file, repoRoot) {
   return publicKeyInfo(publicKey);
 }
 
-export function loadPrivateKey(file, repoRoot) {
+export function loadPrivateKey(file: string, repoRoot: string): KeyObject {
   assertOutsideRepo(file, repoRoot);
   const mode = statSync(file).mode & 0o777;
   if (mode & 0o077) throw new Error(`${file} is readable by others (mode ${mode.toString(8)}); chmod 600 it`);
@@ -42,7 +57,7 @@ export function loadPrivateKey(file, repoRoot) {
 }
 
 /** A signed manifest envelope: { signed, signatures: [{ keyId, sig }] }, self-checked. */
-export function signManifest(manifest, privateKeys) {
+export function signManifest(manifest: Manifest, privateKeys: readonly KeyObject[]): SignedManifest {
   const bytes = signedBytes(manifest);
   const signatures = privateKeys.map((key) => {
     const pub = createPublicKey(key);

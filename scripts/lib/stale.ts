@@ -1,11 +1,11 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Newest modification time of any file below the given paths (0 when none). */
-export function newestMtime(paths) {
+export function newestMtime(paths: readonly string[]): number {
   let newest = 0;
-  const visit = (p) => {
-    let s;
+  const visit = (p: string): void => {
+    let s: Stats;
     try {
       s = statSync(p);
     } catch {
@@ -20,7 +20,7 @@ export function newestMtime(paths) {
 }
 
 /** True when `output` is missing or older than any of `inputs`. */
-export function isStale(output, inputs) {
+export function isStale(output: string, inputs: readonly string[]): boolean {
   let outTime = 0;
   try {
     outTime = statSync(output).mtimeMs;

@@ -1,6 +1,6 @@
 import { uploadPng } from './lib/fixtures.ts';
 import { must, send } from './lib/http.ts';
-import { isAlive, outageRun } from './lib/outage.ts';
+import { isAlive, type OutageResult, outageRun, type RequestKind } from './lib/outage.ts';
 import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.ts';
 import { startTcpProxy } from './lib/tcp-proxy.ts';
 
@@ -10,14 +10,28 @@ import { startTcpProxy } from './lib/tcp-proxy.ts';
  */
 
 /** A fresh database of our own on the shared server: PostgreSQL via stack.ts, MariaDB via the test helper. */
-async function freshDatabase(dialect) {
+export type ServerDialect = 'postgres' | 'mysql';
+
+async function freshDatabase(dialect: ServerDialect): Promise<{ url: string; port: number; drop(): Promise<void> }> {
   if (dialect === 'postgres') return freshPostgres();
   const { freshMysqlDatabase } = await import('../../test/support/server-databases.ts');
   const db = await freshMysqlDatabase();
   return { ...db, port: Number(new URL(db.url).port || 3306) };
 }
 
-export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
+export type OutageMode = 'cut' | 'blackhole';
+
+export interface DatabaseOutage extends OutageResult {
+  mode: OutageMode;
+  samePid: boolean;
+  lastLog: string | null;
+}
+
+export async function databaseOutage(
+  dialect: ServerDialect,
+  mode: OutageMode,
+  { outageMs, afterMs }: { outageMs: number; afterMs: number },
+): Promise<DatabaseOutage> {
   const pg = await freshDatabase(dialect);
   const proxy = await startTcpProxy(pg.port);
   const url = new URL(pg.url);
@@ -25,10 +39,13 @@ export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
   const server = await nodeServer(`Node + ${dialect} via proxy (${mode})`, { env: { DATABASE_URL: url.toString() } });
   try {
     const token = await registerOwner(server);
-    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'outage' } })).article;
+    const { article } = await must<{ article: { id: string } }>(server.url, 'POST', '/v1/articles', 201, {
+      token,
+      body: { title: 'outage' },
+    });
     await must(server.url, 'POST', `/v1/articles/${article.id}/publish`, 200, { token });
     const auth = { authorization: `Bearer ${token}` };
-    const kinds = [
+    const kinds: RequestKind[] = [
       { name: 'public read', request: () => ({ path: `/v1/articles/${article.id}` }) },
       { name: 'public list', request: () => ({ path: '/v1/articles?limit=20' }) },
       { name: 'authenticated read', request: () => ({ path: '/v1/auth/me', headers: auth }) },
@@ -82,7 +99,20 @@ export async function databaseOutage(dialect, mode, { outageMs, afterMs }) {
 }
 
 /** Storage behind the proxy: uploads refused with 503 and no row without its blob; reads 503; recovery. */
-export async function storageOutage() {
+interface StorageStep {
+  what: string;
+  status: number;
+  ms: number;
+  ok: boolean;
+  body: string;
+}
+
+export interface StorageOutage {
+  steps: StorageStep[];
+  alive?: boolean;
+}
+
+export async function storageOutage(): Promise<StorageOutage> {
   const { startS3rver } = await import('../../test/support/s3rver.ts');
   const s3 = await startS3rver('reliability');
   const proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
@@ -94,8 +124,8 @@ export async function storageOutage() {
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     },
   });
-  const out = { steps: [] };
-  const step = (what, res, want) => {
+  const out: StorageOutage = { steps: [] };
+  const step = (what: string, res: { status: number; ms: number; body: Buffer }, want: (status: number) => boolean) => {
     out.steps.push({
       what,
       status: res.status,
@@ -106,18 +136,23 @@ export async function storageOutage() {
   };
   try {
     const token = await registerOwner(server);
-    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'storage' } }))
-      .article;
+    const { article } = await must<{ article: { id: string } }>(server.url, 'POST', '/v1/articles', 201, {
+      token,
+      body: { title: 'storage' },
+    });
+    type Image = { filename: string; url: string };
     const images = async () =>
-      (await must(server.url, 'GET', `/v1/articles/${article.id}/images?limit=100`, 200, { token })).items;
+      (await must<{ items: Image[] }>(server.url, 'GET', `/v1/articles/${article.id}/images?limit=100`, 200, { token }))
+        .items;
     const first = await uploadPng(server.url, token, article.id);
     step('upload, storage up', first, (s) => s === 201);
-    const stored = JSON.parse(first.body.toString('utf8')).image;
+    const stored: Image = JSON.parse(first.body.toString('utf8')).image;
     for (const [mode, label] of [
       ['cut', 'refused (reset)'],
       ['blackhole', 'black-holed'],
-    ]) {
-      mode === 'cut' ? proxy.cut() : proxy.blackhole();
+    ] as const) {
+      if (mode === 'cut') proxy.cut();
+      else proxy.blackhole();
       const rows = (await images()).length;
       const up = await uploadPng(server.url, token, article.id, undefined, 90_000);
       step(`upload, storage ${label}`, up, (s) => s === 503);

@@ -4,7 +4,7 @@ import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { multipart, must, send } from './lib/http.ts';
-import { nextCode, nodeServer, OWNER, registerOwner, tempDir } from './lib/stack.ts';
+import { type NodeServer, nextCode, nodeServer, OWNER, registerOwner, tempDir } from './lib/stack.ts';
 import { startTcpProxy } from './lib/tcp-proxy.ts';
 
 /** Step 4c–4e: kill -9 mid-upload, a full disk, SMTP down. */
@@ -13,13 +13,32 @@ const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-const bigPng = (n, size) => Buffer.concat([PNG_1x1, Buffer.alloc(size, n % 251)]);
-const sha256 = (b) => createHash('sha256').update(b).digest('hex');
+const bigPng = (n: number, size: number) => Buffer.concat([PNG_1x1, Buffer.alloc(size, n % 251)]);
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Every image row of the article, each served whole and matching its recorded hash. */
-async function checkImages(origin, token, articleId) {
-  const rows = (await must(origin, 'GET', `/v1/articles/${articleId}/images?limit=100`, 200, { token })).items;
-  const broken = [];
+interface ImageRow {
+  id: string;
+  filename: string;
+  url: string;
+  bytes: number;
+  sha256: string;
+  createdAt: string;
+}
+
+async function checkImages(
+  origin: string,
+  token: string,
+  articleId: string,
+): Promise<{ rows: ImageRow[]; broken: string[] }> {
+  const { items: rows } = await must<{ items: ImageRow[] }>(
+    origin,
+    'GET',
+    `/v1/articles/${articleId}/images?limit=100`,
+    200,
+    { token },
+  );
+  const broken: string[] = [];
   for (const row of rows) {
     const res = await send(origin, { path: new URL(row.url, origin).pathname });
     if (res.status !== 200 || res.body.length !== row.bytes || sha256(res.body) !== row.sha256)
@@ -28,8 +47,18 @@ async function checkImages(origin, token, articleId) {
   return { rows, broken };
 }
 
-/** Sends an upload in 64 KiB chunks; `onProgress(sentBytes, total, ended)` may kill the server. */
-function streamingUpload(origin, token, articleId, bytes, killAt) {
+/** When to call `kill`: after a fraction of the body was sent, or some time after all of it. */
+type KillPoint = { fraction: number; afterMs?: undefined } | { afterMs: number; fraction?: undefined };
+
+/** Sends an upload in 64 KiB chunks; `killAt.kill` is called at the point it names (never without one). */
+function streamingUpload(
+  origin: string,
+  token: string,
+  articleId: string,
+  bytes: Uint8Array,
+  killAt: Partial<KillPoint> & { kill?: () => void },
+): Promise<{ status: number; body: string }> {
+  const kill = killAt.kill ?? (() => {});
   const m = multipart(bytes, { filename: 'big.png', type: 'image/png' });
   const url = new URL(origin);
   return new Promise((resolve) => {
@@ -43,18 +72,20 @@ function streamingUpload(origin, token, articleId, bytes, killAt) {
       },
       (res) => {
         let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode, body }));
-        res.on('error', () => resolve({ status: 0 }));
+        res.on('data', (d: Buffer) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', () => resolve({ status: 0, body: '' }));
       },
     );
-    req.on('error', () => resolve({ status: 0 }));
+    req.on('error', () => resolve({ status: 0, body: '' }));
     let sent = 0;
     const next = () => {
-      if (killAt.fraction !== undefined && sent >= m.body.length * killAt.fraction) killAt.kill();
+      if (killAt.fraction !== undefined && sent >= m.body.length * killAt.fraction) kill();
       if (sent >= m.body.length) {
         req.end();
-        if (killAt.afterMs !== undefined) setTimeout(killAt.kill, killAt.afterMs);
+        if (killAt.afterMs !== undefined) setTimeout(kill, killAt.afterMs);
         return;
       }
       const chunk = m.body.subarray(sent, sent + 65536);
@@ -66,7 +97,20 @@ function streamingUpload(origin, token, articleId, bytes, killAt) {
   });
 }
 
-export async function killDuringUpload({ quick }) {
+export interface KillRound {
+  point: string;
+  answer: number;
+  rows: number;
+  broken: string[];
+  lostAcknowledged: string | null;
+  filesOnDisk: number;
+}
+
+export async function killDuringUpload({
+  quick,
+}: {
+  quick: boolean;
+}): Promise<{ uploadMs: number; rounds: KillRound[] }> {
   const dir = tempDir('kill');
   const env = {
     JWT_SECRET: 'kill-9-reliability-secret-0123456789abcdef',
@@ -76,7 +120,10 @@ export async function killDuringUpload({ quick }) {
   };
   let server = await nodeServer('Node + SQLite (kill -9)', { dir, env });
   const token = await registerOwner(server);
-  const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'kill' } })).article;
+  const { article } = await must<{ article: { id: string } }>(server.url, 'POST', '/v1/articles', 201, {
+    token,
+    body: { title: 'kill' },
+  });
   // How long the server takes from the end of the body to its answer, so the kills can land
   // while it parses, hashes, writes the file and inserts the row, and just after.
   const t0 = performance.now();
@@ -84,14 +131,14 @@ export async function killDuringUpload({ quick }) {
   if (whole.status !== 201) throw new Error(`uninterrupted upload: ${whole.status} ${whole.body}`);
   const uploadMs = performance.now() - t0;
   const fractions = quick ? [0.5, 0.9, 1.2] : [0.3, 0.5, 0.7, 0.8, 0.9, 1.0, 1.1, 1.3];
-  const points = [{ fraction: 0.5 }, ...fractions.map((f) => ({ afterMs: Math.round(uploadMs * f) }))];
-  const rounds = [];
+  const points: KillPoint[] = [{ fraction: 0.5 }, ...fractions.map((f) => ({ afterMs: Math.round(uploadMs * f) }))];
+  const rounds: KillRound[] = [];
   for (const [i, point] of points.entries()) {
     const bytes = bigPng(i, 6 * 1024 * 1024);
-    const pid = server.pid;
+    const { pid } = server;
     let killed = false;
     const kill = () => {
-      if (killed) return;
+      if (killed || pid === undefined) return;
       killed = true;
       try {
         process.kill(pid, 'SIGKILL');
@@ -104,9 +151,11 @@ export async function killDuringUpload({ quick }) {
     await server.stop();
     server = await nodeServer('Node + SQLite (kill -9, restarted)', { dir, env });
     const { rows, broken } = await checkImages(server.url, token, article.id);
-    const acknowledged = answer.status === 201 ? JSON.parse(answer.body).image.filename : null;
+    const acknowledged: string | null = answer.status === 201 ? JSON.parse(answer.body).image.filename : null;
     rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    const files = readdirSync(path.join(dir, 'uploads'), { recursive: true }).filter((f) => !f.includes('variants'));
+    const files = readdirSync(path.join(dir, 'uploads'), { recursive: true, encoding: 'utf8' }).filter(
+      (f) => !f.includes('variants'),
+    );
     rounds.push({
       point:
         point.fraction !== undefined
@@ -124,20 +173,48 @@ export async function killDuringUpload({ quick }) {
 }
 
 /** A tmpfs of a few MiB for the data directory; null when mounting is not allowed here. */
-function mountTmpfs(dir, size) {
+function mountTmpfs(dir: string, size: string): (() => void) | { error: string } {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return () => execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+    return () => {
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+    };
   } catch (err) {
-    return { error: String(err.stderr ?? err.message).trim() };
+    const e = err as Error & { stderr?: Buffer };
+    return { error: String(e.stderr ?? e.message).trim() };
   }
 }
 
-export async function diskFull() {
+/** The activity log on the full disk: its size as the API and the file say, and what writes answered. */
+export interface DiskActivity {
+  status: number;
+  sizeBytes?: number;
+  maxBytes?: number;
+  fileBytes: number | null;
+  configuredMax: number;
+  writesWhileFull: Record<number, number>;
+}
+
+export type DiskFull =
+  | { ran: false; reason: string }
+  | {
+      ran: true;
+      lastLog: string | null;
+      activity: DiskActivity;
+      uploads: { status: number; body: string }[];
+      bigWrite: { status: number; body: string };
+      rows: number;
+      broken: string[];
+      readWhileFull: number;
+      afterFreeing: number;
+      alive: boolean;
+    };
+
+export async function diskFull(): Promise<DiskFull> {
   const dir = tempDir('diskfull');
   const unmount = mountTmpfs(dir, '6m');
   if (typeof unmount !== 'function') return { ran: false, reason: `mount -t tmpfs failed: ${unmount.error}` };
-  let server;
+  let server: NodeServer | undefined;
   try {
     const activityMax = 16 * 1024;
     server = await nodeServer('Node + SQLite on a 6 MiB tmpfs', {
@@ -150,7 +227,10 @@ export async function diskFull() {
       },
     });
     const token = await registerOwner(server);
-    const article = (await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'disk' } })).article;
+    const { article } = await must<{ article: { id: string } }>(server.url, 'POST', '/v1/articles', 201, {
+      token,
+      body: { title: 'disk' },
+    });
     const uploads = [];
     for (let i = 0; i < 12; i++) {
       const m = multipart(bigPng(i + 1, 1024 * 1024 - 200), { filename: 'fill.png', type: 'image/png' });
@@ -192,7 +272,7 @@ export async function diskFull() {
     } catch {
       // to the last block
     }
-    const activityStatuses = {};
+    const activityStatuses: Record<number, number> = {};
     for (let i = 0; i < 40; i++) {
       const r = await send(server.url, {
         method: 'POST',
@@ -206,21 +286,27 @@ export async function diskFull() {
       path: '/v1/activity/summary',
       headers: { authorization: `Bearer ${token}` },
     });
-    let activity = { status: summary.status };
+    let sizes: Pick<DiskActivity, 'sizeBytes' | 'maxBytes'> = {};
     try {
       const j = JSON.parse(summary.body.toString('utf8'));
       const sum = j.summary ?? j;
-      activity = { status: summary.status, sizeBytes: sum.sizeBytes, maxBytes: sum.maxBytes };
+      sizes = { sizeBytes: sum.sizeBytes, maxBytes: sum.maxBytes };
     } catch {
       // reported by status
     }
-    let fileBytes = null;
+    let fileBytes: number | null = null;
     try {
       fileBytes = statSync(path.join(dir, 'activity.ndjson')).size;
     } catch {
       // no file
     }
-    activity = { ...activity, fileBytes, configuredMax: activityMax, writesWhileFull: activityStatuses };
+    const activity: DiskActivity = {
+      status: summary.status,
+      ...sizes,
+      fileBytes,
+      configuredMax: activityMax,
+      writesWhileFull: activityStatuses,
+    };
     rmSync(filler, { force: true });
     const m = multipart(bigPng(99, 512 * 1024), { filename: 'after.png', type: 'image/png' });
     const after = await send(server.url, {
@@ -256,7 +342,15 @@ export async function diskFull() {
   }
 }
 
-export async function smtpDown() {
+export interface SmtpStep {
+  what: string;
+  status: number | string;
+  ms: number;
+  ok: boolean;
+  body: string;
+}
+
+export async function smtpDown(): Promise<{ steps: SmtpStep[] }> {
   const { startSmtpCatcher, parseMail } = await import('../../test/support/smtp-catcher.ts');
   const catcher = await startSmtpCatcher();
   const proxy = await startTcpProxy(catcher.port);
@@ -271,8 +365,8 @@ export async function smtpDown() {
           .join('\n'),
       )
       .join('\n');
-  const steps = [];
-  const step = (what, res, ok) =>
+  const steps: SmtpStep[] = [];
+  const step = (what: string, res: { status: number | string; ms?: number; body?: Buffer }, ok: boolean) =>
     steps.push({
       what,
       status: res.status,
@@ -282,25 +376,28 @@ export async function smtpDown() {
     });
   try {
     const token = await registerOwner(server, mails);
-    const invite = (email) =>
+    const invite = (email: string) =>
       send(server.url, {
         method: 'POST',
         path: '/v1/user/invite',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ email, role: 'admin' }),
       });
-    const invitations = async () => (await must(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items;
+    type Invitation = { id: string; email: string; expiresAt: string };
+    const invitations = async () =>
+      (await must<{ items: Invitation[] }>(server.url, 'GET', '/v1/user/invite?limit=100', 200, { token })).items;
     const pending = async () => (await invitations()).map((i) => i.email);
     const first = await invite('first@reliability.test');
     step('invite, SMTP up', first, first.status === 201);
-    const firstId = JSON.parse(first.body.toString('utf8')).invitation.id;
+    const firstId: string = JSON.parse(first.body.toString('utf8')).invitation.id;
     const firstCode = await nextCode(mails, '/accept-invite');
     const firstSent = (await invitations()).find((i) => i.id === firstId);
     for (const [mode, label] of [
       ['cut', 'refused'],
       ['blackhole', 'black-holed'],
-    ]) {
-      mode === 'cut' ? proxy.cut() : proxy.blackhole();
+    ] as const) {
+      if (mode === 'cut') proxy.cut();
+      else proxy.blackhole();
       const email = `${mode}@reliability.test`;
       const res = await invite(email);
       step(`invite, SMTP ${label}`, res, res.status === 503);
@@ -317,7 +414,7 @@ export async function smtpDown() {
       });
       step(`renew, SMTP ${label}`, renew, renew.status === 503);
       // The reset checks the mail server before it looks the address up: the same 503 for a known and an unknown one.
-      const resetFor = (email) =>
+      const resetFor = (email: string) =>
         send(server.url, {
           method: 'POST',
           path: '/v1/auth/password-reset',

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Fixtures } from './lib/fixtures.ts';
 import {
   hostileNumber,
   hostilePath,
@@ -10,8 +11,8 @@ import {
   RAW_BODIES,
   tokenKinds,
 } from './lib/hostile.ts';
-import { must, send } from './lib/http.ts';
-import { createTally, pool, problemsOf } from './lib/verdict.ts';
+import { must, type RawRequest, send } from './lib/http.ts';
+import { createTally, pool, problemsOf, type TallyResult } from './lib/verdict.ts';
 
 /**
  * Step 1: every operation of the served OpenAPI description, with hostile
@@ -20,9 +21,28 @@ import { createTally, pool, problemsOf } from './lib/verdict.ts';
  * can be repeated exactly (`--seed`).
  */
 
+/** The parts of the served OpenAPI description the fuzzer reads. */
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+}
+interface Operation {
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/** A request as fuzz.ts sends and reports it. */
+type FuzzRequest = RawRequest & { method: string; bodyPreview: string | undefined; token: string };
+
 /** A value that mostly has the declared type (to get past the outer checks) and sometimes anything. */
-function valueFor(schema, ids) {
-  const typed = (() => {
+function valueFor(schema: JsonSchema | undefined, ids: readonly string[]): fc.Arbitrary<unknown> {
+  const typed = ((): fc.Arbitrary<unknown> => {
     if (!schema || typeof schema !== 'object') return hostileValue;
     if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum, 'not-an-option');
     const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -37,18 +57,18 @@ function valueFor(schema, ids) {
   return fc.oneof({ weight: 4, arbitrary: typed }, { weight: 1, arbitrary: hostileValue });
 }
 
-function shapedObject(schema, ids) {
+function shapedObject(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
   const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, valueFor(s, ids)]));
   return fc.record(props, { requiredKeys: [] });
 }
 
-function jsonBody(schema, ids) {
+function jsonBody(schema: JsonSchema | undefined, ids: readonly string[]): fc.Arbitrary<string> {
   const first = Object.keys(schema?.properties ?? { title: {} })[0];
   return fc.oneof(
     { weight: 6, arbitrary: shapedObject(schema ?? {}, ids).map((o) => JSON.stringify(o)) },
     { weight: 2, arbitrary: hostileValue.map((v) => JSON.stringify(v)) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_BODIES) },
-    { weight: 1, arbitrary: fc.constant(oneMegabyte(first)) },
+    { weight: 1, arbitrary: fc.constant(oneMegabyte(first ?? 'title')) },
   );
 }
 
@@ -62,8 +82,8 @@ const CONTENT_TYPES = [
 ];
 
 /** Which fixture ids fit a path parameter: the resource named right before it. */
-function idsFor(path, fixtures) {
-  const pick = (...keys) => keys.map((k) => fixtures[k]).filter(Boolean);
+function idsFor(path: string, fixtures: Fixtures): string[] {
+  const pick = (...keys: (keyof Fixtures)[]) => keys.map((k) => fixtures[k]).filter(Boolean);
   if (path.startsWith('/v1/articles')) return pick('articleId', 'offlineArticleId');
   if (path.startsWith('/v1/sites')) return pick('siteId');
   if (path.startsWith('/v1/authors')) return pick('authorId');
@@ -74,7 +94,13 @@ function idsFor(path, fixtures) {
   return Object.values(fixtures);
 }
 
-function operationRequest(path, method, op, token, fixtures) {
+function operationRequest(
+  path: string,
+  method: string,
+  op: Operation,
+  token: string,
+  fixtures: Fixtures,
+): fc.Arbitrary<FuzzRequest> {
   const ids = idsFor(path, fixtures);
   const allIds = Object.values(fixtures);
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -112,10 +138,11 @@ function operationRequest(path, method, op, token, fixtures) {
     })
     .map((r) => {
       let p = path;
-      r.params.forEach((v) => (p = p.replace(/\{\w+\}/, v)));
-      const pairs = r.duplicate && r.query.length ? [...r.query, r.query[0]] : r.query;
+      for (const v of r.params) p = p.replace(/\{\w+\}/, v);
+      const [firstPair] = r.query;
+      const pairs = r.duplicate && firstPair ? [...r.query, firstPair] : r.query;
       if (pairs.length) p += `?${pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&')}`;
-      const headers = {};
+      const headers: Record<string, string> = {};
       if (r.token.header) headers.authorization = r.token.header;
       if (r.body !== undefined) headers['content-type'] = r.contentType;
       return {
@@ -129,7 +156,7 @@ function operationRequest(path, method, op, token, fixtures) {
     });
 }
 
-const randomRequest = (token) =>
+const randomRequest = (token: string): fc.Arbitrary<FuzzRequest> =>
   fc
     .record({
       method: fc.constantFrom(...METHODS),
@@ -149,17 +176,32 @@ const randomRequest = (token) =>
       token: r.token.kind,
     }));
 
-/**
- * @param {{ url: string, jwtSecret: string, dir: string }} server
- * @param {string} token  the owner's session
- * @param {Record<string, string>} fixtures  real ids to aim at
- */
-export async function fuzzOperations(server, token, fixtures, { perOperation, randomRequests, seed, deadline, log }) {
-  const doc = await must(server.url, 'GET', '/v1/openapi.json', 200);
+export interface FuzzOptions {
+  perOperation: number;
+  randomRequests: number;
+  seed: number;
+  deadline: number;
+  log(message: string): void;
+}
+
+export interface FuzzResult extends TallyResult {
+  operations: string[];
+  skipped: number;
+  seconds: number;
+}
+
+/** `token` is the owner's session; `fixtures` are real ids to aim at. */
+export async function fuzzOperations(
+  server: { url: string; jwtSecret: string; dir: string },
+  token: string,
+  fixtures: Fixtures,
+  { perOperation, randomRequests, seed, deadline, log }: FuzzOptions,
+): Promise<FuzzResult> {
+  const doc = await must<OpenApiDocument>(server.url, 'GET', '/v1/openapi.json', 200);
   const tally = createTally();
   const ctx = { secrets: [server.jwtSecret], paths: [server.dir] };
-  const jobs = [];
-  const operations = [];
+  const jobs: (() => Promise<void>)[] = [];
+  const operations: string[] = [];
   let k = 0;
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
-import { multipart, send } from './lib/http.ts';
+import type { Finding } from 'csp_evaluator/dist/finding.js';
+import type { Fixtures } from './lib/fixtures.ts';
+import { multipart, type RawRequest, type RawResponse, send } from './lib/http.ts';
 
 /**
  * Step 2: the security headers on every kind of answer, and the CSP judged
@@ -9,20 +11,28 @@ import { multipart, send } from './lib/http.ts';
 
 const { SECURITY_HEADERS } = await import('../../worker/src/http/middleware/security-headers.ts');
 const require = createRequire(import.meta.url);
-const { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } = require('csp_evaluator/dist/evaluator.js');
-const { CspParser } = require('csp_evaluator/dist/parser.js');
-const { Severity } = require('csp_evaluator/dist/finding.js');
+// CommonJS without named exports Node can see: loaded with require, typed by the package's own declarations.
+const { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } =
+  require('csp_evaluator/dist/evaluator.js') as typeof import('csp_evaluator/dist/evaluator.js');
+const { CspParser } = require('csp_evaluator/dist/parser.js') as typeof import('csp_evaluator/dist/parser.js');
+const { Severity } = require('csp_evaluator/dist/finding.js') as typeof import('csp_evaluator/dist/finding.js');
 
-const SEVERITY_NAME = Object.fromEntries(
+const SEVERITY_NAME: Record<number, string> = Object.fromEntries(
   Object.entries(Severity)
     .filter(([k]) => Number.isNaN(Number(k)))
     .map(([k, v]) => [v, k]),
 );
 
 /** Every route of the OpenAPI description, with real ids, each as GET/the operation's method, HEAD and OPTIONS. */
-function routeRequests(doc, fixtures, token) {
-  const out = [];
-  const fill = (p) =>
+type LabelledRequest = RawRequest & { label: string };
+
+function routeRequests(
+  doc: { paths: Record<string, Record<string, unknown>> },
+  fixtures: Fixtures,
+  token: string,
+): LabelledRequest[] {
+  const out: LabelledRequest[] = [];
+  const fill = (p: string) =>
     p
       .replace('/v1/articles/{id}', `/v1/articles/${fixtures.articleId}`)
       .replace('/v1/sites/{id}', `/v1/sites/${fixtures.siteId}`)
@@ -43,7 +53,7 @@ function routeRequests(doc, fixtures, token) {
         method: m,
         path,
         headers: { authorization: `Bearer ${token}`, ...(m === 'GET' ? {} : { 'content-type': 'application/json' }) },
-        body: m === 'GET' ? undefined : '{}',
+        ...(m === 'GET' ? {} : { body: '{}' }),
       });
     }
     out.push({ label: `HEAD ${p}`, method: 'HEAD', path, headers: { authorization: `Bearer ${token}` } });
@@ -52,7 +62,12 @@ function routeRequests(doc, fixtures, token) {
   return out;
 }
 
-function specialRequests(fixtures, token, maxUploadBytes, etag) {
+function specialRequests(
+  fixtures: Fixtures,
+  token: string,
+  maxUploadBytes: number,
+  etag: string | undefined,
+): LabelledRequest[] {
   const big = multipart(Buffer.alloc(maxUploadBytes + 1), { filename: 'big.png' });
   const img = `/static/uploadedImages/${fixtures.filename}`;
   return [
@@ -81,7 +96,7 @@ function specialRequests(fixtures, token, maxUploadBytes, etag) {
     { label: 'image original', path: img },
     { label: 'image HEAD', method: 'HEAD', path: img },
     { label: 'image variant', path: `${img}?w=160` },
-    { label: 'image 304', path: img, headers: { 'if-none-match': etag } },
+    { label: 'image 304', path: img, headers: { 'if-none-match': etag ?? '' } },
     { label: 'image 400 bad width', path: `${img}?w=7` },
     { label: 'SPA /', path: '/' },
     { label: 'SPA HEAD /', method: 'HEAD', path: '/' },
@@ -96,20 +111,44 @@ function specialRequests(fixtures, token, maxUploadBytes, etag) {
 }
 
 /** Six wrong passwords from one client: the sixth is over the login budget (5 per 15 min). */
-async function rateLimited(origin) {
-  let res;
-  for (let i = 0; i < 6; i++) {
-    res = await send(origin, {
+async function rateLimited(origin: string): Promise<RawResponse> {
+  const attempt = () =>
+    send(origin, {
       method: 'POST',
       path: '/v1/auth/login',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'nobody@reliability.test', password: 'wrong password here' }),
     });
-  }
-  return res;
+  for (let i = 0; i < 5; i++) await attempt();
+  return attempt();
 }
 
-export async function crawlHeaders(server, token, fixtures, { maxUploadBytes, spaAsset }) {
+export interface HeaderRow {
+  label: string;
+  status: number;
+  missing: string[];
+  retryAfter?: string | undefined;
+}
+
+export interface CspFinding {
+  severity: string;
+  directive: string;
+  value: string;
+  description: string;
+}
+
+export interface CspVerdict {
+  policy: string;
+  findings: CspFinding[];
+  strict: CspFinding[];
+}
+
+export async function crawlHeaders(
+  server: { url: string },
+  token: string,
+  fixtures: Fixtures,
+  { maxUploadBytes, spaAsset }: { maxUploadBytes: number; spaAsset: string | null | undefined },
+): Promise<{ rows: HeaderRow[]; csp: CspVerdict[]; expected: string[] }> {
   const doc = JSON.parse((await send(server.url, { path: '/v1/openapi.json' })).body.toString('utf8'));
   const head = await send(server.url, { method: 'HEAD', path: `/static/uploadedImages/${fixtures.filename}` });
   const requests = [
@@ -117,12 +156,13 @@ export async function crawlHeaders(server, token, fixtures, { maxUploadBytes, sp
     ...specialRequests(fixtures, token, maxUploadBytes, head.headers.etag),
     ...(spaAsset ? [{ label: 'SPA script file', path: spaAsset }] : []),
   ];
-  const rows = [];
-  const csps = new Set();
+  const rows: HeaderRow[] = [];
+  const csps = new Set<string>();
   for (const req of requests) {
     const res = await send(server.url, { method: 'GET', headers: {}, ...req });
     rows.push({ label: req.label, status: res.status, missing: missingHeaders(res.headers) });
-    if (res.headers['content-security-policy']) csps.add(res.headers['content-security-policy']);
+    const csp = res.headers['content-security-policy'];
+    if (csp) csps.add(String(csp));
   }
   const limited = await rateLimited(server.url);
   rows.push({
@@ -134,17 +174,17 @@ export async function crawlHeaders(server, token, fixtures, { maxUploadBytes, sp
   return { rows, csp: [...csps].map(evaluateCsp), expected: SECURITY_HEADERS.map(([n]) => n) };
 }
 
-function missingHeaders(headers) {
+function missingHeaders(headers: RawResponse['headers']): string[] {
   return SECURITY_HEADERS.filter(([name, value]) => headers[name.toLowerCase()] !== value).map(([name]) => name);
 }
 
-export function evaluateCsp(policy) {
+export function evaluateCsp(policy: string): CspVerdict {
   const parsed = new CspParser(policy).csp;
   // The evaluator checks the policy as written and as effective; one weakness can come back twice.
-  const unique = (list) => [
+  const unique = (list: Finding[]) => [
     ...new Map(list.map((f) => [`${f.severity}|${f.directive}|${f.value}|${f.description}`, f])).values(),
   ];
-  const describe = (f) => ({
+  const describe = (f: Finding): CspFinding => ({
     severity: SEVERITY_NAME[f.severity] ?? String(f.severity),
     directive: f.directive,
     value: f.value ?? '',

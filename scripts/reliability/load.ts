@@ -16,14 +16,20 @@ const PNG_1x1 = Buffer.from(
   'base64',
 );
 /** A valid PNG made unique by bytes after IEND (kept and served as they are), so a mix-up of two uploads would show. */
-const uniquePng = (n) => Buffer.concat([PNG_1x1, Buffer.from(`reliability-${n}`)]);
+const uniquePng = (n: number) => Buffer.concat([PNG_1x1, Buffer.from(`reliability-${n}`)]);
 
 /** Content to read: online articles, one with images. */
-export async function seedForLoad(origin, token, { articles = 40 } = {}) {
-  const ids = [];
+export interface LoadSeed {
+  ids: string[];
+  imagePath: string;
+  uploadTarget: string;
+}
+
+export async function seedForLoad(origin: string, token: string, { articles = 40 } = {}): Promise<LoadSeed> {
+  const ids: string[] = [];
   for (let i = 0; i < articles; i++) {
     const a = (
-      await must(origin, 'POST', '/v1/articles', 201, {
+      await must<{ article: { id: string } }>(origin, 'POST', '/v1/articles', 201, {
         token,
         body: { title: `Load ${i}`, body: `Paragraph ${i}\n`.repeat(20) },
       })
@@ -31,27 +37,59 @@ export async function seedForLoad(origin, token, { articles = 40 } = {}) {
     await must(origin, 'POST', `/v1/articles/${a.id}/publish`, 200, { token });
     ids.push(a.id);
   }
-  const up = await uploadPng(origin, token, ids[0]);
+  const [first, second] = ids;
+  if (!first || !second) throw new Error('seedForLoad needs at least two articles');
+  const up = await uploadPng(origin, token, first);
   if (up.status !== 201) throw new Error(`seed upload: ${up.status}`);
-  const image = JSON.parse(up.body.toString('utf8')).image;
-  return { ids, imagePath: new URL(image.url, origin).pathname, uploadTarget: ids[1] };
+  const { image }: { image: { url: string } } = JSON.parse(up.body.toString('utf8'));
+  return { ids, imagePath: new URL(image.url, origin).pathname, uploadTarget: second };
 }
 
-export async function mixedLoad(origin, token, seed, { connections, seconds }) {
-  const created = { articles: [], images: [] };
-  const writeStatuses = {};
+/** What a write remembers between its request and its answer (autocannon's per-cycle context). */
+type Pending = { kind: 'article'; title: string } | { kind: 'image'; bytes: number; tag: string };
+type WriteContext = { pending?: Pending };
+
+interface Created {
+  articles: { id: string; title: string }[];
+  images: { url: string; bytes: number; tag: string }[];
+  unparsable?: number;
+}
+
+export interface MixedLoadResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  byStatus: Record<string, number | undefined>;
+  writeStatuses: Record<number, number>;
+  errors: number;
+  timeouts: number;
+  fivexx: number;
+  latency: { p50: number; p90: number; p99: number; max: number };
+  created: { articles: number; images: number; unparsable: number };
+  lost: string[];
+}
+
+export async function mixedLoad(
+  origin: string,
+  token: string,
+  seed: LoadSeed,
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<MixedLoadResult> {
+  const created: Created = { articles: [], images: [] };
+  const writeStatuses: Record<number, number> = {};
   let n = 0;
   const pick = () => seed.ids[Math.floor(Math.random() * seed.ids.length)];
-  const read = (path) => ({ method: 'GET', path });
-  const randomArticle = {
+  const read = (path: string): autocannon.Request => ({ method: 'GET', path });
+  const randomArticle: autocannon.Request = {
     method: 'GET',
     path: '/',
     setupRequest: (req) => ({ ...req, path: `/v1/articles/${pick()}` }),
   };
-  const write = {
+  const write: autocannon.Request = {
     method: 'POST',
     path: '/v1/articles',
-    setupRequest: (req, context) => {
+    setupRequest: (req, ctx) => {
+      const context = ctx as WriteContext;
       // autocannon starts each cycle with a fresh context, so the alternation counts globally.
       const i = ++n;
       if (i % 2) {
@@ -74,10 +112,11 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
         body: m.body,
       };
     },
-    onResponse: (status, body, context) => {
+    onResponse: (status, body, ctx) => {
       writeStatuses[status] = (writeStatuses[status] ?? 0) + 1;
       if (status !== 201) return;
-      const p = context.pending;
+      const p = (ctx as WriteContext).pending;
+      if (!p) return;
       try {
         const json = JSON.parse(body);
         if (p.kind === 'article') created.articles.push({ id: json.article.id, title: p.title });
@@ -99,7 +138,7 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
     read('/v1/articles?limit=100'),
     write,
   ];
-  const r = await new Promise((resolve, reject) =>
+  const r = await new Promise<autocannon.Result>((resolve, reject) =>
     autocannon({ url: origin, connections, duration: seconds, requests, timeout: 10 }, (err, res) =>
       err ? reject(err) : resolve(res),
     ),
@@ -122,8 +161,8 @@ export async function mixedLoad(origin, token, seed, { connections, seconds }) {
 }
 
 /** Every acknowledged write, read back: the article with its title, the image byte for byte. */
-async function readBack(origin, token, created) {
-  const lost = [];
+async function readBack(origin: string, token: string, created: Created): Promise<string[]> {
+  const lost: string[] = [];
   for (const a of created.articles) {
     const res = await send(origin, { path: `/v1/articles/${a.id}`, headers: { authorization: `Bearer ${token}` } });
     if (res.status !== 200 || JSON.parse(res.body.toString('utf8')).article?.title !== a.title)

@@ -13,6 +13,7 @@ import { fuzzSection, fuzzStep } from './steps/fuzz.step.ts';
 import { headersSection, headersStep } from './steps/headers.step.ts';
 import { loadSection, loadStep } from './steps/load.step.ts';
 import { racesSection, racesStep } from './steps/races.step.ts';
+import { describeError, type Log, type ReliabilityConfig, type Section } from './steps/step.ts';
 
 /**
  * `npm run reliability`: hostile input, security headers, load, faults,
@@ -23,13 +24,18 @@ import { racesSection, racesStep } from './steps/races.step.ts';
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STEPS = {
-  fuzz: { run: fuzzStep, section: fuzzSection },
-  headers: { run: headersStep, section: headersSection },
-  load: { run: loadStep, section: loadSection },
-  faults: { run: faultsStep, section: faultsSection },
-  races: { run: racesStep, section: racesSection },
-  decode: { run: decodeStep, section: decodeSection },
+/** A step: what it measures, then the report section it makes of that. */
+const step =
+  <R>(run: (cfg: ReliabilityConfig, log: Log) => Promise<R>, section: (result: R) => Section) =>
+  async (cfg: ReliabilityConfig, log: Log): Promise<Section> =>
+    section(await run(cfg, log));
+const STEPS: Record<string, (cfg: ReliabilityConfig, log: Log) => Promise<Section>> = {
+  fuzz: step(fuzzStep, fuzzSection),
+  headers: step(headersStep, headersSection),
+  load: step(loadStep, loadSection),
+  faults: step(faultsStep, faultsSection),
+  races: step(racesStep, racesSection),
+  decode: step(decodeStep, decodeSection),
 };
 
 const { values: opt } = parseArgs({
@@ -58,29 +64,35 @@ if (opt.help) {
 }
 
 const only = opt.only ? opt.only.split(',') : Object.keys(STEPS);
-for (const s of only) if (!STEPS[s]) console.error(`unknown step ${s}`), process.exit(2);
-const cfg = {
+for (const s of only) {
+  if (!STEPS[s]) {
+    console.error(`unknown step ${s}`);
+    process.exit(2);
+  }
+}
+const cfg: ReliabilityConfig = {
   quick: opt.quick,
   seconds: opt.quick ? 10 : Number(opt.seconds),
   connections: Number(opt.connections),
   seed: Number(opt.seed),
   skipWrangler: opt['no-wrangler'],
 };
-const log = (msg) => process.stdout.write(`reliability: ${msg}\n`);
+const log: Log = (msg) => process.stdout.write(`reliability: ${msg}\n`);
 
 installExitHandlers();
 
-async function main() {
+async function main(): Promise<void> {
   const began = performance.now();
-  const sections = [];
+  const sections: (Section & { seconds?: number })[] = [];
   let failures = 0;
   let broken = 0;
   for (const name of only) {
     log(`step ${name}`);
     const t0 = performance.now();
     try {
-      const result = await STEPS[name].run(cfg, log);
-      const section = STEPS[name].section(result);
+      const run = STEPS[name];
+      if (!run) continue; // checked above
+      const section = await run(cfg, log);
       failures += section.failures;
       sections.push({ ...section, seconds: (performance.now() - t0) / 1000 });
       log(`step ${name}: ${section.failures} failure(s) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
@@ -88,13 +100,10 @@ async function main() {
       broken++;
       sections.push({
         title: name,
-        body: `**Could not run:** ${String(err?.stack ?? err)
-          .split('\n')
-          .slice(0, 6)
-          .join(' ')}`,
+        body: `**Could not run:** ${describeError(err, 6)}`,
         failures: 0,
       });
-      log(`step ${name} could not run: ${err?.stack ?? err}`);
+      log(`step ${name} could not run: ${(err as Error | undefined)?.stack ?? err}`);
     }
   }
   closeAgent();
@@ -110,7 +119,7 @@ async function main() {
   process.exit(broken ? 2 : failures ? 1 : 0);
 }
 
-function revision() {
+function revision(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     const dirty =
@@ -124,7 +133,7 @@ function revision() {
   }
 }
 
-function formatReport(sections, seconds) {
+function formatReport(sections: readonly (Section & { seconds?: number })[], seconds: number): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return [
     '# Reliability report',

@@ -13,7 +13,8 @@ import autocannon from 'autocannon';
  * CPU time (user + system) a process has used so far, in milliseconds, from
  * /proc (Linux; USER_HZ is 100 there on every architecture). null elsewhere.
  */
-export function cpuMs(pid) {
+export function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -28,8 +29,19 @@ export function cpuMs(pid) {
  * connection. Any error, timeout or non-2xx answer makes the measurement
  * worthless: that throws.
  */
-export function autocannonRun(origin, paths, { connections, seconds }) {
-  const requests = paths.map((path) => ({ method: 'GET', path }));
+export interface AutocannonResult {
+  requests: number;
+  seconds: number;
+  bytes: number;
+  latencyMeanMs: number;
+}
+
+export function autocannonRun(
+  origin: string,
+  paths: readonly string[],
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<AutocannonResult> {
+  const requests = paths.map((path) => ({ method: 'GET' as const, path }));
   return new Promise((resolve, reject) => {
     autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
       if (err) return reject(err);
@@ -53,8 +65,39 @@ export function autocannonRun(origin, paths, { connections, seconds }) {
  * all targets instead of letting it land on one. Also records each target
  * server's CPU time per request.
  */
-export async function throughputRounds(targets, { connections, seconds, warmupSeconds, rounds, onRun = () => {} }) {
-  const acc = targets.map(() => ({ requests: 0, seconds: 0, bytes: 0, cpuMs: 0, perRound: [] }));
+export interface LoadTarget<K extends string> {
+  key: K;
+  origin: string;
+  paths: string[];
+  /** The server's pid, for its CPU time (undefined: not measured). */
+  pid: number | undefined;
+}
+
+export interface Throughput {
+  rps: number;
+  perRound: number[];
+  requests: number;
+  bytesPerResponse: number;
+  cpuUsPerRequest: number | null;
+}
+
+export async function throughputRounds<K extends string>(
+  targets: readonly LoadTarget<K>[],
+  {
+    connections,
+    seconds,
+    warmupSeconds,
+    rounds,
+    onRun = () => {},
+  }: { connections: number; seconds: number; warmupSeconds: number; rounds: number; onRun?: (what: string) => void },
+): Promise<Record<K, Throughput>> {
+  const acc = targets.map(() => ({
+    requests: 0,
+    seconds: 0,
+    bytes: 0,
+    cpuMs: 0 as number | null,
+    perRound: [] as number[],
+  }));
   for (const t of targets) {
     onRun(`${t.key} warm-up`);
     await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds });
@@ -63,12 +106,12 @@ export async function throughputRounds(targets, { connections, seconds, warmupSe
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < targets.length; k++) {
       const i = (k + round) % targets.length;
-      const t = targets[i];
+      const t = targets[i]!;
       onRun(`${t.key} round ${round + 1}/${rounds}`);
       const cpu0 = cpuMs(t.pid);
       const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each });
       const cpu1 = cpuMs(t.pid);
-      const a = acc[i];
+      const a = acc[i]!;
       a.requests += r.requests;
       a.seconds += r.seconds;
       a.bytes += r.bytes;
@@ -78,7 +121,7 @@ export async function throughputRounds(targets, { connections, seconds, warmupSe
   }
   return Object.fromEntries(
     targets.map((t, i) => {
-      const a = acc[i];
+      const a = acc[i]!;
       return [
         t.key,
         {
@@ -90,18 +133,24 @@ export async function throughputRounds(targets, { connections, seconds, warmupSe
         },
       ];
     }),
-  );
+  ) as Record<K, Throughput>;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One GET on a kept-alive connection: status, body and elapsed milliseconds. */
-export function get(origin, path) {
+export interface Answer {
+  status: number | undefined;
+  body: string;
+  ms: number;
+}
+
+export function get(origin: string, path: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = http.get(origin + path, { agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), ms });
@@ -113,27 +162,41 @@ export function get(origin, path) {
   });
 }
 
-export async function getJson(origin, path) {
+/** A 200 answer's JSON; `T` is what the caller knows the route returns. */
+export async function getJson<T>(origin: string, path: string): Promise<{ json: T; ms: number; bytes: number }> {
   const res = await get(origin, path);
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.slice(0, 300)}`);
   return { json: JSON.parse(res.body), ms: res.ms, bytes: Buffer.byteLength(res.body) };
 }
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /**
  * Latency of several paths measured turn by turn on one connection (a, b, a,
  * b, …) for `seconds`, after `warmupSeconds` of the same: interleaving means
  * both see the same machine, caches and GC pressure, so the ratio is fair.
  */
-export async function interleavedLatency(origin, paths, { seconds, warmupSeconds }) {
-  const samples = paths.map(() => []);
-  const loop = async (until, record) => {
+export interface Latency {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+}
+
+export async function interleavedLatency(
+  origin: string,
+  paths: readonly string[],
+  { seconds, warmupSeconds }: { seconds: number; warmupSeconds: number },
+): Promise<Latency[]> {
+  const samples = paths.map((): number[] => []);
+  const loop = async (until: number, record: boolean) => {
     while (performance.now() < until) {
       for (let i = 0; i < paths.length; i++) {
-        const res = await get(origin, paths[i]);
-        if (res.status !== 200) throw new Error(`GET ${paths[i]}: ${res.status} ${res.body.slice(0, 300)}`);
-        if (record) samples[i].push(res.ms);
+        const path = paths[i]!;
+        const res = await get(origin, path);
+        if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.slice(0, 300)}`);
+        if (record) samples[i]!.push(res.ms);
       }
     }
   };
@@ -150,6 +213,6 @@ export async function interleavedLatency(origin, paths, { seconds, warmupSeconds
   });
 }
 
-export function closeClient() {
+export function closeClient(): void {
   agent.destroy();
 }

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -10,22 +10,22 @@ import { fileURLToPath } from 'node:url';
 
 const ORPHAN_GUARD = fileURLToPath(new URL('./orphan-guard.ts', import.meta.url));
 
-const children = new Set();
-const tempDirs = new Set();
-const cleanups = [];
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+const cleanups: (() => void)[] = [];
 
-export function trackTempDir(dir) {
+export function trackTempDir(dir: string): string {
   tempDirs.add(dir);
   return dir;
 }
 
 /** Extra clean-up (e.g. closing a database handle) run before temp dirs go. */
-export function onCleanup(fn) {
+export function onCleanup(fn: () => void): void {
   cleanups.push(fn);
 }
 
 /** Synchronous, so that it also works from process.on('exit'). */
-export function cleanupNow() {
+export function cleanupNow(): void {
   for (const child of children) {
     try {
       child.kill('SIGKILL');
@@ -46,11 +46,11 @@ export function cleanupNow() {
 }
 
 let installed = false;
-export function installExitHandlers() {
+export function installExitHandlers(): void {
   if (installed) return;
   installed = true;
   process.on('exit', cleanupNow);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       process.stderr.write(`\nbench: ${signal}, stopping servers and removing temp files\n`);
       cleanupNow();
@@ -60,21 +60,21 @@ export function installExitHandlers() {
 }
 
 /** A port that was free a moment ago on 127.0.0.1 (the OS picks it). */
-export function freePort() {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = srv.address() as AddressInfo;
       srv.close(() => resolve(port));
     });
   });
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function tail(file, lines = 30) {
+function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -88,7 +88,38 @@ function tail(file, lines = 30) {
  * 200. Both servers of the benchmark are started by this one function, so
  * they differ only in the script they run.
  */
-export async function startServer({ name, script, env, cwd, logFile, readyPath = '/', timeoutMs = 30_000 }) {
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StartedServer {
+  name: string;
+  url: string;
+  port: number;
+  pid: number | undefined;
+  stop(graceMs?: number): Promise<ServerExit>;
+}
+
+export interface StartServerOptions {
+  name: string;
+  script: string;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  logFile: string;
+  readyPath?: string;
+  timeoutMs?: number;
+}
+
+export async function startServer({
+  name,
+  script,
+  env,
+  cwd,
+  logFile,
+  readyPath = '/',
+  timeoutMs = 30_000,
+}: StartServerOptions): Promise<StartedServer> {
   const port = await freePort();
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', ORPHAN_GUARD, script], {
@@ -98,12 +129,12 @@ export async function startServer({ name, script, env, cwd, logFile, readyPath =
   });
   closeSync(out);
   children.add(child);
-  let exit = null;
-  const exited = new Promise((resolve) => {
+  const seen: { exit?: ServerExit } = {};
+  const exited = new Promise<ServerExit>((resolve) => {
     child.on('exit', (code, signal) => {
-      exit = { code, signal };
+      seen.exit = { code, signal };
       children.delete(child);
-      resolve(exit);
+      resolve(seen.exit);
     });
   });
   child.on('error', () => {});
@@ -111,6 +142,7 @@ export async function startServer({ name, script, env, cwd, logFile, readyPath =
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const { exit } = seen;
     if (exit) {
       throw new Error(
         `${name} exited during start-up (code ${exit.code}, signal ${exit.signal}). Its output:\n${tail(logFile)}`,
@@ -139,7 +171,7 @@ export async function startServer({ name, script, env, cwd, logFile, readyPath =
     pid: child.pid,
     /** SIGTERM (the servers close gracefully), SIGKILL after `graceMs`. */
     async stop(graceMs = 12_000) {
-      if (exit) return exit;
+      if (seen.exit) return seen.exit;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       const result = await exited;

@@ -1,22 +1,62 @@
 /** The printed report: context, the table of ratios, and what explains them. */
+import type { AdminBytes } from '../admin-bytes.ts';
+import type { BenchRow, BundleResult, GoalInputs, ImageResults } from './goals.ts';
+import type { Latency } from './load.ts';
 
-const fmt = (n, unit) => {
+export interface BenchConfig {
+  articles: number;
+  onlineShare: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+  warmup: number;
+  latencySeconds: number;
+  deepPage: number;
+  pageSize: number;
+}
+
+/** Everything one run measured; `--json FILE` writes it as it is. */
+export interface BenchResults {
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string };
+  config: BenchConfig;
+  server: string;
+  seed: { articles: number; online: number; bodyBytesAvg: number; seconds: number };
+  queryPlans: Record<string, string>;
+  deepPage: {
+    page: number;
+    requested: number;
+    fullPages: number;
+    rowsBefore: number;
+    walkSeconds: number;
+    note: string | null;
+  };
+  runs: GoalInputs['runs'];
+  latency: { page1: Latency; deep: Latency };
+  images: ImageResults;
+  bundle?: BundleResult;
+  admin?: AdminBytes;
+  rows: BenchRow[];
+  totalSeconds: number;
+}
+
+const fmt = (n: number, unit: string): string => {
   if (unit === 'ms') return `${n.toFixed(3)} ms`;
   if (unit === 'KiB') return `${n.toFixed(1)} KiB`;
   return `${Math.round(n).toLocaleString('en')} ${unit}`;
 };
 
-function table(headers, rows) {
+function table(headers: string[], rows: (string | number)[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  const line = (cells: readonly (string | number)[]) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i] ?? 0) : String(c).padStart(widths[i] ?? 0))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-export function formatReport(r) {
+export function formatReport(r: BenchResults): string {
   const m = r.machine;
-  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  const out = [];
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  const out: string[] = [];
   out.push(`edge-cms benchmark — ${r.date}`);
   out.push(`${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`);
   out.push(
@@ -41,7 +81,8 @@ export function formatReport(r) {
     ),
   );
   out.push('');
-  const perRound = (key) => r.runs[key].perRound.map((n) => Math.round(n).toLocaleString('en')).join(' / ');
+  const perRound = (key: keyof BenchResults['runs']) =>
+    r.runs[key].perRound.map((n) => Math.round(n).toLocaleString('en')).join(' / ');
   out.push(
     `req/s per round (interleaved): baseline ${perRound('baseline')}; single ${perRound('single')}; list ${perRound('list')}; page ${r.deepPage.page.toLocaleString('en')} ${perRound('deepList')}.`,
   );

@@ -22,7 +22,7 @@ const SITES = 5;
 const AUTHORS = 50;
 const FORMATS = ['markdown', 'markdown', 'markdown', 'markdown', 'html', 'plaintext'];
 
-const COLUMNS = {
+const COLUMNS: Record<'sites' | 'authors' | 'articles' | 'article_authors', string[]> = {
   sites: ['id', 'name', 'base_url', 'description', 'created_at', 'updated_at'],
   authors: ['id', 'name', 'slug', 'bio', 'avatar_url', 'created_at', 'updated_at'],
   articles: ['id', 'title', 'body', 'format', 'status', 'site_id', 'created_at', 'updated_at', 'published_at'],
@@ -30,7 +30,7 @@ const COLUMNS = {
 };
 
 /** mulberry32: small, fast, good enough for test data. */
-function prng(seed) {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -48,10 +48,14 @@ const WORDS = (
   'the a of and to in is that for on with as it by from at this be are was or an which can will not'
 ).split(' ');
 
-function checkColumns(db) {
-  const problems = [];
+function checkColumns(db: Database.Database): void {
+  const problems: string[] = [];
   for (const [table, cols] of Object.entries(COLUMNS)) {
-    const info = db.prepare(`PRAGMA table_info(${JSON.stringify(table)})`).all();
+    const info = db
+      .prepare<[], { name: string; notnull: number; dflt_value: string | null }>(
+        `PRAGMA table_info(${JSON.stringify(table)})`,
+      )
+      .all();
     if (info.length === 0) {
       problems.push(`table ${table} does not exist`);
       continue;
@@ -71,24 +75,29 @@ function checkColumns(db) {
   }
 }
 
-function insertSql(table) {
+function insertSql(table: keyof typeof COLUMNS): string {
   const cols = COLUMNS[table];
   return `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
 }
 
-/**
- * @returns {{ articles: number, online: number, onlineIdsNewestFirst: string[], seconds: number, bytes: number }}
- */
-export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed = 20261125 } = {}) {
+export interface Seeded {
+  articles: number;
+  online: number;
+  onlineIdsNewestFirst: string[];
+  bodyBytesAvg: number;
+  seconds: number;
+}
+
+export function seedDatabase(file: string, { articles = 100_000, onlineShare = 0.5, seed = 20261125 } = {}): Seeded {
   const started = performance.now();
   const rand = prng(seed);
-  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     checkColumns(db);
-    const existing = db.prepare('SELECT count(*) AS n FROM articles').get().n;
+    const existing = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM articles').get()?.n;
     if (existing !== 0) throw new Error(`expected an empty articles table, found ${existing} rows`);
 
     // A thousand paragraphs of 2–6 sentences; each body strings a few together.
@@ -98,7 +107,8 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
       for (let s = 0; s < sentences; s++) {
         const n = 8 + Math.floor(rand() * 14);
         const words = Array.from({ length: n }, () => pick(WORDS));
-        words[0] = words[0][0].toUpperCase() + words[0].slice(1);
+        const [first = ''] = words;
+        words[0] = first.charAt(0).toUpperCase() + first.slice(1);
         p += `${(s ? ' ' : '') + words.join(' ')}.`;
       }
       return p;
@@ -128,7 +138,7 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
     const insertAuthor = db.prepare(insertSql('authors'));
     const insertArticle = db.prepare(insertSql('articles'));
     const insertLink = db.prepare(insertSql('article_authors'));
-    const onlineIds = [];
+    const onlineIds: string[] = [];
     let bytes = 0;
 
     db.transaction(() => {
@@ -147,7 +157,7 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
         let body = `# Article ${i + 1}\n`;
         for (let p = 0; p < parts; p++) body += `\n${pick(paragraphs)}\n`;
         bytes += body.length;
-        const siteId = rand() < 0.8 ? siteRows[Math.floor(rand() * SITES)][0] : null;
+        const siteId = rand() < 0.8 ? pick(siteRows)[0] : null;
         insertArticle.run(
           id,
           title,
@@ -160,8 +170,8 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
           publishedAt,
         );
         const first = Math.floor(rand() * AUTHORS);
-        insertLink.run(id, authorRows[first][0], 0);
-        if (rand() < 0.3) insertLink.run(id, authorRows[(first + 1) % AUTHORS][0], 1);
+        insertLink.run(id, authorRows[first]![0], 0);
+        if (rand() < 0.3) insertLink.run(id, authorRows[(first + 1) % AUTHORS]![0], 1);
         if (online) onlineIds.push(id);
       }
     })();
@@ -180,16 +190,16 @@ export function seedDatabase(file, { articles = 100_000, onlineShare = 0.5, seed
 }
 
 /** The query plans of the two hot reads, for the report (read-only). */
-export function explainHotQueries(file) {
+export function explainHotQueries(file: string): Record<string, string> {
   const db = new Database(file, { readonly: true });
   try {
-    const plan = (sql, ...args) =>
+    const plan = (sql: string, ...args: string[]) =>
       db
-        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .prepare<string[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
         .all(...args)
         .map((r) => r.detail)
         .join('; ');
-    const anyId = db.prepare('SELECT id FROM articles LIMIT 1').get()?.id ?? '';
+    const anyId = db.prepare<[], { id: string }>('SELECT id FROM articles LIMIT 1').get()?.id ?? '';
     return {
       list: plan(`SELECT * FROM articles WHERE status = ? AND id < ? ORDER BY id DESC LIMIT 21`, 'online', anyId),
       byId: plan(`SELECT * FROM articles WHERE id = ? LIMIT 1`, anyId),

@@ -12,7 +12,7 @@ import { copyFileDurable, fsyncDir, writeFileDurable } from './durable.ts';
 const DEFAULT_DATABASE_URL = 'sqlite:./data/cms.db';
 
 /** The SQLite file of DATABASE_URL (resolved against the install directory), or null for a server database. */
-export function sqliteFile(databaseUrl, installDir) {
+export function sqliteFile(databaseUrl: string | undefined, installDir: string): string | null {
   const url = databaseUrl || DEFAULT_DATABASE_URL;
   if (!url.startsWith('sqlite:')) return null;
   const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -25,7 +25,7 @@ export function sqliteFile(databaseUrl, installDir) {
  * into a scratch directory, then renamed). Returns the backup directory
  * relative to installDir, or null when there is nothing to back up yet.
  */
-export function backupSqlite(dbFile, backupsDir, id, installDir) {
+export function backupSqlite(dbFile: string, backupsDir: string, id: string, installDir: string): string | null {
   if (!existsSync(dbFile)) return null;
   mkdirSync(backupsDir, { recursive: true });
   const target = path.join(backupsDir, id);
@@ -49,7 +49,7 @@ export function backupSqlite(dbFile, backupsDir, id, installDir) {
  * half-way the supervisor simply runs it again (the state file still says
  * the restore is due). The main file is renamed in last.
  */
-export function restoreSqlite(backupDir, dbFile) {
+export function restoreSqlite(backupDir: string, dbFile: string): void {
   if (!existsSync(path.join(backupDir, 'db.sqlite'))) throw new Error(`backup ${backupDir} has no database file`);
   mkdirSync(path.dirname(dbFile), { recursive: true });
   rmSync(`${dbFile}-shm`, { force: true });
@@ -60,9 +60,13 @@ export function restoreSqlite(backupDir, dbFile) {
 }
 
 /** Deletes backups no release in the state refers to any more. */
-export function pruneBackups(backupsDir, keep, installDir) {
+export function pruneBackups(
+  backupsDir: string,
+  keep: readonly (string | null | undefined)[],
+  installDir: string,
+): void {
   if (!existsSync(backupsDir)) return;
-  const kept = new Set(keep.filter(Boolean).map((b) => path.resolve(installDir, b)));
+  const kept = new Set(keep.filter((b): b is string => Boolean(b)).map((b) => path.resolve(installDir, b)));
   for (const name of readdirSync(backupsDir)) {
     const p = path.join(backupsDir, name);
     if (!kept.has(p)) rmSync(p, { recursive: true, force: true });

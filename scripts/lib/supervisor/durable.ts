@@ -7,8 +7,8 @@ import path from 'node:path';
  * fsync'd, so after a power cut or kill -9 a reader sees either the whole
  * old file or the whole new one (POSIX rename is atomic).
  */
-export function fsyncDir(dir) {
-  let fd;
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');
     fsyncSync(fd);
@@ -19,7 +19,7 @@ export function fsyncDir(dir) {
   }
 }
 
-function fsyncFile(file) {
+function fsyncFile(file: string): void {
   const fd = openSync(file, 'r+');
   try {
     fsyncSync(fd);
@@ -28,7 +28,7 @@ function fsyncFile(file) {
   }
 }
 
-export function writeFileDurable(file, text, mode = 0o600) {
+export function writeFileDurable(file: string, text: string, mode = 0o600): void {
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w', mode);
   try {
@@ -42,7 +42,7 @@ export function writeFileDurable(file, text, mode = 0o600) {
 }
 
 /** Copies src to dest (replacing it atomically). */
-export function copyFileDurable(src, dest) {
+export function copyFileDurable(src: string, dest: string): void {
   const tmp = `${dest}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
   copyFileSync(src, tmp);
@@ -51,11 +51,13 @@ export function copyFileDurable(src, dest) {
   fsyncDir(path.dirname(dest));
 }
 
-export function readJson(file) {
+/** A JSON file this program wrote itself (so its shape is the caller's `T`), or null when absent. */
+export function readJson<T>(file: string): T | null {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    if (e.code === 'ENOENT') return null;
-    throw new Error(`${file}: ${e.message}`);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') return null;
+    throw new Error(`${file}: ${err.message}`);
   }
 }

@@ -12,6 +12,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { Manifest, SignedManifest } from '../../../worker/src/core/releases/manifest.ts';
 import { fsyncDir, readJson } from './durable.ts';
 
 /**
@@ -25,24 +26,28 @@ import { fsyncDir, readJson } from './durable.ts';
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?$/;
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export const appDirOf = (version) => path.join('releases', version, 'app');
+export const appDirOf = (version: string): string => path.join('releases', version, 'app');
 
 /** A command without blocking the supervisor (it keeps answering signals and its child meanwhile). */
-function run(cmd, args, cwd) {
+function run(cmd: string, args: string[], cwd: string): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d).slice(-4000);
+    });
     child.on('error', (e) => resolve({ status: null, stderr: e.message }));
     child.on('close', (status) => resolve({ status, stderr }));
   });
 }
 
-const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export function stagedManifest(installDir, version) {
+export function stagedManifest(installDir: string, version: string): Manifest {
   if (!VERSION.test(version)) throw new Error(`not a version: ${version}`);
-  const envelope = readJson(path.join(installDir, 'releases', version, 'release-manifest.json'));
+  const envelope = readJson<Partial<SignedManifest>>(
+    path.join(installDir, 'releases', version, 'release-manifest.json'),
+  );
   if (!envelope?.signed)
     throw new Error(`release ${version} is not staged (no releases/${version}/release-manifest.json)`);
   if (envelope.signed.version !== version)
@@ -51,7 +56,14 @@ export function stagedManifest(installDir, version) {
 }
 
 /** Returns app/ relative to installDir; `log` reports slow steps, `step(name)` marks them (test failpoints). */
-export async function prepareRelease(installDir, version, log, step = () => {}) {
+export type SupervisorLog = (message: string, fields?: Record<string, unknown>) => void;
+
+export async function prepareRelease(
+  installDir: string,
+  version: string,
+  log?: SupervisorLog,
+  step: (name: string) => void = () => {},
+): Promise<string> {
   const manifest = stagedManifest(installDir, version);
   const appRel = appDirOf(version);
   const app = path.join(installDir, appRel);
@@ -72,7 +84,7 @@ export async function prepareRelease(installDir, version, log, step = () => {}) 
       installDir,
     );
     if (tar.status !== 0) throw new Error(`unpacking ${artifact.name} failed: ${tar.stderr}`);
-    const pkg = readJson(path.join(scratch, 'package.json'));
+    const pkg = readJson<{ version?: string }>(path.join(scratch, 'package.json'));
     if (pkg?.version !== version)
       throw new Error(`the artifact's package.json says ${pkg?.version}, its manifest ${version}`);
     if (!existsSync(path.join(scratch, 'dist/node/server.mjs')))
@@ -96,7 +108,7 @@ export async function prepareRelease(installDir, version, log, step = () => {}) 
  * `npm ci --omit=dev`. The installation the supervisor runs from counts as
  * such a store when its lock file is the same (no install needed then).
  */
-async function dependenciesFor(installDir, appDir, log) {
+async function dependenciesFor(installDir: string, appDir: string, log?: SupervisorLog): Promise<string> {
   const lock = readFileSync(path.join(appDir, 'package-lock.json'));
   const hash = sha256(lock).slice(0, 24);
   const store = path.join(installDir, 'releases', 'deps', hash);
@@ -136,7 +148,7 @@ async function dependenciesFor(installDir, appDir, log) {
  * download), half-unpacked `.app-*`, half-installed dependency stores.
  * Called when no server runs.
  */
-export function cleanScratch(installDir) {
+export function cleanScratch(installDir: string): void {
   const releases = path.join(installDir, 'releases');
   if (!existsSync(releases)) return;
   for (const name of readdirSync(releases)) {

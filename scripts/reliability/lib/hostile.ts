@@ -121,7 +121,7 @@ export const RAW_BODIES = [
 ];
 
 /** A JSON body of about one MiB in `field`. */
-export const oneMegabyte = (field) => JSON.stringify({ [field]: 'x'.repeat(1 << 20) });
+export const oneMegabyte = (field: string): string => JSON.stringify({ [field]: 'x'.repeat(1 << 20) });
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECTX'];
 
@@ -170,7 +170,7 @@ export const hostilePath = fc.oneof(
 );
 
 /** Tokens: none, the real one, and broken ones. */
-export const tokenKinds = (validToken) =>
+export const tokenKinds = (validToken: string) =>
   fc.constantFrom(
     { kind: 'none', header: undefined },
     { kind: 'valid', header: `Bearer ${validToken}` },
@@ -189,10 +189,10 @@ export const tokenKinds = (validToken) =>
  * encodeURIComponent that also encodes lone surrogates (as the WTF-8 bytes
  * a sloppy client would send) instead of throwing.
  */
-export function pct(text) {
+export function pct(text: string): string {
   let out = '';
   for (const ch of String(text)) {
-    const cp = ch.codePointAt(0);
+    const cp = ch.codePointAt(0) ?? 0;
     if (cp >= 0xd800 && cp <= 0xdfff) {
       out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
         .map((b) => `%${b.toString(16).toUpperCase()}`)

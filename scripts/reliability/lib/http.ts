@@ -7,12 +7,26 @@ import http from 'node:http';
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
-/**
- * @param {string} origin  http://127.0.0.1:PORT
- * @param {{ method?: string, path: string, headers?: Record<string, string | string[]>, body?: Buffer | string, timeoutMs?: number }} req
- * @returns {Promise<{ status: number, headers: http.IncomingHttpHeaders, body: Buffer, ms: number, error?: string }>}
- */
-export function send(origin, options) {
+export interface RawRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string | string[]>;
+  body?: Buffer | string;
+  timeoutMs?: number;
+}
+
+/** status 0: no answer (`error` says why); -1: node:http refused to send the request. */
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  ms: number;
+  error?: string;
+  retryable?: boolean;
+}
+
+/** `origin` is http://127.0.0.1:PORT. */
+export function send(origin: string, options: RawRequest): Promise<RawResponse> {
   return sendOnce(origin, options, agent).then((res) =>
     // Node's documented keep-alive race: the server closed an idle kept-alive
     // socket just as we reused it. Only that case is retried, once, on a new
@@ -21,7 +35,11 @@ export function send(origin, options) {
   );
 }
 
-function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs = 15_000 }, viaAgent) {
+function sendOnce(
+  origin: string,
+  { method = 'GET', path, headers = {}, body, timeoutMs = 15_000 }: RawRequest,
+  viaAgent: http.Agent | false,
+): Promise<RawResponse> {
   const url = new URL(origin);
   const started = performance.now();
   // node:http frames a GET/DELETE/OPTIONS body with nothing unless told its length.
@@ -30,16 +48,16 @@ function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs 
   }
   return new Promise((resolve) => {
     let settled = false;
-    const done = (value) => {
+    const done = (value: Omit<RawResponse, 'ms'>) => {
       if (settled) return;
       settled = true;
       resolve({ ...value, ms: performance.now() - started });
     };
-    let req;
+    let req: http.ClientRequest;
     try {
       req = http.request({ host: url.hostname, port: url.port, method, path, headers, agent: viaAgent }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', (err) =>
           done({ status: 0, headers: {}, body: Buffer.alloc(0), error: `response: ${err.message}` }),
@@ -47,9 +65,9 @@ function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs 
       });
     } catch (err) {
       // node:http refuses this request before sending (e.g. a bad header character): not a server finding.
-      return done({ status: -1, headers: {}, body: Buffer.alloc(0), error: `not sendable: ${err.message}` });
+      return done({ status: -1, headers: {}, body: Buffer.alloc(0), error: `not sendable: ${(err as Error).message}` });
     }
-    req.on('error', (err) =>
+    req.on('error', (err: NodeJS.ErrnoException) =>
       done({
         status: 0,
         headers: {},
@@ -63,18 +81,32 @@ function sendOnce(origin, { method = 'GET', path, headers = {}, body, timeoutMs 
   });
 }
 
-export async function json(origin, method, path, { token, body } = {}) {
-  const headers = {};
+export interface JsonOptions {
+  token?: string | undefined;
+  body?: unknown;
+}
+
+/**
+ * A JSON request; the answer's `json` is what the caller expects of this
+ * route (`T`), or null when the body was not JSON.
+ */
+export async function json<T = unknown>(
+  origin: string,
+  method: string,
+  path: string,
+  { token, body }: JsonOptions = {},
+): Promise<RawResponse & { json: T | null }> {
+  const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
-  let payload;
+  let payload: string | undefined;
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
   const res = await send(origin, { method, path, headers, body: payload });
-  let parsed = null;
+  let parsed: T | null = null;
   try {
-    parsed = JSON.parse(res.body.toString('utf8'));
+    parsed = JSON.parse(res.body.toString('utf8')) as T;
   } catch {
     // not JSON
   }
@@ -82,18 +114,27 @@ export async function json(origin, method, path, { token, body } = {}) {
 }
 
 /** Like `json`, but anything other than `expected` throws with the answer. */
-export async function must(origin, method, path, expected, options) {
-  const res = await json(origin, method, path, options);
+export async function must<T = unknown>(
+  origin: string,
+  method: string,
+  path: string,
+  expected: number,
+  options?: JsonOptions,
+): Promise<T> {
+  const res = await json<T>(origin, method, path, options);
   if (res.status !== expected) {
     throw new Error(
       `${method} ${path}: expected ${expected}, got ${res.status} ${res.error ?? ''} ${res.body.toString('utf8').slice(0, 300)}`,
     );
   }
-  return res.json;
+  return res.json as T;
 }
 
 /** A multipart/form-data body with one part, built by hand so that file names and part types can be anything. */
-export function multipart(bytes, { field = 'file', filename = 'image.png', type = 'application/octet-stream' } = {}) {
+export function multipart(
+  bytes: Uint8Array,
+  { field = 'file', filename = 'image.png', type = 'application/octet-stream' } = {},
+): { body: Buffer; contentType: string } {
   const boundary = `----reliability${Math.random().toString(16).slice(2)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
@@ -106,6 +147,6 @@ export function multipart(bytes, { field = 'file', filename = 'image.png', type 
   };
 }
 
-export function closeAgent() {
+export function closeAgent(): void {
   agent.destroy();
 }

@@ -1,5 +1,5 @@
-import { send } from './http.ts';
-import { problemsOf } from './verdict.ts';
+import { type RawRequest, send } from './http.ts';
+import { problemsOf, type Secrets } from './verdict.ts';
 
 /**
  * Traffic through a dependency outage: `workers` loops send the `kinds` of
@@ -8,15 +8,44 @@ import { problemsOf } from './verdict.ts';
  * answer is timed and kept, so the report can say how fast the 503s came,
  * whether any request hung, and how long recovery took.
  */
-export async function outageRun(server, { kinds, fail, restore, beforeMs, outageMs, afterMs, workers = 6, ctx }) {
+/** One kind of request the traffic sends: a name for the report and a fresh request each time. */
+export interface RequestKind {
+  name: string;
+  request(): RawRequest;
+}
+
+export interface OutagePlan {
+  kinds: readonly RequestKind[];
+  fail(): unknown;
+  restore(): unknown;
+  beforeMs: number;
+  outageMs: number;
+  afterMs: number;
+  workers?: number;
+  ctx: Secrets;
+}
+
+interface Sample {
+  kind: string;
+  started: number;
+  ms: number;
+  status: number;
+  problems: string[];
+  answer: string | undefined;
+}
+
+export async function outageRun(
+  server: { url: string; pid: number | undefined },
+  { kinds, fail, restore, beforeMs, outageMs, afterMs, workers = 6, ctx }: OutagePlan,
+): Promise<OutageResult> {
   const t0 = performance.now();
   const now = () => performance.now() - t0;
-  const samples = [];
+  const samples: Sample[] = [];
   let stop = false;
   let turn = 0;
   const loop = async () => {
     while (!stop) {
-      const kind = kinds[turn++ % kinds.length];
+      const kind = kinds[turn++ % kinds.length]!;
       const started = now();
       const req = kind.request();
       const res = await send(server.url, { ...req, timeoutMs: 20_000 });
@@ -44,24 +73,54 @@ export async function outageRun(server, { kinds, fail, restore, beforeMs, outage
   return analyse(samples, failAt, restoreAt, kinds, server);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function analyse(samples, failAt, restoreAt, kinds, server) {
-  const ok = (s) => s.status >= 200 && s.status < 400;
+export interface OutageResult {
+  requests: number;
+  before: { count: number; failed: number };
+  during: {
+    count: number;
+    byStatus: Record<number, number>;
+    slowest: number;
+    over2s: number;
+    slow: { kind: string; status: number; ms: number; startedAfterFailMs: number }[];
+    notRefusedCleanly: number;
+  };
+  firstRefusalMs: number | null;
+  /** Per kind: ms after the restore until every later answer succeeded (null: never failed after it). */
+  recoveredAt: Record<string, number | null>;
+  afterByKind: Record<string, Record<number, number>>;
+  tokensIssued: number;
+  problems: string[];
+  alive: boolean;
+}
+
+function analyse(
+  samples: readonly Sample[],
+  failAt: number,
+  restoreAt: number,
+  kinds: readonly RequestKind[],
+  server: { pid: number | undefined },
+): OutageResult {
+  const ok = (s: Sample) => s.status >= 200 && s.status < 400;
   const before = samples.filter((s) => s.started + s.ms < failAt);
   // In flight at the failure, or sent during the outage.
   const during = samples.filter((s) => s.started + s.ms >= failAt && s.started < restoreAt);
-  const afterByKind = {};
-  for (const s of samples.filter((x) => x.started >= restoreAt))
-    (afterByKind[s.kind] ??= {})[s.status] = (afterByKind[s.kind]?.[s.status] ?? 0) + 1;
+  const afterByKind: Record<string, Record<number, number>> = {};
+  for (const s of samples.filter((x) => x.started >= restoreAt)) {
+    const byStatus = afterByKind[s.kind] ?? {};
+    byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+    afterByKind[s.kind] = byStatus;
+  }
   const firstRefusal = during.filter((s) => s.status === 503).sort((a, b) => a.started + a.ms - (b.started + b.ms))[0];
-  const recoveredAt = {};
+  const recoveredAt: Record<string, number | null> = {};
   for (const k of kinds) {
     const after = samples.filter((s) => s.kind === k.name && s.started >= restoreAt);
     // Recovered: from this answer on, every answer of this kind succeeded.
     let idx = after.length;
-    while (idx > 0 && ok(after[idx - 1])) idx--;
-    recoveredAt[k.name] = idx < after.length ? after[idx].started + after[idx].ms - restoreAt : null;
+    while (idx > 0 && ok(after[idx - 1]!)) idx--;
+    const first = after[idx];
+    recoveredAt[k.name] = first ? first.started + first.ms - restoreAt : null;
   }
   // A session handed out while the database was unreachable (answered before it came back).
   const tokensIssued = during.filter(
@@ -92,14 +151,15 @@ function analyse(samples, failAt, restoreAt, kinds, server) {
     tokensIssued,
     problems: [
       ...new Map(
-        samples.flatMap((s) => s.problems.map((p) => [p, `${p}: ${s.kind} → ${s.status} ${s.answer ?? ''}`])),
+        samples.flatMap((s) => s.problems.map((p) => [p, `${p}: ${s.kind} → ${s.status} ${s.answer ?? ''}`] as const)),
       ).values(),
     ],
     alive: isAlive(server.pid),
   };
 }
 
-export function isAlive(pid) {
+export function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -108,4 +168,8 @@ export function isAlive(pid) {
   }
 }
 
-const tally = (list) => list.reduce((acc, x) => ((acc[x] = (acc[x] ?? 0) + 1), acc), {});
+function tally(list: readonly number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const x of list) counts[x] = (counts[x] ?? 0) + 1;
+  return counts;
+}

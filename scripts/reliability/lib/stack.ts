@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { onCleanup, startServer, trackTempDir } from '../../bench/lib/processes.ts';
+import { onCleanup, type StartedServer, startServer, trackTempDir } from '../../bench/lib/processes.ts';
 import { buildNode, NODE_BUNDLE } from '../../build-node.ts';
 import { must } from './http.ts';
 
@@ -16,13 +16,13 @@ export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:
 export const OWNER = { email: 'owner@reliability.test', password: 'reliability owner password' };
 
 let built = false;
-export async function ensureBuilt() {
+export async function ensureBuilt(): Promise<void> {
   if (built) return;
   await buildNode();
   built = true;
 }
 
-export function tempDir(prefix) {
+export function tempDir(prefix: string): string {
   return trackTempDir(mkdtempSync(path.join(os.tmpdir(), `edge-cms-reliability-${prefix}-`)));
 }
 
@@ -31,7 +31,14 @@ let dbCounter = 0;
  * A fresh PostgreSQL database on the shared server, named after this process
  * so concurrent test runs never meet it, dropped at the end (and on Ctrl-C).
  */
-export async function freshPostgres() {
+export interface FreshPostgres {
+  name: string;
+  url: string;
+  port: number;
+  drop(): Promise<void>;
+}
+
+export async function freshPostgres(): Promise<FreshPostgres> {
   const { default: postgres } = await import('postgres');
   const name = `reliability_${process.pid}_${++dbCounter}`;
   const admin = postgres(PG_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 });
@@ -64,13 +71,26 @@ export async function freshPostgres() {
  * Starts the Node server. `env` overrides the defaults (SQLite and a local
  * directory in `dir`, a random JWT secret, mail to the log).
  */
+export interface NodeServer extends StartedServer {
+  dir: string;
+  logFile: string;
+  jwtSecret: string;
+  env: Record<string, string>;
+  /** The server's output so far (the log mailer writes e-mails there). */
+  log(): string;
+}
+
 export async function nodeServer(
-  name,
-  { dir = tempDir('node'), env = {}, logFile = path.join(dir, 'server.log') } = {},
-) {
+  name: string,
+  {
+    dir = tempDir('node'),
+    env = {},
+    logFile = path.join(dir, 'server.log'),
+  }: { dir?: string; env?: Record<string, string>; logFile?: string } = {},
+): Promise<NodeServer> {
   await ensureBuilt();
   const jwtSecret = randomBytes(32).toString('hex');
-  const fullEnv = {
+  const fullEnv: Record<string, string> = {
     DATABASE_URL: `sqlite:${path.join(dir, 'cms.db')}`,
     STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
     JWT_SECRET: jwtSecret,
@@ -89,21 +109,21 @@ export async function nodeServer(
     ...server,
     dir,
     logFile,
-    jwtSecret: fullEnv.JWT_SECRET,
+    jwtSecret,
     env: fullEnv,
     log: () => readFileSync(logFile, 'utf8'),
   };
 }
 
 /** The newest `{PUBLIC_URL}{page}?code=…` link the log mailer wrote. */
-export function lastCode(logText, page) {
+export function lastCode(logText: string, page: string): string {
   const all = [...logText.matchAll(new RegExp(`${page}\\?code=([A-Za-z0-9_-]+)`, 'g'))];
   if (all.length === 0) throw new Error(`no ${page}?code= link in the server log`);
-  return all.at(-1)[1];
+  return all.at(-1)?.[1] ?? '';
 }
 
 /** The code of the next e-mail to `page`: the log may be written after the response (workerd flushes late). */
-export async function nextCode(log, page, before = '', timeoutMs = 10_000) {
+export async function nextCode(log: () => string, page: string, before = '', timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = log();
@@ -118,10 +138,13 @@ export async function nextCode(log, page, before = '', timeoutMs = 10_000) {
 }
 
 /** Registers and verifies the first account (the owner) and signs in. Returns its token. */
-export async function registerOwner(server, log = server.log) {
+export async function registerOwner(
+  server: { url: string; log(): string },
+  log: () => string = server.log,
+): Promise<string> {
   await must(server.url, 'POST', '/v1/auth/register', 201, { body: OWNER });
   const code = await nextCode(log, '/verify');
   await must(server.url, 'POST', '/v1/auth/verify', 200, { body: { code } });
-  const session = await must(server.url, 'POST', '/v1/auth/login', 200, { body: OWNER });
+  const session = await must<{ token: string }>(server.url, 'POST', '/v1/auth/login', 200, { body: OWNER });
   return session.token;
 }

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a dependency (PostgreSQL, s3rver, an
@@ -11,10 +11,18 @@ import net from 'node:net';
  *   where only the client's own timeouts help.
  * `restore()` lets new connections through again (black-holed ones are reset).
  */
-export async function startTcpProxy(targetPort, targetHost = '127.0.0.1') {
-  const pairs = new Set();
-  const held = new Set();
-  let mode = 'open';
+export interface TcpProxy {
+  port: number;
+  cut(): void;
+  blackhole(): void;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  const held = new Set<net.Socket>();
+  let mode: 'open' | 'cut' | 'blackhole' = 'open';
   const server = net.createServer((client) => {
     client.on('error', () => {});
     if (mode === 'blackhole') {
@@ -33,11 +41,15 @@ export async function startTcpProxy(targetPort, targetHost = '127.0.0.1') {
     };
     upstream.on('error', drop).on('close', drop);
     client.on('close', drop);
-    client.on('data', (d) => mode === 'open' && upstream.write(d));
-    upstream.on('data', (d) => mode === 'open' && client.write(d));
+    client.on('data', (d: Buffer) => {
+      if (mode === 'open') upstream.write(d);
+    });
+    upstream.on('data', (d: Buffer) => {
+      if (mode === 'open') client.write(d);
+    });
   });
-  const listen = (port) =>
-    new Promise((resolve, reject) => {
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
         server.off('error', reject);
@@ -45,8 +57,8 @@ export async function startTcpProxy(targetPort, targetHost = '127.0.0.1') {
       });
     });
   await listen(0);
-  const port = server.address().port;
-  return {
+  const { port } = server.address() as AddressInfo;
+  const proxy: TcpProxy = {
     port,
     cut() {
       mode = 'cut';
@@ -69,8 +81,12 @@ export async function startTcpProxy(targetPort, targetHost = '127.0.0.1') {
       if (!server.listening) await listen(port);
     },
     close() {
-      this.cut();
-      return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      proxy.cut();
+      return new Promise<void>((resolve) => {
+        if (server.listening) server.close(() => resolve());
+        else resolve();
+      });
     },
   };
+  return proxy;
 }

@@ -19,7 +19,15 @@ const OFFLINE = {
  * but with its state in a temp directory, on a free port, offline, and with a
  * JWT secret of its own. Killed as a process group, workerd included.
  */
-export async function wranglerDev({ timeoutMs = 90_000 } = {}) {
+export interface WranglerDev {
+  url: string;
+  dir: string;
+  jwtSecret: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export async function wranglerDev({ timeoutMs = 90_000 } = {}): Promise<WranglerDev> {
   const dir = tempDir('wrangler');
   const env = { ...process.env, ...OFFLINE };
   const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], {
@@ -53,9 +61,13 @@ export async function wranglerDev({ timeoutMs = 90_000 } = {}) {
     { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const kill = (signal) => {
+  const collect = (d: Buffer) => {
+    output += d;
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const kill = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
     try {
       process.kill(-child.pid, signal);
     } catch {

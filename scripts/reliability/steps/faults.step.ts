@@ -1,41 +1,61 @@
-import { databaseOutage, storageOutage } from '../faults-dependencies.ts';
-import { diskFull, killDuringUpload, smtpDown } from '../faults-process.ts';
+import { type DatabaseOutage, databaseOutage, type StorageOutage, storageOutage } from '../faults-dependencies.ts';
+import {
+  type DiskFull,
+  diskFull,
+  type KillRound,
+  killDuringUpload,
+  type SmtpStep,
+  smtpDown,
+} from '../faults-process.ts';
+import { describeError, type Failed, type Log, type ReliabilityConfig, type Section } from './step.ts';
+
+const DIALECTS = ['postgres', 'mysql'] as const;
+type OutageKey = `${(typeof DIALECTS)[number]}${'Stopped' | 'Blackholed'}`;
+
+/** Each part's result, or why it could not run. */
+export type FaultsResult = { [K in OutageKey]: DatabaseOutage | Failed } & {
+  storage: StorageOutage | Failed;
+  kill: { uploadMs: number; rounds: KillRound[] } | Failed;
+  disk: DiskFull | Failed;
+  smtp: { steps: SmtpStep[] } | Failed;
+};
 
 /** Step 4: dependencies and the process itself failing. */
-export async function faultsStep(cfg, log) {
-  const out = {};
-  const guard = async (name, fn) => {
+export async function faultsStep(cfg: ReliabilityConfig, log: Log): Promise<FaultsResult> {
+  const guard = async <T>(name: string, fn: () => Promise<T>): Promise<T | Failed> => {
     log(`faults: ${name}`);
     try {
-      out[name] = await fn();
+      return await fn();
     } catch (err) {
-      out[name] = {
-        error: String(err?.stack ?? err)
-          .split('\n')
-          .slice(0, 4)
-          .join(' '),
-      };
+      return { error: describeError(err) };
     }
   };
   const timing = { outageMs: cfg.quick ? 4000 : 6000, afterMs: cfg.quick ? 8000 : 10_000 };
-  for (const dialect of ['postgres', 'mysql']) {
-    await guard(`${dialect}Stopped`, () => databaseOutage(dialect, 'cut', timing));
-    await guard(`${dialect}Blackholed`, () => databaseOutage(dialect, 'blackhole', timing));
-  }
-  await guard('storage', () => storageOutage());
-  await guard('kill', () => killDuringUpload({ quick: cfg.quick }));
-  await guard('disk', () => diskFull());
-  await guard('smtp', () => smtpDown());
-  return out;
+  const outage = (dialect: (typeof DIALECTS)[number], mode: 'cut' | 'blackhole') =>
+    guard(`${dialect}${mode === 'cut' ? 'Stopped' : 'Blackholed'}`, () => databaseOutage(dialect, mode, timing));
+  const postgresStopped = await outage('postgres', 'cut');
+  const postgresBlackholed = await outage('postgres', 'blackhole');
+  const mysqlStopped = await outage('mysql', 'cut');
+  const mysqlBlackholed = await outage('mysql', 'blackhole');
+  return {
+    postgresStopped,
+    postgresBlackholed,
+    mysqlStopped,
+    mysqlBlackholed,
+    storage: await guard('storage', () => storageOutage()),
+    kill: await guard('kill', () => killDuringUpload({ quick: cfg.quick })),
+    disk: await guard('disk', () => diskFull()),
+    smtp: await guard('smtp', () => smtpDown()),
+  };
 }
 
-const j = (o) =>
+const j = (o: Record<string, unknown>) =>
   Object.entries(o)
     .map(([k, v]) => `${k}: ${v}`)
     .join(', ');
 
-function outageLines(title, r) {
-  if (r.error) return { lines: [`**${title}: could not run:** ${r.error}`], failures: 1 };
+function outageLines(title: string, r: DatabaseOutage | Failed): { lines: string[]; failures: number } {
+  if ('error' in r) return { lines: [`**${title}: could not run:** ${r.error}`], failures: 1 };
   const d = r.during;
   const slowest = (d.slowest / 1000).toFixed(1);
   const recovered = Object.entries(r.recoveredAt)
@@ -68,7 +88,7 @@ function outageLines(title, r) {
   return { lines, failures };
 }
 
-const stepTable = (steps) => [
+const stepTable = (steps: readonly { what: string; status: unknown; ms: number; ok: boolean; body: string }[]) => [
   '| check | answer | ms | as required |',
   '|---|---|---|---|',
   ...steps.map(
@@ -77,14 +97,14 @@ const stepTable = (steps) => [
   ),
 ];
 
-export function faultsSection(r) {
-  const lines = [];
+export function faultsSection(r: FaultsResult): Section {
+  const lines: string[] = [];
   let failures = 0;
-  const outages = [];
+  const outages: [OutageKey, string][] = [];
   for (const [dialect, name] of [
     ['postgres', 'PostgreSQL'],
     ['mysql', 'MariaDB'],
-  ]) {
+  ] as const) {
     outages.push([`${dialect}Stopped`, `4a. ${name} stopped (proxy closed: connections reset, new ones refused)`]);
     outages.push([`${dialect}Blackholed`, `4a. ${name} black-holed (connections open, nothing gets through)`]);
   }
@@ -94,8 +114,10 @@ export function faultsSection(r) {
     failures += o.failures;
   }
   lines.push('**4b. Object store (s3rver) unreachable during uploads**', '');
-  if (r.storage.error) lines.push(`could not run: ${r.storage.error}`), failures++;
-  else {
+  if ('error' in r.storage) {
+    lines.push(`could not run: ${r.storage.error}`);
+    failures++;
+  } else {
     lines.push(...stepTable(r.storage.steps));
     failures += r.storage.steps.filter((s) => !s.ok).length;
   }
@@ -104,8 +126,10 @@ export function faultsSection(r) {
     '**4c. `kill -9` during an upload** (6 MiB PNG, SQLite + local directory; restarted on the same data after each kill)',
     '',
   );
-  if (r.kill.error) lines.push(`could not run: ${r.kill.error}`), failures++;
-  else {
+  if ('error' in r.kill) {
+    lines.push(`could not run: ${r.kill.error}`);
+    failures++;
+  } else {
     lines.push(
       `An uninterrupted upload took ${Math.round(r.kill.uploadMs)} ms from the first byte to the answer; the kills land around it.`,
       '',
@@ -120,8 +144,10 @@ export function faultsSection(r) {
     }
   }
   lines.push('', '**4d. Disk full** (the data directory on a 6 MiB tmpfs: SQLite and uploads)', '');
-  if (r.disk.error) lines.push(`could not run: ${r.disk.error}`), failures++;
-  else if (!r.disk.ran) lines.push(`Not run: ${r.disk.reason}.`);
+  if ('error' in r.disk) {
+    lines.push(`could not run: ${r.disk.error}`);
+    failures++;
+  } else if (!r.disk.ran) lines.push(`Not run: ${r.disk.reason}.`);
   else {
     const statuses = r.disk.uploads.map((u) => u.status).join(', ');
     const refusal = r.disk.uploads.find((u) => u.status !== 201);
@@ -131,7 +157,7 @@ export function faultsSection(r) {
       `- Rows afterwards: ${r.disk.rows}, not served whole: ${r.disk.broken.length}; reads while full: ${r.disk.readWhileFull}; after deleting two images through the API an upload is ${r.disk.afterFreeing}; alive: ${r.disk.alive ? 'yes' : 'NO'}.`,
     );
     const a = r.disk.activity;
-    const bounded = a && a.fileBytes !== null && a.fileBytes <= a.configuredMax;
+    const bounded = a.fileBytes !== null && a.fileBytes <= a.configuredMax;
     lines.push(
       `- Activity log (\`ACTIVITY_LOG_FILE\` on the same tmpfs, \`ACTIVITY_LOG_MAX_BYTES=${a?.configuredMax}\`): 40 article writes while full answered ${j(a?.writesWhileFull ?? {})}; \`GET /v1/activity/summary\` ${a?.status}${a?.sizeBytes !== undefined ? ` (sizeBytes ${a.sizeBytes} of maxBytes ${a.maxBytes})` : ''}; the file holds ${a?.fileBytes ?? 'no'} bytes: **${bounded ? 'within its bound' : 'OVER ITS BOUND or missing'}**.`,
     );
@@ -143,8 +169,10 @@ export function faultsSection(r) {
     failures += bad + r.disk.broken.length + (r.disk.alive ? 0 : 1) + (r.disk.afterFreeing === 201 ? 0 : 1);
   }
   lines.push('', '**4e. SMTP unreachable** (smtp-server behind the proxy)', '');
-  if (r.smtp.error) lines.push(`could not run: ${r.smtp.error}`), failures++;
-  else {
+  if ('error' in r.smtp) {
+    lines.push(`could not run: ${r.smtp.error}`);
+    failures++;
+  } else {
     lines.push(...stepTable(r.smtp.steps));
     lines.push(
       '',

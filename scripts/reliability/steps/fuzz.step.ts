@@ -1,13 +1,22 @@
-import { fuzzOperations } from '../fuzz.ts';
+import { type FuzzResult, fuzzOperations } from '../fuzz.ts';
 import { createFixtures } from '../lib/fixtures.ts';
 import { send } from '../lib/http.ts';
 import { nodeServer, registerOwner } from '../lib/stack.ts';
-import { fuzzUploads } from '../uploads.ts';
+import { fuzzUploads, type UploadResult } from '../uploads.ts';
+import type { Log, ReliabilityConfig, Section } from './step.ts';
 
 const MAX_UPLOAD_BYTES = 1024 * 1024;
 
 /** Step 1: hostile input against the real Node server on SQLite. */
-export async function fuzzStep(cfg, log) {
+export interface FuzzStepResult {
+  fuzz: FuzzResult;
+  uploads: { cases: UploadResult[]; escaped: string[] };
+  alive: boolean;
+  unhandled: string[];
+  unhandledCount: number;
+}
+
+export async function fuzzStep(cfg: ReliabilityConfig, log: Log): Promise<FuzzStepResult> {
   const server = await nodeServer('Node + SQLite (fuzz)', { env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
   try {
     const token = await registerOwner(server);
@@ -40,15 +49,15 @@ export async function fuzzStep(cfg, log) {
   }
 }
 
-const code = (s) => `\`${String(s).replace(/`/g, 'ˋ').replace(/\n/g, '⏎').replace(/\|/g, '¦')}\``;
+const code = (s: unknown) => `\`${String(s).replace(/`/g, 'ˋ').replace(/\n/g, '⏎').replace(/\|/g, '¦')}\``;
 
-export function fuzzSection(r) {
+export function fuzzSection(r: FuzzStepResult): Section {
   const f = r.fuzz;
   const statuses = Object.entries(f.byStatus)
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([s, n]) => `${s}: ${n}`)
     .join(', ');
-  const count = (pred) =>
+  const count = (pred: (status: number) => boolean) =>
     Object.entries(f.byStatus)
       .filter(([s]) => pred(Number(s)))
       .reduce((a, [, n]) => a + n, 0);
@@ -60,9 +69,11 @@ export function fuzzSection(r) {
     `- Server alive afterwards (\`/healthz\` 200): **${r.alive ? 'yes' : 'NO'}**; "unhandled error" lines in its log: **${r.unhandledCount}**.`,
   ];
   for (const p of f.problems) {
-    lines.push(
-      `  - ${p.label} — ${p.problem} (${p.count}×), e.g. ${code(`${p.examples[0].method} ${p.examples[0].path}`)}${p.examples[0].body ? ` body ${code(p.examples[0].body)}` : ''} → ${p.examples[0].status} ${code(p.examples[0].answer.slice(0, 160))}`,
-    );
+    const [e] = p.examples;
+    const example = e
+      ? `, e.g. ${code(`${e.method} ${e.path}`)}${e.body ? ` body ${code(e.body)}` : ''} → ${e.status} ${code(e.answer.slice(0, 160))}`
+      : '';
+    lines.push(`  - ${p.label} — ${p.problem} (${p.count}×)${example}`);
   }
   const up = r.uploads;
   lines.push('', '| upload | status | served as | problems |', '|---|---|---|---|');

@@ -4,17 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { crawlHeaders } from '../headers.ts';
 import { createFixtures } from '../lib/fixtures.ts';
 import { nodeServer, registerOwner } from '../lib/stack.ts';
+import type { Section } from './step.ts';
+
+type HeadersResult = Awaited<ReturnType<typeof crawlHeaders>>;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAX_UPLOAD_BYTES = 64 * 1024;
 
 /** Step 2: security headers on every route and every kind of error, and the CSP. */
-export async function headersStep() {
+export async function headersStep(): Promise<HeadersResult> {
   const server = await nodeServer('Node + SQLite (headers)', { env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
   try {
     const token = await registerOwner(server);
     const fixtures = await createFixtures(server, token);
-    let spaAsset = null;
+    let spaAsset: string | null = null;
     try {
       const js = readdirSync(path.join(root, 'admin-qwik/dist/build')).find((f) => f.endsWith('.js'));
       if (js) spaAsset = `/build/${js}`;
@@ -27,7 +30,7 @@ export async function headersStep() {
   }
 }
 
-export function headersSection(r) {
+export function headersSection(r: HeadersResult): Section {
   const bad = r.rows.filter((row) => row.missing.length);
   const statuses = [...new Set(r.rows.map((row) => row.status))].sort((a, b) => a - b).join(', ');
   const lines = [

@@ -1,12 +1,20 @@
 import { freshPostgres, nodeServer, registerOwner } from '../lib/stack.ts';
 import { wranglerDev } from '../lib/wrangler.ts';
-import { mixedLoad, seedForLoad } from '../load.ts';
+import { type MixedLoadResult, mixedLoad, seedForLoad } from '../load.ts';
+import type { Log, ReliabilityConfig, Section } from './step.ts';
+
+export type LoadRun = { name: string; connections: number } & (MixedLoadResult | { error: string });
 
 /** Step 3: mixed load on Node + SQLite, Node + PostgreSQL, and a short run on `wrangler dev`. */
-export async function loadStep(cfg, log) {
-  const runs = [];
-  const one = async (name, start, seconds, connections) => {
-    let target;
+export async function loadStep(cfg: ReliabilityConfig, log: Log): Promise<LoadRun[]> {
+  const runs: LoadRun[] = [];
+  const one = async (
+    name: string,
+    start: () => Promise<{ url: string; log(): string; stop(): Promise<unknown> }>,
+    seconds: number,
+    connections: number,
+  ) => {
+    let target: Awaited<ReturnType<typeof start>> | undefined;
     try {
       target = await start();
       const token = await registerOwner(target);
@@ -14,7 +22,7 @@ export async function loadStep(cfg, log) {
       log(`load: ${name}, ${connections} connections, ${seconds} s`);
       runs.push({ name, connections, ...(await mixedLoad(target.url, token, seed, { connections, seconds })) });
     } catch (err) {
-      runs.push({ name, connections, error: String(err?.message ?? err).slice(0, 600) });
+      runs.push({ name, connections, error: String((err as Error | undefined)?.message ?? err).slice(0, 600) });
     } finally {
       await target?.stop();
     }
@@ -38,7 +46,7 @@ export async function loadStep(cfg, log) {
   return runs;
 }
 
-export function loadSection(runs) {
+export function loadSection(runs: LoadRun[]): Section {
   const lines = [
     "Each connection cycles through 9 public reads (article lists of 20 and 100, single articles, sites, authors, an article's images, an image file) and 1 authenticated write (alternately `POST /v1/articles` and an image upload of a unique PNG). Afterwards every 201 is read back: the article with its title, the image byte for byte. Latency is autocannon's (whole milliseconds).",
     '',
@@ -47,7 +55,7 @@ export function loadSection(runs) {
   ];
   let failures = 0;
   for (const r of runs) {
-    if (r.error) {
+    if ('error' in r) {
       failures++;
       lines.push(
         `| ${r.name} | ${r.connections} | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} |`,
@@ -72,7 +80,7 @@ export function loadSection(runs) {
     for (const l of r.lost.slice(0, 5)) lines.push(`- lost: ${l}`);
   }
   const statuses = runs
-    .filter((r) => !r.error)
+    .flatMap((r) => ('error' in r ? [] : [r]))
     .map(
       (r) =>
         `${r.name}: ${Object.entries(r.byStatus)

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../lib/stack.ts';
+import type { Log, ReliabilityConfig, Section } from './step.ts';
 
 /**
  * Step 5: the races are already API contract tests, run against every
@@ -16,7 +17,7 @@ import { tempDir } from '../lib/stack.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const vitest = path.join(root, 'node_modules/.bin/vitest');
-const TARGETS = [
+const TARGETS: [project: string, files: string[]][] = [
   [
     'node',
     ['test/node/api/sqlite-local.test.ts', 'test/node/api/mysql-local.test.ts', 'test/node/api/postgres-s3.test.ts'],
@@ -26,8 +27,20 @@ const TARGETS = [
 
 const RACES = '20 parallel|while the first account verifies';
 
-export async function racesStep(_cfg, log) {
-  const results = [];
+export type RaceResult =
+  | { project: string; error: string }
+  | { project: string; file: string; name: string; status: string; ms: number; error?: undefined };
+
+/** The parts of vitest's JSON report read here. */
+interface VitestReport {
+  testResults: {
+    name: string;
+    assertionResults: { fullName: string; status: string; duration?: number | null }[];
+  }[];
+}
+
+export async function racesStep(_cfg: ReliabilityConfig, log: Log): Promise<RaceResult[]> {
+  const results: RaceResult[] = [];
   for (const [project, files] of TARGETS) {
     const out = path.join(tempDir('races'), 'vitest.json');
     log(`races: vitest --project ${project} -t "${RACES}"`);
@@ -41,7 +54,7 @@ export async function racesStep(_cfg, log) {
         timeout: 300_000,
       },
     );
-    let report;
+    let report: VitestReport;
     try {
       report = JSON.parse(readFileSync(out, 'utf8'));
     } catch {
@@ -63,7 +76,7 @@ export async function racesStep(_cfg, log) {
   return results;
 }
 
-export function racesSection(results) {
+export function racesSection(results: RaceResult[]): Section {
   const lines = [
     'The races are API contract tests already (`test/contract/api-auth.contract.ts`: "20 parallel registrations and verifications make exactly one owner" — exactly one 200 among 20 verifications, the owner is that one, every other session dead; `test/contract/api-users.contract.ts`: "20 parallel accepts of one code make one account" — one 201, nineteen 400, one user). This step runs exactly those tests (`vitest -t "20 parallel"`) on every database instead of duplicating them:',
     '',
@@ -72,7 +85,7 @@ export function racesSection(results) {
   ];
   let failures = 0;
   for (const r of results) {
-    if (r.error) {
+    if (r.error !== undefined) {
       failures++;
       lines.push(
         `| ${r.project} | — | could not run: ${r.error.replace(/\n/g, ' ').replace(/\|/g, '¦')} | **failed** | |`,

@@ -1,0 +1,141 @@
+import { ADMIN_JS_GOAL_BYTES, type AdminBytes } from '../admin-bytes.ts';
+import { BUDGET_BYTES } from '../bundle-size.ts';
+import { type CodecComparison, SOURCE, TARGET_WIDTH, type VariantCost } from '../images.ts';
+import type { Latency, Throughput } from './load.ts';
+
+export interface BenchRow {
+  metric: string;
+  value: number;
+  baseline: number;
+  unit: string;
+  ratio: number;
+  goal: string | null;
+  /** null: a figure shown for context, with no goal. */
+  pass: boolean | null;
+  /** The server's CPU time per request against the baseline's, in µs. */
+  cpu: { value: number; baseline: number } | null;
+}
+
+export interface BundleResult {
+  raw: number;
+  gzip: number;
+  files: string[];
+  budget: number;
+}
+
+export interface ImageResults {
+  firstRequestMs: number;
+  cachedRequestMs: number;
+  runs: Record<'original' | 'variant', Throughput>;
+  codecs: CodecComparison;
+  costBySize: VariantCost[];
+}
+
+export interface GoalInputs {
+  runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput>;
+  lat1: Latency;
+  latDeep: Latency;
+  deepPage: number;
+  pageSize: number;
+  bundle: BundleResult | undefined;
+  images: ImageResults;
+  admin: AdminBytes | undefined;
+}
+
+/** The report's rows: each measured value against its baseline, and the goal for the ratio (null: shown only). */
+export function goalRows({ runs, lat1, latDeep, deepPage, pageSize, bundle, images, admin }: GoalInputs): BenchRow[] {
+  const baselineRps = runs.baseline.rps;
+  const ratioRow = (
+    metric: string,
+    value: number,
+    base: number,
+    goal: number | null,
+    unit: string,
+    higherIsBetter = true,
+    cpu: BenchRow['cpu'] = null,
+  ): BenchRow => {
+    const ratio = value / base;
+    return {
+      metric,
+      value,
+      baseline: base,
+      unit,
+      ratio,
+      goal: goal === null ? null : `${higherIsBetter ? '≥' : '≤'} ${goal.toFixed(2)}`,
+      pass: goal === null ? null : higherIsBetter ? ratio >= goal : ratio <= goal,
+      cpu,
+    };
+  };
+  const cpu = (key: keyof GoalInputs['runs'], base: keyof GoalInputs['runs'] = 'baseline'): BenchRow['cpu'] =>
+    runs[key].cpuUsPerRequest === null
+      ? null
+      : { value: runs[key].cpuUsPerRequest, baseline: runs[base].cpuUsPerRequest ?? NaN };
+  const p = deepPage.toLocaleString('en');
+  return [
+    ratioRow('GET /v1/articles/:id (online)', runs.single.rps, baselineRps, 0.6, 'req/s', true, cpu('single')),
+    ratioRow(
+      `GET /v1/articles?limit=${pageSize} (page 1)`,
+      runs.list.rps,
+      baselineRps,
+      0.4,
+      'req/s',
+      true,
+      cpu('list'),
+    ),
+    ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),
+    ratioRow(`page ${p} vs page 1, latency p99`, latDeep.p99Ms, lat1.p99Ms, null, 'ms', false),
+    ratioRow(
+      `page ${p} vs page 1, throughput`,
+      runs.deepList.rps,
+      runs.list.rps,
+      null,
+      'req/s',
+      true,
+      cpu('deepList', 'list'),
+    ),
+    ...(['jpeg', 'webp'] as const).flatMap((f) => [
+      ratioRow(
+        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, time (app vs sharp)`,
+        images.codecs[f].app.ms,
+        images.codecs[f].sharp.ms,
+        4,
+        'ms',
+        false,
+      ),
+      ratioRow(
+        `variant ${SOURCE.width}×${SOURCE.height} → ${TARGET_WIDTH} px ${f}, bytes (app vs sharp)`,
+        images.codecs[f].app.bytes,
+        images.codecs[f].sharp.bytes,
+        1.3,
+        'bytes',
+        false,
+      ),
+    ]),
+    ratioRow(
+      'GET cached variant vs GET original',
+      images.runs.variant.rps,
+      images.runs.original.rps,
+      0.5,
+      'req/s',
+      true,
+      images.runs.variant.cpuUsPerRequest === null || images.runs.original.cpuUsPerRequest === null
+        ? null
+        : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest },
+    ),
+    ...(bundle
+      ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)]
+      : []),
+    ...(admin
+      ? [
+          ratioRow(
+            'admin JS (gzip) until login is usable vs goal',
+            admin.login.gzip / 1024,
+            ADMIN_JS_GOAL_BYTES / 1024,
+            1,
+            'KiB',
+            false,
+          ),
+        ]
+      : []),
+  ];
+}
