@@ -4,7 +4,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 const PASSWORD = 'a long enough password';
 
-/** Password reset, changing one's own account, cancelling a registration (API.md "Auth and accounts"). */
+/** Password reset, changing one's own account, cancelling a registration (docs/api.md#auth-and-accounts). */
 export function runAccountsApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`password reset and own account (${name})`, () => {
     let api: ApiHarness;

@@ -17,7 +17,7 @@ interface Entry {
 
 const PEER = '198.51.100.23';
 
-/** The activity log per API.md: producers, filters, paging, summary, exports. */
+/** The activity log per docs/api.md: producers, filters, paging, summary, exports. */
 export function runActivityApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`activity log API (${name})`, () => {
     let api: ApiHarness;

@@ -4,7 +4,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
-/** Articles per API.md: visibility, the title rule, paging, state changes, uniform 404s. */
+/** Articles per docs/api.md: visibility, the title rule, paging, state changes, uniform 404s. */
 export function runArticlesApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`articles API (${name})`, () => {
     let api: ApiHarness;

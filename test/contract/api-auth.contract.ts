@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, registerPending, SECRET_FIELDS } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
 
-/** Registration, verification, login and session tokens, per API.md and SECURITY.md. */
+/** Registration, verification, login and session tokens, per docs/api.md and docs/security.md. */
 export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness>, jwtSecret: string) {
   describe(`auth API (${name})`, () => {
     let api: ApiHarness;

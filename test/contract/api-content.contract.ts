@@ -4,7 +4,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
-/** Sites and authors per API.md: public reads, verified writes, validation, 404s, 409 while articles use them. */
+/** Sites and authors per docs/api.md: public reads, verified writes, validation, 404s, 409 while articles use them. */
 export function runContentApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`sites and authors API (${name})`, () => {
     let api: ApiHarness;

@@ -3,7 +3,7 @@ import { createArticle, errorOf, registerOwner, upload } from '../support/api-fl
 import type { ApiHarness } from '../support/api-harness.js';
 import { GIF_1x1, HTML, JPEG_2x3, PNG_1x1, pngBomb, pngWithScript, SVG, WEBP_1x1, ZIP } from '../support/images.js';
 
-/** Uploading and serving article images, per API.md and SECURITY.md "Uploads and serving". */
+/** Uploading and serving article images, per docs/api.md and docs/security.md#uploads-and-serving. */
 export function runImagesApiContract(name: string, setup: () => Promise<ApiHarness>, maxUploadBytes: number) {
   describe(`images API (${name})`, () => {
     let api: ApiHarness;

@@ -5,7 +5,7 @@ import { PNG_1x1 } from '../support/images.js';
 
 const SECRET = /^cms_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/;
 
-/** Integration keys per API.md "API keys": owner-only management, scopes enforced, revocation at once. */
+/** Integration keys per docs/api.md#api-keys: owner-only management, scopes enforced, revocation at once. */
 export function runApiKeysApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`API keys (${name})`, () => {
     let api: ApiHarness;

@@ -41,7 +41,7 @@ function colourAt(bytes: Uint8Array, x: number, y: number): string {
   }
 }
 
-/** The media library and image variants, per API.md "Media library, variants and purge". */
+/** The media library and image variants, per docs/api.md#media-library-variants-and-purge. */
 export function runMediaApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`media API and image variants (${name})`, () => {
     let api: ApiHarness;

@@ -22,7 +22,7 @@ interface Img {
   filename: string;
 }
 
-/** Duplicate and orphan purge, its settings and scheduler (API.md "Media library, variants and purge"). */
+/** Duplicate and orphan purge, its settings and scheduler (docs/api.md#media-library-variants-and-purge). */
 export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`media purge (${name})`, () => {
     let api: ApiHarness;

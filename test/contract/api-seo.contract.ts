@@ -4,7 +4,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 const EMPTY = { metaTitle: null, metaDescription: null, canonicalUrl: null, ogImage: null, noindex: false };
 
-/** SEO data per article (API.md "Articles"): validated, replaced whole, public with the article. */
+/** SEO data per article (docs/api.md#articles): validated, replaced whole, public with the article. */
 export function runSeoApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`article SEO (${name})`, () => {
     let api: ApiHarness;

@@ -4,7 +4,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 
 const HOSTILE_TITLE = `Tom & Jerry's <script>alert("x")</script> ]]> \u0007bell`;
 
-/** Beyond API.md: per-site sitemap.xml and RSS, per-article Open Graph / JSON-LD. */
+/** Per-site sitemap.xml and RSS, per-article Open Graph / JSON-LD. */
 export function runSyndicationApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`sitemaps, feeds and structured data (${name})`, () => {
     let api: ApiHarness;

@@ -14,7 +14,7 @@ async function accept(api: ApiHarness, code: string, displayName?: string) {
   return api.request('/v1/auth/invitation/accept', { method: 'POST', json: { code, password: PASSWORD, displayName } });
 }
 
-/** Invitations, users, roles and ownership (API.md "Users and invitations", "Roles"). */
+/** Invitations, users, roles and ownership (docs/api.md#users-and-invitations, docs/api.md#roles). */
 export function runUsersApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`invitations (${name})`, () => {
     let api: ApiHarness;

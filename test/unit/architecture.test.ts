@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * ARCHITECTURE.md's dependency rules, checked on every run so they cannot rot:
+ * The dependency rules of docs/architecture.md#rule-1, checked on every run so they cannot rot:
  * http → core → ports ← adapters; only wiring/ imports adapters; only config/
  * and entry.* read the environment.
  */
@@ -83,7 +83,7 @@ function violations(): string[] {
 }
 
 describe('architecture', () => {
-  it('keeps the dependency direction of ARCHITECTURE.md and reads env only in config/ and entry.*', () => {
+  it('keeps the dependency direction of docs/architecture.md#rule-1 and reads env only in config/ and entry.*', () => {
     expect(violations()).toEqual([]);
   });
 

@@ -41,7 +41,7 @@ export default {
     return current.fetch(request, env, ctx);
   },
 
-  /** The cron trigger (wrangler.toml): the purge runs when enabled and due (ARCHITECTURE rule 6). */
+  /** The cron trigger (wrangler.toml): the purge runs when enabled and due (docs/architecture.md#rule-6). */
   async scheduled(controller, env, ctx): Promise<void> {
     if (!appFor(env) || !deps) return;
     const current = deps;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { parseIpRange } from '../contract/ip-address.js';
 
 /**
- * The one reader of the environment (API.md, "Settings"). Parsed once at
+ * The one reader of the environment (README.md#configuration). Parsed once at
  * start-up into a typed object that is passed down; nothing else reads env.
  */
 
@@ -74,7 +74,7 @@ const RawSettingsSchema = z.object({
   MAX_JSON_BYTES: wholeNumber('MAX_JSON_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
   /** Article create, edit and SEO bodies: no length rule for the body, only this memory bound. */
   MAX_ARTICLE_BYTES: wholeNumber('MAX_ARTICLE_BYTES', 1024, 1024 ** 3).default(10_485_760),
-  /** Not in API.md's table: the pixel cap that refuses decompression bombs from the header. */
+  /** The pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
   /** The preset widths `?w=` accepts: up to 12 distinct widths from 16 to 4096, ascending. */
   IMAGE_VARIANT_WIDTHS: z
@@ -90,15 +90,15 @@ const RawSettingsSchema = z.object({
   DECODE_TIME_LIMIT_MS: wholeNumber('DECODE_TIME_LIMIT_MS', 100, 600_000).default(5000),
   /** Node only: how much memory (JS heap and wasm) one variant's worker thread may hold before it is stopped and refused. */
   DECODE_MEMORY_LIMIT_MB: wholeNumber('DECODE_MEMORY_LIMIT_MB', 64, 65_536).default(512),
-  /** Not in API.md's table: Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
+  /** Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
   DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(1500),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
-  /** Not in API.md's table: Node only, the NDJSON file of the activity log. */
+  /** Node only, the NDJSON file of the activity log. */
   ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),
-  /** Not in API.md's table: Node only. `database` shares one log between instances on MySQL/PostgreSQL. */
+  /** Node only. `database` shares one log between instances on MySQL/PostgreSQL. */
   ACTIVITY_LOG_STORE: z.enum(['file', 'database'], { error: 'must be file or database' }).default('file'),
   UPDATE_FEED_URL: httpUrl.optional(),
-  /** Not in API.md's table: the per-client budgets. Failed logins only count. */
+  /** The per-client budgets. Failed logins only count. */
   RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
   RATE_LIMIT_PASSWORD_RESET: rateRule('RATE_LIMIT_PASSWORD_RESET').default({ limit: 5, windowSeconds: 3600 }),
   RATE_LIMIT_VERIFICATION: rateRule('RATE_LIMIT_VERIFICATION').default({ limit: 10, windowSeconds: 900 }),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { nameSchema } from './site.schema.js';
 
 /**
- * What an integration key may do (API.md "API keys"). A key never passes a
+ * What an integration key may do (docs/api.md#api-keys). A key never passes a
  * route outside its scopes, and never an owner-only or account route.
  */
 export const API_KEY_SCOPES = ['content:read', 'content:write', 'media:write'] as const;

@@ -1,4 +1,4 @@
-/** Error codes of the HTTP contract (API.md) and the status each maps to. */
+/** Error codes of the HTTP contract (docs/api.md) and the status each maps to. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,

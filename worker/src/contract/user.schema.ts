@@ -4,7 +4,7 @@ export const ROLES = ['owner', 'admin'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 
-/** 12..1024 characters, any characters, no composition rules (API.md). */
+/** 12..1024 characters, any characters, no composition rules (docs/api.md). */
 export const NewPasswordSchema = z
   .string({ error: 'password must be a string' })
   .min(12, 'password must be at least 12 characters')

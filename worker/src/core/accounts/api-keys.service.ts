@@ -33,7 +33,7 @@ export function toApiKeyDto(k: ApiKey): ApiKeyDto {
 export const looksLikeApiKey = (token: string): boolean => token.startsWith(API_KEY_PREFIX);
 
 /**
- * Integration keys (API.md "API keys"). The secret is shown once, at
+ * Integration keys (docs/api.md#api-keys). The secret is shown once, at
  * creation; only its SHA-256 is stored (a 256-bit random secret needs no
  * slow hash: nothing about it can be guessed offline). A deleted or expired
  * key is refused on its next request.

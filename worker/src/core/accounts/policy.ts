@@ -2,7 +2,7 @@ import type { ApiKeyScope } from '../../contract/api-key.schema.js';
 import type { Actor } from './actor.js';
 
 /**
- * Who may do what, in one table (API.md "Roles"). `session`: any signed-in
+ * Who may do what, in one table (docs/api.md#roles). `session`: any signed-in
  * account, verified or not; `verified`: a verified account of either role;
  * `owner`: the owner only. Routes name a permission, never a role.
  */
@@ -30,7 +30,7 @@ export const POLICY = {
 export type Permission = keyof typeof POLICY;
 
 /**
- * What each API key scope grants (API.md "API keys"). Nothing else: a key
+ * What each API key scope grants (docs/api.md#api-keys). Nothing else: a key
  * never passes an owner-only route, an account route (`account.self`), the
  * activity log, the purge settings and runs, or the system routes, whatever
  * its scopes (test/node/api-key-scopes.test.ts walks every route).

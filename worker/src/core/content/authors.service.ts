@@ -21,7 +21,7 @@ export const toAuthorDto = (author: Author): AuthorDto => ({
   createdAt: author.createdAt.toISOString(),
 });
 
-/** The authors articles name (API.md "Sites and authors"). */
+/** The authors articles name (docs/api.md#sites-and-authors). */
 export function createAuthorsService({ repos, clock, ids }: AuthorsDeps) {
   return {
     async list(limit: number, cursor?: string): Promise<Page<AuthorDto>> {

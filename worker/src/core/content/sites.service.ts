@@ -20,7 +20,7 @@ export const toSiteDto = (site: Site): SiteDto => ({
   createdAt: site.createdAt.toISOString(),
 });
 
-/** The sites articles are published to (API.md "Sites and authors"). */
+/** The sites articles are published to (docs/api.md#sites-and-authors). */
 export function createSitesService({ repos, clock, ids }: SitesDeps) {
   return {
     async list(limit: number, cursor?: string): Promise<Page<SiteDto>> {

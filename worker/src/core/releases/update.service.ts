@@ -15,7 +15,7 @@ import { ReleaseRefusedError, refuse } from './refusal.js';
 import { compareVersions } from './semver.js';
 import { verifyFeed } from './verify-manifest.js';
 
-/** GET /v1/system/update and the POSTs' 200 body (API.md). */
+/** GET /v1/system/update and the POSTs' 200 body (docs/api.md). */
 export interface UpdateStatusDto {
   current: string;
   latest: string | null;

@@ -21,7 +21,7 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, issu
   return c.json(body, ERROR_STATUS[code] as ContentfulStatusCode);
 }
 
-/** The one place where errors become HTTP: the uniform body of API.md, no stack traces. */
+/** The one place where errors become HTTP: the uniform body of docs/api.md#errors, no stack traces. */
 export const onError =
   (logger: Logger): ErrorHandler =>
   (err, c) => {

@@ -15,7 +15,7 @@ const FORMATS = {
   ndjson: { type: 'application/x-ndjson; charset=utf-8', header: '', row: ndjsonRow },
 } as const;
 
-/** `/v1/activity` (API.md "Activity log"). */
+/** `/v1/activity` (docs/api.md#activity-log). */
 export const activityRoutes = new Hono<AppEnv>()
   .get('/', allow('activity.read'), validate('query', ActivityListQuerySchema), async (c) =>
     c.json(await c.var.services.activity.list(c.req.valid('query'))),

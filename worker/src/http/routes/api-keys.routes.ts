@@ -7,7 +7,7 @@ import { allow, currentUser } from '../middleware/auth.js';
 import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 
-/** `/v1/api-keys`: the owner's integration keys (API.md "API keys"). */
+/** `/v1/api-keys`: the owner's integration keys (docs/api.md#api-keys). */
 export const apiKeysRoutes = new Hono<AppEnv>()
   .get('/', allow('apiKeys.manage'), validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');

@@ -7,7 +7,7 @@ import { allow } from '../middleware/auth.js';
 import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 
-/** `/v1/sites`: public reads, verified writes (API.md "Sites and authors"). */
+/** `/v1/sites`: public reads, verified writes (docs/api.md#sites-and-authors). */
 export const sitesRoutes = new Hono<AppEnv>()
   .get('/', validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');

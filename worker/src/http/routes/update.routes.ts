@@ -59,7 +59,7 @@ async function answer(
 }
 
 /**
- * `/v1/system/update` (API.md). Apply and rollback answer 202 once the
+ * `/v1/system/update` (docs/api.md). Apply and rollback answer 202 once the
  * supervisor has accepted: it then stops this process and starts the other
  * release; GET shows the outcome (`lastApply`) when the new process answers.
  * Where there is no supervisor (Workers, or Node started without it) they

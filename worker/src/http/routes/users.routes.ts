@@ -7,7 +7,7 @@ import { allow, currentUser } from '../middleware/auth.js';
 import { idParam } from '../params.js';
 import { validate } from '../validate.js';
 
-/** `/v1/user`: users and invitations, the owner's business (API.md). */
+/** `/v1/user`: users and invitations, the owner's business (docs/api.md). */
 export const usersRoutes = new Hono<AppEnv>()
   .get('/invite', allow('invitations.manage'), validate('query', PageQuerySchema), async (c) => {
     const { limit, cursor } = c.req.valid('query');
