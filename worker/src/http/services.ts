@@ -27,7 +27,9 @@ export function purgeDeps(deps: AppDeps, dropVariants: (imageIds: string[]) => P
 }
 
 /**
- * What the Worker's cron handler and the Node timer both call (docs/architecture.md#rule-6): runScheduledPurge over deps built outside any request.
+ * What the Worker's cron handler and the Node timer both call
+ * (docs/architecture.md#rule-6): runScheduledPurge over deps built outside
+ * any request.
  */
 export function scheduledPurge(deps: AppDeps): (now: Date) => Promise<PurgeRun | null> {
   const purge = scheduledPurgeDeps(deps);

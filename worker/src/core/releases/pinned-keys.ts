@@ -1,7 +1,7 @@
 /**
  * The Ed25519 public keys a release manifest may be signed by. Two are
  * pinned so that one can be rotated while the other keeps working
- * (docs/releases.md, "Rotating a key"). A retired key stays listed as
+ * (docs/releases.md, "Keys and rotation"). A retired key stays listed as
  * 'retired' so that its signatures are refused with a clear reason.
  *
  * keyId: the first 16 hex digits of SHA-256(raw public key), checked when
