@@ -9,24 +9,23 @@
  * window.cmsColorMode.set(mode) is what the toggle in the layout calls.
  */
 (() => {
-  
-  var KEY = 'cms.colorMode';
-  var MODES = ['light', 'dark', 'system'];
-  var root = document.documentElement;
-  var media = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const KEY = 'cms.colorMode';
+  const MODES = ['light', 'dark', 'system'];
+  const root = document.documentElement;
+  const media = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 
   function stored() {
     try {
-      var value = window.localStorage.getItem(KEY);
+      const value = window.localStorage.getItem(KEY);
       return MODES.indexOf(value) >= 0 ? value : 'system';
-    } catch (e) {
+    } catch {
       // Storage can be disabled (privacy settings): follow the system.
       return 'system';
     }
   }
 
   function apply(mode) {
-    var theme = mode === 'system' ? (media?.matches ? 'dark' : 'light') : mode;
+    const theme = mode === 'system' ? (media?.matches ? 'dark' : 'light') : mode;
     root.setAttribute('data-color-mode', mode);
     root.setAttribute('data-theme', theme);
     root.style.colorScheme = theme;
@@ -37,7 +36,7 @@
     try {
       if (mode === 'system') window.localStorage.removeItem(KEY);
       else window.localStorage.setItem(KEY, mode);
-    } catch (e) {
+    } catch {
       // Not persisted, but still applied for this page.
     }
     apply(mode);
@@ -46,7 +45,7 @@
   apply(stored());
 
   if (media) {
-    var follow = () => {
+    const follow = () => {
       if (root.getAttribute('data-color-mode') === 'system') apply('system');
     };
     if (media.addEventListener) media.addEventListener('change', follow);
@@ -60,6 +59,6 @@
   window.cmsColorMode = {
     modes: MODES.slice(),
     get: () => root.getAttribute('data-color-mode') || 'system',
-    set: set,
+    set,
   };
 })();

@@ -25,7 +25,7 @@ export interface RequestOptions {
 }
 
 /** Workers' types make `json()` return unknown; tests read bodies loosely on purpose. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: tests read bodies loosely, as the comment above says
 export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
 
 export interface ApiHarness {

@@ -18,7 +18,7 @@ function sourceFiles(dir: string): string[] {
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
-export function importsOf(code: string): string[] {
+function importsOf(code: string): string[] {
   return [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../worker/src/http/deps.js';
 /** Every port is a trap: the limiter fails, and nothing behind it may be reached. */
 function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
   const reached: string[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: a Proxy that stands in for every port and every member of one
   const trap = (name: string): any =>
     new Proxy(() => {}, {
       get: (_t, prop) => (prop === 'then' ? undefined : trap(`${name}.${String(prop)}`)),

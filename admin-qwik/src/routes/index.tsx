@@ -15,7 +15,6 @@ export default component$(() => {
   const attempt = useSignal(0);
   const health = useSignal<Remote<Readiness>>({ state: 'loading' });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the API answers only at run time, in the browser
   useVisibleTask$(
     ({ track, cleanup }) => {
       track(() => attempt.value);

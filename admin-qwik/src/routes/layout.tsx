@@ -29,7 +29,6 @@ export default component$(() => {
   const loc = useLocation();
   const nav = useNavigate();
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the session exists only in the browser
   useVisibleTask$(
     async ({ track }) => {
       const path = track(() => loc.url.pathname);

@@ -51,6 +51,7 @@ export const NAUGHTY_STRINGS = [
   'javascript:alert(1)',
   'data:text/html,<script>alert(1)</script>',
   '{{7*7}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as the text it is
   '${7*7}',
   '$(reboot)',
   '`id`',

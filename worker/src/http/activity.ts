@@ -28,7 +28,10 @@ export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' 
     // Found on first use: on Node, asking Hono for the execution context
     // throws, and an Error (with its stack) on every read cost ~10 µs a request.
     let resolved: Defer | undefined;
-    const defer: Defer = (work) => (resolved ??= deferFor(c, deps.defer))(work);
+    const defer: Defer = (work) => {
+      resolved ??= deferFor(c, deps.defer);
+      return resolved(work);
+    };
     c.set('defer', defer);
     c.set('audit', (action, options = {}) => {
       const ip = displayAddressOf(

@@ -69,19 +69,17 @@ export interface ActivityLogStore {
 
 /** The one way an entry is measured and written to NDJSON, shared by both adapters so sizes agree. */
 export function entryLine(entry: ActivityEntry): string {
-  return (
-    `${JSON.stringify({
-      id: entry.id,
-      at: entry.at.toISOString(),
-      actorType: entry.actorType,
-      actorId: entry.actorId,
-      action: entry.action,
-      subjectType: entry.subjectType,
-      subjectId: entry.subjectId,
-      ip: entry.ip,
-      details: entry.details,
-    })}\n`
-  );
+  return `${JSON.stringify({
+    id: entry.id,
+    at: entry.at.toISOString(),
+    actorType: entry.actorType,
+    actorId: entry.actorId,
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectId: entry.subjectId,
+    ip: entry.ip,
+    details: entry.details,
+  })}\n`;
 }
 
 /** `system`, `user:<id>`, `apiKey:<id>`, or `user:anonymous` for a caller without an account (a failed login). */

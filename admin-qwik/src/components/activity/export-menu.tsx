@@ -52,7 +52,7 @@ export const ExportMenu = component$((props: { onExport$: QRL<(format: ExportFor
         <span>{props.busy ? 'Exporting…' : 'Export'}</span>
       </button>
       {open.value && (
-        <ul
+        <div
           id="export-menu"
           class="menu"
           role="menu"
@@ -68,21 +68,20 @@ export const ExportMenu = component$((props: { onExport$: QRL<(format: ExportFor
           }}
         >
           {ITEMS.map((item) => (
-            <li key={item.format} role="none">
-              <button
-                type="button"
-                role="menuitem"
-                class="menu-item"
-                onClick$={async () => {
-                  await close();
-                  await props.onExport$(item.format);
-                }}
-              >
-                {item.label}
-              </button>
-            </li>
+            <button
+              key={item.format}
+              type="button"
+              role="menuitem"
+              class="menu-item"
+              onClick$={async () => {
+                await close();
+                await props.onExport$(item.format);
+              }}
+            >
+              {item.label}
+            </button>
           ))}
-        </ul>
+        </div>
       )}
     </div>
   );

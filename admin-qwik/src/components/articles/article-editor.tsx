@@ -54,7 +54,6 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     if (res.ok) images.value = res.data.items;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the id is in the browser's address only
   useVisibleTask$(
     async ({ track }) => {
       track(() => loc.url.href);

@@ -83,7 +83,6 @@ export const ImageUploader = component$(
     });
 
     // The remembered choice; the page was rendered at build time with the default (on).
-    // eslint-disable-next-line qwik/no-use-visible-task -- localStorage is in the browser only
     useVisibleTask$(
       () => {
         shrink.value = getShrinkSetting();
@@ -92,7 +91,6 @@ export const ImageUploader = component$(
     );
 
     // Drag and drop through plain listeners: a drop's files are readable only while the event is dispatched.
-    // eslint-disable-next-line qwik/no-use-visible-task -- DOM events in the browser
     useVisibleTask$(
       ({ track, cleanup }) => {
         const el = track(() => dropzone.value);

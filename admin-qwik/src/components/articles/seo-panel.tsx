@@ -25,6 +25,7 @@ const CharCount = component$(
 const SerpPreview = component$((props: { draft: Signal<Draft>; title: string }) => {
   const d = props.draft.value;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of text, not of form controls: a fieldset would say otherwise
     <div class="serp" aria-label="Search result preview" role="group" data-testid="serp">
       <span class="serp-title">{d.metaTitle.trim() || props.title}</span>
       {d.canonicalUrl.trim() && <span class="serp-url">{d.canonicalUrl.trim()}</span>}
@@ -44,7 +45,6 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
   const status = useSignal<string | null>(null);
   const draft = useSignal<Draft>({ metaTitle: '', metaDescription: '', canonicalUrl: '' });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const id = track(() => props.articleId);

@@ -102,7 +102,6 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
     list.nextCursor = res.data.nextCursor;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(() => load(null), { strategy: 'document-ready' });
 
   const focusLater = $((id: string) => setTimeout(() => document.getElementById(id)?.focus(), 0));

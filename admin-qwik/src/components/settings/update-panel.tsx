@@ -32,7 +32,6 @@ export const UpdatePanel = component$(() => {
     return res;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async () => {
       await load();

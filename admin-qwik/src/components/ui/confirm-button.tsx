@@ -19,7 +19,6 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
   const trigger = useSignal<HTMLButtonElement>();
   const busy = useSignal(false);
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- focus exists only in the browser
   useVisibleTask$(({ track }) => {
     if (track(() => armed.value)) yes.value?.focus();
   });
@@ -42,6 +41,7 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
           {props.label}
         </button>
       ) : (
+        // biome-ignore lint/a11y/useSemanticElements: inline, inside a row of buttons, where a fieldset (a block with a border and a legend) does not fit
         <span
           class="confirm-ask"
           role="group"

@@ -14,7 +14,6 @@ export default component$(() => {
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the code is in the browser's address only
   useVisibleTask$(() => {
     code.value = queryParam('code');
     if (!code.value) error.value = 'This link has no invitation code. Open the link from the e-mail again.';

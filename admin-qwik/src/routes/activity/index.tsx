@@ -75,7 +75,6 @@ export default component$(() => {
     }
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const f = track(() => filters.value);
@@ -85,7 +84,6 @@ export default component$(() => {
   );
 
   // Names for the people in the log (the owner may list users; others see short ids).
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const role = track(() => session.user?.role);
@@ -132,6 +130,7 @@ export default component$(() => {
         <h1>Activity</h1>
         <ExportMenu onExport$={exportAs} busy={exporting.value} />
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: Qwik's JSX has no <search> element yet; role="search" on the form is the long-supported equivalent */}
       <form
         class="filters"
         role="search"

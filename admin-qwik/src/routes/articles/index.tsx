@@ -35,7 +35,6 @@ export default component$(() => {
     list.nextCursor = res.data.nextCursor;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     ({ track }) => {
       const status = track(() => filter.value);

@@ -42,7 +42,6 @@ export default component$(() => {
     list.nextCursor = res.data.nextCursor;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const role = track(() => session.user?.role);
@@ -52,7 +51,6 @@ export default component$(() => {
   );
 
   // The new secret takes the focus once it is on the page (screen readers read it first).
-  // eslint-disable-next-line qwik/no-use-visible-task -- focus exists only in the browser
   useVisibleTask$(({ track }) => {
     if (track(() => secret.value)) document.getElementById('secret-heading')?.focus();
   });
@@ -145,13 +143,13 @@ export default component$(() => {
                   <strong class="item-title">{k.name}</strong> <code>{k.prefix}…</code>
                   {expired && <span class="badge">expired</span>}
                 </div>
-                <div class="scopes" aria-label="Scopes">
+                <ul class="scopes" aria-label="Scopes">
                   {k.scopes.map((s) => (
-                    <span key={s} class="badge">
+                    <li key={s} class="badge">
                       {s}
-                    </span>
+                    </li>
                   ))}
-                </div>
+                </ul>
                 <span class="item-meta" data-testid="key-dates">
                   {`Created ${formatDateTime(k.createdAt)} · last used ${k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'} · ${
                     k.expiresAt ? `${expired ? 'expired' : 'expires'} ${formatDateTime(k.expiresAt)}` : 'never expires'

@@ -21,7 +21,6 @@ export default component$(() => {
     else await nav(next);
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- browser-only state
   useVisibleTask$(
     async () => {
       if (getToken() && session.status === 'signed-in') {

@@ -52,7 +52,6 @@ export default component$(() => {
     if (res.ok) stats.value = res.data;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const q = track(() => applied.value);
@@ -81,6 +80,7 @@ export default component$(() => {
           Purge settings and runs
         </Link>
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: Qwik's JSX has no <search> element yet; role="search" on the form is the long-supported equivalent */}
       <form
         class="toolbar"
         role="search"

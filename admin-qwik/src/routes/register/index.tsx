@@ -23,7 +23,6 @@ export default component$(() => {
   const busy = useSignal(false);
   const registeredAs = useSignal('');
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- browser-only state
   useVisibleTask$(
     async () => {
       if (getToken()) {

@@ -16,7 +16,6 @@ export default component$(() => {
   const busy = useSignal(false);
   const done = useSignal(false);
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the code is in the browser's address only
   useVisibleTask$(() => {
     code.value = queryParam('code');
   });

@@ -21,7 +21,6 @@ export default component$(() => {
   const attempt = useSignal(0);
   const version = useSignal<Remote<VersionDto>>({ state: 'loading' });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the data exists only at run time, in the browser
   useVisibleTask$(
     ({ track, cleanup }) => {
       track(() => attempt.value);

@@ -48,7 +48,6 @@ export default component$(() => {
     state.invitesCursor = res.data.nextCursor;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async ({ track }) => {
       const role = track(() => session.user?.role);

@@ -11,7 +11,6 @@ export default component$(() => {
   const state = useSignal<'working' | 'done' | 'failed'>('working');
   const error = useSignal<string | null>(null);
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- the code is in the browser's address only
   useVisibleTask$(
     async () => {
       const code = queryParam('code');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { access, type FileHandle, lstat, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../core/domain/errors.js';
@@ -43,7 +43,7 @@ export function createLocalDirBlobStore(root: string): BlobStore {
   };
 
   async function* walk(relDir: string, prefix: string, cursor: string | undefined): AsyncGenerator<BlobInfo> {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(path.join(base, relDir), { withFileTypes: true });
     } catch (error) {

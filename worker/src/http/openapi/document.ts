@@ -99,7 +99,7 @@ function operationObject(op: Operation) {
 /** OpenAPI 3.1, built once per process from OPERATIONS. */
 export function buildOpenApiDocument(version: VersionDto) {
   const paths: Record<string, Record<string, object>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operationObject(op) };
   return {
     openapi: '3.1.0',
     info: {

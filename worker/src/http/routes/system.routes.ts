@@ -37,5 +37,8 @@ export const systemRoutes = (version: VersionDto) => new Hono<AppEnv>().get('/ve
 /** `/v1/openapi.json`, built on first request and kept. */
 export const openApiRoute = (version: VersionDto) => {
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
-  return new Hono<AppEnv>().get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(version))));
+  return new Hono<AppEnv>().get('/openapi.json', (c) => {
+    document ??= buildOpenApiDocument(version);
+    return c.json(document);
+  });
 };

@@ -56,7 +56,6 @@ export default component$(() => {
     runs.nextCursor = res.data.nextCursor;
   });
 
-  // eslint-disable-next-line qwik/no-use-visible-task -- data exists only at run time
   useVisibleTask$(
     async () => {
       await Promise.all([loadSettings(), loadRuns(null)]);

@@ -22,7 +22,7 @@ export function preparedInList<Row>(
       byLength.set(values.length, entry);
     }
     const bound: Record<string, unknown> = {};
-    entry.names.forEach((n, i) => (bound[n] = values[i]));
+    for (const [i, n] of entry.names.entries()) bound[n] = values[i];
     return entry.read(bound);
   };
 }

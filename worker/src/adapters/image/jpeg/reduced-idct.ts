@@ -111,8 +111,14 @@ export function idctBlock(
 ): void {
   const at = y0 * stride + x0;
   if (nx === ny) {
-    if (nx === 2) return idct2(f, plane, at, stride);
-    if (nx === 4) return idct4(f, plane, at, stride);
+    if (nx === 2) {
+      idct2(f, plane, at, stride);
+      return;
+    }
+    if (nx === 4) {
+      idct4(f, plane, at, stride);
+      return;
+    }
     if (nx === 1) {
       plane[at] = clamp(f[0]! / 8 + 128.5);
       return;
