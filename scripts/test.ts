@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { buildNode } from './build-node.ts';
 
 /**
- * `npm test`: the whole suite. Builds what the tests serve (the admin's
- * static files for workerd and the browser, the Node bundle for the
- * end-to-end server test), type-checks (server, admin and scripts), then runs every vitest project:
- * unit, node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP), workers
- * (workerd with D1 and R2) and browser (Chromium). Extra arguments go to
- * vitest, e.g. `npm test -- --project node`.
+ * `npm test`: the whole suite. Checks format and lint first (`biome ci .`,
+ * seconds, so a stray format error fails before the minutes of tests),
+ * builds what the tests serve (the admin's static files for workerd and the
+ * browser, the Node bundle for the end-to-end server test), type-checks
+ * (server, admin and scripts), then runs every vitest project: unit, admin
+ * (Qwik components), node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP),
+ * workers (workerd with D1 and R2) and browser (Chromium). Extra arguments
+ * go to vitest, e.g. `npm test -- --project node`.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name: string): string => path.join(root, 'node_modules/.bin', name);
@@ -19,6 +21,7 @@ function run(cmd: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+run(bin('biome'), ['ci', '.']);
 run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 await buildNode();
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
