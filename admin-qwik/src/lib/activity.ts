@@ -1,4 +1,5 @@
 import type { ActivityEntryDto, ActivitySummaryDto } from '../../../worker/src/contract/activity.schema';
+import type { ApiQuery } from './api-types';
 
 export type { ActivityEntryDto, ActivitySummaryDto };
 
@@ -20,17 +21,20 @@ function nextDay(day: string): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** The filters the list, the summary and the export share. */
+export type FilterQuery = Pick<ApiQuery<'/v1/activity/summary', 'get'>, 'action' | 'actorId' | 'from' | 'to'>;
+
 /** The filters → the API's query (`from` inclusive, `to` exclusive: the day after the last one chosen), or what is wrong. */
-export function filterQuery(f: ActivityFilters): { query: URLSearchParams } | { problem: string } {
-  const q = new URLSearchParams();
-  if (f.action) q.set('action', f.action);
-  if (f.actorId) q.set('actorId', f.actorId);
+export function filterQuery(f: ActivityFilters): { query: FilterQuery } | { problem: string } {
   if (f.fromDay && !DAY.test(f.fromDay)) return { problem: 'The first day is not a date.' };
   if (f.toDay && !DAY.test(f.toDay)) return { problem: 'The last day is not a date.' };
   if (f.fromDay && f.toDay && f.fromDay > f.toDay) return { problem: 'The first day must not be after the last day.' };
-  if (f.fromDay) q.set('from', `${f.fromDay}T00:00:00.000Z`);
-  if (f.toDay) q.set('to', `${nextDay(f.toDay)}T00:00:00.000Z`);
-  return { query: q };
+  const query: FilterQuery = {};
+  if (f.action) query.action = f.action;
+  if (f.actorId) query.actorId = f.actorId;
+  if (f.fromDay) query.from = `${f.fromDay}T00:00:00.000Z`;
+  if (f.toDay) query.to = `${nextDay(f.toDay)}T00:00:00.000Z`;
+  return { query };
 }
 
 /** Every day from the first to the last of `byDay`, the missing ones as 0 (at most `max`, the latest kept). */

@@ -1,7 +1,8 @@
 /**
- * What an API call comes back as (lib/http.ts never throws). Types only, in a
- * file of their own, so the pure form helpers can name them without pulling
- * in the browser-side client (the unit tests type-check them under Node).
+ * What an API call comes back as (lib/typed-api.ts never throws). Types and
+ * one guard only, in a file of their own, so the pure form helpers can name
+ * them without pulling in the browser-side client (the unit tests
+ * type-check them under Node).
  */
 export interface Issue {
   path: string;
@@ -11,3 +12,8 @@ export interface Issue {
 export type Result<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number | null; code: string; message: string; issues: Issue[] };
+
+/** A JSON object (not null, not an array): what an answer's body is read as. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

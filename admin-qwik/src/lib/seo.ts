@@ -1,5 +1,6 @@
 import './zod-csp';
 import { type SeoDto, SeoInputSchema } from '../../../worker/src/contract/seo.schema';
+import type { ApiBody } from './api-types';
 import type { Issue } from './result';
 
 export type { SeoDto };
@@ -7,7 +8,9 @@ export type { SeoDto };
 export const SEO_LIMITS = { metaTitle: 200, metaDescription: 500, canonicalUrl: 2048, ogImage: 2048 } as const;
 
 /** The SEO form → the PUT body (the whole record; empty text clears a field), checked with the API's schema. */
-export function seoFromForm(form: HTMLFormElement | FormData): { body: Record<string, unknown> } | { issues: Issue[] } {
+export function seoFromForm(
+  form: HTMLFormElement | FormData,
+): { body: ApiBody<'/v1/articles/{id}/seo', 'put'> } | { issues: Issue[] } {
   // FormData too, so the rule can be checked without a document (test/unit/admin-forms.test.ts).
   const data = form instanceof FormData ? form : new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '');

@@ -1,5 +1,5 @@
 import type { VersionDto } from '../../../worker/src/contract/system.schema';
-import { type ApiResult, getJson, isRecord } from './api';
+import { isRecord } from './result';
 
 export type { VersionDto };
 
@@ -27,9 +27,3 @@ export function isReadiness(body: unknown): body is Readiness {
     Object.values(body.checks).every((v) => typeof v === 'boolean')
   );
 }
-
-export const fetchVersion = (signal?: AbortSignal): Promise<ApiResult<VersionDto>> =>
-  getJson('/v1/system/version', isVersion, { signal });
-
-export const fetchReadiness = (signal?: AbortSignal): Promise<ApiResult<Readiness>> =>
-  getJson('/readyz', isReadiness, { signal, acceptStatuses: [503] });

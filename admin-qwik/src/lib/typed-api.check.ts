@@ -1,6 +1,6 @@
 // Compile-time checks of typed-api.ts (run by `tsc -p admin-qwik`): each
 // expected error below must be one, or the compiler reports the directive unused.
-import { type ApiAnswer, call } from './typed-api';
+import { type ApiAnswer, call, undescribed } from './typed-api';
 
 export async function typedApiCompiles(): Promise<void> {
   const keys = await call('get', '/v1/api-keys', { query: { limit: '20' } });
@@ -19,4 +19,7 @@ export async function typedApiCompiles(): Promise<void> {
   const summary: ApiAnswer<'/v1/activity/summary', 'get'> | null = null;
   // @ts-expect-error -- the summary has no such field
   void summary?.nope;
+  const key = keys.ok ? keys.data.items[0] : undefined;
+  // @ts-expect-error -- undescribed() takes only what the description leaves as a bare object
+  if (key) undescribed<{ id: number }>(key);
 }

@@ -1,44 +1,40 @@
 import type { paths } from './api-schema';
-import { api, type Result } from './http';
+import type { BodyOf, MethodsOf, Operation, PathParamsOf, QueryOf, SuccessOf } from './api-types';
+import { type Issue, isRecord, type Result } from './result';
+import { clearToken, getToken, loginHref } from './session';
 import { buildUrl } from './url';
 
 /**
- * The admin's typed client: paths, parameters, bodies and answers are
+ * The admin's one API client. Paths, parameters, bodies and answers are
  * checked against api-schema.d.ts, which is generated from the OpenAPI
- * description (itself generated from the routes' zod schemas), so a screen
- * that calls a route wrongly does not compile. `npm run api:types`
- * regenerates it; a test fails when it is stale. No runtime beyond http.ts.
+ * description (itself made from the routes' zod schemas), so a screen that
+ * calls a route wrongly does not compile; `npm run api:types` regenerates
+ * it and a test fails while it is stale. Types are looked up by path and
+ * method (`paths['/v1/…']['get']`), never by component name.
+ *
+ * Never throws: every outcome is a Result a screen can render. A 401 on a
+ * call that carried the session token means the session is over: the token
+ * is dropped and the browser goes to the login page. Same origin only (the
+ * CSP allows connect-src 'self').
  */
-
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M & keyof paths[P]]>;
-/** The methods a path really serves (the generator writes the others as `put?: never`). */
-type MethodsOf<T> = { [K in Method & keyof T]: [NonNullable<T[K]>] extends [never] ? never : K }[Method & keyof T];
-
-type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : null;
-type SuccessOf<O> = O extends { responses: infer R }
-  ? { [K in keyof R]: K extends 200 | 201 | 202 | 204 ? JsonOf<R[K]> : never }[keyof R]
-  : never;
-type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
-  ? B
-  : O extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B
-    : never;
-type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? Q : never;
-type PathParamsOf<O> = O extends { parameters: { path: infer P } } ? P : never;
-
-export type ApiAnswer<P extends keyof paths, M extends MethodsOf<paths[P]>> = SuccessOf<Operation<P, M>>;
+export type { ApiAnswer, ApiBody, ApiQuery } from './api-types';
+export type { Issue, Result };
 
 export interface CallOptions<O> {
   path?: PathParamsOf<O>;
   query?: QueryOf<O>;
   body?: BodyOf<O>;
   signal?: AbortSignal;
-  /** Send the session token (default true). */
+  /** Send the session token (default true; public pages send none). */
   auth?: boolean;
+  /**
+   * Non-2xx statuses whose body is still the answer (`/readyz` answers 503
+   * with its checks); the caller checks the shape of such a body.
+   */
+  acceptStatuses?: readonly number[];
 }
 
-export function call<P extends keyof paths & string, M extends MethodsOf<paths[P]>>(
+export function call<P extends keyof paths & string, M extends MethodsOf<P>>(
   method: M,
   path: P,
   options: CallOptions<Operation<P, M>> = {},
@@ -48,9 +44,178 @@ export function call<P extends keyof paths & string, M extends MethodsOf<paths[P
     options.path as Record<string, unknown> | undefined,
     options.query as Record<string, unknown> | undefined,
   );
-  return api<SuccessOf<Operation<P, M>>>(method.toUpperCase(), url, {
-    ...(options.body !== undefined && { body: options.body }),
-    ...(options.signal && { signal: options.signal }),
-    ...(options.auth !== undefined && { auth: options.auth }),
+  const { body, signal, auth, acceptStatuses } = options;
+  return send<SuccessOf<Operation<P, M>>>(method.toUpperCase(), url, { body, signal, auth, acceptStatuses });
+}
+
+interface SendOptions {
+  body: unknown;
+  signal: AbortSignal | undefined;
+  auth: boolean | undefined;
+  acceptStatuses: readonly number[] | undefined;
+}
+
+async function send<T>(
+  method: string,
+  url: string,
+  { body, auth, signal, acceptStatuses }: SendOptions,
+): Promise<Result<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = sessionToken(auth);
+  if (token === undefined) return signedOutResult();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted) return failure(null, 'aborted', 'Cancelled');
+    return unreachable(err);
+  }
+  return toResult<T>(res.status, await res.text(), !!token, acceptStatuses);
+}
+
+/** The token to send: null when the call is public, undefined when it needs one and there is none. */
+function sessionToken(auth: boolean | undefined): string | null | undefined {
+  if (auth === false) return null;
+  return getToken() ?? undefined;
+}
+
+const failure = (status: number | null, code: string, message: string, issues: Issue[] = []): Result<never> => ({
+  ok: false,
+  status,
+  code,
+  message,
+  issues,
+});
+
+const unreachable = (err: unknown): Result<never> =>
+  failure(null, 'network', `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`);
+
+function signedOutResult(): Result<never> {
+  signedOut();
+  return failure(401, 'unauthorized', 'You are signed out.');
+}
+
+/** A status and a body text → a Result; shared with the upload, which goes through XMLHttpRequest. */
+export function toResult<T>(
+  status: number,
+  text: string,
+  sentToken: boolean,
+  acceptStatuses: readonly number[] = [],
+): Result<T> {
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+  }
+  if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) return { ok: true, status, data: body as T };
+  if (status === 401 && sentToken) signedOut();
+  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
+  const issues = Array.isArray(error.issues)
+    ? error.issues.filter(isRecord).map((i) => ({ path: String(i.path ?? ''), message: String(i.message ?? '') }))
+    : [];
+  const message = typeof error.message === 'string' && error.message ? error.message : `The server answered ${status}.`;
+  const code = typeof error.code === 'string' ? error.code : 'error';
+  return failure(status, code, status === 429 ? `${message} Please wait a moment and try again.` : message, issues);
+}
+
+function signedOut(): void {
+  clearToken();
+  if (typeof location !== 'undefined' && location.pathname !== '/login') {
+    location.assign(loginHref(location.pathname + location.search));
+  }
+}
+
+/**
+ * Where the served description says only "an object" (the generated type is
+ * `Record<string, never>`), a screen names what it reads. Nothing else gets
+ * through: once the description details the answer, the call stops
+ * compiling and the generated type takes over.
+ */
+export function undescribed<T>(value: Record<string, never>): T;
+export function undescribed<T>(value: Record<string, never>[]): T[];
+export function undescribed<T>(value: Record<string, never> | Record<string, never>[]): T | T[] {
+  return value as unknown as T | T[];
+}
+
+/**
+ * A route that answers a file (`Content-Disposition: attachment`), fetched
+ * with the session token (a plain link could not send it) and handed to the
+ * browser's downloads through a temporary object URL.
+ */
+export async function download<P extends keyof paths & string>(
+  path: P,
+  query: QueryOf<Operation<P, 'get' & MethodsOf<P>>>,
+): Promise<Result<{ filename: string; bytes: number }>> {
+  const token = sessionToken(true);
+  if (!token) return signedOutResult();
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, undefined, query as Record<string, unknown>), {
+      headers: { authorization: `Bearer ${token}` },
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    return unreachable(err);
+  }
+  if (!res.ok) return toResult<never>(res.status, await res.text(), true);
+  const blob = await res.blob();
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'download';
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { ok: true, status: res.status, data: { filename, bytes: blob.size } };
+}
+
+/**
+ * An image upload to an article, with progress (fetch cannot report upload
+ * progress, XMLHttpRequest can); the answer is typed like call()'s.
+ */
+export function uploadImage(
+  articleId: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<Result<SuccessOf<Operation<'/v1/articles/{id}/images', 'post'>>>> {
+  return new Promise((resolve) => {
+    const token = sessionToken(true);
+    if (!token) {
+      resolve(signedOutResult());
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl('/v1/articles/{id}/images', { id: articleId }));
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.addEventListener('progress', (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
+    });
+    xhr.addEventListener('load', () => {
+      onProgress(1);
+      resolve(toResult(xhr.status, xhr.responseText, true));
+    });
+    xhr.addEventListener('error', () =>
+      resolve(failure(null, 'network', 'The upload failed: the server could not be reached.')),
+    );
+    xhr.addEventListener('abort', () => resolve(failure(null, 'aborted', 'Upload cancelled.')));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
   });
 }

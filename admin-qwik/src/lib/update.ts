@@ -1,4 +1,4 @@
-import type { components } from './api-schema';
+import type { ApiAnswer } from './api-types';
 import type { Result } from './result';
 
 /**
@@ -7,7 +7,7 @@ import type { Result } from './result';
  * Optional here because a stand-in server may send the contract's first six
  * fields only; the screen shows the rest when they come.
  */
-type Described = components['schemas']['UpdateStatus'];
+type Described = ApiAnswer<'/v1/system/update', 'get'>;
 type Contract = 'current' | 'latest' | 'available' | 'staged' | 'lastCheckedAt' | 'notes';
 export type UpdateStatus = Pick<Described, Contract> & Partial<Omit<Described, Contract>>;
 

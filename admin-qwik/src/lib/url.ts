@@ -23,3 +23,8 @@ export function withoutTrailingSlashes(path: string): string {
   while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
   return path.slice(0, end);
 }
+
+/** The query parameter of the address the browser shows (static pages know no query at build time). */
+export function queryParam(name: string): string | null {
+  return new URL(location.href).searchParams.get(name);
+}

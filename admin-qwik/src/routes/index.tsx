@@ -7,7 +7,8 @@ import { PRODUCT_NAME } from '../lib/product';
 import { type Remote, toRemote } from '../lib/remote';
 import { SCREENS } from '../lib/screens';
 import { SessionContext } from '../lib/session';
-import { fetchReadiness, type Readiness } from '../lib/system';
+import type { Readiness } from '../lib/system';
+import { fetchReadiness } from '../lib/system-api';
 
 /** Dashboard placeholder: where each screen will live, and whether the API is up. */
 export default component$(() => {

@@ -3,15 +3,8 @@ import { useLocation, useNavigate } from '@builder.io/qwik-city';
 import { SiteHeader } from '../components/layout/site-header';
 import { SiteNav } from '../components/layout/site-nav';
 import { LoadingNotice } from '../components/status/loading-notice';
-import { api } from '../lib/http';
-import {
-  getToken,
-  isPublicPath,
-  loginHref,
-  type PublicUserDto,
-  SessionContext,
-  type SessionState,
-} from '../lib/session';
+import { getToken, isPublicPath, loginHref, SessionContext, type SessionState } from '../lib/session';
+import { call } from '../lib/typed-api';
 
 /** Set once the guard has sent the browser to the login page: a second replace would abort the first. (An object: Qwik moves tasks into modules of their own, where a module `let` cannot be assigned.) */
 const guard = { redirecting: false };
@@ -44,7 +37,7 @@ export default component$(() => {
         return;
       }
       if (session.status !== 'signed-in' || !session.user) {
-        const me = await api<{ user: PublicUserDto }>('GET', '/v1/auth/me');
+        const me = await call('get', '/v1/auth/me');
         if (!me.ok) {
           // A 401 has already sent the browser to the login page.
           if (me.status !== 401) session.status = 'signed-out';

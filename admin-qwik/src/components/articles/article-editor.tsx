@@ -2,8 +2,9 @@ import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useLocation, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto, ImageDto } from '../../../../worker/src/contract/article.schema';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
-import { api, type Page, queryParam } from '../../lib/http';
 import { titleProblem } from '../../lib/title';
+import { call, type Result } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
@@ -12,15 +13,15 @@ import { AuthorPicker } from './author-picker';
 import { ImageUploader } from './image-uploader';
 import { SeoPanel } from './seo-panel';
 
-/** Every item of a paged list (sites, authors: small catalogues), up to `max`. */
-async function loadAll<T>(path: string, max = 1000): Promise<{ items: T[]; error: string | null }> {
+/** Every item of a paged list (sites, authors: small catalogues), up to `max`; `page` reads one page. */
+async function loadAll<T>(
+  page: (cursor: string | null) => Promise<Result<{ items: T[]; nextCursor: string | null }>>,
+  max = 1000,
+): Promise<{ items: T[]; error: string | null }> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const res: Awaited<ReturnType<typeof api<Page<T>>>> = await api<Page<T>>(
-      'GET',
-      `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+    const res: Result<{ items: T[]; nextCursor: string | null }> = await page(cursor);
     if (!res.ok) return { items, error: res.message };
     items.push(...res.data.items);
     cursor = res.data.nextCursor;
@@ -50,7 +51,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const authorIds = useSignal<string[]>([]);
 
   const loadImages = $(async (articleId: string) => {
-    const res = await api<Page<ImageDto>>('GET', `/v1/articles/${encodeURIComponent(articleId)}/images?limit=100`);
+    const res = await call('get', '/v1/articles/{id}/images', { path: { id: articleId }, query: { limit: '100' } });
     if (res.ok) images.value = res.data.items;
   });
 
@@ -58,8 +59,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     async ({ track }) => {
       track(() => loc.url.href);
       const [siteList, authorList] = await Promise.all([
-        loadAll<SiteDto>('/v1/sites'),
-        loadAll<AuthorDto>('/v1/authors'),
+        loadAll((cursor) => call('get', '/v1/sites', { query: { limit: '100', ...(cursor && { cursor }) } })),
+        loadAll((cursor) => call('get', '/v1/authors', { query: { limit: '100', ...(cursor && { cursor }) } })),
       ]);
       sites.value = siteList.items;
       authors.value = authorList.items;
@@ -77,7 +78,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         return;
       }
       loading.value = true;
-      const res = await api<{ article: ArticleDto }>('GET', `/v1/articles/${encodeURIComponent(articleId)}`);
+      const res = await call('get', '/v1/articles/{id}', { path: { id: articleId } });
       loading.value = false;
       if (!res.ok) {
         loadError.value = res.status === 404 ? 'This article does not exist (any more).' : res.message;
@@ -97,7 +98,11 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const setStatus = $(async (action: 'publish' | 'unpublish') => {
     if (!id.value) return;
     error.value = null;
-    const res = await api<{ article: ArticleDto }>('POST', `/v1/articles/${encodeURIComponent(id.value)}/${action}`);
+    const path = { id: id.value };
+    const res =
+      action === 'publish'
+        ? await call('post', '/v1/articles/{id}/publish', { path })
+        : await call('post', '/v1/articles/{id}/unpublish', { path });
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -166,10 +171,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             authorIds: authorIds.value,
           };
           const res = id.value
-            ? await api<{ article: ArticleDto }>('PATCH', `/v1/articles/${encodeURIComponent(id.value)}`, {
-                body: payload,
-              })
-            : await api<{ article: ArticleDto }>('POST', '/v1/articles', { body: payload });
+            ? await call('patch', '/v1/articles/{id}', { path: { id: id.value }, body: payload })
+            : await call('post', '/v1/articles', { body: payload });
           busy.value = false;
           if (!res.ok) {
             error.value = res.issues.length ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : res.message;
@@ -276,7 +279,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             confirmLabel="Yes, delete"
             danger
             onConfirm$={async () => {
-              const res = await api('DELETE', `/v1/articles/${encodeURIComponent(id.value!)}`);
+              const res = await call('delete', '/v1/articles/{id}', { path: { id: id.value! } });
               if (!res.ok) {
                 error.value = res.message;
                 return;

@@ -1,9 +1,9 @@
 import { $, component$, type QRL, type Signal, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
-import { upload } from '../../lib/http';
 import { describeSize, SHRINK_MAX_SIDE, shrinkPlan } from '../../lib/image-fit';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';
+import { uploadImage } from '../../lib/typed-api';
 
 interface UploadItem {
   name: string;
@@ -67,11 +67,7 @@ export const ImageUploader = component$(
             });
           }
         }
-        const res = await upload<{ image: ImageDto }>(
-          `/v1/articles/${encodeURIComponent(props.articleId)}/images`,
-          toSend,
-          (f) => update({ percent: Math.round(f * 100) }),
-        );
+        const res = await uploadImage(props.articleId, toSend, (f) => update({ percent: Math.round(f * 100) }));
         if (res.ok) update({ state: 'done', percent: 100 });
         else
           update({

@@ -1,7 +1,7 @@
 import { component$, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/contract/article.schema';
-import { api, type Issue } from '../../lib/http';
 import { SEO_LIMITS, type SeoDto, seoFromForm } from '../../lib/seo';
+import { call, type Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { FormError, Status } from '../ui/form-error';
 
@@ -48,7 +48,7 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
   useVisibleTask$(
     async ({ track }) => {
       const id = track(() => props.articleId);
-      const res = await api<{ seo: SeoDto }>('GET', `/v1/articles/${encodeURIComponent(id)}/seo`);
+      const res = await call('get', '/v1/articles/{id}/seo', { path: { id } });
       if (!res.ok) {
         unavailable.value = res.status === 404 ? 'SEO settings are not available on this server yet.' : res.message;
         return;
@@ -95,7 +95,8 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
               setTimeout(() => document.getElementById(`seo-${checked.issues[0]?.path}`)?.focus(), 0);
               return;
             }
-            const res = await api<{ seo: SeoDto }>('PUT', `/v1/articles/${encodeURIComponent(props.articleId)}/seo`, {
+            const res = await call('put', '/v1/articles/{id}/seo', {
+              path: { id: props.articleId },
               body: checked.body,
             });
             if (!res.ok) {

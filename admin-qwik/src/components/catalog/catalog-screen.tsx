@@ -1,10 +1,11 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { CATALOGS, type CatalogItem, type CatalogKind, type FieldDef, toBody } from '../../lib/catalog';
 import { formatDateTime } from '../../lib/format';
-import { api, type Issue, type Page } from '../../lib/http';
+import type { Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
+import { CATALOG_API } from './catalog-api';
 
 const PAGE_SIZE = 20;
 
@@ -88,11 +89,8 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
   const busy = useSignal(false);
 
   const load = $(async (cursor: string | null) => {
-    const d = CATALOGS[props.kind];
     list.loading = true;
-    const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (cursor) q.set('cursor', cursor);
-    const res = await api<Page<CatalogItem>>('GET', `${d.endpoint}?${q}`);
+    const res = await CATALOG_API[props.kind].list({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;
@@ -138,17 +136,13 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                       await focusLater(`e-${item.id}-${checked.issues[0]?.path ?? 'name'}`);
                       return;
                     }
-                    const res = await api<Record<string, CatalogItem>>(
-                      'PATCH',
-                      `${d.endpoint}/${encodeURIComponent(item.id)}`,
-                      { body: checked.body },
-                    );
+                    const res = await CATALOG_API[props.kind].update(item.id, checked.body);
                     if (!res.ok) {
                       editIssues.value = res.issues;
                       error.value = summary(res.message, res.issues, d.fields);
                       return;
                     }
-                    const saved = res.data[d.kind]!;
+                    const saved = res.data;
                     list.items = list.items.map((x) => (x.id === item.id ? saved : x));
                     editIssues.value = [];
                     editing.value = null;
@@ -206,9 +200,8 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                       confirmLabel="Yes, delete"
                       danger
                       onConfirm$={async () => {
-                        const d = CATALOGS[props.kind];
                         status.value = null;
-                        const res = await api('DELETE', `${d.endpoint}/${encodeURIComponent(item.id)}`);
+                        const res = await CATALOG_API[props.kind].remove(item.id);
                         if (!res.ok) {
                           error.value =
                             res.status === 409 ? `${item.name} was not deleted: ${res.message}` : res.message;
@@ -251,14 +244,14 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
               return;
             }
             busy.value = true;
-            const res = await api<Record<string, CatalogItem>>('POST', d.endpoint, { body: checked.body });
+            const res = await CATALOG_API[props.kind].create(checked.body);
             busy.value = false;
             if (!res.ok) {
               createIssues.value = res.issues;
               createError.value = summary(res.message, res.issues, d.fields);
               return;
             }
-            const item = res.data[d.kind]!;
+            const item = res.data;
             createIssues.value = [];
             list.items = [item, ...list.items.filter((x) => x.id !== item.id)];
             form.reset();

@@ -1,5 +1,5 @@
 import { component$ } from '@builder.io/qwik';
-import { formatBytes } from '../../lib/http';
+import { formatBytes } from '../../lib/format';
 import { type PurgeRunDto, removedCount } from '../../lib/purge';
 
 /** Exactly what a run removed (or would remove): every file, with its size. */

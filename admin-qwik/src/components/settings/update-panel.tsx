@@ -1,11 +1,18 @@
 import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { formatDateTime } from '../../lib/format';
-import { api } from '../../lib/http';
 import { SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
 import { actionError, describeLastApply, type UpdateAction, type UpdateStatus } from '../../lib/update';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
+
+const ACTION_PATHS = {
+  check: '/v1/system/update/check',
+  download: '/v1/system/update/download',
+  apply: '/v1/system/update/apply',
+  rollback: '/v1/system/update/rollback',
+} as const satisfies Record<UpdateAction, string>;
 
 /** How long to wait for the server to come back after apply / roll back. */
 const RESTART_WAIT_MS = 120_000;
@@ -24,7 +31,7 @@ export const UpdatePanel = component$(() => {
   const busy = useSignal<UpdateAction | null>(null);
 
   const load = $(async () => {
-    const res = await api<UpdateStatus>('GET', '/v1/system/update');
+    const res = await call('get', '/v1/system/update');
     if (res.ok) {
       status.value = res.data;
       loadError.value = null;
@@ -44,7 +51,7 @@ export const UpdatePanel = component$(() => {
     error.value = null;
     message.value =
       action === 'check' ? 'Reading the release feed…' : action === 'download' ? 'Downloading and verifying…' : null;
-    const res = await api<UpdateStatus>('POST', `/v1/system/update/${action}`);
+    const res = await call('post', ACTION_PATHS[action]);
     if (!res.ok) {
       busy.value = null;
       message.value = null;
@@ -63,7 +70,7 @@ export const UpdatePanel = component$(() => {
       const deadline = Date.now() + RESTART_WAIT_MS;
       for (;;) {
         await new Promise((r) => setTimeout(r, 1000));
-        const again = await api<UpdateStatus>('GET', '/v1/system/update');
+        const again = await call('get', '/v1/system/update');
         if (again.ok && !again.data.pending) {
           status.value = again.data;
           message.value = again.data.lastApply

@@ -1,8 +1,9 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, useNavigate } from '@builder.io/qwik-city';
 import { FormError } from '../../components/ui/form-error';
-import { api, queryParam } from '../../lib/http';
-import { type PublicUserDto, SessionContext, setToken } from '../../lib/session';
+import { SessionContext, setToken } from '../../lib/session';
+import { call } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
 
 /** `/accept-invite?code=…`: a password and a display name, then signed in. */
 export default component$(() => {
@@ -41,11 +42,10 @@ export default component$(() => {
             return;
           }
           busy.value = true;
-          const body: Record<string, string> = { code: code.value, password: password.value };
-          if (displayName.value.trim()) body.displayName = displayName.value.trim();
-          const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/invitation/accept', {
+          const name = displayName.value.trim();
+          const res = await call('post', '/v1/auth/invitation/accept', {
             auth: false,
-            body,
+            body: { code: code.value, password: password.value, ...(name && { displayName: name }) },
           });
           busy.value = false;
           if (!res.ok) {

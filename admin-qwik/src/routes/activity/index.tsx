@@ -12,9 +12,9 @@ import {
   filterQuery,
   NO_FILTERS,
 } from '../../lib/activity';
-import { formatDateTime } from '../../lib/format';
-import { api, download, formatBytes, type Page } from '../../lib/http';
-import { type PublicUserDto, SessionContext } from '../../lib/session';
+import { formatBytes, formatDateTime } from '../../lib/format';
+import { SessionContext } from '../../lib/session';
+import { call, download } from '../../lib/typed-api';
 
 const PAGE_SIZE = 25;
 
@@ -46,12 +46,11 @@ export default component$(() => {
       return;
     }
     list.loading = true;
-    const q = new URLSearchParams(built.query);
-    q.set('limit', String(PAGE_SIZE));
-    if (cursor) q.set('cursor', cursor);
     const [page, sum] = await Promise.all([
-      api<Page<ActivityEntryDto>>('GET', `/v1/activity?${q}`),
-      cursor ? Promise.resolve(null) : api<ActivitySummaryDto>('GET', `/v1/activity/summary?${built.query}`),
+      call('get', '/v1/activity', {
+        query: { ...built.query, limit: String(PAGE_SIZE), ...(cursor && { cursor }) },
+      }),
+      cursor ? Promise.resolve(null) : call('get', '/v1/activity/summary', { query: built.query }),
     ]);
     if (f !== filters.value) return; // newer filters won
     list.loading = false;
@@ -89,7 +88,7 @@ export default component$(() => {
       const role = track(() => session.user?.role);
       if (session.user) people[session.user.id] = session.user.displayName || session.user.email;
       if (role !== 'owner') return;
-      const res = await api<Page<PublicUserDto>>('GET', '/v1/user?limit=100');
+      const res = await call('get', '/v1/user', { query: { limit: '100' } });
       if (res.ok) for (const u of res.data.items) people[u.id] = u.displayName || u.email;
     },
     { strategy: 'document-ready' },
@@ -110,9 +109,7 @@ export default component$(() => {
     }
     exporting.value = true;
     status.value = `Preparing the ${format.toUpperCase()} export…`;
-    const q = new URLSearchParams(built.query);
-    q.set('format', format);
-    const res = await download(`/v1/activity/export?${q}`);
+    const res = await download('/v1/activity/export', { ...built.query, format });
     exporting.value = false;
     if (!res.ok) {
       status.value = null;

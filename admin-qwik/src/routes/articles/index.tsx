@@ -4,7 +4,7 @@ import type { ArticleDto } from '../../../../worker/src/contract/article.schema'
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { FormError } from '../../components/ui/form-error';
 import { formatDateTime } from '../../lib/format';
-import { api, type Page } from '../../lib/http';
+import { call } from '../../lib/typed-api';
 
 type Filter = 'all' | 'online' | 'offline';
 
@@ -21,10 +21,9 @@ export default component$(() => {
   const load = $(async (status: Filter, cursor: string | null) => {
     list.loading = true;
     list.error = null;
-    const q = new URLSearchParams({ limit: '20' });
-    if (status !== 'all') q.set('status', status);
-    if (cursor) q.set('cursor', cursor);
-    const res = await api<Page<ArticleDto>>('GET', `/v1/articles?${q}`);
+    const res = await call('get', '/v1/articles', {
+      query: { limit: '20', ...(status !== 'all' && { status }), ...(cursor && { cursor }) },
+    });
     if (status !== filter.value) return; // a newer filter won
     list.loading = false;
     if (!res.ok) {

@@ -1,8 +1,9 @@
 import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link, useNavigate } from '@builder.io/qwik-city';
 import { FormError } from '../../components/ui/form-error';
-import { api, queryParam } from '../../lib/http';
-import { getToken, type PublicUserDto, SessionContext, safeNext, setToken } from '../../lib/session';
+import { getToken, SessionContext, safeNext, setToken } from '../../lib/session';
+import { call } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
 
 /** Sign in; offers registration while the first account does not exist yet. */
 export default component$(() => {
@@ -27,7 +28,7 @@ export default component$(() => {
         await goNext();
         return;
       }
-      const reg = await api<{ open: boolean }>('GET', '/v1/auth/registration', { auth: false });
+      const reg = await call('get', '/v1/auth/registration', { auth: false });
       registrationOpen.value = reg.ok && reg.data.open === true;
     },
     { strategy: 'document-ready' },
@@ -51,7 +52,7 @@ export default component$(() => {
           password.value = String(data.get('password') ?? '');
           error.value = null;
           busy.value = true;
-          const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/login', {
+          const res = await call('post', '/v1/auth/login', {
             auth: false,
             body: { email: email.value.trim(), password: password.value },
           });

@@ -4,20 +4,13 @@ import type { ImageDto } from '../../../../worker/src/contract/article.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
-import { formatDateTime } from '../../lib/format';
-import { api, formatBytes, type Page } from '../../lib/http';
+import { formatBytes, formatDateTime } from '../../lib/format';
+import { type ApiAnswer, call, undescribed } from '../../lib/typed-api';
 
-interface VariantDto {
-  requestedWidth: number | null;
-  contentType: string;
-  bytes: number;
-  url: string;
-  createdAt: string;
-}
-interface VariantStats {
-  count: number;
-  bytes: number;
-  presets: number[];
+type VariantStats = ApiAnswer<'/v1/media/variants', 'get'>;
+/** GET /v1/media/{id}: the image and its stored variants (see undescribed()). */
+interface ImageDetail extends ImageDto {
+  variants: { requestedWidth: number | null; contentType: string; bytes: number; url: string; createdAt: string }[];
 }
 
 /** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
@@ -28,17 +21,14 @@ export default component$(() => {
     loading: true,
   });
   const applied = useSignal('');
-  const detail = useSignal<(ImageDto & { variants: VariantDto[] }) | null>(null);
+  const detail = useSignal<ImageDetail | null>(null);
   const stats = useSignal<VariantStats | null>(null);
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
 
   const load = $(async (q: string, cursor: string | null) => {
     list.loading = true;
-    const params = new URLSearchParams({ limit: '24' });
-    if (q) params.set('q', q);
-    if (cursor) params.set('cursor', cursor);
-    const res = await api<Page<ImageDto>>('GET', `/v1/media?${params}`);
+    const res = await call('get', '/v1/media', { query: { limit: '24', ...(q && { q }), ...(cursor && { cursor }) } });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;
@@ -48,7 +38,7 @@ export default component$(() => {
     list.nextCursor = res.data.nextCursor;
   });
   const loadStats = $(async () => {
-    const res = await api<VariantStats>('GET', '/v1/media/variants');
+    const res = await call('get', '/v1/media/variants');
     if (res.ok) stats.value = res.data;
   });
 
@@ -62,12 +52,12 @@ export default component$(() => {
   );
 
   const open = $(async (id: string) => {
-    const res = await api<{ image: ImageDto & { variants: VariantDto[] } }>('GET', `/v1/media/${id}`);
+    const res = await call('get', '/v1/media/{id}', { path: { id } });
     if (!res.ok) {
       error.value = res.message;
       return;
     }
-    detail.value = res.data.image;
+    detail.value = undescribed<ImageDetail>(res.data.image);
     setTimeout(() => document.getElementById('detail-heading')?.focus(), 0);
   });
 
@@ -151,7 +141,7 @@ export default component$(() => {
               danger
               onConfirm$={async () => {
                 const { id, filename } = detail.value!;
-                const res = await api('DELETE', `/v1/media/${id}`);
+                const res = await call('delete', '/v1/media/{id}', { path: { id } });
                 if (!res.ok) {
                   error.value = res.message;
                   return;
@@ -202,7 +192,7 @@ export default component$(() => {
           confirmLabel="Yes, empty it"
           danger
           onConfirm$={async () => {
-            const res = await api('DELETE', '/v1/media/variants');
+            const res = await call('delete', '/v1/media/variants');
             if (!res.ok) {
               error.value = res.message;
               return;

@@ -1,8 +1,8 @@
 import { component$, useContext, useSignal } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
 import { FormError, Status } from '../../components/ui/form-error';
-import { api } from '../../lib/http';
-import { type PublicUserDto, SessionContext, setToken } from '../../lib/session';
+import { SessionContext, setToken } from '../../lib/session';
+import { call } from '../../lib/typed-api';
 
 /**
  * `/profile`: the signed-in user's own display name and password
@@ -41,7 +41,7 @@ export default component$(() => {
               nameError.value = 'The display name must be at most 100 characters.';
               return;
             }
-            const res = await api<{ user: PublicUserDto }>('PATCH', '/v1/auth/me', {
+            const res = await call('patch', '/v1/auth/me', {
               body: { displayName: value || null },
             });
             if (!res.ok) {
@@ -97,7 +97,7 @@ export default component$(() => {
             if (password.length > 1024) return fail('password', 'The new password must be at most 1024 characters.');
             if (password !== confirm) return fail('confirm', 'The two new passwords differ.');
             busy.value = true;
-            const res = await api<{ user: PublicUserDto; token?: string }>('PATCH', '/v1/auth/me', {
+            const res = await call('patch', '/v1/auth/me', {
               body: { currentPassword, password },
             });
             busy.value = false;

@@ -3,8 +3,8 @@ import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
-import { api } from '../../lib/http';
-import { clearToken, getToken, type PublicUserDto, SessionContext, setToken } from '../../lib/session';
+import { clearToken, getToken, SessionContext, setToken } from '../../lib/session';
+import { call } from '../../lib/typed-api';
 
 type View = 'loading' | 'closed' | 'form' | 'check-email';
 
@@ -26,14 +26,14 @@ export default component$(() => {
   useVisibleTask$(
     async () => {
       if (getToken()) {
-        const me = await api<{ user: PublicUserDto }>('GET', '/v1/auth/me');
+        const me = await call('get', '/v1/auth/me');
         if (me.ok && !me.data.user.verified) {
           registeredAs.value = me.data.user.email;
           view.value = 'check-email';
           return;
         }
       }
-      const reg = await api<{ open: boolean }>('GET', '/v1/auth/registration', { auth: false });
+      const reg = await call('get', '/v1/auth/registration', { auth: false });
       view.value = reg.ok && reg.data.open ? 'form' : 'closed';
     },
     { strategy: 'document-ready' },
@@ -66,11 +66,10 @@ export default component$(() => {
               return;
             }
             busy.value = true;
-            const body: Record<string, string> = { email: email.value.trim(), password: password.value };
-            if (displayName.value.trim()) body.displayName = displayName.value.trim();
-            const res = await api<{ token: string; user: PublicUserDto }>('POST', '/v1/auth/register', {
+            const name = displayName.value.trim();
+            const res = await call('post', '/v1/auth/register', {
               auth: false,
-              body,
+              body: { email: email.value.trim(), password: password.value, ...(name && { displayName: name }) },
             });
             busy.value = false;
             if (!res.ok) {
@@ -119,7 +118,7 @@ export default component$(() => {
               disabled={busy.value}
               onClick$={async () => {
                 error.value = null;
-                const res = await api('POST', '/v1/auth/verify/resend');
+                const res = await call('post', '/v1/auth/verify/resend');
                 if (res.ok) status.value = 'A new link is on its way; the previous one no longer works.';
                 else error.value = res.message;
               }}
@@ -132,7 +131,7 @@ export default component$(() => {
               confirmLabel="Yes, cancel registration"
               danger
               onConfirm$={async () => {
-                const res = await api('DELETE', '/v1/auth/registration');
+                const res = await call('delete', '/v1/auth/registration');
                 if (!res.ok) {
                   error.value = res.message;
                   return;

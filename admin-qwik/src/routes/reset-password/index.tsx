@@ -1,8 +1,9 @@
 import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { FormError, Status } from '../../components/ui/form-error';
-import { api, queryParam } from '../../lib/http';
 import { clearToken, SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
 
 /** Without `?code=`: ask for a reset link. With it: choose a new password. */
 export default component$(() => {
@@ -34,7 +35,7 @@ export default component$(() => {
             error.value = null;
             status.value = null;
             busy.value = true;
-            const res = await api('POST', '/v1/auth/password-reset', {
+            const res = await call('post', '/v1/auth/password-reset', {
               auth: false,
               body: { email: email.value.trim() },
             });
@@ -56,6 +57,8 @@ export default component$(() => {
           class="stack"
           preventdefault:submit
           onSubmit$={async (_, form) => {
+            const resetCode = code.value;
+            if (!resetCode) return; // the form shows only with a code
             const data = new FormData(form);
             password.value = String(data.get('password') ?? '');
             repeat.value = String(data.get('repeat') ?? '');
@@ -69,9 +72,9 @@ export default component$(() => {
               return;
             }
             busy.value = true;
-            const res = await api('POST', '/v1/auth/password-reset/confirm', {
+            const res = await call('post', '/v1/auth/password-reset/confirm', {
               auth: false,
-              body: { code: code.value, password: password.value },
+              body: { code: resetCode, password: password.value },
             });
             busy.value = false;
             if (!res.ok) {

@@ -5,7 +5,8 @@ import { ErrorNotice } from '../../components/status/error-notice';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { formatDateTime } from '../../lib/format';
 import { type Remote, toRemote } from '../../lib/remote';
-import { fetchVersion, type VersionDto } from '../../lib/system';
+import type { VersionDto } from '../../lib/system';
+import { fetchVersion } from '../../lib/system-api';
 
 const TARGET_NAMES: Record<VersionDto['target'], string> = {
   workers: 'Cloudflare Workers',

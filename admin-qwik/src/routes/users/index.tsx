@@ -5,8 +5,8 @@ import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
 import { formatDateTime } from '../../lib/format';
-import { api, type Page } from '../../lib/http';
 import { SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
 
 /** Users and invitations: the owner's screen (admins see a notice; the API refuses them anyway). */
 export default component$(() => {
@@ -23,10 +23,7 @@ export default component$(() => {
   const status = useSignal<string | null>(null);
 
   const loadUsers = $(async (cursor: string | null) => {
-    const res = await api<Page<PublicUserDto>>(
-      'GET',
-      `/v1/user?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+    const res = await call('get', '/v1/user', { query: { limit: '50', ...(cursor && { cursor }) } });
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -36,10 +33,7 @@ export default component$(() => {
     for (const u of res.data.items) names[u.id] = u.displayName ?? '';
   });
   const loadInvites = $(async (cursor: string | null) => {
-    const res = await api<Page<InvitationDto>>(
-      'GET',
-      `/v1/user/invite?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+    const res = await call('get', '/v1/user/invite', { query: { limit: '50', ...(cursor && { cursor }) } });
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -100,7 +94,8 @@ export default component$(() => {
                   // The field as it is now: typing can outrun the input handler while the page resumes.
                   const value = (form.querySelector('input') as HTMLInputElement).value.trim();
                   names[u.id] = value;
-                  const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, {
+                  const res = await call('patch', '/v1/user/{id}', {
+                    path: { id: u.id },
                     body: { displayName: value || null },
                   });
                   if (!res.ok) {
@@ -131,14 +126,12 @@ export default component$(() => {
                     question={`Transfer ownership to ${u.email}? You become an admin.`}
                     confirmLabel="Yes, transfer"
                     onConfirm$={async () => {
-                      const res = await api<{ user: PublicUserDto }>('PATCH', `/v1/user/${u.id}`, {
-                        body: { role: 'owner' },
-                      });
+                      const res = await call('patch', '/v1/user/{id}', { path: { id: u.id }, body: { role: 'owner' } });
                       if (!res.ok) {
                         error.value = res.message;
                         return;
                       }
-                      const meRes = await api<{ user: PublicUserDto }>('GET', '/v1/auth/me');
+                      const meRes = await call('get', '/v1/auth/me');
                       if (meRes.ok) session.user = meRes.data.user;
                       status.value = `${u.email} is now the owner.`;
                     }}
@@ -149,7 +142,7 @@ export default component$(() => {
                     confirmLabel="Yes, delete"
                     danger
                     onConfirm$={async () => {
-                      const res = await api('DELETE', `/v1/user/${u.id}`);
+                      const res = await call('delete', '/v1/user/{id}', { path: { id: u.id } });
                       if (!res.ok) {
                         error.value = res.message;
                         return;
@@ -178,7 +171,7 @@ export default component$(() => {
           onSubmit$={async (_, form) => {
             const email = String(new FormData(form).get('email') ?? '').trim();
             if (!email) return;
-            const res = await api<{ invitation: InvitationDto }>('POST', '/v1/user/invite', {
+            const res = await call('post', '/v1/user/invite', {
               body: { email, role: 'admin' },
             });
             if (!res.ok) {
@@ -211,7 +204,7 @@ export default component$(() => {
                     type="button"
                     class="button"
                     onClick$={async () => {
-                      const res = await api<{ invitation: InvitationDto }>('POST', `/v1/user/invite/${inv.id}/renew`);
+                      const res = await call('post', '/v1/user/invite/{id}/renew', { path: { id: inv.id } });
                       if (!res.ok) {
                         error.value = res.message;
                         return;
@@ -228,7 +221,7 @@ export default component$(() => {
                     confirmLabel="Yes, cancel it"
                     danger
                     onConfirm$={async () => {
-                      const res = await api('DELETE', `/v1/user/invite/${inv.id}`);
+                      const res = await call('delete', '/v1/user/invite/{id}', { path: { id: inv.id } });
                       if (!res.ok) {
                         error.value = res.message;
                         return;

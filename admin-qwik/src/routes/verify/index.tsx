@@ -2,8 +2,9 @@ import { component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { FormError } from '../../components/ui/form-error';
-import { api, queryParam } from '../../lib/http';
 import { clearToken, SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
 
 /** `/verify?code=…` from the e-mail: verifies, then asks to sign in. */
 export default component$(() => {
@@ -19,7 +20,7 @@ export default component$(() => {
         error.value = 'This link has no verification code. Open the link from the e-mail again.';
         return;
       }
-      const res = await api('POST', '/v1/auth/verify', { auth: false, body: { code } });
+      const res = await call('post', '/v1/auth/verify', { auth: false, body: { code } });
       if (!res.ok) {
         state.value = 'failed';
         error.value =

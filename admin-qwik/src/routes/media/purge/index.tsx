@@ -5,7 +5,6 @@ import { LoadingNotice } from '../../../components/status/loading-notice';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormError, Status } from '../../../components/ui/form-error';
 import { formatDateTime } from '../../../lib/format';
-import { api, type Issue, type Page } from '../../../lib/http';
 import {
   describeRemoved,
   type PurgeRunDto,
@@ -14,10 +13,24 @@ import {
   settingsFromForm,
 } from '../../../lib/purge';
 import { SessionContext } from '../../../lib/session';
+import { type ApiAnswer, call, type Issue, undescribed } from '../../../lib/typed-api';
 
 const fieldError = (issues: Issue[], name: string) => issues.find((i) => i.path === name)?.message;
 
 /** `/media/purge`: the purge settings (owner), a dry-run preview, a real run, and the history of runs. */
+/** A run of the list; what each removal holds is not in the served description yet (see undescribed()). */
+function asRun(run: ApiAnswer<'/v1/media/purge/runs', 'get'>['items'][number]): PurgeRunDto {
+  const { duplicates, orphanBlobs, rowsWithoutBlob } = run.removed;
+  return {
+    ...run,
+    removed: {
+      duplicates: undescribed(duplicates),
+      orphanBlobs: undescribed(orphanBlobs),
+      rowsWithoutBlob: undescribed(rowsWithoutBlob),
+    },
+  };
+}
+
 export default component$(() => {
   const session = useContext(SessionContext);
   const settings = useSignal<PurgeSettingsDto | null>(null);
@@ -37,22 +50,21 @@ export default component$(() => {
   });
 
   const loadSettings = $(async () => {
-    const res = await api<{ settings: PurgeSettingsDto }>('GET', '/v1/media/purge/settings');
-    if (res.ok) settings.value = res.data.settings;
+    const res = await call('get', '/v1/media/purge/settings');
+    if (res.ok) settings.value = undescribed(res.data.settings);
     else settingsError.value = res.message;
   });
   const loadRuns = $(async (cursor: string | null) => {
     runs.loading = true;
-    const q = new URLSearchParams({ limit: '10' });
-    if (cursor) q.set('cursor', cursor);
-    const res = await api<Page<PurgeRunDto>>('GET', `/v1/media/purge/runs?${q}`);
+    const res = await call('get', '/v1/media/purge/runs', { query: { limit: '10', ...(cursor && { cursor }) } });
     runs.loading = false;
     if (!res.ok) {
       runs.error = res.message;
       return;
     }
     runs.error = null;
-    runs.items = cursor ? [...runs.items, ...res.data.items] : res.data.items;
+    const items = res.data.items.map(asRun);
+    runs.items = cursor ? [...runs.items, ...items] : items;
     runs.nextCursor = res.data.nextCursor;
   });
 
@@ -102,7 +114,7 @@ export default component$(() => {
                 return;
               }
               issues.value = [];
-              const res = await api<{ settings: PurgeSettingsDto }>('PUT', '/v1/media/purge/settings', {
+              const res = await call('put', '/v1/media/purge/settings', {
                 body: checked.body,
               });
               if (!res.ok) {
@@ -110,7 +122,7 @@ export default component$(() => {
                 settingsError.value = res.message;
                 return;
               }
-              settings.value = res.data.settings;
+              settings.value = undescribed(res.data.settings);
               settingsStatus.value = 'Purge settings saved.';
             }}
           >
@@ -215,20 +227,18 @@ export default component$(() => {
                 runError.value = null;
                 runStatus.value = 'Looking for duplicates and orphans…';
                 result.value = null;
-                const res = await api<{ run: PurgeRunDto }>('POST', '/v1/media/purge', { body: { dryRun: true } });
+                const res = await call('post', '/v1/media/purge', { body: { dryRun: true } });
                 busy.value = false;
                 if (!res.ok) {
                   runStatus.value = null;
                   runError.value = res.message;
                   return;
                 }
-                preview.value = res.data.run;
+                const run = undescribed<PurgeRunDto>(res.data.run);
+                preview.value = run;
                 runStatus.value =
-                  res.data.run.status === 'failed'
-                    ? null
-                    : `Preview: a purge would remove ${describeRemoved(res.data.run)}.`;
-                if (res.data.run.status === 'failed')
-                  runError.value = `The dry run failed: ${res.data.run.error ?? 'unknown error'}`;
+                  run.status === 'failed' ? null : `Preview: a purge would remove ${describeRemoved(run)}.`;
+                if (run.status === 'failed') runError.value = `The dry run failed: ${run.error ?? 'unknown error'}`;
                 await loadRuns(null);
               }}
             >
@@ -249,12 +259,12 @@ export default component$(() => {
                   danger
                   onConfirm$={async () => {
                     runError.value = null;
-                    const res = await api<{ run: PurgeRunDto }>('POST', '/v1/media/purge', { body: { dryRun: false } });
+                    const res = await call('post', '/v1/media/purge', { body: { dryRun: false } });
                     if (!res.ok) {
                       runError.value = res.message;
                       return;
                     }
-                    const run = res.data.run;
+                    const run = undescribed<PurgeRunDto>(res.data.run);
                     result.value = run;
                     preview.value = null;
                     if (run.status === 'failed') runError.value = `The purge failed: ${run.error ?? 'unknown error'}`;
