@@ -4,11 +4,13 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, all run by `npm test`:
- * - unit: the core with in-memory fakes, fast.
+ * Five projects, all run by `npm test`:
+ * - unit: the core with in-memory fakes, the admin's pure helpers, and the
+ *   repository's own checks (architecture, cited documents), fast.
  * - node: adapters and the HTTP API against real SQLite, MariaDB, PostgreSQL,
  *   a local directory, s3rver and an SMTP catcher.
  * - workers: the Worker in workerd (D1, R2) through the Cloudflare plugin.
+ * - admin: the admin's Qwik components, rendered with @builder.io/qwik/testing.
  * - browser: the admin in Debian's Chromium through playwright-core.
  */
 const migrations = await readD1Migrations(path.join(import.meta.dirname, 'drizzle/sqlite/migrations'));
