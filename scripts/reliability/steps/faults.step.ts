@@ -1,12 +1,6 @@
 import { type DatabaseOutage, databaseOutage, type StorageOutage, storageOutage } from '../faults-dependencies.ts';
-import {
-  type DiskFull,
-  diskFull,
-  type KillRound,
-  killDuringUpload,
-  type SmtpStep,
-  smtpDown,
-} from '../faults-process.ts';
+import { type DiskFull, diskFull, type KillRound, killDuringUpload } from '../faults-process.ts';
+import { type SmtpStep, smtpDown } from '../faults-smtp.ts';
 import { describeError, type Failed, type Log, type ReliabilityConfig, type Section } from './step.ts';
 
 const DIALECTS = ['postgres', 'mysql'] as const;
