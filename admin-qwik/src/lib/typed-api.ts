@@ -7,8 +7,8 @@ import { buildUrl } from './url';
 /**
  * The admin's one API client. Paths, parameters, bodies and answers are
  * checked against api-schema.d.ts, which is generated from the OpenAPI
- * description (itself made from the routes' zod schemas), so a screen that
- * calls a route wrongly does not compile; `npm run api:types` regenerates
+ * description the server serves (/v1/openapi.json), so a screen that calls
+ * a route wrongly does not compile; `npm run api:types` regenerates
  * it and a test fails while it is stale. Types are looked up by path and
  * method (`paths['/v1/…']['get']`), never by component name.
  *
@@ -104,7 +104,7 @@ function signedOutResult(): Result<never> {
 }
 
 /** A status and a body text → a Result; shared with the upload, which goes through XMLHttpRequest. */
-export function toResult<T>(
+function toResult<T>(
   status: number,
   text: string,
   sentToken: boolean,
