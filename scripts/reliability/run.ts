@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { cleanupNow, installExitHandlers } from '../bench/lib/processes.ts';
 import { FINDINGS, NOT_RUN } from './findings.ts';
 import { closeAgent } from './lib/http.ts';
-import { decodeSection, decodeStep } from './steps/decode.step.mjs';
+import { decodeSection, decodeStep } from './steps/decode.step.ts';
 import { faultsSection, faultsStep } from './steps/faults.step.ts';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.ts';
 import { headersSection, headersStep } from './steps/headers.step.ts';

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { runBodyLimitsApiContract } from '../contract/api-body-limits.contract.js';
 import { nodeHarness } from '../support/node-harness.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { failedStart, startServer } from '../support/server-process.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;

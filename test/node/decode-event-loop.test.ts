@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { buildNode } from '../../scripts/build-node.ts';
 import { MAX_JPEG_SCANS } from '../../worker/src/core/domain/image-limits.js';
 import { jpegScanFlood, pngAncillaryBomb, webpCanvasLie } from '../support/decode-bombs.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';

@@ -1,14 +1,14 @@
-// The probe process of healthz-probe.mjs: argv[2] is the server's origin.
+// The probe process of healthz-probe.ts: argv[2] is the server's origin.
 const origin = process.argv[2];
 let worst = 0;
 let samples = 0;
 let failures = 0;
-let pendingSince = null;
+let pendingSince: number | null = null;
 
-process.on('message', (m) => {
+process.on('message', (m: { type?: string } | null) => {
   if (m?.type !== 'mark') return;
   const waiting = pendingSince === null ? 0 : performance.now() - pendingSince;
-  process.send({ worstMs: Math.max(worst, waiting), samples, failures });
+  process.send?.({ worstMs: Math.max(worst, waiting), samples, failures });
   worst = 0;
   samples = 0;
   failures = 0;

@@ -9,20 +9,31 @@ import { fileURLToPath } from 'node:url';
  * the slowest answer since the previous mark; a request still unanswered
  * counts for as long as it has waited.
  */
-const CHILD = fileURLToPath(new URL('./healthz-probe.child.mjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('./healthz-probe.child.ts', import.meta.url));
 
-export async function startHealthzProbe(origin) {
+/** What the probe saw since the previous mark. */
+export interface ProbeMark {
+  worstMs: number;
+  samples: number;
+  failures: number;
+}
+
+export interface HealthzProbe {
+  mark(): Promise<ProbeMark>;
+  stop(): void;
+}
+
+export async function startHealthzProbe(origin: string): Promise<HealthzProbe> {
   const child = spawn(process.execPath, [CHILD, origin], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const replies = [];
-  child.on('message', (m) => replies.shift()?.(m));
-  const ask = (type) =>
-    new Promise((resolve) => {
+  const replies: ((mark: ProbeMark) => void)[] = [];
+  child.on('message', (m) => replies.shift()?.(m as ProbeMark));
+  const ask = (type: 'mark') =>
+    new Promise<ProbeMark>((resolve) => {
       replies.push(resolve);
       child.send({ type });
     });
   await ask('mark'); // up and asking
   return {
-    /** @returns {Promise<{ worstMs: number, samples: number, failures: number }>} */
     mark: () => ask('mark'),
     stop() {
       child.kill();
@@ -31,7 +42,7 @@ export async function startHealthzProbe(origin) {
 }
 
 /** Resident set of a process in bytes (Linux /proc), or null elsewhere. */
-export function rssBytes(pid) {
+export function rssBytes(pid: number | undefined): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : null;

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
-import { floodJson } from '../lib/body-flood.mjs';
-import { rssBytes, startHealthzProbe } from '../lib/healthz-probe.mjs';
-import { multipart, must, send } from '../lib/http.mjs';
-import { nodeServer, registerOwner } from '../lib/stack.mjs';
+import { floodJson } from '../lib/body-flood.ts';
+import { type HealthzProbe, rssBytes, startHealthzProbe } from '../lib/healthz-probe.ts';
+import { multipart, must, type RawResponse, send } from '../lib/http.ts';
+import { nodeServer, registerOwner } from '../lib/stack.ts';
+import type { Log, ReliabilityConfig, Section } from './step.ts';
 
 const bombs = await import('../../../test/support/decode-bombs.ts');
 const images = await import('../../../test/support/images.ts');
@@ -20,13 +21,37 @@ const MiB = 2 ** 20;
  * /healthz while it ran (asked from another process) and the server's RSS
  * after it. The bombs are test/support/decode-bombs.ts, as in `npm test`.
  */
-export async function decodeStep(cfg, log) {
+export interface DecodeRow {
+  kind: string;
+  name: string;
+  status: number;
+  error: string | undefined;
+  ms: number;
+  healthzMs: number;
+  healthzFailures: number;
+  rss: number | null;
+}
+
+export interface DecodeResult {
+  rows: DecodeRow[];
+  rssStart: number | null;
+  rssEnd: number | null;
+  alive: boolean;
+}
+
+/** An answer of any of the inputs: a response, or a flood's status. */
+type Outcome = { status: number; error?: string | undefined };
+
+export async function decodeStep(cfg: ReliabilityConfig, log: Log): Promise<DecodeResult> {
   const server = await nodeServer('Node + SQLite (decode bombs, body floods)');
-  let probe;
+  let probe: HealthzProbe | undefined;
   try {
     const token = await registerOwner(server);
-    const { article } = await must(server.url, 'POST', '/v1/articles', 201, { token, body: { title: 'Bombs' } });
-    const upload = (bytes) => {
+    const { article } = await must<{ article: { id: string } }>(server.url, 'POST', '/v1/articles', 201, {
+      token,
+      body: { title: 'Bombs' },
+    });
+    const upload = (bytes: Uint8Array) => {
       const m = multipart(bytes, { filename: 'x.bin', type: 'application/octet-stream' });
       return send(server.url, {
         method: 'POST',
@@ -36,8 +61,8 @@ export async function decodeStep(cfg, log) {
         timeoutMs: 60_000,
       });
     };
-    const get = (path) => send(server.url, { path, timeoutMs: 60_000 });
-    const urlOf = (res) => JSON.parse(res.body.toString('utf8')).image.url;
+    const get = (path: string) => send(server.url, { path, timeoutMs: 60_000 });
+    const urlOf = (res: RawResponse): string => JSON.parse(res.body.toString('utf8')).image.url;
 
     // Warm up: the render thread is started and has made a variant, so the
     // starting RSS includes it (as it would in any server that serves images).
@@ -54,19 +79,19 @@ export async function decodeStep(cfg, log) {
         .png()
         .toBuffer(),
     );
-    const storedThenVariant = (bytes, query) => async () => {
+    const storedThenVariant = (bytes: Uint8Array, query: string) => async (): Promise<Outcome> => {
       const stored = await upload(bytes);
       return stored.status === 201 ? get(`${urlOf(stored)}${query}`) : stored;
     };
-    const stampede = (bytes, query) => async () => {
+    const stampede = (bytes: Uint8Array, query: string) => async (): Promise<Outcome> => {
       const stored = await upload(bytes);
       if (stored.status !== 201) return stored;
       const all = await Promise.all(Array.from({ length: 8 }, () => get(`${urlOf(stored)}${query}`)));
-      return all.find((r) => r.status !== 200) ?? all[0];
+      return all.find((r) => r.status !== 200) ?? all[0] ?? stored;
     };
     const floods = cfg.quick ? [50 * MiB] : [50 * MiB, 300 * MiB];
-    const inputs = [
-      ...uploadBombs(cfg).map(([name, make]) => {
+    const inputs: [kind: string, name: string, run: () => Promise<Outcome>][] = [
+      ...uploadBombs(cfg).map(([name, make]): [string, string, () => Promise<Outcome>] => {
         const bytes = make();
         return ['upload', name, () => upload(bytes)];
       }),
@@ -91,7 +116,7 @@ export async function decodeStep(cfg, log) {
         storedThenVariant(bombs.jpegScanFlood({ width: 4000, height: 4000, scans: 63, progressive: true }), '?w=1920'),
       ],
       ['stampede', '8 concurrent first requests for one variant (16 MP PNG; ?w=960)', stampede(heavyPng, '?w=960')],
-      ...floods.map((size) => [
+      ...floods.map((size): [string, string, () => Promise<Outcome>] => [
         'JSON body',
         `POST /v1/auth/register, ${size / MiB} MiB password`,
         () =>
@@ -102,7 +127,7 @@ export async function decodeStep(cfg, log) {
             extra: { email: 'flood@example.com' },
           }),
       ]),
-      ...floods.map((size) => [
+      ...floods.map((size): [string, string, () => Promise<Outcome>] => [
         'JSON body',
         `POST /v1/articles, ${size / MiB} MiB body`,
         () =>
@@ -116,19 +141,19 @@ export async function decodeStep(cfg, log) {
       ]),
     ];
 
-    const rows = [];
+    const rows: DecodeRow[] = [];
     for (const [kind, name, run] of inputs) {
       await probe.mark();
       const started = performance.now();
-      let res;
+      let res: Outcome;
       try {
         res = await run();
       } catch (err) {
-        res = { status: 0, error: String(err?.message ?? err) };
+        res = { status: 0, error: String((err as Error | undefined)?.message ?? err) };
       }
       const ms = performance.now() - started;
       const health = await probe.mark();
-      const row = {
+      const row: DecodeRow = {
         kind,
         name,
         status: res.status,
@@ -155,7 +180,7 @@ export async function decodeStep(cfg, log) {
 }
 
 /** Generated bombs to upload: each must be refused from its structure, quickly. */
-function uploadBombs(cfg) {
+function uploadBombs(cfg: ReliabilityConfig): [name: string, make: () => Uint8Array][] {
   return [
     ['JPEG, 1024×1024 frame and 4,000 empty scans (64 KB)', () => bombs.jpegScanFlood({ scans: 4000 })],
     [
@@ -177,9 +202,9 @@ function uploadBombs(cfg) {
   ];
 }
 
-const mib = (b) => (b === null || b === undefined ? '?' : (b / MiB).toFixed(0));
+const mib = (b: number | null | undefined) => (b === null || b === undefined ? '?' : (b / MiB).toFixed(0));
 
-export function decodeSection(r) {
+export function decodeSection(r: DecodeResult): Section {
   const g = DECODE_GOALS;
   const lines = [
     `Goals (issue #13): every answer within ${g.answerMs / 1000} s, \`/healthz\` never slower than ${g.healthzMs} ms while an input is handled (asked back to back from a separate process), no 5xx, and the server's RSS back within ${g.rssGrowthBytes / MiB} MB of where it started. The server: the built bundle with its defaults (SQLite, local directory, 10 MiB uploads, render threads). RSS at the start (after one variant was made, so the render thread is up): ${mib(r.rssStart)} MiB.`,
@@ -189,7 +214,7 @@ export function decodeSection(r) {
   ];
   let failures = 0;
   for (const row of r.rows) {
-    const misses = [];
+    const misses: string[] = [];
     if (row.status === 0 || row.status >= 500) misses.push(row.status === 0 ? 'no answer' : '5xx');
     if (row.ms >= g.answerMs) misses.push('slow answer');
     if (row.healthzMs > g.healthzMs || row.healthzFailures) misses.push('/healthz delayed');

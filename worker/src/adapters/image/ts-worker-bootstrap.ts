@@ -3,7 +3,7 @@
  * vitest `node` project does for the rest of the server: Node's own
  * transform (`stripTypeScriptTypes`, parameter properties included) in a
  * load hook, and `./x.js` imports resolved to `./x.ts`. The production
- * bundle (scripts/build-node.mjs) starts its prebuilt `.mjs` instead.
+ * bundle (scripts/build-node.ts) starts its prebuilt `.mjs` instead.
  */
 export const tsWorkerBootstrap = (entry: URL) => `
 const { registerHooks, stripTypeScriptTypes } = require('node:module');
