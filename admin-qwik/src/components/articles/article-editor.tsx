@@ -107,7 +107,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
       error.value = res.message;
       return;
     }
-    article.value = res.data.article;
+    // 204: done, but this account may not read the article as it now stands.
+    if (res.data) article.value = res.data.article;
     status.value = action === 'publish' ? 'Published: the article is online.' : 'Unpublished: the article is offline.';
   });
 
@@ -176,6 +177,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           busy.value = false;
           if (!res.ok) {
             error.value = res.issues.length ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : res.message;
+            return;
+          }
+          if (!res.data) {
+            status.value = 'Saved. This account may not read the article as it now stands, so it is not shown.';
             return;
           }
           article.value = res.data.article;

@@ -105,7 +105,8 @@ export const SeoPanel = component$((props: { articleId: string; title: string; i
               return;
             }
             issues.value = [];
-            seo.value = res.data.seo;
+            // 204: saved, but this account may not read the article as it now stands.
+            if (res.data) seo.value = res.data.seo;
             status.value = 'SEO settings saved.';
           }}
         >
