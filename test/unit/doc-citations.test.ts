@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/paths.js';
@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../support/paths.js';
  * `<a id>`) or a quoted heading (`docs/releases.md, "The supervisor"`). A
  * house rule is cited by its anchor (`docs/architecture.md#rule-6`), never
  * by a bare number no reader could follow. The same holds for links between
- * the Markdown files themselves. (The test of the checks below writes its
+ * the Markdown files themselves, and for the repository paths they name
+ * (`worker/src/…`, `test/…`): a file that moves takes its docs along. (The test of the checks below writes its
  * made-up names with `·` for the dot, so that this file cites nothing
  * missing itself.)
  */
@@ -106,6 +107,15 @@ function linkProblems(markdown: string, from: string, docs: Docs): string[] {
   return problems;
 }
 
+/** Repository paths a Markdown file names in code spans (`worker/src/…`, `test/…`): each must exist. */
+function pathProblems(markdown: string, from: string, exists: (p: string) => boolean): string[] {
+  const problems: string[] = [];
+  for (const m of markdown.matchAll(/`((?:worker|test|scripts|admin-qwik|drizzle|docs)\/[\w./-]+)`/g)) {
+    if (!exists(m[1]!)) problems.push(`${from} names ${m[1]}, which does not exist`);
+  }
+  return problems;
+}
+
 const rel = (p: string) => path.relative(REPO_ROOT, p);
 const docs: Docs = new Map(
   walk(REPO_ROOT, (n) => n.endsWith('.md')).map((p) => [rel(p), readFileSync(p, 'utf8')] as const),
@@ -121,6 +131,11 @@ describe('documents the code cites', () => {
 
   it('link to each other by paths and anchors that exist', () => {
     expect([...docs].flatMap(([file, text]) => linkProblems(text, file, docs))).toEqual([]);
+  });
+
+  it('name only files and folders of the repository that exist', () => {
+    const exists = (p: string) => existsSync(path.join(REPO_ROOT, p));
+    expect([...docs].flatMap(([file, text]) => pathProblems(text, file, exists))).toEqual([]);
   });
 
   it('the checks see what they are for (so the ones above can fail)', () => {
@@ -153,6 +168,9 @@ describe('documents the code cites', () => {
         'worker/src/x.ts:6 cites "rule_6": link the rule\'s anchor in docs/architecture.md instead',
       ].map(t),
     );
+    expect(
+      pathProblems('`worker/src/here.ts` and `test/gone.ts`', 'README', (p) => p === 'worker/src/here.ts'),
+    ).toEqual(['README names test/gone.ts, which does not exist']);
     expect(
       linkProblems(t('[a](guide·md#keys-and-rotation) [b](../README·md#nope) [c](gone·md)'), t('docs/x·md'), fake),
     ).toEqual(
