@@ -1,19 +1,19 @@
+import { runAccountsApiContract } from '../../worker/src/features/accounts/accounts-api.contract.js';
+import { runAuthApiContract } from '../../worker/src/features/accounts/auth-api.contract.js';
+import { runRateLimitsApiContract } from '../../worker/src/features/accounts/rate-limits-api.contract.js';
+import { runUsersApiContract } from '../../worker/src/features/accounts/users-api.contract.js';
+import { runActivityApiContract } from '../../worker/src/features/activity/activity-api.contract.js';
+import { runApiKeysApiContract } from '../../worker/src/features/api-keys/api-keys-api.contract.js';
+import { runArticlesApiContract } from '../../worker/src/features/articles/articles-api.contract.js';
+import { runSeoApiContract } from '../../worker/src/features/articles/seo-api.contract.js';
+import { runImagesApiContract } from '../../worker/src/features/media/images-api.contract.js';
+import { runMediaApiContract } from '../../worker/src/features/media/media-api.contract.js';
+import { runPurgeApiContract } from '../../worker/src/features/purge/purge-api.contract.js';
+import { runContentApiContract } from '../../worker/src/features/sites/sites-api.contract.js';
+import { runSyndicationApiContract } from '../../worker/src/features/syndication/syndication-api.contract.js';
+import { runSystemApiContract } from '../../worker/src/features/system/system-api.contract.js';
 import type { ApiHarness } from '../support/api-harness.js';
-import { runAccountsApiContract } from './api-accounts.contract.js';
-import { runActivityApiContract } from './api-activity.contract.js';
-import { runArticlesApiContract } from './api-articles.contract.js';
-import { runAuthApiContract } from './api-auth.contract.js';
-import { runContentApiContract } from './api-content.contract.js';
 import { runDecodeApiContract } from './api-decode.contract.js';
-import { runImagesApiContract } from './api-images.contract.js';
-import { runApiKeysApiContract } from './api-keys.contract.js';
-import { runMediaApiContract } from './api-media.contract.js';
-import { runPurgeApiContract } from './api-purge.contract.js';
-import { runRateLimitsApiContract } from './api-rate-limits.contract.js';
-import { runSeoApiContract } from './api-seo.contract.js';
-import { runSyndicationApiContract } from './api-syndication.contract.js';
-import { runSystemApiContract } from './api-system.contract.js';
-import { runUsersApiContract } from './api-users.contract.js';
 import { runWriteAnswersApiContract } from './api-write-answers.contract.js';
 
 export interface ApiTarget {

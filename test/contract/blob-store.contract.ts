@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '../../worker/src/core/domain/entities.js';
-import { imageVariantsPrefix, originalKey } from '../../worker/src/core/media/blob-keys.js';
-import { createVariantsService, retryMarkerKey } from '../../worker/src/core/media/variants.service.js';
+import { imageVariantsPrefix, originalKey } from '../../worker/src/features/media/blob-keys.js';
+import { createVariantsService, retryMarkerKey } from '../../worker/src/features/media/variants.service.js';
 import type { BlobInfo, BlobStore } from '../../worker/src/ports/blob-store.js';
 import { JPEG_400x300 } from '../support/images.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../worker/src/contract/api-key.schema.js';
-import { type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/core/accounts/policy.js';
+import { type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/features/accounts/policy.js';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../worker/src/features/api-keys/api-key.schema.js';
 import { OPERATIONS, type Operation } from '../../worker/src/http/openapi/operations.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeDatabase, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { systemClock, uuidV7Ids } from '../../worker/src/adapters/runtime/system.runtime.js';
-import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
-import { type PurgeDeps, runScheduledPurge } from '../../worker/src/core/purge/purge.service.js';
+import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
+import { type PurgeDeps, runScheduledPurge } from '../../worker/src/features/purge/purge.service.js';
 import type { BlobStore } from '../../worker/src/ports/blob-store.js';
 import { MIGRATIONS_ROOT, mysqlHarness, type NodeDbHarness, postgresHarness } from '../support/db-node-harness.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';

@@ -1,6 +1,6 @@
 import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
+import type { AppDeps } from '../../worker/src/app/deps.js';
 import { createApp } from '../../worker/src/http/app.js';
-import type { AppDeps } from '../../worker/src/http/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
 
 /**

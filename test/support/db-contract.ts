@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach } from 'vitest';
-import { EMPTY_SEO } from '../../worker/src/contract/seo.schema.js';
 import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
+import { EMPTY_SEO } from '../../worker/src/features/articles/seo.schema.js';
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 
 /**

@@ -4,7 +4,7 @@ import { createCodecRenderer } from '../../worker/src/adapters/image/codec.rende
 import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
 import type { Image } from '../../worker/src/core/domain/entities.js';
 import { readJpegOrientation } from '../../worker/src/core/media/exif-orientation.js';
-import { createVariantsService } from '../../worker/src/core/media/variants.service.js';
+import { createVariantsService } from '../../worker/src/features/media/variants.service.js';
 import { JPEG_2x3, JPEG_QUADRANTS, PNG_1x1, withExifOrientation } from '../support/images.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Image } from '../../worker/src/core/domain/entities.js';
-import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
-import { originalKey } from '../../worker/src/core/media/blob-keys.js';
-import { bytesOf, planPurge } from '../../worker/src/core/purge/purge-planner.js';
+import { originalKey } from '../../worker/src/features/media/blob-keys.js';
+import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
+import { bytesOf, planPurge } from '../../worker/src/features/purge/purge-planner.js';
 import type { BlobInfo } from '../../worker/src/ports/blob-store.js';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');

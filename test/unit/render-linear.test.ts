@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ArticleFormat } from '../../worker/src/contract/article.schema.js';
 import { renderArticleHtml } from '../../worker/src/core/content/render.js';
+import type { ArticleFormat } from '../../worker/src/features/articles/article.schema.js';
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_FORMATS } from '../../worker/src/contract/article.schema.js';
 import { renderArticleHtml } from '../../worker/src/core/content/render.js';
 import { sanitizeHtml } from '../../worker/src/core/content/sanitize-html.js';
+import { ARTICLE_FORMATS } from '../../worker/src/features/articles/article.schema.js';
 import { executableContent } from '../support/inert-html.js';
 
 /** XSS vectors, each as a Markdown body and as an HTML body: none may survive in either. */

@@ -4,8 +4,8 @@ import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.i
 import type { Image } from '../../worker/src/core/domain/entities.js';
 import { DomainError } from '../../worker/src/core/domain/errors.js';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
-import { createVariantsService, retryMarkerKey } from '../../worker/src/core/media/variants.service.js';
 import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
+import { createVariantsService, retryMarkerKey } from '../../worker/src/features/media/variants.service.js';
 import type { VariantRenderer } from '../../worker/src/ports/image-codec.js';
 import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';

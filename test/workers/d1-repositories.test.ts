@@ -1,16 +1,16 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createD1ActivityLog, createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { runInvitationsRepositoryContract } from '../../worker/src/features/accounts/invitations-repository.contract.js';
+import { runUsersRepositoryContract } from '../../worker/src/features/accounts/users-repository.contract.js';
+import { runApiKeysRepositoryContract } from '../../worker/src/features/api-keys/api-keys-repository.contract.js';
+import { runArticlesRepositoryContract } from '../../worker/src/features/articles/articles-repository.contract.js';
+import { runAuthorsRepositoryContract } from '../../worker/src/features/authors/authors-repository.contract.js';
+import { runImagesRepositoryContract } from '../../worker/src/features/media/images-repository.contract.js';
+import { runPurgeRepositoryContract } from '../../worker/src/features/purge/purge-repository.contract.js';
+import { runSitesRepositoryContract } from '../../worker/src/features/sites/sites-repository.contract.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
-import { runApiKeysRepositoryContract } from '../contract/api-keys-repository.contract.js';
-import { runArticlesRepositoryContract } from '../contract/articles-repository.contract.js';
-import { runAuthorsRepositoryContract } from '../contract/authors-repository.contract.js';
-import { runImagesRepositoryContract } from '../contract/images-repository.contract.js';
-import { runInvitationsRepositoryContract } from '../contract/invitations-repository.contract.js';
-import { runPurgeRepositoryContract } from '../contract/purge-repository.contract.js';
-import { runSitesRepositoryContract } from '../contract/sites-repository.contract.js';
 import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
-import { runUsersRepositoryContract } from '../contract/users-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
 import { TABLES_CHILD_FIRST } from '../support/tables.js';
 

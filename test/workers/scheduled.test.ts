@@ -1,8 +1,8 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
-import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/core/domain/purge.entities.js';
 import worker from '../../worker/src/entry.worker.js';
+import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
 
 const repos = createD1Repositories(env.DB);
 

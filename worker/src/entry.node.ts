@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { scheduledPurge } from './app/services.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { createApp } from './http/app.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
-import { scheduledPurge } from './http/services.js';
 import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */

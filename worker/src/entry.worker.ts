@@ -1,8 +1,8 @@
+import type { AppDeps } from './app/deps.js';
+import { scheduledPurge } from './app/services.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { type App, createApp } from './http/app.js';
-import type { AppDeps } from './http/deps.js';
 import { withSecurityHeaders } from './http/middleware/security-headers.js';
-import { scheduledPurge } from './http/services.js';
 import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ActivityEntryDto, ActivitySummaryDto } from '../../../worker/src/contract/activity.schema';
+import type { ActivityEntryDto, ActivitySummaryDto } from '../../../worker/src/features/activity/activity.schema';
 import type { ApiQuery } from './api-types';
 
 export type { ActivityEntryDto, ActivitySummaryDto };

@@ -1,6 +1,10 @@
 import './zod-csp';
-import { type AuthorDto, CreateAuthorSchema, UpdateAuthorSchema } from '../../../worker/src/contract/author.schema';
-import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/contract/site.schema';
+import {
+  type AuthorDto,
+  CreateAuthorSchema,
+  UpdateAuthorSchema,
+} from '../../../worker/src/features/authors/author.schema';
+import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/features/sites/site.schema';
 import type { Issue } from './result';
 
 export type { AuthorDto, SiteDto };

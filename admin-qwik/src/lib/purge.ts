@@ -3,7 +3,7 @@ import {
   type PurgeRunDto,
   type PurgeSettingsDto,
   PurgeSettingsSchema,
-} from '../../../worker/src/contract/purge.schema';
+} from '../../../worker/src/features/purge/purge.schema';
 import { formatBytes } from './format';
 import type { Issue } from './result';
 

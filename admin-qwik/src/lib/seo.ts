@@ -1,5 +1,5 @@
 import './zod-csp';
-import { type SeoDto, SeoInputSchema } from '../../../worker/src/contract/seo.schema';
+import { type SeoDto, SeoInputSchema } from '../../../worker/src/features/articles/seo.schema';
 import type { ApiBody } from './api-types';
 import type { Issue } from './result';
 

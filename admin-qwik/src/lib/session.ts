@@ -1,5 +1,5 @@
 import { createContextId } from '@builder.io/qwik';
-import type { PublicUserDto } from '../../../worker/src/contract/user.schema';
+import type { PublicUserDto } from '../../../worker/src/features/accounts/user.schema';
 import { withoutTrailingSlashes } from './url';
 
 export type { PublicUserDto };

@@ -1,4 +1,4 @@
-import type { VersionDto } from '../../../worker/src/contract/system.schema';
+import type { VersionDto } from '../../../worker/src/features/system/system.schema';
 import { isRecord } from './result';
 
 export type { VersionDto };

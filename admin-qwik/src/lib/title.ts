@@ -1,5 +1,5 @@
 import './zod-csp';
-import { TitleSchema } from '../../../worker/src/contract/article.schema';
+import { TitleSchema } from '../../../worker/src/features/articles/article.schema';
 
 /** The API's own title rule (the shared zod schema, imported as is): the first problem, or null. */
 export function titleProblem(title: string): string | null {

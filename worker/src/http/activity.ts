@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ActivityActor } from '../core/activity/activity.service.js';
+import type { AppDeps } from '../app/deps.js';
+import type { ActivityActor } from '../features/activity/activity.service.js';
 import type { Defer } from '../ports/runtime.js';
 import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import { deferFor } from './defer.js';
-import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 
 export interface AuditOptions {

@@ -1,25 +1,25 @@
 import { Hono } from 'hono';
+import type { AppDeps } from '../app/deps.js';
+import { buildServices } from '../app/services.js';
+import { authRoutes } from '../features/accounts/auth.routes.js';
+import { usersRoutes } from '../features/accounts/users.routes.js';
+import { activityRoutes } from '../features/activity/activity.routes.js';
+import { apiKeysRoutes } from '../features/api-keys/api-keys.routes.js';
+import { articlesRoutes } from '../features/articles/articles.routes.js';
+import { authorsRoutes } from '../features/authors/authors.routes.js';
+import { mediaRoutes } from '../features/media/media.routes.js';
+import { staticImagesRoutes } from '../features/media/static-images.routes.js';
+import { purgeRoutes } from '../features/purge/purge.routes.js';
+import { sitesRoutes } from '../features/sites/sites.routes.js';
+import { healthRoutes, openApiRoute, systemRoutes } from '../features/system/system.routes.js';
+import { updateRoutes } from '../features/system/update.routes.js';
 import { activityRecorder } from './activity.js';
-import type { AppDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { rateLimiting } from './middleware/rate-limit.js';
 import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
-import { activityRoutes } from './routes/activity.routes.js';
-import { apiKeysRoutes } from './routes/api-keys.routes.js';
-import { articlesRoutes } from './routes/articles.routes.js';
-import { authRoutes } from './routes/auth.routes.js';
-import { authorsRoutes } from './routes/authors.routes.js';
-import { mediaRoutes } from './routes/media.routes.js';
-import { purgeRoutes } from './routes/purge.routes.js';
-import { sitesRoutes } from './routes/sites.routes.js';
-import { staticImagesRoutes } from './routes/static-images.routes.js';
-import { healthRoutes, openApiRoute, systemRoutes } from './routes/system.routes.js';
-import { updateRoutes } from './routes/update.routes.js';
-import { usersRoutes } from './routes/users.routes.js';
-import { buildServices } from './services.js';
 
 /** The one Hono app both targets serve; only the deps differ. */
 export function createApp(deps: AppDeps) {

@@ -1,7 +1,7 @@
-import type { Actor } from '../core/accounts/actor.js';
+import type { Services } from '../app/services.js';
+import type { Actor } from '../features/accounts/actor.js';
 import type { Defer } from '../ports/runtime.js';
 import type { Audit } from './activity.js';
-import type { Services } from './services.js';
 
 /** Hono's typed context for every route. */
 export interface AppEnv {

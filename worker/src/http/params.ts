@@ -1,5 +1,5 @@
-import { IdSchema } from '../contract/article.schema.js';
 import { notFound } from '../core/domain/errors.js';
+import { IdSchema } from '../features/articles/article.schema.js';
 
 /** A malformed id names nothing: the same uniform 404 as an unknown one. */
 export function idParam(raw: string): string {

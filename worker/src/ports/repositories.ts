@@ -1,6 +1,6 @@
-import type { ArticleStatus } from '../contract/article.schema.js';
 import type { ApiKey, Article, Author, Image, Invitation, NewUser, Site, User } from '../core/domain/entities.js';
-import type { PurgeRun, PurgeSettings } from '../core/domain/purge.entities.js';
+import type { ArticleStatus } from '../features/articles/article.schema.js';
+import type { PurgeRun, PurgeSettings } from '../features/purge/purge.entities.js';
 
 /**
  * Persistence ports. Every adapter (D1, Node SQLite, MariaDB/MySQL, PostgreSQL)

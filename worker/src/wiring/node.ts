@@ -13,13 +13,13 @@ import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js
 import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
+import type { AppDeps } from '../app/deps.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
-import { createActivityService } from '../core/activity/activity.service.js';
 import { UpdateService } from '../core/releases/update.service.js';
-import type { AppDeps } from '../http/deps.js';
+import { createActivityService } from '../features/activity/activity.service.js';
+import { recordUpdateActivity } from '../features/system/update.routes.js';
 import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
-import { recordUpdateActivity } from '../http/routes/update.routes.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 

@@ -12,10 +12,10 @@ import {
 import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import type { AppDeps } from '../app/deps.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
-import type { AppDeps } from '../http/deps.js';
 import { commonDeps } from './common.js';
 
 /** The bindings wrangler.toml declares. String settings arrive as vars/secrets. */

@@ -1,6 +1,6 @@
 import { component$ } from '@builder.io/qwik';
-import type { ArticleFormat } from '../../../../worker/src/contract/article.schema';
 import { renderArticleHtml } from '../../../../worker/src/core/content/render';
+import type { ArticleFormat } from '../../../../worker/src/features/articles/article.schema';
 
 /**
  * Images from this server only: the admin's CSP (img-src 'self' data: blob:)

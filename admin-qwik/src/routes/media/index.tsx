@@ -1,6 +1,6 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
-import type { ImageDto } from '../../../../worker/src/contract/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/articles/article.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';

@@ -1,6 +1,6 @@
 import { $, component$, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
-import type { InvitationDto, PublicUserDto } from '../../../../worker/src/contract/user.schema';
+import type { InvitationDto, PublicUserDto } from '../../../../worker/src/features/accounts/user.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';

@@ -1,4 +1,4 @@
-import type { ArticleFormat } from '../../contract/article.schema.js';
+import type { ArticleFormat } from '../../features/articles/article.schema.js';
 
 /** The length of a derived excerpt (issue #16: "≤ 300 characters"). */
 export const EXCERPT_LENGTH = 300;

@@ -1,7 +1,7 @@
-import type { ApiKeyScope } from '../../contract/api-key.schema.js';
-import type { ArticleFormat, ArticleStatus } from '../../contract/article.schema.js';
-import type { SeoDto } from '../../contract/seo.schema.js';
-import type { Role } from '../../contract/user.schema.js';
+import type { Role } from '../../features/accounts/user.schema.js';
+import type { ApiKeyScope } from '../../features/api-keys/api-key.schema.js';
+import type { ArticleFormat, ArticleStatus } from '../../features/articles/article.schema.js';
+import type { SeoDto } from '../../features/articles/seo.schema.js';
 
 /** Domain types: what repositories return. Dates are Date objects, never strings. */
 

@@ -1,5 +1,5 @@
-import type { ArticleDto, ImageDto } from '../../contract/article.schema.js';
-import type { InvitationDto, PublicUserDto } from '../../contract/user.schema.js';
+import type { InvitationDto, PublicUserDto } from '../../features/accounts/user.schema.js';
+import type { ArticleDto, ImageDto } from '../../features/articles/article.schema.js';
 import type { Article, Image, Invitation, User } from '../domain/entities.js';
 
 /** Domain → wire. Only public fields leave; everything else stays behind. */

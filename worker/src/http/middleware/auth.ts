@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ANONYMOUS } from '../../core/accounts/actor.js';
-import { looksLikeApiKey } from '../../core/accounts/api-keys.service.js';
-import { decide, type Permission } from '../../core/accounts/policy.js';
 import type { User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
+import { ANONYMOUS } from '../../features/accounts/actor.js';
+import { decide, type Permission } from '../../features/accounts/policy.js';
+import { looksLikeApiKey } from '../../features/api-keys/api-keys.service.js';
 import type { AppEnv } from '../env.js';
 
 // Far above any token we sign; refusing early keeps garbage cheap.

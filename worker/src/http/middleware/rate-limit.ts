@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDeps } from '../../app/deps.js';
 import type { Settings } from '../../config/settings.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { RateRule } from '../../ports/rate-limiter.js';
 import { resolveClient } from '../client-address.js';
-import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 
 type RateLimitDeps = Pick<AppDeps, 'rateLimiter' | 'settings' | 'logger' | 'peerAddress'>;

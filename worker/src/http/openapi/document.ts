@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import * as z from 'zod';
-import type { VersionDto } from '../../contract/system.schema.js';
-import { POLICY } from '../../core/accounts/policy.js';
+import { POLICY } from '../../features/accounts/policy.js';
+import type { VersionDto } from '../../features/system/system.schema.js';
 import { ALL_COMPONENTS, ref } from './components.js';
 import { OPERATIONS, type Operation } from './operations.js';
 

@@ -1,17 +1,6 @@
 import type { ZodType } from 'zod';
-import {
-  ActivityExportQuerySchema,
-  ActivityFilterSchema,
-  ActivityListQuerySchema,
-} from '../../contract/activity.schema.js';
-import { CreateApiKeySchema } from '../../contract/api-key.schema.js';
-import { CreateArticleSchema, ListArticlesQuerySchema, UpdateArticleSchema } from '../../contract/article.schema.js';
-import { CreateAuthorSchema, UpdateAuthorSchema } from '../../contract/author.schema.js';
-import { MediaListQuerySchema } from '../../contract/media.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../contract/purge.schema.js';
-import { SeoInputSchema } from '../../contract/seo.schema.js';
-import { CreateSiteSchema, UpdateSiteSchema } from '../../contract/site.schema.js';
+import type { Permission } from '../../features/accounts/policy.js';
 import {
   AcceptInvitationSchema,
   CreateInvitationSchema,
@@ -22,8 +11,23 @@ import {
   UpdateMeSchema,
   UpdateUserSchema,
   VerifySchema,
-} from '../../contract/user.schema.js';
-import type { Permission } from '../../core/accounts/policy.js';
+} from '../../features/accounts/user.schema.js';
+import {
+  ActivityExportQuerySchema,
+  ActivityFilterSchema,
+  ActivityListQuerySchema,
+} from '../../features/activity/activity.schema.js';
+import { CreateApiKeySchema } from '../../features/api-keys/api-key.schema.js';
+import {
+  CreateArticleSchema,
+  ListArticlesQuerySchema,
+  UpdateArticleSchema,
+} from '../../features/articles/article.schema.js';
+import { SeoInputSchema } from '../../features/articles/seo.schema.js';
+import { CreateAuthorSchema, UpdateAuthorSchema } from '../../features/authors/author.schema.js';
+import { MediaListQuerySchema } from '../../features/media/media.schema.js';
+import { PurgeRunRequestSchema, PurgeSettingsSchema } from '../../features/purge/purge.schema.js';
+import { CreateSiteSchema, UpdateSiteSchema } from '../../features/sites/site.schema.js';
 import { obj, pageOf, ref, wrapped } from './components.js';
 
 /**

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
+import { createInvitationsRepository } from '../../../features/accounts/invitations.repository.js';
+import { createUsersRepository } from '../../../features/accounts/users.repository.js';
+import { createApiKeysRepository } from '../../../features/api-keys/api-keys.repository.js';
+import { createArticlesRepository } from '../../../features/articles/articles.repository.js';
+import { createAuthorsRepository } from '../../../features/authors/authors.repository.js';
+import { createImagesRepository } from '../../../features/media/images.repository.js';
+import { createPurgeRepository } from '../../../features/purge/purge.repository.js';
+import { createSitesRepository } from '../../../features/sites/sites.repository.js';
 import type { Repositories } from '../../../ports/repositories.js';
-import { createApiKeysRepository } from './api-keys.repository.js';
-import { createArticlesRepository } from './articles.repository.js';
-import { createAuthorsRepository } from './authors.repository.js';
-import { createImagesRepository } from './images.repository.js';
-import { createInvitationsRepository } from './invitations.repository.js';
 import { createLeasesRepository } from './leases.repository.js';
-import { createPurgeRepository } from './purge.repository.js';
 import { unavailable, withDeadline } from './repository-support.js';
-import { createSitesRepository } from './sites.repository.js';
 import type { SqlKit } from './sql-kit.js';
 import { createSystemStateRepository } from './system-state.repository.js';
-import { createUsersRepository } from './users.repository.js';
 
 /** The one implementation of the persistence ports, for any dialect's kit. */
 export function createRepositories(kit: SqlKit): Repositories {

@@ -1,0 +1,39 @@
+import type { Settings } from '../config/settings.js';
+import type { UpdateService } from '../core/releases/update.service.js';
+import type { VersionDto } from '../features/system/system.schema.js';
+import type { PublicReadCache } from '../http/middleware/public-read-cache.js';
+import type { ActivityLogStore } from '../ports/activity-log.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { VariantRenderer } from '../ports/image-codec.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Repositories } from '../ports/repositories.js';
+import type { AssetServer, Clock, Defer, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
+
+/** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
+export interface AppDeps {
+  settings: Settings;
+  version: VersionDto;
+  repos: Repositories;
+  blobs: BlobStore;
+  /** Makes image variants (photon on both targets: in the request on Workers, in worker threads on Node). */
+  renderer: VariantRenderer;
+  mailer: Mailer;
+  clock: Clock;
+  ids: IdGenerator;
+  passwords: PasswordHasher;
+  tokens: TokenSigner;
+  assets: AssetServer;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  /** The network peer's address: the socket on Node, CF-Connecting-IP on Workers. */
+  peerAddress(request: Request, env: unknown): string | undefined;
+  /** Work that may finish after the response, when no execution context offers waitUntil. */
+  defer: Defer;
+  /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
+  publicReadCache?: PublicReadCache;
+  /** The activity log: an NDJSON file on Node, D1 on Workers. */
+  activityLog: ActivityLogStore;
+  /** Release feed checks (both targets) and staging (Node only). */
+  updates: UpdateService;
+}

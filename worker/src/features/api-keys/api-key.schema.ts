@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { nameSchema } from '../sites/site.schema.js';
+
+/**
+ * What an integration key may do (docs/api.md#api-keys). A key never passes a
+ * route outside its scopes, and never an owner-only or account route.
+ */
+export const API_KEY_SCOPES = ['content:read', 'content:write', 'media:write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Keys are presented as `Bearer cms_<prefix>_<secret>`. */
+export const API_KEY_PREFIX = 'cms_';
+
+export const CreateApiKeySchema = z.object({
+  name: nameSchema('name'),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: `each scope must be one of ${API_KEY_SCOPES.join(', ')}` }), {
+      error: 'scopes must be an array',
+    })
+    .min(1, 'scopes must name at least one scope')
+    .max(API_KEY_SCOPES.length)
+    .refine((s) => new Set(s).size === s.length, 'scopes must not repeat a scope'),
+  expiresAt: z.iso
+    .datetime({ offset: true, error: 'expiresAt must be an ISO-8601 date and time' })
+    .transform((s) => new Date(s))
+    .nullable()
+    .optional(),
+});
+export type CreateApiKeyInput = z.output<typeof CreateApiKeySchema>;
+
+export interface ApiKeyDto {
+  id: string;
+  name: string;
+  /** The key's first characters (`cms_ab12cd34`), enough to recognise it, useless to use it. */
+  prefix: string;
+  scopes: ApiKeyScope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+}

@@ -1,0 +1,332 @@
+import { and, asc, desc, eq, inArray, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
+import {
+  chunk,
+  guarded,
+  invalid,
+  MAX_PARAMS,
+  normalizeId,
+  refuseNul,
+  refuseOversizedRow,
+  requireId,
+  requireLimit,
+} from '../../adapters/db/shared/repository-support.js';
+import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
+import type { Article, Image } from '../../core/domain/entities.js';
+import { DomainError } from '../../core/domain/errors.js';
+import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../ports/repositories.js';
+import { toImage } from '../media/images.repository.js';
+import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
+
+type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
+
+const toArticle = (row: ArticleRow, authorIds: string[]): Article => ({ ...row, authorIds, seo: parseSeo(row.seo) });
+
+/** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
+function parseSeo(text: string | null): SeoDto {
+  if (text === null) return { ...EMPTY_SEO };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return { ...EMPTY_SEO };
+    const record = value as Record<string, unknown>;
+    const str = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : null);
+    return {
+      metaTitle: str('metaTitle'),
+      metaDescription: str('metaDescription'),
+      canonicalUrl: str('canonicalUrl'),
+      ogImage: str('ogImage'),
+      noindex: record.noindex === true,
+    };
+  } catch {
+    return { ...EMPTY_SEO };
+  }
+}
+
+const seoText = (seo: SeoDto): string => JSON.stringify(seo);
+
+// Three parameters per link row; keeps each insert under D1's parameter cap.
+const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
+
+export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
+  const { db } = kit;
+  const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
+  const byId = kit.prepare(
+    db
+      .select()
+      .from(articles)
+      .where(eq(articles.id, sql.placeholder('id')))
+      .limit(1),
+    'articles_by_id',
+  );
+  const authorsOf = kit.prepare(
+    db
+      .select({ authorId: articleAuthors.authorId })
+      .from(articleAuthors)
+      .where(eq(articleAuthors.articleId, sql.placeholder('id')))
+      .orderBy(asc(articleAuthors.position)),
+    'article_authors_by_article',
+  );
+
+  function authorIdsOf(input: string[] | undefined): string[] | undefined {
+    if (input === undefined) return undefined;
+    const ids = input.map((id, i) => requireId(id, `authorIds.${i}`));
+    if (new Set(ids).size !== ids.length) throw invalid('authorIds', 'authorIds must not repeat an author');
+    return ids;
+  }
+
+  function linkInserts(tx: SqlDb, articleId: string, authorIds: string[]): WriteStatement[] {
+    const rows = authorIds.map((authorId, position) => ({ articleId, authorId, position }));
+    return chunk(rows, LINKS_PER_INSERT).map((part) => tx.insert(articleAuthors).values(part));
+  }
+
+  const linksOf = preparedInList(kit, 'article_authors_in', (ids) =>
+    db
+      .select({ articleId: articleAuthors.articleId, authorId: articleAuthors.authorId })
+      .from(articleAuthors)
+      .where(inArray(articleAuthors.articleId, ids))
+      .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position)),
+  );
+
+  async function linksFor(ids: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const part of chunk(ids, MAX_PARAMS)) {
+      for (const row of await linksOf(part)) map.get(row.articleId)?.push(row.authorId);
+    }
+    return map;
+  }
+
+  // One prepared statement per combination of filters (8 at most), values as placeholders.
+  const listReads = new Map<string, PreparedRead<ArticleRow>>();
+  function listRead(status: boolean, site: boolean, before: boolean): PreparedRead<ArticleRow> {
+    const name = `articles_list_${Number(status)}${Number(site)}${Number(before)}`;
+    let read = listReads.get(name);
+    if (!read) {
+      const conditions = [
+        status ? eq(articles.status, sql.placeholder('status')) : undefined,
+        site ? eq(articles.siteId, sql.placeholder('siteId')) : undefined,
+        before ? lt(articles.id, sql.placeholder('before')) : undefined,
+      ];
+      read = kit.prepare(
+        db
+          .select()
+          .from(articles)
+          .where(and(...conditions))
+          .orderBy(desc(articles.id))
+          .limit(sql.placeholder('limit')),
+        name,
+      );
+      listReads.set(name, read);
+    }
+    return read;
+  }
+
+  /** After a foreign-key failure: name what was missing, so the client can fix it. */
+  async function missingReferences(siteId: string | null | undefined, authorIds: string[] | undefined) {
+    const issues: { path: string; message: string }[] = [];
+    if (siteId) {
+      const found = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).limit(1);
+      if (found.length === 0) issues.push({ path: 'siteId', message: `site ${siteId} does not exist` });
+    }
+    if (authorIds && authorIds.length > 0) {
+      const known = new Set<string>();
+      for (const part of chunk(authorIds, MAX_PARAMS)) {
+        const rows = await db.select({ id: authors.id }).from(authors).where(inArray(authors.id, part));
+        for (const row of rows) known.add(row.id);
+      }
+      authorIds.forEach((id, i) => {
+        if (!known.has(id)) issues.push({ path: `authorIds.${i}`, message: `author ${id} does not exist` });
+      });
+    }
+    const message = issues.map((i) => i.message).join('; ') || 'a referenced site or author does not exist';
+    return new DomainError('invalid_request', message, issues);
+  }
+
+  /** For each image, one other article that links it (the smallest id, so every dialect picks the same). */
+  async function otherLinks(articleId: string, imageIds: string[]): Promise<Map<string, string>> {
+    const map = new Map<string, string>();
+    for (const part of chunk(imageIds, MAX_PARAMS - 1)) {
+      const rows = await db
+        .select({ imageId: articleImages.imageId, articleId: articleImages.articleId })
+        .from(articleImages)
+        .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, articleId)))
+        .orderBy(asc(articleImages.imageId), asc(articleImages.articleId));
+      for (const row of rows) if (!map.has(row.imageId)) map.set(row.imageId, row.articleId);
+    }
+    return map;
+  }
+
+  async function exists(id: string): Promise<boolean> {
+    return (await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1)).length > 0;
+  }
+
+  async function findById(id: string): Promise<Article | null> {
+    const key = normalizeId(id);
+    if (key === null) return null;
+    const [row] = await byId({ id: key });
+    if (!row) return null;
+    const links = await authorsOf({ id: key });
+    return toArticle(
+      row,
+      links.map((l) => l.authorId),
+    );
+  }
+
+  const repo: ArticlesRepository = {
+    findById,
+
+    async create(article) {
+      const id = requireId(article.id, 'id');
+      const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
+      const authorIds = authorIdsOf(article.authorIds) ?? [];
+      refuseNul({ title: article.title, body: article.body });
+      refuseOversizedRow(kit, { title: article.title, body: article.body, seo: seoText(article.seo) });
+      try {
+        await kit.atomic((tx) => [
+          tx.insert(articles).values({
+            id,
+            title: article.title,
+            body: article.body,
+            format: article.format,
+            status: article.status,
+            siteId,
+            createdAt: article.createdAt,
+            updatedAt: article.updatedAt,
+            publishedAt: article.publishedAt,
+            seo: seoText(article.seo),
+          }),
+          ...linkInserts(tx, id, authorIds),
+        ]);
+      } catch (err) {
+        if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds);
+        if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An article with this id already exists');
+        throw err;
+      }
+    },
+
+    async list(query: ArticleListQuery) {
+      const limit = requireLimit(query.limit);
+      const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
+      if (siteId === null) return [];
+      const before = query.beforeId === undefined ? undefined : requireId(query.beforeId, 'cursor');
+      const read = listRead(query.status !== undefined, siteId !== undefined, before !== undefined);
+      const rows = await read({ status: query.status, siteId, before, limit });
+      const links = await linksFor(rows.map((r) => r.id));
+      return rows.map((row) => toArticle(row, links.get(row.id) ?? []));
+    },
+
+    async update(id: string, patch: ArticlePatch, now: Date) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const siteId =
+        patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
+      const authorIds = authorIdsOf(patch.authorIds);
+      const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
+      refuseNul({ title: patch.title, body: patch.body });
+      refuseOversizedRow(kit, { title: patch.title, body: patch.body, seo });
+      const set = {
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.body !== undefined && { body: patch.body }),
+        ...(patch.format !== undefined && { format: patch.format }),
+        ...(siteId !== undefined && { siteId }),
+        ...(seo !== undefined && { seo }),
+        updatedAt: now,
+      };
+      let results: unknown[];
+      try {
+        results = await kit.atomic((tx) => [
+          tx.update(articles).set(set).where(eq(articles.id, key)),
+          ...(authorIds === undefined
+            ? []
+            : [tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)), ...linkInserts(tx, key, authorIds)]),
+        ]);
+      } catch (err) {
+        if (!kit.isForeignKeyViolation(err)) throw err;
+        // The new links also fail when the article itself is gone.
+        if (!(await exists(key))) return null;
+        throw await missingReferences(siteId, authorIds);
+      }
+      if (kit.affectedRows(results[0]) === 0) return null;
+      return findById(key);
+    },
+
+    async setStatus(id, status, now) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const result = await db
+        .update(articles)
+        .set({
+          status,
+          updatedAt: now,
+          // Only the first publication counts.
+          ...(status === 'online' && {
+            publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
+          }),
+        })
+        .where(eq(articles.id, key));
+      if (kit.affectedRows(result) === 0) return null;
+      return findById(key);
+    },
+
+    async delete(id) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      // An image uploaded between the read and the delete makes the article
+      // delete fail on the images foreign key, and so does one another
+      // article started linking meanwhile (the guard below keeps its row);
+      // the retry then sees it, so no blob is ever left without the row that
+      // names it, and no linked image loses its row.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (!(await exists(key))) return null;
+        const linked = await db
+          .select()
+          .from(images)
+          .where(
+            inArray(
+              images.id,
+              db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, key)),
+            ),
+          )
+          .orderBy(asc(images.id));
+        const elsewhere = await otherLinks(
+          key,
+          linked.map((r) => r.id),
+        );
+        const doomed = linked.filter((r) => !elsewhere.has(r.id));
+        // Still shown elsewhere: its "uploaded for" moves to an article that shows it.
+        const handedOver = linked.filter((r) => r.articleId === key && elsewhere.has(r.id));
+        const linkedElsewhere = (part: string[]) =>
+          db
+            .select({ id: articleImages.imageId })
+            .from(articleImages)
+            .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
+        let results: unknown[];
+        try {
+          results = await kit.atomic((tx) => [
+            ...handedOver.map((r) =>
+              tx
+                .update(images)
+                .set({ articleId: elsewhere.get(r.id)! })
+                .where(and(eq(images.id, r.id), eq(images.articleId, key))),
+            ),
+            ...chunk(
+              doomed.map((r) => r.id),
+              Math.floor((MAX_PARAMS - 2) / 2),
+            ).map((part) =>
+              tx.delete(images).where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part)))),
+            ),
+            tx.delete(articleImages).where(eq(articleImages.articleId, key)),
+            tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)),
+            tx.delete(articles).where(eq(articles.id, key)),
+          ]);
+        } catch (err) {
+          if (kit.isForeignKeyViolation(err)) continue;
+          throw err;
+        }
+        if (kit.affectedRows(results[results.length - 1]) === 0) return null;
+        return doomed.map(toImage) as Image[];
+      }
+      throw new DomainError('conflict', 'Images are being added to this article; try again');
+    },
+  };
+  return guarded(kit, repo);
+}

@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { isHttpUrl, longTextSchema, nameSchema } from '../sites/site.schema.js';
+
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const SlugSchema = z
+  .string({ error: 'slug must be a string' })
+  .max(100, 'slug must be at most 100 characters')
+  .regex(SLUG, 'slug must be lower-case letters and digits separated by single hyphens');
+
+const UPLOADED = '/static/uploadedImages/';
+
+const AvatarUrlSchema = z
+  .string({ error: 'avatarUrl must be a string' })
+  .max(2000, 'avatarUrl must be at most 2,000 characters')
+  .refine(
+    (v) =>
+      isHttpUrl(v) ||
+      (v.startsWith(UPLOADED) && v.length > UPLOADED.length && /^[A-Za-z0-9._/-]+$/.test(v) && !v.includes('..')),
+    'avatarUrl must be an http(s) URL or a path starting with /static/uploadedImages/',
+  )
+  .nullable();
+
+export const CreateAuthorSchema = z.object({
+  name: nameSchema('name'),
+  slug: SlugSchema,
+  bio: longTextSchema('bio').optional().default(null),
+  avatarUrl: AvatarUrlSchema.optional().default(null),
+});
+export type CreateAuthorInput = z.output<typeof CreateAuthorSchema>;
+
+export const UpdateAuthorSchema = z.object({
+  name: nameSchema('name').optional(),
+  slug: SlugSchema.optional(),
+  bio: longTextSchema('bio').optional(),
+  avatarUrl: AvatarUrlSchema.optional(),
+});
+export type UpdateAuthorInput = z.output<typeof UpdateAuthorSchema>;
+
+export interface AuthorDto {
+  id: string;
+  name: string;
+  slug: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,202 @@
+import { and, asc, desc, eq, getTableColumns, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
+import {
+  chunk,
+  guarded,
+  hasNul,
+  invalid,
+  MAX_PARAMS,
+  normalizeId,
+  refuseNul,
+  requireId,
+  requireLimit,
+} from '../../adapters/db/shared/repository-support.js';
+import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import type { Image } from '../../core/domain/entities.js';
+import { DomainError, notFound } from '../../core/domain/errors.js';
+import type { ImageListQuery, ImagesRepository, MediaListQuery } from '../../ports/repositories.js';
+
+const MAX_LIKE_PATTERN_BYTES = 50;
+
+type ImageRow = SqlKit['tables']['images']['$inferSelect'];
+
+export const toImage = (row: ImageRow): Image => ({
+  id: row.id,
+  articleId: row.articleId,
+  filename: row.filename,
+  contentType: row.contentType,
+  bytes: row.bytes,
+  width: row.width,
+  height: row.height,
+  sha256: row.sha256,
+  createdAt: row.createdAt,
+});
+
+export function createImagesRepository(kit: SqlKit): ImagesRepository {
+  const { db } = kit;
+  const { images, articleImages, articles } = kit.tables;
+  const byFilename = kit.prepare(
+    db
+      .select()
+      .from(images)
+      .where(eq(images.filename, sql.placeholder('filename')))
+      .limit(1),
+    'images_by_filename',
+  );
+  // Behind every article read and list page: prepared once per list length.
+  // Through the links: an article shows what it links to, wherever it was uploaded.
+  const ofArticles = preparedInList(kit, 'images_in_articles', (ids) =>
+    db
+      .select({ ...getTableColumns(images), linkedTo: articleImages.articleId })
+      .from(articleImages)
+      .innerJoin(images, eq(images.id, articleImages.imageId))
+      .where(inArray(articleImages.articleId, ids))
+      .orderBy(asc(articleImages.articleId), asc(images.id)),
+  );
+  const linkedTo = (articleId: string) =>
+    db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, articleId));
+
+  const repo: ImagesRepository = {
+    async create(image) {
+      const id = requireId(image.id, 'id');
+      const articleId = normalizeId(image.articleId);
+      if (articleId === null) throw notFound();
+      refuseNul({ filename: image.filename, contentType: image.contentType, sha256: image.sha256 });
+      try {
+        // The row and its first link at once: an image is never shown by nothing.
+        await kit.atomic((tx) => [
+          tx.insert(images).values({ ...toImage(image), id, articleId }),
+          tx.insert(articleImages).values({ articleId, imageId: id }),
+        ]);
+      } catch (err) {
+        if (kit.isForeignKeyViolation(err)) throw notFound();
+        if (kit.isUniqueViolation(err))
+          throw new DomainError('conflict', 'An image with this id or filename already exists');
+        throw err;
+      }
+    },
+
+    async findById(id) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      const [row] = await db.select().from(images).where(eq(images.id, key)).limit(1);
+      return row ? toImage(row) : null;
+    },
+
+    async findByFilename(filename) {
+      if (typeof filename !== 'string' || hasNul(filename)) return null;
+      const [row] = await byFilename({ filename });
+      // MySQL compares ignoring trailing spaces; the other databases do not.
+      return row && row.filename === filename ? toImage(row) : null;
+    },
+
+    async listByArticle(articleId, query: ImageListQuery) {
+      const limit = requireLimit(query.limit);
+      const key = normalizeId(articleId);
+      if (key === null) return [];
+      const before = query.beforeId === undefined ? undefined : lt(images.id, requireId(query.beforeId, 'cursor'));
+      const rows = await db
+        .select()
+        .from(images)
+        .where(and(inArray(images.id, linkedTo(key)), before))
+        .orderBy(desc(images.id))
+        .limit(limit);
+      return rows.map(toImage);
+    },
+
+    async listForArticles(articleIds) {
+      const keys = [...new Set(articleIds.map(normalizeId).filter((k): k is string => k !== null))];
+      const map = new Map<string, Image[]>(articleIds.map((id) => [id, []]));
+      const original = new Map(articleIds.map((id) => [normalizeId(id), id]));
+      for (const part of chunk(keys, MAX_PARAMS)) {
+        const rows = await ofArticles(part);
+        for (const row of rows) map.get(original.get(row.linkedTo) ?? row.linkedTo)?.push(toImage(row));
+      }
+      return map;
+    },
+
+    async list(query: MediaListQuery) {
+      const limit = requireLimit(query.limit);
+      const filters = [];
+      if (query.beforeId !== undefined) filters.push(lt(images.id, requireId(query.beforeId, 'cursor')));
+      if (query.articleId !== undefined) {
+        const articleId = normalizeId(query.articleId);
+        if (articleId === null) return [];
+        // The images the article shows (its links), as the article DTO lists them.
+        filters.push(inArray(images.id, linkedTo(articleId)));
+      }
+      if (query.filenameContains !== undefined && query.filenameContains !== '') {
+        refuseNul({ q: query.filenameContains });
+        // Filenames are lower case; `!` escapes the user's `%`, `_` and `!`
+        // (one escape character every dialect reads the same way).
+        const pattern = `%${query.filenameContains.toLowerCase().replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
+        // D1 refuses LIKE patterns over 50 bytes; the same limit everywhere.
+        if (new TextEncoder().encode(pattern).length > MAX_LIKE_PATTERN_BYTES) {
+          throw invalid('q', `q is too long (at most ${MAX_LIKE_PATTERN_BYTES - 2} bytes, wildcards counting twice)`);
+        }
+        filters.push(sql`${images.filename} LIKE ${pattern} ESCAPE '!'`);
+      }
+      const rows = await db
+        .select()
+        .from(images)
+        .where(and(...filters))
+        .orderBy(desc(images.id))
+        .limit(limit);
+      return rows.map(toImage);
+    },
+
+    async delete(id) {
+      const key = normalizeId(id);
+      if (key === null) return false;
+      // The links go with the row (ON DELETE CASCADE).
+      return kit.affectedRows(await db.delete(images).where(eq(images.id, key))) > 0;
+    },
+
+    async mergeDuplicate(duplicateId, survivorId) {
+      const dup = normalizeId(duplicateId);
+      const keep = normalizeId(survivorId);
+      if (dup === null || keep === null || dup === keep) return false;
+      const [duplicate, survivor] = await Promise.all([repo.findById(dup), repo.findById(keep)]);
+      if (!duplicate || !survivor) return false;
+      const param = sql.param;
+      // Filenames are `{uuid}.{ext}`: no LIKE wildcards, and unique enough
+      // that replacing the text replaces exactly the links to this file,
+      // with or without a `?w=…&format=…` query after it.
+      const mentions = sql`${articles.body} LIKE ${`%${duplicate.filename}%`}`;
+      // SEO data is JSON text: an og image naming the duplicate moves the same way.
+      const seoMentions = sql`${articles.seo} LIKE ${`%${duplicate.filename}%`}`;
+      const results = await kit.atomic((tx) => [
+        // Every article linking the duplicate links the survivor instead.
+        tx.insert(articleImages).select(
+          tx
+            .select({
+              articleId: articleImages.articleId,
+              imageId: sql`${param(keep, articleImages.imageId)}`.as('image_id'),
+            })
+            .from(articleImages)
+            .where(
+              and(
+                eq(articleImages.imageId, dup),
+                notInArray(
+                  articleImages.articleId,
+                  tx.select({ id: articleImages.articleId }).from(articleImages).where(eq(articleImages.imageId, keep)),
+                ),
+              ),
+            ),
+        ),
+        tx
+          .update(articles)
+          .set({ body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})` })
+          .where(mentions),
+        tx
+          .update(articles)
+          .set({ seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})` })
+          .where(seoMentions),
+        // The duplicate's own links go with it (ON DELETE CASCADE).
+        tx.delete(images).where(eq(images.id, dup)),
+      ]);
+      return kit.affectedRows(results[3]) > 0;
+    },
+  };
+  return guarded(kit, repo);
+}

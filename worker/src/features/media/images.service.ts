@@ -1,0 +1,91 @@
+import type { Image } from '../../core/domain/entities.js';
+import { DomainError, notFound } from '../../core/domain/errors.js';
+import { readImageHeader } from '../../core/media/image-header.js';
+import { inspectStructure, isHostile } from '../../core/media/image-integrity.js';
+import { sha256Hex } from '../../core/shared/crypto.js';
+import { toImageDto } from '../../core/shared/dto.js';
+import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
+import type { Repositories } from '../../ports/repositories.js';
+import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { ImageDto } from '../articles/article.schema.js';
+import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
+
+export interface ImagesDeps {
+  repos: Repositories;
+  blobs: BlobStore;
+  clock: Clock;
+  ids: IdGenerator;
+  maxUploadBytes: number;
+  maxImagePixels: number;
+  logError: (message: string, err: unknown) => void;
+}
+
+const invalidFile = (message: string) => new DomainError('invalid_request', message, [{ path: 'file', message }]);
+
+export function createImagesService(deps: ImagesDeps) {
+  const { repos, blobs, clock, ids, logError } = deps;
+
+  return {
+    /** The article must exist (checked by the caller before the body is read, and again by the row's foreign key). */
+    async upload(articleId: string, bytes: Uint8Array): Promise<ImageDto> {
+      if (bytes.byteLength > deps.maxUploadBytes) {
+        throw new DomainError('payload_too_large', `The file is larger than ${deps.maxUploadBytes} bytes`);
+      }
+      const header = readImageHeader(bytes);
+      if (!header) throw invalidFile('The file is not a JPEG, PNG, WebP or GIF image');
+      if (header.width * header.height > deps.maxImagePixels) {
+        throw invalidFile(`The image has more than ${deps.maxImagePixels} pixels`);
+      }
+      // Crafted files (floods of scans, chunks or frames; sizes that disagree with the
+      // header) are refused; a damaged one is kept and served as itself, without variants.
+      const verdict = inspectStructure(bytes, header.contentType);
+      if (isHostile(verdict)) throw invalidFile(verdict.message);
+      const id = ids.newId();
+      const image: Image = {
+        id,
+        articleId,
+        filename: `${id}.${header.extension}`,
+        contentType: header.contentType,
+        bytes: bytes.byteLength,
+        width: header.width,
+        height: header.height,
+        sha256: await sha256Hex(bytes),
+        createdAt: clock.now(),
+      };
+      // Blob first, row second: a row never points at a missing blob.
+      await blobs.put(originalKey(image.filename), bytes, image.contentType);
+      try {
+        await repos.images.create(image);
+      } catch (err) {
+        await blobs.delete(originalKey(image.filename)).catch((e) => logError('orphan blob after failed insert', e));
+        throw err;
+      }
+      return toImageDto(image);
+    },
+
+    /** The row decides: a deleted image is 404 at once, whatever storage still holds. */
+    async open(filename: string): Promise<{ image: Image; blob: BlobObject }> {
+      if (!IMAGE_FILENAME.test(filename)) throw notFound();
+      const image = await repos.images.findByFilename(filename);
+      if (!image) throw notFound();
+      const blob = await blobs.get(originalKey(filename));
+      if (!blob) throw notFound();
+      return { image, blob };
+    },
+
+    /** The blob exists (HEAD answers without opening it). */
+    async assertStored(filename: string): Promise<void> {
+      if (!(await blobs.head(originalKey(filename)))) throw notFound();
+    },
+
+    /** For conditional requests: the row alone answers If-None-Match without touching storage. */
+    async find(filename: string): Promise<Image> {
+      if (!IMAGE_FILENAME.test(filename)) throw notFound();
+      const image = await repos.images.findByFilename(filename);
+      if (!image) throw notFound();
+      return image;
+    },
+  };
+}
+
+export type ImagesService = ReturnType<typeof createImagesService>;

@@ -1,0 +1,64 @@
+import type { Page } from '../../contract/pagination.schema.js';
+import { notFound } from '../../core/domain/errors.js';
+import { toImageDto } from '../../core/shared/dto.js';
+import { decodeCursor, toPage } from '../../core/shared/pagination.js';
+import type { BlobStore } from '../../ports/blob-store.js';
+import type { Repositories } from '../../ports/repositories.js';
+import type { ImageDto } from '../articles/article.schema.js';
+import { originalKey } from './blob-keys.js';
+import type { MediaListQuery } from './media.schema.js';
+import type { VariantDto, VariantsService } from './variants.service.js';
+
+export interface MediaDeps {
+  repos: Repositories;
+  blobs: BlobStore;
+  variants: VariantsService;
+  logError: (message: string, err: unknown) => void;
+}
+
+/** The media library: every image, whichever article holds it. */
+export function createMediaService(deps: MediaDeps) {
+  const { repos, blobs, variants, logError } = deps;
+
+  async function existing(id: string) {
+    const image = await repos.images.findById(id);
+    if (!image) throw notFound();
+    return image;
+  }
+
+  return {
+    async list(query: MediaListQuery): Promise<Page<ImageDto>> {
+      const rows = await repos.images.list({
+        limit: query.limit + 1,
+        beforeId: decodeCursor(query.cursor),
+        articleId: query.articleId,
+        filenameContains: query.q,
+      });
+      return toPage(rows, query.limit, toImageDto);
+    },
+
+    async get(id: string): Promise<ImageDto & { variants: VariantDto[] }> {
+      const image = await existing(id);
+      return { ...toImageDto(image), variants: await variants.list(image) };
+    },
+
+    /**
+     * The row goes first: from then on the file and its variants are 404
+     * (serving looks the row up). Blobs that fail to go are orphans for the
+     * purge, never live images.
+     */
+    async delete(id: string): Promise<void> {
+      const image = await existing(id);
+      if (!(await repos.images.delete(id))) throw notFound();
+      await blobs.delete(originalKey(image.filename)).catch((err) => logError('image blob left behind', err));
+      await variants.clearForQuietly([id]);
+    },
+
+    async clearVariants(id: string): Promise<void> {
+      await existing(id);
+      await variants.clearFor(id);
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

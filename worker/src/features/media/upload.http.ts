@@ -1,0 +1,41 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { DomainError } from '../../core/domain/errors.js';
+import { limitBody } from '../../http/middleware/body-limit.js';
+
+// Room for the multipart boundaries and part headers around the file itself.
+const MULTIPART_OVERHEAD = 16 * 1024;
+
+const tooLargeMessage = (max: number) => `The upload is larger than ${max} bytes`;
+
+/**
+ * Counts bytes as they stream in and stops at the limit: a lying or missing
+ * Content-Length never makes us buffer more than the limit.
+ */
+export const uploadLimit = (maxBytes: number): MiddlewareHandler =>
+  limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes));
+
+export async function readUploadedFile(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    throw new DomainError('invalid_request', 'Send the image as multipart/form-data in the field "file"', [
+      { path: 'file', message: 'multipart/form-data expected' },
+    ]);
+  }
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    throw new DomainError('invalid_request', 'The multipart body could not be read', [
+      { path: 'file', message: 'malformed multipart body' },
+    ]);
+  }
+  const file = form.get('file');
+  if (!file || typeof file === 'string') {
+    throw new DomainError('invalid_request', 'The field "file" must hold a file', [
+      { path: 'file', message: 'required' },
+    ]);
+  }
+  if (file.size > maxBytes) throw new DomainError('payload_too_large', tooLargeMessage(maxBytes));
+  return new Uint8Array(await file.arrayBuffer());
+}

@@ -1,0 +1,151 @@
+import { plainExcerpt } from '../../core/content/excerpt.js';
+import type { Article, Site } from '../../core/domain/entities.js';
+import { notFound } from '../../core/domain/errors.js';
+import type { Repositories } from '../../ports/repositories.js';
+import type { Actor } from '../accounts/actor.js';
+import { canReadOffline } from '../accounts/actor.js';
+import { rfc822, xmlText } from './xml.js';
+
+export interface SyndicationDeps {
+  repos: Repositories;
+  /** Base of our own URLs (og images uploaded here). */
+  publicUrl: string;
+}
+
+/** The sitemap protocol's limit per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+const FEED_ITEMS = 50;
+const PAGE = 1000;
+
+/** `s` without its trailing slashes, in one pass (`/\/+$/` retries from every slash: quadratic on a long run). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
+  return s.slice(0, end);
+}
+
+/** Where an article lives on its site: its canonical URL, else `{baseUrl}/articles/{id}`. */
+export function articleUrl(site: Site | null, article: Article): string | null {
+  if (article.seo.canonicalUrl) return article.seo.canonicalUrl;
+  return site ? `${withoutTrailingSlashes(site.baseUrl)}/articles/${article.id}` : null;
+}
+
+/**
+ * Sitemaps, RSS feeds and Open Graph / JSON-LD data for the front ends
+ * that render our sites: built from online articles only, and a `noindex`
+ * article is left out of sitemaps and marked so for crawlers.
+ */
+export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) {
+  const absolute = (url: string | null) => (url?.startsWith('/') ? `${withoutTrailingSlashes(publicUrl)}${url}` : url);
+
+  async function site(id: string): Promise<Site> {
+    const found = await repos.sites.findById(id);
+    if (!found) throw notFound();
+    return found;
+  }
+
+  async function* online(siteId: string, max: number): AsyncGenerator<Article> {
+    let beforeId: string | undefined;
+    for (let seen = 0; seen < max; ) {
+      const want = Math.min(PAGE, max - seen);
+      const rows = await repos.articles.list({ status: 'online', siteId, limit: want, ...(beforeId && { beforeId }) });
+      yield* rows;
+      seen += rows.length;
+      if (rows.length < want) return;
+      beforeId = rows[rows.length - 1]!.id;
+    }
+  }
+
+  return {
+    async sitemap(siteId: string): Promise<string> {
+      const s = await site(siteId);
+      const urls: string[] = [];
+      for await (const article of online(s.id, SITEMAP_MAX_URLS)) {
+        if (article.seo.noindex) continue;
+        const loc = articleUrl(s, article)!;
+        urls.push(`<url><loc>${xmlText(loc)}</loc><lastmod>${article.updatedAt.toISOString()}</lastmod></url>`);
+      }
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+    },
+
+    async feed(siteId: string): Promise<string> {
+      const s = await site(siteId);
+      const items: string[] = [];
+      let newest: Date | null = null;
+      for await (const a of online(s.id, FEED_ITEMS)) {
+        const published = a.publishedAt ?? a.updatedAt;
+        if (!newest || published > newest) newest = published;
+        items.push(
+          [
+            '<item>',
+            `<title>${xmlText(a.seo.metaTitle ?? a.title)}</title>`,
+            `<link>${xmlText(articleUrl(s, a)!)}</link>`,
+            `<guid isPermaLink="false">${a.id}</guid>`,
+            `<pubDate>${rfc822(published)}</pubDate>`,
+            `<description>${xmlText(a.seo.metaDescription ?? plainExcerpt(a.body, a.format))}</description>`,
+            '</item>',
+          ].join(''),
+        );
+      }
+      return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<rss version="2.0"><channel>',
+        `<title>${xmlText(s.name)}</title>`,
+        `<link>${xmlText(s.baseUrl)}</link>`,
+        `<description>${xmlText(s.description ?? s.name)}</description>`,
+        ...(newest ? [`<lastBuildDate>${rfc822(newest)}</lastBuildDate>`] : []),
+        ...items,
+        '</channel></rss>',
+        '',
+      ].join('\n');
+    },
+
+    /** What a front end puts in the page head: Open Graph properties, JSON-LD, robots. */
+    async structuredData(actor: Actor, articleId: string) {
+      const article = await repos.articles.findById(articleId);
+      if (!article || (article.status === 'offline' && !canReadOffline(actor))) throw notFound();
+      const s = article.siteId ? await repos.sites.findById(article.siteId) : null;
+      const authors = (await Promise.all(article.authorIds.map((id) => repos.authors.findById(id)))).filter(
+        (a) => a !== null,
+      );
+      const title = article.seo.metaTitle ?? article.title;
+      const description = article.seo.metaDescription ?? plainExcerpt(article.body, article.format, 200);
+      const url = articleUrl(s, article);
+      const image = absolute(article.seo.ogImage);
+      const published = article.publishedAt?.toISOString() ?? null;
+      const modified = article.updatedAt.toISOString();
+      const jsonLd = {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: title,
+        description,
+        ...(url && { url, mainEntityOfPage: url }),
+        ...(image && { image: [image] }),
+        ...(published && { datePublished: published }),
+        dateModified: modified,
+        author: authors.map((a) => ({ '@type': 'Person', name: a.name, ...(a.avatarUrl && { image: a.avatarUrl }) })),
+        ...(s && { publisher: { '@type': 'Organization', name: s.name, url: s.baseUrl } }),
+      };
+      return {
+        robots: article.seo.noindex ? 'noindex' : 'index, follow',
+        canonicalUrl: url,
+        openGraph: {
+          'og:type': 'article',
+          'og:title': title,
+          'og:description': description,
+          ...(url && { 'og:url': url }),
+          ...(image && { 'og:image': image }),
+          ...(s && { 'og:site_name': s.name }),
+          ...(published && { 'article:published_time': published }),
+          'article:modified_time': modified,
+        },
+        jsonLd,
+        // Ready for <script type="application/ld+json">: a title holding
+        // "</script>" cannot end the element early.
+        jsonLdText: JSON.stringify(jsonLd).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'),
+      };
+    },
+  };
+}
+
+export type SyndicationService = ReturnType<typeof createSyndicationService>;
