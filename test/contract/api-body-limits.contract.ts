@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../worker/src/http/openapi/operations.js';
+import { ROUTES } from '../../worker/src/app/services.js';
 import { createArticle, errorOf, registerOwner } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
 
@@ -34,7 +34,7 @@ function countingBody(total: number) {
 }
 
 const ARTICLE_WRITES = new Set(['post /v1/articles', 'patch /v1/articles/{id}', 'put /v1/articles/{id}/seo']);
-const JSON_OPERATIONS = OPERATIONS.filter((op) => op.body).map((op) => ({
+const JSON_OPERATIONS = ROUTES.filter((op) => op.body).map((op) => ({
   key: `${op.method} ${op.path}`,
   method: op.method.toUpperCase(),
   path: op.path,

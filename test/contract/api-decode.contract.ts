@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Image } from '../../worker/src/core/domain/entities.js';
+import { createApp } from '../../worker/src/app/app.js';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
 import { originalKey } from '../../worker/src/features/media/blob-keys.js';
-import { createApp } from '../../worker/src/http/app.js';
+import type { Image } from '../../worker/src/features/media/images.port.js';
 import type { RenderJob } from '../../worker/src/ports/image-codec.js';
 import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';

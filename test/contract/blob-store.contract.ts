@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Image } from '../../worker/src/core/domain/entities.js';
 import { imageVariantsPrefix, originalKey } from '../../worker/src/features/media/blob-keys.js';
+import type { Image } from '../../worker/src/features/media/images.port.js';
 import { createVariantsService, retryMarkerKey } from '../../worker/src/features/media/variants.service.js';
 import type { BlobInfo, BlobStore } from '../../worker/src/ports/blob-store.js';
 import { JPEG_400x300 } from '../support/images.js';

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../worker/src/app/services.js';
 import { type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/features/accounts/policy.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../worker/src/features/api-keys/api-key.schema.js';
-import { OPERATIONS, type Operation } from '../../worker/src/http/openapi/operations.js';
+import type { RouteDef } from '../../worker/src/http/route.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
 import { nodeHarness } from '../support/node-harness.js';
 
 /**
- * What the README promises about API keys, checked over every route the API
- * describes (OPERATIONS, which test/node/openapi.test.ts keeps equal to the
+ * What the README promises about API keys, checked over every route the app
+ * declares (ROUTES, which test/node/openapi.test.ts keeps equal to the
  * routes served) and every scope: a key gets past a route exactly when its
  * scope grants the route's permission, and whatever its scopes, never into
  * accounts, users, invitations, keys, the activity log, purge settings and
@@ -24,7 +25,7 @@ const NO_KEY_REACHES = [
 ] as const;
 
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
-const guarded = OPERATIONS.filter((op): op is Operation & { auth: Permission } => op.auth !== 'public');
+const guarded = ROUTES.filter((op): op is RouteDef & { allow: Permission } => op.allow !== 'public');
 
 describe('API key scopes over every route', () => {
   let api: ApiHarness;
@@ -45,7 +46,7 @@ describe('API key scopes over every route', () => {
   });
 
   it('walks every permission of the policy table', () => {
-    const used = new Set<Permission>(guarded.map((op) => op.auth));
+    const used = new Set<Permission>(guarded.map((op) => op.allow));
     // The one permission that guards no route: it decides what a read shows (checked below).
     used.add('content.readOffline');
     expect([...used].sort()).toEqual(Object.keys(POLICY).sort());
@@ -85,9 +86,9 @@ describe('API key scopes over every route', () => {
           token,
           ...(op.method === 'get' ? {} : { json: {} }),
         });
-        const granted = scopes.some((s) => SCOPE_GRANTS[s].includes(op.auth));
+        const granted = scopes.some((s) => SCOPE_GRANTS[s].includes(op.allow));
         const reachable = !NO_KEY_REACHES.some((prefix) => op.path.startsWith(prefix));
-        const route = `${op.method.toUpperCase()} ${op.path} (${op.auth})`;
+        const route = `${op.method.toUpperCase()} ${op.path} (${op.allow})`;
         if (res.status === 401) wrong.push(`${route}: 401 for a valid key`);
         if (granted && !reachable) wrong.push(`${route}: granted, but no key may reach it`);
         if (granted !== (res.status !== 403)) wrong.push(`${route}: ${res.status}, granted=${granted}`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeDatabase, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { systemClock, uuidV7Ids } from '../../worker/src/adapters/runtime/system.runtime.js';
+import { buildRepositories } from '../../worker/src/app/services.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
 import { type PurgeDeps, runScheduledPurge } from '../../worker/src/features/purge/purge.service.js';
 import type { BlobStore } from '../../worker/src/ports/blob-store.js';
@@ -20,7 +21,7 @@ function slowBlobs(): BlobStore {
 }
 
 const instanceDeps = (db: NodeDatabase, blobs: BlobStore): PurgeDeps => ({
-  repos: db.repos,
+  repos: buildRepositories(db.kit),
   blobs,
   clock: systemClock,
   ids: uuidV7Ids,
@@ -50,17 +51,20 @@ describe.each([
 
   it('runs the purge on exactly one instance per due time', async () => {
     const blobs = slowBlobs();
-    await one.repos.purge.saveSettings({ ...DEFAULT_PURGE_SETTINGS, enabled: true, intervalHours: 1 }, new Date());
+    await buildRepositories(one.kit).purge.saveSettings(
+      { ...DEFAULT_PURGE_SETTINGS, enabled: true, intervalHours: 1 },
+      new Date(),
+    );
     const now = new Date();
     const [a, b] = await Promise.all([
       runScheduledPurge(instanceDeps(one, blobs), now),
       runScheduledPurge(instanceDeps(two, blobs), now),
     ]);
     expect([a, b].filter((run) => run !== null)).toHaveLength(1);
-    expect(await two.repos.purge.listRuns({ limit: 10 })).toHaveLength(1);
+    expect(await buildRepositories(two.kit).purge.listRuns({ limit: 10 })).toHaveLength(1);
     // The lease was given back: once due again, the other instance may run.
     const later = new Date(now.getTime() + 2 * 60 * 60 * 1000);
     expect(await runScheduledPurge(instanceDeps(a ? two : one, blobs), later)).not.toBeNull();
-    expect(await one.repos.purge.listRuns({ limit: 10 })).toHaveLength(2);
+    expect(await buildRepositories(one.kit).purge.listRuns({ limit: 10 })).toHaveLength(2);
   });
 });

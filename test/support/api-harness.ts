@@ -1,6 +1,6 @@
 import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
+import { createApp } from '../../worker/src/app/app.js';
 import type { AppDeps } from '../../worker/src/app/deps.js';
-import { createApp } from '../../worker/src/http/app.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
 
 /**
@@ -56,6 +56,8 @@ const anotherPeer = () => `198.18.${(++peerCounter >> 8) & 255}.${peerCounter & 
 export interface HarnessOptions {
   /** Keep the deps' own mailer (e.g. real SMTP) and read what it delivered from here. */
   delivered?: () => string[];
+  /** Fails the request when an answer does not fit the OpenAPI document (test/support/openapi-answers.ts). */
+  answers?: { check(method: string, url: string, status: number, type: string | null, body: string): string[] };
 }
 
 export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options: HarnessOptions = {}): ApiHarness {
@@ -72,6 +74,7 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     defer: (work) => void pending.push(work.catch(() => {})),
   };
   const app = createApp(appDeps);
+  const answers = options.answers;
   return {
     mailLog,
     clock,
@@ -89,6 +92,13 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
       const init = { method: options.method ?? 'GET', headers, body, duplex: 'half' } as RequestInit;
       const res = await app.fetch(new Request(`http://localhost${path}`, init));
       await Promise.all(pending.splice(0));
+      const type = res.headers.get('content-type');
+      if (answers) {
+        const body = /^application\/json\b/i.test(type ?? '') ? await res.clone().text() : '';
+        const problems = answers.check(init.method!, path, res.status, type, body);
+        if (problems.length > 0)
+          throw new Error(`The answer does not fit the OpenAPI document:\n${problems.join('\n')}`);
+      }
       return res;
     },
     codes(path) {

@@ -1,7 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach } from 'vitest';
-import type { Article, Image, NewUser } from '../../worker/src/core/domain/entities.js';
+import type { NewUser } from '../../worker/src/features/accounts/users.port.js';
+import type { Article } from '../../worker/src/features/articles/articles.port.js';
 import { EMPTY_SEO } from '../../worker/src/features/articles/seo.schema.js';
+import type { Image } from '../../worker/src/features/media/images.port.js';
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeDatabase, type NodeDialect, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
+import { buildRepositories } from '../../worker/src/app/services.js';
 import { runInvitationsRepositoryContract } from '../../worker/src/features/accounts/invitations-repository.contract.js';
 import { runUsersRepositoryContract } from '../../worker/src/features/accounts/users-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../../worker/src/features/api-keys/api-keys-repository.contract.js';
@@ -8,6 +9,7 @@ import { runAuthorsRepositoryContract } from '../../worker/src/features/authors/
 import { runImagesRepositoryContract } from '../../worker/src/features/media/images-repository.contract.js';
 import { runPurgeRepositoryContract } from '../../worker/src/features/purge/purge-repository.contract.js';
 import { runSitesRepositoryContract } from '../../worker/src/features/sites/sites-repository.contract.js';
+import type { Repositories } from '../../worker/src/ports/repositories.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
 import { runRateLimiterContract } from '../contract/rate-limiter.contract.js';
 import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
@@ -33,10 +35,12 @@ export function runNodeDatabaseSuites(
 ): NodeDatabaseSuite {
   let harness: NodeDbHarness | undefined;
   let db: NodeDatabase | undefined;
+  let repos: Repositories | undefined;
 
   beforeAll(async () => {
     harness = await makeHarness();
     db = await openNodeDatabase(harness.url, { migrationsRoot: MIGRATIONS_ROOT, timeoutMs: SUITE_TIMEOUT_MS });
+    repos = buildRepositories(db.kit);
   });
   afterAll(async () => {
     await db?.close();
@@ -44,9 +48,9 @@ export function runNodeDatabaseSuites(
   });
 
   const setup: SetupRepositories = async () => {
-    if (!harness || !db) throw new Error('the database did not open');
+    if (!harness || !repos) throw new Error('the database did not open');
     await harness.wipe();
-    return { repos: db.repos, fixtures: harness.fixtures, cleanup: async () => undefined };
+    return { repos, fixtures: harness.fixtures, cleanup: async () => undefined };
   };
 
   runUsersRepositoryContract(name, setup);
@@ -80,8 +84,9 @@ export function runNodeDatabaseSuites(
         timeoutMs: SUITE_TIMEOUT_MS,
       });
       try {
-        await again.repos.ping();
-        expect(await again.repos.users.findById(newId())).toBeNull();
+        const repos = buildRepositories(again.kit);
+        await repos.ping();
+        expect(await repos.users.findById(newId())).toBeNull();
       } finally {
         await again.close();
       }
@@ -92,10 +97,12 @@ export function runNodeDatabaseSuites(
         migrationsRoot: MIGRATIONS_ROOT,
         timeoutMs: SUITE_TIMEOUT_MS,
       });
+      // Built while open, as the app builds them at start-up: a connection lost later.
+      const repos = buildRepositories(closed.kit);
       await closed.close();
-      await expect(closed.repos.users.findById(newId())).rejects.toMatchObject(domainError('unavailable'));
-      await expect(closed.repos.articles.list({ limit: 5 })).rejects.toMatchObject(domainError('unavailable'));
-      await expect(closed.repos.ping()).rejects.toMatchObject(domainError('unavailable'));
+      await expect(repos.users.findById(newId())).rejects.toMatchObject(domainError('unavailable'));
+      await expect(repos.articles.list({ limit: 5 })).rejects.toMatchObject(domainError('unavailable'));
+      await expect(repos.ping()).rejects.toMatchObject(domainError('unavailable'));
       // The rate limiter fails closed the same way.
       const rule = { name: 'login', limit: 5, windowSeconds: 60 };
       await expect(closed.rateLimiter.take(rule, '203.0.113.1', new Date())).rejects.toMatchObject(

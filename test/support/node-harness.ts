@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import { buildNodeDeps } from '../../worker/src/wiring/node.js';
 import { type ApiHarness, harnessFor } from './api-harness.js';
+import { appAnswerChecker } from './openapi-answers.js';
 import { REPO_ROOT } from './paths.js';
 import { startS3rver } from './s3rver.js';
 import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from './server-databases.js';
@@ -73,7 +74,10 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       async () => {
         for (const c of cleanups) await c().catch(() => {});
       },
-      smtp ? { delivered: () => smtp.messages.map((m) => textOf(m.raw)) } : {},
+      {
+        answers: appAnswerChecker(),
+        ...(smtp && { delivered: () => smtp.messages.map((m) => textOf(m.raw)) }),
+      },
     );
     return Object.assign(harness, { smtp });
   } catch (err) {

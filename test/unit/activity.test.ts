@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../worker/src/core/domain/entities.js';
 import { decide, type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/features/accounts/policy.js';
 import { createActivityService } from '../../worker/src/features/activity/activity.service.js';
 import { csvField, csvRow } from '../../worker/src/features/activity/export-format.js';
 import { escapeControls, sanitizeDetails } from '../../worker/src/features/activity/sanitize.js';
+import type { ApiKey } from '../../worker/src/features/api-keys/api-keys.port.js';
 import { displayAddressOf } from '../../worker/src/http/client-address.js';
 import type { ActivityLogStore } from '../../worker/src/ports/activity-log.js';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseStorageUrl } from '../../worker/src/adapters/blob/storage-url.js';
+import { ROUTES } from '../../worker/src/app/services.js';
 import { parseSettings } from '../../worker/src/config/settings.js';
-import { OPERATIONS } from '../../worker/src/http/openapi/operations.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
@@ -161,7 +161,7 @@ describe('Dockerfile', () => {
     const hc = runtime.find((s) => s.op === 'HEALTHCHECK')!.args;
     const route = /(\/[a-z]+)'\)/.exec(hc)?.[1];
     expect(route).toBe('/readyz');
-    expect(OPERATIONS.find((o) => o.path === route)).toMatchObject({ method: 'get', auth: 'public' });
+    expect(ROUTES.find((r) => r.path === route)).toMatchObject({ method: 'get', allow: 'public' });
   });
 
   it('keeps data and uploads on volumes, where its settings point, and the settings parse', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Image } from '../../worker/src/core/domain/entities.js';
 import { originalKey } from '../../worker/src/features/media/blob-keys.js';
+import type { Image } from '../../worker/src/features/media/images.port.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
 import { bytesOf, planPurge } from '../../worker/src/features/purge/purge-planner.js';
 import type { BlobInfo } from '../../worker/src/ports/blob-store.js';

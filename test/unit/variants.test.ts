@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createCodecRenderer } from '../../worker/src/adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../../worker/src/adapters/image/photon.image-codec.js';
-import type { Image } from '../../worker/src/core/domain/entities.js';
 import { DomainError } from '../../worker/src/core/domain/errors.js';
 import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
+import type { Image } from '../../worker/src/features/media/images.port.js';
 import { createVariantsService, retryMarkerKey } from '../../worker/src/features/media/variants.service.js';
 import type { VariantRenderer } from '../../worker/src/ports/image-codec.js';
 import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createD1ActivityLog, createD1Kit, createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { createD1ActivityLog, createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { buildRepositories } from '../../worker/src/app/services.js';
 import { runInvitationsRepositoryContract } from '../../worker/src/features/accounts/invitations-repository.contract.js';
 import { runUsersRepositoryContract } from '../../worker/src/features/accounts/users-repository.contract.js';
 import { runApiKeysRepositoryContract } from '../../worker/src/features/api-keys/api-keys-repository.contract.js';
@@ -35,9 +36,10 @@ const fixtures: DbFixtures = {
   },
 };
 
+const repos = buildRepositories(createD1Kit(env.DB));
 const setup: SetupRepositories = async () => {
   await env.DB.batch(TABLES_CHILD_FIRST.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
-  return { repos: createD1Repositories(env.DB), fixtures, cleanup: async () => undefined };
+  return { repos, fixtures, cleanup: async () => undefined };
 };
 
 runUsersRepositoryContract('D1 (workerd, env.DB)', setup);
@@ -82,7 +84,7 @@ describe('D1 specifics', () => {
         return Reflect.get(target, property);
       },
     });
-    const repos = createD1Repositories(broken);
+    const repos = buildRepositories(createD1Kit(broken));
     await expect(repos.users.findByEmail('a@example.com')).rejects.toMatchObject({ code: 'unavailable' });
     await expect(repos.users.findById('01a214e9-78c2-76e2-b443-638661a1de3f')).rejects.toMatchObject({
       code: 'unavailable',

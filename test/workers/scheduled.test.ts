@@ -1,10 +1,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createD1Repositories } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
+import { buildRepositories } from '../../worker/src/app/services.js';
 import worker from '../../worker/src/entry.worker.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
 
-const repos = createD1Repositories(env.DB);
+const repos = buildRepositories(createD1Kit(env.DB));
 
 /** Invokes the Worker's scheduled() as the cron trigger would, and waits for its waitUntil work. */
 async function cron(at: Date): Promise<void> {

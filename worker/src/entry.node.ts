@@ -4,17 +4,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { scheduledPurge } from './app/services.js';
+import { createApp } from './app/app.js';
+import { scheduledJobs } from './app/services.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
-import { createApp } from './http/app.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
 import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
 const SHUTDOWN_GRACE_MS = 10_000;
-/** How often the purge scheduler looks whether a purge is due (the Worker's cron runs as often). */
-const PURGE_TICK_MS = 15 * 60 * 1000;
+/** How often the scheduled jobs run, e.g. the purge looks whether it is due (the Worker's cron runs as often). */
+const JOBS_TICK_MS = 15 * 60 * 1000;
 
 /**
  * Output to a file on a full disk must not take the server down: Node throws
@@ -67,12 +67,12 @@ async function main() {
   // The same call as the Worker's cron; a database lease keeps instances
   // sharing MySQL/PostgreSQL from purging at once. Unref'd: it never keeps
   // the process alive; a tick in progress finishes before the database closes.
-  const purge = scheduledPurge(deps);
-  let purging: Promise<unknown> = Promise.resolve();
+  const jobs = scheduledJobs(deps);
+  let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    purging = purge(deps.clock.now()).catch((err) => deps.logger.error('scheduled purge failed', err));
+    running = jobs(deps.clock.now()).catch((err) => deps.logger.error('scheduled jobs failed', err));
   };
-  const purgeTimer = setInterval(tick, PURGE_TICK_MS).unref();
+  const jobsTimer = setInterval(tick, JOBS_TICK_MS).unref();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -80,9 +80,9 @@ async function main() {
     stopping = true;
     deps.logger.info('stopping', { signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    clearInterval(purgeTimer);
+    clearInterval(jobsTimer);
     server.close(async () => {
-      await purging;
+      await running;
       await close().catch((err) => deps.logger.error('database close failed', err));
       clearTimeout(force);
       process.exit(0);

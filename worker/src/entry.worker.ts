@@ -1,7 +1,7 @@
+import { type App, createApp } from './app/app.js';
 import type { AppDeps } from './app/deps.js';
-import { scheduledPurge } from './app/services.js';
+import { scheduledJobs } from './app/services.js';
 import { parseSettings, SettingsError } from './config/settings.js';
-import { type App, createApp } from './http/app.js';
 import { withSecurityHeaders } from './http/middleware/security-headers.js';
 import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
 
@@ -41,14 +41,14 @@ export default {
     return current.fetch(request, env, ctx);
   },
 
-  /** The cron trigger (wrangler.toml): the purge runs when enabled and due (docs/architecture.md#rule-6). */
+  /** The cron trigger (wrangler.toml): every feature's jobs, e.g. the purge when enabled and due (docs/architecture.md#rule-6). */
   async scheduled(controller, env, ctx): Promise<void> {
     if (!appFor(env) || !deps) return;
     const current = deps;
     ctx.waitUntil(
-      scheduledPurge(current)(new Date(controller.scheduledTime)).then(
+      scheduledJobs(current)(new Date(controller.scheduledTime)).then(
         () => undefined,
-        (err) => current.logger.error('scheduled purge failed', err),
+        (err) => current.logger.error('scheduled jobs failed', err),
       ),
     );
   },

@@ -1,12 +1,12 @@
 import type { Settings } from '../config/settings.js';
 import type { UpdateService } from '../core/releases/update.service.js';
 import type { VersionDto } from '../features/system/system.schema.js';
-import type { PublicReadCache } from '../http/middleware/public-read-cache.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { VariantRenderer } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { ReadCache } from '../ports/read-cache.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { AssetServer, Clock, Defer, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
 
@@ -31,7 +31,7 @@ export interface AppDeps {
   /** Work that may finish after the response, when no execution context offers waitUntil. */
   defer: Defer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
-  publicReadCache?: PublicReadCache;
+  publicReadCache?: ReadCache;
   /** The activity log: an NDJSON file on Node, D1 on Workers. */
   activityLog: ActivityLogStore;
   /** Release feed checks (both targets) and staging (Node only). */

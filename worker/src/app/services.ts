@@ -1,91 +1,79 @@
-import { createAccountsService } from '../features/accounts/accounts.service.js';
-import { createInvitationsService } from '../features/accounts/invitations.service.js';
-import { createPasswordResetService } from '../features/accounts/password-reset.service.js';
-import { createUsersService } from '../features/accounts/users.service.js';
-import { createActivityService, SYSTEM } from '../features/activity/activity.service.js';
-import { createApiKeysService } from '../features/api-keys/api-keys.service.js';
-import { createArticlesService } from '../features/articles/articles.service.js';
-import { createAuthorsService } from '../features/authors/authors.service.js';
-import { createImagesService } from '../features/media/images.service.js';
-import { createMediaService } from '../features/media/media.service.js';
-import { createVariantsService } from '../features/media/variants.service.js';
-import type { PurgeRun } from '../features/purge/purge.entities.js';
-import {
-  createPurgeService,
-  type PurgeDeps,
-  purgeRunDetails,
-  runScheduledPurge,
-  toPurgeRunDto,
-} from '../features/purge/purge.service.js';
-import { createSitesService } from '../features/sites/sites.service.js';
-import { createSyndicationService } from '../features/syndication/syndication.service.js';
+import { createPlatformRepositories } from '../adapters/db/shared/repositories.js';
+import type { SqlKit } from '../adapters/db/shared/sql-kit.js';
+import type { Services } from '../http/env.js';
+import type { RouteDef } from '../http/route.js';
+import type { Repositories } from '../ports/repositories.js';
 import type { AppDeps } from './deps.js';
+import type { Job, ServiceDeps } from './feature.js';
+import { FEATURES } from './features.js';
 
-/** What a purge needs, the same for a request and for the scheduler. */
-export function purgeDeps(deps: AppDeps, dropVariants: (imageIds: string[]) => Promise<void>): PurgeDeps {
-  return { ...deps, logError: (message, err) => deps.logger.error(message, err), dropVariants };
+type Feature = (typeof FEATURES)[number];
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type Built<K extends 'repositories' | 'services'> = UnionToIntersection<
+  Feature extends infer F ? (F extends { [P in K]: (...args: never[]) => infer R } ? R : never) : never
+>;
+
+/**
+ * Compile-time proof that the registry builds every repository and service
+ * the features declare (by declaration merging); a feature left out of
+ * app/features.ts fails here, naming what is missing.
+ */
+type Missing<Declared, Provided> = Exclude<keyof Declared, keyof Provided>;
+const complete: { repositories: never; services: never } = {} as {
+  repositories: Missing<Repositories, Built<'repositories'> & ReturnType<typeof createPlatformRepositories>>;
+  services: Missing<Services, Built<'services'>>;
+};
+void complete;
+
+/** Every route, in the order the features are listed. */
+export const ROUTES: readonly RouteDef[] = FEATURES.flatMap((f: { routes?: readonly RouteDef[] }) => f.routes ?? []);
+
+/** The one implementation of the persistence ports, for any dialect's kit: the platform's and every feature's. */
+export function buildRepositories(kit: SqlKit): Repositories {
+  const repos = createPlatformRepositories(kit);
+  for (const feature of FEATURES) if ('repositories' in feature) Object.assign(repos, feature.repositories(kit));
+  return repos as Repositories;
+}
+
+function serviceDeps(deps: AppDeps): ServiceDeps {
+  return {
+    ...deps,
+    logError: (message, err) => deps.logger.error(message, err),
+    services: {} as Services,
+    routes: ROUTES,
+  };
+}
+
+function servicesFor(built: ServiceDeps): Services {
+  for (const feature of FEATURES) if ('services' in feature) Object.assign(built.services, feature.services(built));
+  return built.services;
+}
+
+/** The core services, built once from the ports. */
+export function buildServices(deps: AppDeps): Services {
+  return servicesFor(serviceDeps(deps));
 }
 
 /**
  * What the Worker's cron handler and the Node timer both call
- * (docs/architecture.md#rule-6): runScheduledPurge over deps built outside
- * any request.
+ * (docs/architecture.md#rule-6): every
+ * feature's jobs, over services built outside any request. One job failing
+ * does not stop the others; each failure is logged. Resolves to what each
+ * job returned, by name.
  */
-export function scheduledPurge(deps: AppDeps): (now: Date) => Promise<PurgeRun | null> {
-  const purge = scheduledPurgeDeps(deps);
-  return (now) => runScheduledPurge(purge, now);
-}
-
-function scheduledPurgeDeps(deps: AppDeps): PurgeDeps {
-  const variants = createVariantsService({
-    ...deps,
-    logError: (message, err) => deps.logger.error(message, err),
-    presets: deps.settings.imageVariantWidths,
-    maxImagePixels: deps.settings.maxImagePixels,
-  });
-  const activity = createActivityService({ ...deps, logError: (message, err) => deps.logger.error(message, err) });
-  return {
-    ...purgeDeps(deps, variants.clearForQuietly),
-    recordPurgeActivity: (run) =>
-      activity.record({
-        actor: SYSTEM,
-        action: 'media.purge',
-        subject: { type: 'purgeRun', id: run.id },
-        details: purgeRunDetails(toPurgeRunDto(run)),
-      }),
+export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<string, unknown>> {
+  const built = serviceDeps(deps);
+  const services = servicesFor(built);
+  const jobs: Job[] = FEATURES.flatMap((f) => ('jobs' in f ? f.jobs(services, built) : []));
+  return async (now) => {
+    const results: Record<string, unknown> = {};
+    for (const job of jobs) {
+      try {
+        results[job.name] = await job.run(now);
+      } catch (err) {
+        deps.logger.error(`scheduled ${job.name} failed`, err);
+      }
+    }
+    return results;
   };
 }
-
-/** The core services, built once from the ports. */
-export function buildServices(deps: AppDeps) {
-  const logError = (message: string, err: unknown) => deps.logger.error(message, err);
-  const variants = createVariantsService({
-    ...deps,
-    logError,
-    presets: deps.settings.imageVariantWidths,
-    maxImagePixels: deps.settings.maxImagePixels,
-  });
-  return {
-    activity: createActivityService({ ...deps, logError }),
-    apiKeys: createApiKeysService(deps),
-    accounts: createAccountsService({ ...deps, publicUrl: deps.settings.publicUrl }),
-    passwordReset: createPasswordResetService({ ...deps, publicUrl: deps.settings.publicUrl }),
-    users: createUsersService(deps),
-    invitations: createInvitationsService({ ...deps, publicUrl: deps.settings.publicUrl }),
-    articles: createArticlesService({ ...deps, logError, dropVariants: variants.clearForQuietly }),
-    sites: createSitesService(deps),
-    syndication: createSyndicationService({ ...deps, publicUrl: deps.settings.publicUrl }),
-    authors: createAuthorsService(deps),
-    images: createImagesService({
-      ...deps,
-      logError,
-      maxUploadBytes: deps.settings.maxUploadBytes,
-      maxImagePixels: deps.settings.maxImagePixels,
-    }),
-    variants,
-    media: createMediaService({ ...deps, variants, logError }),
-    purge: createPurgeService(purgeDeps(deps, variants.clearForQuietly)),
-  };
-}
-
-export type Services = ReturnType<typeof buildServices>;

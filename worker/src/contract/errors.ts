@@ -1,4 +1,6 @@
-/** Error codes of the HTTP contract (docs/api.md) and the status each maps to. */
+import * as z from 'zod';
+
+/** Error codes of the HTTP contract (docs/api.md#errors) and the status each maps to. The one list. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
@@ -14,11 +16,20 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorIssue {
-  path: string;
-  message: string;
-}
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; issues?: ErrorIssue[] };
-}
+export const ErrorIssueSchema = z.object({ path: z.string(), message: z.string() });
+
+/** `{ "error": { "code", "message", "issues"? } }`: every answer of 400 and above. */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string(),
+      issues: z.array(ErrorIssueSchema).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorIssue = z.output<typeof ErrorIssueSchema>;
+export type ErrorBody = z.output<typeof ErrorSchema>;

@@ -20,6 +20,10 @@ export const PageQuerySchema = z.object({
 
 export type PageQuery = z.output<typeof PageQuerySchema>;
 
+/** One page of a list, newest first; `nextCursor` is null on the last page. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;

@@ -1,20 +1,15 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppDeps } from '../app/deps.js';
-import type { ActivityActor } from '../features/activity/activity.service.js';
+import type { Settings } from '../config/settings.js';
 import type { Defer } from '../ports/runtime.js';
 import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import { deferFor } from './defer.js';
 import type { AppEnv } from './env.js';
 
-export interface AuditOptions {
-  subject?: { type: string; id: string | null } | null;
-  details?: Record<string, unknown> | null;
-  /** Who did it, when it is not the request's actor (a login: the account that just signed in). */
-  actor?: ActivityActor;
+export interface ActivityRecorderDeps {
+  settings: Pick<Settings, 'trustProxy' | 'trustProxyHeader'>;
+  peerAddress(request: Request, env: unknown): string | undefined;
+  defer: Defer;
 }
-
-/** Writes one activity entry for this request, after the response if the runtime allows. */
-export type Audit = (action: string, options?: AuditOptions) => void;
 
 /**
  * Gives every /v1 request its `defer` (waitUntil, or the process's deferred
@@ -23,7 +18,7 @@ export type Audit = (action: string, options?: AuditOptions) => void;
  * the process's deferred work on Node) so the log never delays or fails
  * the request.
  */
-export function activityRecorder(deps: Pick<AppDeps, 'settings' | 'peerAddress' | 'defer'>): MiddlewareHandler<AppEnv> {
+export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // Found on first use: on Node, asking Hono for the execution context
     // throws, and an Error (with its stack) on every read cost ~10 µs a request.

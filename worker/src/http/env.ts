@@ -1,7 +1,25 @@
-import type { Services } from '../app/services.js';
 import type { Actor } from '../features/accounts/actor.js';
+import type { ActivityActor } from '../features/activity/activity.service.js';
 import type { Defer } from '../ports/runtime.js';
-import type { Audit } from './activity.js';
+
+/**
+ * The services routes reach through `c.var.services`. Each feature adds its
+ * own in its module (`declare module '…/http/env.js' { interface Services … }`),
+ * so no list of them is kept here; the composition root (app/) checks that
+ * the registered features build every one.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one feature at a time
+export interface Services {}
+
+export interface AuditOptions {
+  subject?: { type: string; id: string | null } | null;
+  details?: Record<string, unknown> | null;
+  /** Who did it, when it is not the request's actor (a login: the account that just signed in). */
+  actor?: ActivityActor;
+}
+
+/** Writes one activity entry for this request, after the response if the runtime allows. */
+export type Audit = (action: string, options?: AuditOptions) => void;
 
 /** Hono's typed context for every route. */
 export interface AppEnv {

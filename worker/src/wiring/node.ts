@@ -5,6 +5,7 @@ import { createDirAssetServer } from '../adapters/assets/dir.asset-server.js';
 import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.js';
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
+import { createMemoryReadCache } from '../adapters/cache/memory.read-cache.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
 import { createThreadPoolRenderer } from '../adapters/image/thread-pool.renderer.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
@@ -14,12 +15,12 @@ import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
 import type { AppDeps } from '../app/deps.js';
+import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { createActivityService } from '../features/activity/activity.service.js';
-import { recordUpdateActivity } from '../features/system/update.routes.js';
-import { createPublicReadCache } from '../http/middleware/public-read-cache.js';
+import { recordUpdateActivity } from '../features/system/update-activity.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 
@@ -95,7 +96,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     updates,
     settings,
     version,
-    repos: database.repos,
+    repos: buildRepositories(database.kit),
     // One file per process by default; several instances on one server
     // database can share the log there instead.
     activityLog:
@@ -111,7 +112,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     peerAddress: (_request, env) => (env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress,
     defer: deferred.defer,
     // Only where this process sees every write; several instances would serve each other's stale reads.
-    publicReadCache: database.dialect === 'sqlite' ? createPublicReadCache() : undefined,
+    publicReadCache: database.dialect === 'sqlite' ? createMemoryReadCache() : undefined,
     renderer,
     ...commonDeps(settings, options.jwtSecret, writeLog),
   };

@@ -1,6 +1,6 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
-import { createD1ActivityLog, createD1Repositories } from '../adapters/db/sqlite/d1.js';
+import { createD1ActivityLog, createD1Kit } from '../adapters/db/sqlite/d1.js';
 import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
@@ -13,6 +13,7 @@ import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtim
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import type { AppDeps } from '../app/deps.js';
+import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
@@ -30,7 +31,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
   const writeLog = (line: string) => console.log(line);
   const logger = createJsonLogger(writeLog);
   const version = buildInfo('workers');
-  const repos = createD1Repositories(env.DB);
+  const repos = buildRepositories(createD1Kit(env.DB));
   return {
     settings,
     version,

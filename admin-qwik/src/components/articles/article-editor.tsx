@@ -1,6 +1,7 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useLocation, useNavigate } from '@builder.io/qwik-city';
-import type { ArticleDto, ImageDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
 import { titleProblem } from '../../lib/title';
 import { call, type Result } from '../../lib/typed-api';

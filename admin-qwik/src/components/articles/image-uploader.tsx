@@ -1,5 +1,5 @@
 import { $, component$, type QRL, type Signal, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import type { ImageDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { describeSize, SHRINK_MAX_SIDE, shrinkPlan } from '../../lib/image-fit';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';

@@ -1,5 +1,5 @@
 import { component$, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
-import type { ImageDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { SEO_LIMITS, type SeoDto, seoFromForm } from '../../lib/seo';
 import { call, type Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';

@@ -1,17 +1,15 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
-import type { ImageDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
 import { formatBytes, formatDateTime } from '../../lib/format';
-import { type ApiAnswer, call, undescribed } from '../../lib/typed-api';
+import { type ApiAnswer, call } from '../../lib/typed-api';
 
 type VariantStats = ApiAnswer<'/v1/media/variants', 'get'>;
-/** GET /v1/media/{id}: the image and its stored variants (see undescribed()). */
-interface ImageDetail extends ImageDto {
-  variants: { requestedWidth: number | null; contentType: string; bytes: number; url: string; createdAt: string }[];
-}
+/** GET /v1/media/{id}: the image and its stored variants. */
+type ImageDetail = ApiAnswer<'/v1/media/{id}', 'get'>['image'];
 
 /** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
 export default component$(() => {
@@ -57,7 +55,7 @@ export default component$(() => {
       error.value = res.message;
       return;
     }
-    detail.value = undescribed<ImageDetail>(res.data.image);
+    detail.value = res.data.image;
     setTimeout(() => document.getElementById('detail-heading')?.focus(), 0);
   });
 

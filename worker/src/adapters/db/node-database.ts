@@ -1,16 +1,15 @@
 import path from 'node:path';
 import type { ActivityLogStore } from '../../ports/activity-log.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
-import type { Repositories } from '../../ports/repositories.js';
 import { createSqlActivityLogStore } from './shared/activity-log.store.js';
 import { createSqlRateLimiter } from './shared/rate-limit.store.js';
-import { createRepositories } from './shared/repositories.js';
 import type { SqlKit } from './shared/sql-kit.js';
 
 export type NodeDialect = 'sqlite' | 'mysql' | 'postgres';
 
 export interface NodeDatabase {
-  repos: Repositories;
+  /** The dialect's kit: the repositories are built on it (app/services.ts `buildRepositories`). */
+  kit: SqlKit;
   dialect: NodeDialect;
   /**
    * Budgets kept in this database (GCRA, shared by every instance using it).
@@ -74,7 +73,7 @@ function targetOf(url: string): Target {
 }
 
 /**
- * Connects, applies the pending migrations, and hands back the repositories.
+ * Connects, applies the pending migrations, and hands back the dialect's kit.
  * An unreachable server rejects with DomainError('unavailable').
  */
 export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOptions): Promise<NodeDatabase> {
@@ -84,7 +83,7 @@ export async function openNodeDatabase(url: string, options: OpenNodeDatabaseOpt
     options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
   );
   return {
-    repos: createRepositories(kit),
+    kit,
     rateLimiter: createSqlRateLimiter(kit),
     activityLog: (maxBytes) => createSqlActivityLogStore(kit, maxBytes),
     dialect: target.dialect,

@@ -7,7 +7,6 @@ export { compareVersions } from './semver.js';
 export {
   UpdateService,
   type UpdateServiceDeps,
-  type UpdateStatusDto,
   UpdatesUnavailableError,
 } from './update.service.js';
 export {

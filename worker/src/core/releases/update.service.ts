@@ -1,9 +1,9 @@
+import type { UpdateStatusDto } from '../../features/system/system.schema.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import type {
   LastApply,
   ReleaseStager,
   ReleaseSwitcher,
-  SwitcherStatus,
   UpdateFeed,
   UpdateState,
   UpdateStateStore,
@@ -14,24 +14,6 @@ import { PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
 import { ReleaseRefusedError, refuse } from './refusal.js';
 import { compareVersions } from './semver.js';
 import { verifyFeed } from './verify-manifest.js';
-
-/** GET /v1/system/update and the POSTs' 200 body (docs/api.md). */
-export interface UpdateStatusDto {
-  current: string;
-  latest: string | null;
-  available: boolean;
-  staged: string | null;
-  lastCheckedAt: string | null;
-  notes: string | null;
-  /** Node under the supervisor: apply and rollback are available. */
-  supervised: boolean;
-  /** The release POST /rollback goes back to. */
-  previous: string | null;
-  /** An apply or rollback the supervisor is carrying out. */
-  pending: SwitcherStatus['pending'];
-  /** The supervisor's last apply or rollback and how it ended. */
-  lastApply: LastApply | null;
-}
 
 /** Where an update is a deployment, apply and rollback say how to do it instead. */
 export const WORKERS_APPLY_MESSAGE =

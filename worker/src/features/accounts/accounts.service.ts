@@ -1,12 +1,12 @@
-import type { User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
-import { toPublicUser } from '../../core/shared/dto.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator, PasswordHasher, TokenSigner } from '../../ports/runtime.js';
 import { verificationMail } from './mail-templates.js';
-import type { PublicUserDto } from './user.schema.js';
+import type { MeUpdatedDto, PublicUserDto, SessionDto } from './user.schema.js';
+import { toPublicUser } from './user-dto.js';
+import type { User } from './users.port.js';
 
 export const VERIFICATION_CODE_TTL_MS = 2 * 60 * 60 * 1000;
 
@@ -18,11 +18,6 @@ export interface AccountsDeps {
   clock: Clock;
   ids: IdGenerator;
   publicUrl: string;
-}
-
-export interface Session {
-  token: string;
-  user: PublicUserDto;
 }
 
 const registrationClosed = () =>
@@ -38,7 +33,7 @@ export function createAccountsService(deps: AccountsDeps) {
   // Compared against when the e-mail is unknown, so both failures cost the same.
   let dummyHash: Promise<string> | undefined;
 
-  const session = async (user: User): Promise<Session> => ({
+  const session = async (user: User): Promise<SessionDto> => ({
     token: await tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
     user: toPublicUser(user),
   });
@@ -69,7 +64,7 @@ export function createAccountsService(deps: AccountsDeps) {
       return !(await repos.users.hasVerifiedUser());
     },
 
-    async register(input: { email: string; password: string; displayName?: string | undefined }): Promise<Session> {
+    async register(input: { email: string; password: string; displayName?: string | undefined }): Promise<SessionDto> {
       // Answered before the costly hash; the database decides again below.
       if (await repos.users.hasVerifiedUser()) throw registrationClosed();
       const now = clock.now();
@@ -115,7 +110,7 @@ export function createAccountsService(deps: AccountsDeps) {
       await issueVerificationCode(user);
     },
 
-    async login(email: string, password: string): Promise<Session> {
+    async login(email: string, password: string): Promise<SessionDto> {
       const user = await repos.users.findByEmail(email);
       if (!user) {
         dummyHash ??= passwords.hash('not-a-real-password-0000');
@@ -145,7 +140,7 @@ export function createAccountsService(deps: AccountsDeps) {
         password?: string | undefined;
         currentPassword?: string | undefined;
       },
-    ): Promise<{ user: PublicUserDto; token?: string }> {
+    ): Promise<MeUpdatedDto> {
       if (input.password !== undefined) {
         if (!(await passwords.verify(input.currentPassword ?? '', user.passwordHash))) {
           throw new DomainError('invalid_request', 'The current password is wrong', [

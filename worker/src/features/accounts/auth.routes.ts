@@ -1,22 +1,25 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import * as z from 'zod';
 import { DomainError } from '../../core/domain/errors.js';
-import { toPublicUser } from '../../core/shared/dto.js';
 import { subject } from '../../http/activity.js';
-import { deferFor } from '../../http/defer.js';
 import type { AppEnv } from '../../http/env.js';
-import { allow, currentUser } from '../../http/middleware/auth.js';
-import type { rateLimiting } from '../../http/middleware/rate-limit.js';
-import { validate } from '../../http/validate.js';
-import type { Defer } from '../../ports/runtime.js';
+import { currentUser } from '../../http/middleware/auth.js';
+import { routesOf } from '../../http/route.js';
 import {
   AcceptInvitationSchema,
   LoginSchema,
+  MeUpdatedSchema,
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   RegisterSchema,
+  SessionSchema,
   UpdateMeSchema,
+  UserSchema,
   VerifySchema,
 } from './user.schema.js';
+import { toPublicUser } from './user-dto.js';
+
+const route = routesOf('auth');
 
 /** A closed registration is refused before its body is parsed. */
 const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -25,44 +28,96 @@ const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
+const UserAnswer = z.object({ user: UserSchema });
+const Ok = z.object({ ok: z.literal(true) });
 
 /** Registration, verification, login, password reset, the caller's own account, accepting invitations. */
-export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer: Defer) =>
-  new Hono<AppEnv>()
-    .get('/registration', async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }))
-    .post('/register', limit('register'), registrationOpen, validate('json', RegisterSchema), async (c) => {
-      const session = await c.var.services.accounts.register(c.req.valid('json'));
+export const authRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/auth/registration',
+    summary: 'Whether registration is open',
+    allow: 'public',
+    responses: { 200: z.object({ open: z.boolean() }) },
+    handler: async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/register',
+    summary: 'Register the first account (sends the verification e-mail)',
+    allow: 'public',
+    rateLimit: 'register',
+    before: [registrationOpen],
+    body: RegisterSchema,
+    responses: { 201: SessionSchema },
+    errors: [403, 409],
+    handler: async (c, { body }) => {
+      const session = await c.var.services.accounts.register(body);
       c.var.audit('user.register', {
         actor: { type: 'user', user: session.user },
         ...subject('user', session.user.id),
         details: { email: session.user.email },
       });
       return c.json(session, 201);
-    })
-    .delete('/registration', allow('account.self'), async (c) => {
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/auth/registration',
+    summary: 'Cancel one’s unverified registration',
+    allow: 'account.self',
+    responses: { 204: null },
+    handler: async (c) => {
       const user = currentUser(c);
       await c.var.services.accounts.cancelRegistration(user);
       c.var.audit('user.registration.cancel', { ...subject('user', user.id), details: { email: user.email } });
       return c.body(null, 204);
-    })
-    .post('/verify', limit('verification'), validate('json', VerifySchema), async (c) => {
-      const user = await c.var.services.accounts.verify(c.req.valid('json').code);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/verify',
+    summary: 'Verify an account with the e-mailed code',
+    allow: 'public',
+    rateLimit: 'verification',
+    body: VerifySchema,
+    responses: { 200: UserAnswer },
+    errors: [403],
+    handler: async (c, { body }) => {
+      const user = await c.var.services.accounts.verify(body.code);
       c.var.audit('user.verify', {
         actor: { type: 'user', user },
         ...subject('user', user.id),
         details: { role: user.role },
       });
       return c.json({ user });
-    })
-    // Each resend is an e-mail: it spends the reset budget, not a free one.
-    .post('/verify/resend', allow('account.self'), limit('passwordReset'), async (c) => {
+    },
+  }),
+  // Each resend is an e-mail: it spends the reset budget, not a free one.
+  route({
+    method: 'post',
+    path: '/v1/auth/verify/resend',
+    summary: 'Send a new verification code',
+    allow: 'account.self',
+    rateLimit: 'passwordReset',
+    responses: { 202: null },
+    errors: [409],
+    handler: async (c) => {
       const user = currentUser(c);
       await c.var.services.accounts.resendVerification(user);
       c.var.audit('user.verify.resend', subject('user', user.id));
       return c.body(null, 202);
-    })
-    .post('/login', limit('login', { refundOnSuccess: true }), validate('json', LoginSchema), async (c) => {
-      const { email, password } = c.req.valid('json');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/login',
+    summary: 'Sign in',
+    allow: 'public',
+    rateLimit: { budget: 'login', refundOnSuccess: true },
+    body: LoginSchema,
+    responses: { 200: SessionSchema },
+    handler: async (c, { body: { email, password } }) => {
       try {
         const session = await c.var.services.accounts.login(email, password);
         c.var.audit('auth.login', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id) });
@@ -73,37 +128,66 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
           c.var.audit('auth.login.failed', { details: { email } });
         throw err;
       }
-    })
-    .post('/password-reset', limit('passwordReset'), validate('json', PasswordResetRequestSchema), async (c) => {
-      const { email } = c.req.valid('json');
-      await c.var.services.passwordReset.request(email, deferFor(c, fallbackDefer));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/password-reset',
+    summary: 'Ask for a reset e-mail (same answer for unknown addresses; 503 for all while mail is down)',
+    allow: 'public',
+    rateLimit: 'passwordReset',
+    body: PasswordResetRequestSchema,
+    responses: { 202: Ok },
+    handler: async (c, { body: { email } }) => {
+      await c.var.services.passwordReset.request(email, c.var.defer);
       c.var.audit('auth.passwordReset.request', { details: { email } });
-      return c.json({ ok: true }, 202);
-    })
-    .post(
-      '/password-reset/confirm',
-      limit('passwordReset'),
-      validate('json', PasswordResetConfirmSchema),
-      async (c) => {
-        const { code, password } = c.req.valid('json');
-        const userId = await c.var.services.passwordReset.confirm(code, password);
-        c.var.audit('auth.passwordReset.confirm', {
-          actor: { type: 'user', user: { id: userId } },
-          ...subject('user', userId),
-        });
-        return c.json({ ok: true });
-      },
-    )
-    .get('/me', allow('account.self'), (c) => c.json({ user: toPublicUser(currentUser(c)) }))
-    .patch('/me', allow('account.self'), validate('json', UpdateMeSchema), async (c) => {
-      const input = c.req.valid('json');
+      return c.json({ ok: true } as const, 202);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/password-reset/confirm',
+    summary: 'Set a new password with the e-mailed code; ends every session',
+    allow: 'public',
+    rateLimit: 'passwordReset',
+    body: PasswordResetConfirmSchema,
+    responses: { 200: Ok },
+    handler: async (c, { body: { code, password } }) => {
+      const userId = await c.var.services.passwordReset.confirm(code, password);
+      c.var.audit('auth.passwordReset.confirm', {
+        actor: { type: 'user', user: { id: userId } },
+        ...subject('user', userId),
+      });
+      return c.json({ ok: true } as const);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/auth/me',
+    summary: 'The signed-in user',
+    allow: 'account.self',
+    responses: { 200: UserAnswer },
+    handler: (c) => c.json({ user: toPublicUser(currentUser(c)) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/auth/me',
+    summary:
+      'Change one’s display name or password (a new password returns a new token, and ends every earlier session and reset code). A wrong current password spends the login budget, per client and per account: 429 past it',
+    allow: 'account.self',
+    body: UpdateMeSchema,
+    responses: { 200: MeUpdatedSchema },
+    errors: [429],
+    handler: async (c, { body: input, limits }) => {
       const user = currentUser(c);
       const update = () => c.var.services.accounts.updateMe(user, input);
       // A password change checks the current password: each try spends the
       // login budget, per client and per account (a stolen session must not
       // guess from many addresses), and a success gives it back.
       const result =
-        input.password !== undefined ? await limit.attempt(c, 'login', [`account:${user.id}`], update) : await update();
+        input.password !== undefined
+          ? await limits.attempt(c, 'login', [`account:${user.id}`], update)
+          : await update();
       const changed = {
         ...(input.displayName !== undefined && { displayName: input.displayName }),
         password: input.password !== undefined,
@@ -115,13 +199,24 @@ export const authRoutes = (limit: ReturnType<typeof rateLimiting>, fallbackDefer
         });
       }
       return c.json(result);
-    })
-    .post('/invitation/accept', limit('verification'), validate('json', AcceptInvitationSchema), async (c) => {
-      const session = await c.var.services.invitations.accept(c.req.valid('json'));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/invitation/accept',
+    summary: 'Accept an invitation: creates a verified account',
+    allow: 'public',
+    rateLimit: 'verification',
+    body: AcceptInvitationSchema,
+    responses: { 201: SessionSchema },
+    handler: async (c, { body }) => {
+      const session = await c.var.services.invitations.accept(body);
       c.var.audit('invitation.accept', {
         actor: { type: 'user', user: session.user },
         ...subject('user', session.user.id),
         details: { email: session.user.email, role: session.user.role },
       });
       return c.json(session, 201);
-    });
+    },
+  }),
+];

@@ -7,8 +7,9 @@ import {
   type SetupRepositories,
   sampleUser,
 } from '../../../../test/support/db-contract.js';
-import type { Invitation, NewUser } from '../../core/domain/entities.js';
 import type { Repositories } from '../../ports/repositories.js';
+import type { Invitation } from './invitations.port.js';
+import type { NewUser } from './users.port.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;

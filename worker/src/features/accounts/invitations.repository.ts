@@ -9,9 +9,9 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { Invitation, User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { InvitationsRepository } from '../../ports/repositories.js';
+import type { Invitation, InvitationsRepository } from './invitations.port.js';
+import type { User } from './users.port.js';
 
 type InvitationRow = SqlKit['tables']['invitations']['$inferSelect'];
 

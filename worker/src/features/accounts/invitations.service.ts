@@ -1,15 +1,15 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import type { Invitation, User } from '../../core/domain/entities.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
-import { toInvitationDto, toPublicUser } from '../../core/shared/dto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator, PasswordHasher, TokenSigner } from '../../ports/runtime.js';
-import type { Session } from './accounts.service.js';
+import type { Invitation } from './invitations.port.js';
 import { invitationMail } from './mail-templates.js';
-import type { InvitationDto } from './user.schema.js';
+import type { InvitationDto, SessionDto } from './user.schema.js';
+import { toInvitationDto, toPublicUser } from './user-dto.js';
+import type { User } from './users.port.js';
 
 export const INVITATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -84,7 +84,7 @@ export function createInvitationsService(deps: InvitationsDeps) {
       return toInvitationDto(renewed);
     },
 
-    async accept(input: { code: string; password: string; displayName?: string | undefined }): Promise<Session> {
+    async accept(input: { code: string; password: string; displayName?: string | undefined }): Promise<SessionDto> {
       const passwordHash = await passwords.hash(input.password);
       const now = clock.now();
       const user = await repos.invitations.accept(await sha256Hex(input.code), now, (inv) => ({

@@ -53,3 +53,6 @@ export function decide(actor: Actor, permission: Permission): Decision {
   if (needs === 'verified') return 'allow';
   return actor.user.role === 'owner' ? 'allow' : 'forbidden';
 }
+
+/** Verified users (and keys with content:read) may read offline articles; unverified registrants may not. */
+export const canReadOffline = (actor: Actor): boolean => decide(actor, 'content.readOffline') === 'allow';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TimestampSchema } from '../../contract/common.schema.js';
 
 export const ROLES = ['owner', 'admin'] as const;
 export const RoleSchema = z.enum(ROLES);
@@ -42,14 +43,25 @@ export const LoginSchema = z.object({
 export const CodeSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'code is not valid');
 export const VerifySchema = z.object({ code: CodeSchema });
 
-export interface PublicUserDto {
-  id: string;
-  email: string;
-  displayName: string | null;
-  role: Role;
-  verified: boolean;
-  createdAt: string;
-}
+export const UserSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    displayName: z.string().nullable(),
+    role: RoleSchema,
+    verified: z.boolean(),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'User' });
+export type PublicUserDto = z.output<typeof UserSchema>;
+
+/** A session: the bearer token and whose it is (registration, login, invitation). */
+export const SessionSchema = z.object({ token: z.string(), user: UserSchema }).meta({ id: 'Session' });
+export type SessionDto = z.output<typeof SessionSchema>;
+
+/** `PATCH /v1/auth/me`: a new password ends every session, so the answer carries a new token. */
+export const MeUpdatedSchema = z.object({ user: UserSchema, token: z.string().optional() });
+export type MeUpdatedDto = z.output<typeof MeUpdatedSchema>;
 
 export const PasswordResetRequestSchema = z.object({
   email: z
@@ -84,10 +96,7 @@ export const AcceptInvitationSchema = z.object({
   displayName: DisplayNameSchema.optional(),
 });
 
-export interface InvitationDto {
-  id: string;
-  email: string;
-  role: Role;
-  expiresAt: string;
-  createdAt: string;
-}
+export const InvitationSchema = z
+  .object({ id: z.uuid(), email: z.string(), role: RoleSchema, expiresAt: TimestampSchema, createdAt: TimestampSchema })
+  .meta({ id: 'Invitation' });
+export type InvitationDto = z.output<typeof InvitationSchema>;

@@ -9,9 +9,8 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { NewUser, User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { UsersRepository } from '../../ports/repositories.js';
+import type { NewUser, User, UsersRepository } from './users.port.js';
 
 type UserRow = SqlKit['tables']['users']['$inferSelect'];
 

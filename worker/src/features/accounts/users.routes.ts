@@ -1,59 +1,124 @@
-import { Hono } from 'hono';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { namesAField, subject } from '../../http/activity.js';
-import type { AppEnv } from '../../http/env.js';
-import { allow, currentUser } from '../../http/middleware/auth.js';
-import { idParam } from '../../http/params.js';
-import { validate } from '../../http/validate.js';
-import { CreateInvitationSchema, UpdateUserSchema } from './user.schema.js';
+import { currentUser } from '../../http/middleware/auth.js';
+import { routesOf } from '../../http/route.js';
+import { CreateInvitationSchema, InvitationSchema, UpdateUserSchema, UserSchema } from './user.schema.js';
 
-/** `/v1/user`: users and invitations, the owner's business (docs/api.md). */
-export const usersRoutes = new Hono<AppEnv>()
-  .get('/invite', allow('invitations.manage'), validate('query', PageQuerySchema), async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await c.var.services.invitations.list(limit, cursor));
-  })
-  .post('/invite', allow('invitations.manage'), validate('json', CreateInvitationSchema), async (c) => {
-    const invitation = await c.var.services.invitations.create(currentUser(c), c.req.valid('json'));
-    c.var.audit('invitation.create', {
-      ...subject('invitation', invitation.id),
-      details: { email: invitation.email, role: invitation.role },
-    });
-    return c.json({ invitation }, 201);
-  })
-  .delete('/invite/:id', allow('invitations.manage'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.invitations.cancel(id);
-    c.var.audit('invitation.cancel', subject('invitation', id));
-    return c.body(null, 204);
-  })
-  .post('/invite/:id/renew', allow('invitations.manage'), async (c) => {
-    const invitation = await c.var.services.invitations.renew(currentUser(c), idParam(c.req.param('id')));
-    c.var.audit('invitation.renew', { ...subject('invitation', invitation.id), details: { email: invitation.email } });
-    return c.json({ invitation });
-  })
-  .get('/', allow('users.manage'), validate('query', PageQuerySchema), async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await c.var.services.users.list(limit, cursor));
-  })
-  .get('/:id', allow('users.manage'), async (c) =>
-    c.json({ user: await c.var.services.users.get(idParam(c.req.param('id'))) }),
-  )
-  .patch('/:id', allow('users.manage'), validate('json', UpdateUserSchema), async (c) => {
-    const input = c.req.valid('json');
-    const user = await c.var.services.users.update(currentUser(c), idParam(c.req.param('id')), input);
-    // A role change (ownership transfer included) is what the log is for.
-    if (namesAField(input)) {
-      c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
-        ...subject('user', user.id),
-        details: { ...input, role: user.role },
+const route = routesOf('users');
+const id = { id: IdParamSchema };
+const UserAnswer = z.object({ user: UserSchema });
+const InvitationAnswer = z.object({ invitation: InvitationSchema });
+
+/** `/v1/user`: users and invitations, the owner's business (docs/api.md). The invitations come first: `invite` is no id. */
+export const usersRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/user/invite',
+    summary: 'Pending invitations',
+    allow: 'invitations.manage',
+    query: PageQuerySchema,
+    responses: { 200: pageOf(InvitationSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.invitations.list(query.limit, query.cursor)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/user/invite',
+    summary: 'Invite by e-mail (valid 3 days)',
+    allow: 'invitations.manage',
+    body: CreateInvitationSchema,
+    responses: { 201: InvitationAnswer },
+    errors: [409],
+    handler: async (c, { body }) => {
+      const invitation = await c.var.services.invitations.create(currentUser(c), body);
+      c.var.audit('invitation.create', {
+        ...subject('invitation', invitation.id),
+        details: { email: invitation.email, role: invitation.role },
       });
-    }
-    return c.json({ user });
-  })
-  .delete('/:id', allow('users.manage'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.users.delete(currentUser(c), id);
-    c.var.audit('user.delete', subject('user', id));
-    return c.body(null, 204);
-  });
+      return c.json({ invitation }, 201);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/user/invite/{id}',
+    summary: 'Cancel an invitation',
+    allow: 'invitations.manage',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params }) => {
+      await c.var.services.invitations.cancel(params.id);
+      c.var.audit('invitation.cancel', subject('invitation', params.id));
+      return c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/user/invite/{id}/renew',
+    summary: 'New code, 3 more days, e-mail sent again',
+    allow: 'invitations.manage',
+    params: id,
+    responses: { 200: InvitationAnswer },
+    handler: async (c, { params }) => {
+      const invitation = await c.var.services.invitations.renew(currentUser(c), params.id);
+      c.var.audit('invitation.renew', {
+        ...subject('invitation', invitation.id),
+        details: { email: invitation.email },
+      });
+      return c.json({ invitation });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/user',
+    summary: 'Users',
+    allow: 'users.manage',
+    query: PageQuerySchema,
+    responses: { 200: pageOf(UserSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.users.list(query.limit, query.cursor)),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/user/{id}',
+    summary: 'One user',
+    allow: 'users.manage',
+    params: id,
+    responses: { 200: UserAnswer },
+    handler: async (c, { params }) => c.json({ user: await c.var.services.users.get(params.id) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/user/{id}',
+    summary: 'Edit a user; role "owner" transfers ownership',
+    allow: 'users.manage',
+    params: id,
+    body: UpdateUserSchema,
+    responses: { 200: UserAnswer },
+    errors: [409],
+    handler: async (c, { params, body: input }) => {
+      const user = await c.var.services.users.update(currentUser(c), params.id, input);
+      // A role change (ownership transfer included) is what the log is for.
+      if (namesAField(input)) {
+        c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
+          ...subject('user', user.id),
+          details: { ...input, role: user.role },
+        });
+      }
+      return c.json({ user });
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/user/{id}',
+    summary: 'Delete a user (not the owner)',
+    allow: 'users.manage',
+    params: id,
+    responses: { 204: null },
+    errors: [409],
+    handler: async (c, { params }) => {
+      await c.var.services.users.delete(currentUser(c), params.id);
+      c.var.audit('user.delete', subject('user', params.id));
+      return c.body(null, 204);
+    },
+  }),
+];

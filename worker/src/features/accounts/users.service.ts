@@ -1,11 +1,11 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import type { User } from '../../core/domain/entities.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
-import { toPublicUser } from '../../core/shared/dto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock } from '../../ports/runtime.js';
 import type { PublicUserDto, Role } from './user.schema.js';
+import { toPublicUser } from './user-dto.js';
+import type { User } from './users.port.js';
 
 export interface UsersDeps {
   repos: Repositories;

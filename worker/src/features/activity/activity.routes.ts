@@ -1,12 +1,12 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
-import { validate } from '../../http/validate.js';
+import { pageOf } from '../../contract/pagination.schema.js';
+import { rawBody, routesOf } from '../../http/route.js';
 import {
   type ActivityEntryDto,
+  ActivityEntrySchema,
   ActivityExportQuerySchema,
   ActivityFilterSchema,
   ActivityListQuerySchema,
+  ActivitySummarySchema,
 } from './activity.schema.js';
 import { csvHeader, csvRow, ndjsonRow } from './export-format.js';
 
@@ -15,43 +15,65 @@ const FORMATS = {
   ndjson: { type: 'application/x-ndjson; charset=utf-8', header: '', row: ndjsonRow },
 } as const;
 
-/** `/v1/activity` (docs/api.md#activity-log). */
-export const activityRoutes = new Hono<AppEnv>()
-  .get('/', allow('activity.read'), validate('query', ActivityListQuerySchema), async (c) =>
-    c.json(await c.var.services.activity.list(c.req.valid('query'))),
-  )
-  .get('/summary', allow('activity.read'), validate('query', ActivityFilterSchema), async (c) =>
-    c.json(await c.var.services.activity.summary(c.req.valid('query'))),
-  )
-  .get('/export', allow('activity.read'), validate('query', ActivityExportQuerySchema), async (c) => {
-    const { format, ...filter } = c.req.valid('query');
-    const { type, header, row } = FORMATS[format];
-    const pages = c.var.services.activity.entries(filter);
-    // The first page is read before answering: a database that is down is a
-    // 503, not a 200 cut short. Later pages stream, one in memory at a time.
-    const first = await pages.next();
-    const encoder = new TextEncoder();
-    const encode = (batch: ActivityEntryDto[]) => encoder.encode(batch.map(row).join(''));
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (header) controller.enqueue(encoder.encode(header));
-        if (first.done) controller.close();
-        else controller.enqueue(encode(first.value));
-      },
-      async pull(controller) {
-        const next = await pages.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encode(next.value));
-      },
-      async cancel() {
-        await pages.return(undefined);
-      },
-    });
-    const day = new Date().toISOString().slice(0, 10);
-    // Through the context, so the security headers prepared for it apply.
-    return c.body(body, 200, {
-      'content-type': type,
-      'content-disposition': `attachment; filename="activity-${day}.${format}"`,
-      'cache-control': 'no-store',
-    });
-  });
+const route = routesOf('activity');
+
+/** `/v1/activity`: the activity log, its summary and its export (docs/api.md#activity-log). */
+export const activityRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/activity',
+    summary: 'The activity log, newest first (?action=, ?actorId=, ?from=, ?to=)',
+    allow: 'activity.read',
+    query: ActivityListQuerySchema,
+    responses: { 200: pageOf(ActivityEntrySchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.activity.list(query)),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/activity/summary',
+    summary: 'Counts by action, actor and UTC day over ?from=&to=, and the log’s size and bound',
+    allow: 'activity.read',
+    query: ActivityFilterSchema,
+    responses: { 200: ActivitySummarySchema },
+    handler: async (c, { query }) => c.json(await c.var.services.activity.summary(query)),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/activity/export',
+    summary: 'The matching entries as a streamed download (?format=csv|ndjson, default ndjson)',
+    allow: 'activity.read',
+    query: ActivityExportQuerySchema,
+    responses: { 200: rawBody(['application/x-ndjson', 'text/csv']) },
+    handler: async (c, { query: { format, ...filter } }) => {
+      const { type, header, row } = FORMATS[format];
+      const pages = c.var.services.activity.entries(filter);
+      // The first page is read before answering: a database that is down is a
+      // 503, not a 200 cut short. Later pages stream, one in memory at a time.
+      const first = await pages.next();
+      const encoder = new TextEncoder();
+      const encode = (batch: ActivityEntryDto[]) => encoder.encode(batch.map(row).join(''));
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (header) controller.enqueue(encoder.encode(header));
+          if (first.done) controller.close();
+          else controller.enqueue(encode(first.value));
+        },
+        async pull(controller) {
+          const next = await pages.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encode(next.value));
+        },
+        async cancel() {
+          await pages.return(undefined);
+        },
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      // Through the context, so the security headers prepared for it apply.
+      return c.body(body, 200, {
+        'content-type': type,
+        'content-disposition': `attachment; filename="activity-${day}.${format}"`,
+        'cache-control': 'no-store',
+      });
+    },
+  }),
+];

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { IdSchema } from '../articles/article.schema.js';
 
 const instant = (name: string) =>
   z.iso
@@ -40,29 +40,39 @@ export const ActivityExportQuerySchema = z
 
 export type ActivityFilterInput = z.output<typeof ActivityFilterSchema>;
 
-export interface ActivityEntryDto {
-  id: string;
-  at: string;
-  actorId: string | null;
-  actorType: 'user' | 'apiKey' | 'system';
-  action: string;
-  subjectType: string | null;
-  subjectId: string | null;
-  ip: string | null;
-  details: Record<string, unknown> | null;
-}
+const ACTOR_TYPES = ['user', 'apiKey', 'system'] as const;
 
-export interface ActivitySummaryDto {
-  from: string | null;
-  to: string | null;
-  total: number;
-  /** Most frequent first. */
-  byAction: { action: string; count: number }[];
-  /** Most active first; `actorId` null for the system and for anonymous callers. */
-  byActor: { actorType: 'user' | 'apiKey' | 'system'; actorId: string | null; count: number }[];
-  /** Oldest day first, UTC `YYYY-MM-DD`. */
-  byDay: { day: string; count: number }[];
-  /** The log's current size and its bound (ACTIVITY_LOG_MAX_BYTES). */
-  sizeBytes: number;
-  maxBytes: number;
-}
+export const ActivityEntrySchema = z
+  .object({
+    id: z.uuid(),
+    at: TimestampSchema,
+    actorId: z.string().nullable(),
+    actorType: z.enum(ACTOR_TYPES),
+    action: z.string(),
+    subjectType: z.string().nullable(),
+    subjectId: z.string().nullable(),
+    ip: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'ActivityEntry' });
+export type ActivityEntryDto = z.output<typeof ActivityEntrySchema>;
+
+const count = z.int();
+
+export const ActivitySummarySchema = z
+  .object({
+    from: TimestampSchema.nullable(),
+    to: TimestampSchema.nullable(),
+    total: count,
+    /** Most frequent first. */
+    byAction: z.array(z.object({ action: z.string(), count })),
+    /** Most active first; `actorId` null for the system and for anonymous callers. */
+    byActor: z.array(z.object({ actorType: z.enum(ACTOR_TYPES), actorId: z.string().nullable(), count })),
+    /** Oldest day first, UTC `YYYY-MM-DD`. */
+    byDay: z.array(z.object({ day: z.string().regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/), count })),
+    /** The log's current size and its bound (ACTIVITY_LOG_MAX_BYTES). */
+    sizeBytes: count,
+    maxBytes: count,
+  })
+  .meta({ id: 'ActivitySummary' });
+export type ActivitySummaryDto = z.output<typeof ActivitySummarySchema>;

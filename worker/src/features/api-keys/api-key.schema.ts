@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { nameSchema } from '../sites/site.schema.js';
+import { nameSchema, TimestampSchema } from '../../contract/common.schema.js';
 
 /**
  * What an integration key may do (docs/api.md#api-keys). A key never passes a
@@ -28,13 +28,23 @@ export const CreateApiKeySchema = z.object({
 });
 export type CreateApiKeyInput = z.output<typeof CreateApiKeySchema>;
 
-export interface ApiKeyDto {
-  id: string;
-  name: string;
-  /** The key's first characters (`cms_ab12cd34`), enough to recognise it, useless to use it. */
-  prefix: string;
-  scopes: ApiKeyScope[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
+export const ApiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    /** The key's first characters (`cms_ab12cd34`), enough to recognise it, useless to use it. */
+    prefix: z.string().regex(/^cms_[0-9a-f]{8}$/),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
+    createdAt: TimestampSchema,
+    lastUsedAt: TimestampSchema.nullable(),
+    expiresAt: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKeyDto = z.output<typeof ApiKeySchema>;
+
+/** The answer that carries a key's secret: the only one that ever does. */
+export const CreatedApiKeySchema = z.object({
+  apiKey: ApiKeySchema,
+  secret: z.string().regex(/^cms_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/),
+});
+export type CreatedApiKeyDto = z.output<typeof CreatedApiKeySchema>;

@@ -5,7 +5,7 @@ import {
   newId,
   type SetupRepositories,
 } from '../../../../test/support/db-contract.js';
-import type { ApiKey } from '../../core/domain/entities.js';
+import type { ApiKey } from './api-keys.port.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
 const hash = (c: string) => c.repeat(64).slice(0, 64);

@@ -7,9 +7,8 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { ApiKey } from '../../core/domain/entities.js';
-import type { ApiKeysRepository } from '../../ports/repositories.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from './api-key.schema.js';
+import type { ApiKey, ApiKeysRepository } from './api-keys.port.js';
 
 type ApiKeyRow = SqlKit['tables']['apiKeys']['$inferSelect'];
 

@@ -1,11 +1,12 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import type { ApiKey, User } from '../../core/domain/entities.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex, toHex } from '../../core/shared/crypto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { API_KEY_PREFIX, type ApiKeyDto, type CreateApiKeyInput } from './api-key.schema.js';
+import type { User } from '../accounts/users.port.js';
+import { API_KEY_PREFIX, type ApiKeyDto, type CreateApiKeyInput, type CreatedApiKeyDto } from './api-key.schema.js';
+import type { ApiKey } from './api-keys.port.js';
 
 export interface ApiKeysDeps {
   repos: Repositories;
@@ -42,7 +43,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
   const { repos, clock, ids } = deps;
 
   return {
-    async create(owner: User, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyDto; secret: string }> {
+    async create(owner: User, input: CreateApiKeyInput): Promise<CreatedApiKeyDto> {
       const now = clock.now();
       if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
         throw new DomainError('invalid_request', 'expiresAt must be in the future', [

@@ -1,7 +1,9 @@
 import * as z from 'zod';
+import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { type SeoDto, SeoInputSchema } from './seo.schema.js';
+import { ImageSchema } from '../media/media.schema.js';
+import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
 export { LONE_SURROGATE };
 
@@ -27,8 +29,6 @@ export type ArticleFormat = z.infer<typeof ArticleFormatSchema>;
 export const ARTICLE_STATUSES = ['online', 'offline'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
-export const IdSchema = z.uuid({ error: 'must be a UUID' });
-
 export const CreateArticleSchema = z.object({
   title: TitleSchema,
   body: BodySchema.optional().default(''),
@@ -53,30 +53,20 @@ export const ListArticlesQuerySchema = PageQuerySchema.extend({
   siteId: IdSchema.optional(),
 });
 
-export interface ImageDto {
-  id: string;
-  articleId: string;
-  filename: string;
-  url: string;
-  contentType: string;
-  bytes: number;
-  width: number;
-  height: number;
-  sha256: string;
-  createdAt: string;
-}
-
-export interface ArticleDto {
-  id: string;
-  title: string;
-  body: string;
-  format: ArticleFormat;
-  status: ArticleStatus;
-  siteId: string | null;
-  authorIds: string[];
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-  seo: SeoDto;
-  images: ImageDto[];
-}
+export const ArticleSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    body: z.string(),
+    format: ArticleFormatSchema,
+    status: z.enum(ARTICLE_STATUSES),
+    siteId: z.uuid().nullable(),
+    authorIds: z.array(z.uuid()),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+    publishedAt: TimestampSchema.nullable(),
+    seo: SeoSchema,
+    images: z.array(ImageSchema),
+  })
+  .meta({ id: 'Article' });
+export type ArticleDto = z.output<typeof ArticleSchema>;

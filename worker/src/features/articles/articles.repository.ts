@@ -12,10 +12,10 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
-import type { Article, Image } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { ArticleListQuery, ArticlePatch, ArticlesRepository } from '../../ports/repositories.js';
+import type { Image } from '../media/images.port.js';
 import { toImage } from '../media/images.repository.js';
+import type { Article, ArticleListQuery, ArticlePatch, ArticlesRepository } from './articles.port.js';
 import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];

@@ -1,18 +1,24 @@
-import { type Context, Hono } from 'hono';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import type { Context } from 'hono';
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
-import { idParam } from '../../http/params.js';
-import { validate } from '../../http/validate.js';
-import { readUploadedFile, uploadLimit } from '../media/upload.http.js';
+import { described, routesOf } from '../../http/route.js';
+import { ImageSchema } from '../media/media.schema.js';
 import {
   type ArticleDto,
+  ArticleSchema,
   CreateArticleSchema,
   ListArticlesQuerySchema,
   UpdateArticleSchema,
 } from './article.schema.js';
-import { SeoInputSchema, toSeo } from './seo.schema.js';
+import { SeoInputSchema, SeoSchema, toSeo } from './seo.schema.js';
+
+const route = routesOf('articles');
+const id = { id: IdParamSchema };
+const ArticleAnswer = z.object({ article: ArticleSchema });
+const SeoAnswer = z.object({ seo: SeoSchema });
 
 /**
  * What an article write answers: 200 with `body` when the caller may read the
@@ -20,26 +26,57 @@ import { SeoInputSchema, toSeo } from './seo.schema.js';
  * `content:write` key or an unverified registrant edits, publishes and
  * unpublishes offline articles without seeing them.
  */
-function answer(c: Context<AppEnv>, article: ArticleDto, body: Record<string, unknown>) {
+function answer<T extends object>(c: Context<AppEnv>, article: ArticleDto, body: T) {
   return c.var.services.articles.readableBy(c.var.actor, article) ? c.json(body) : c.body(null, 204);
 }
+const Unreadable = described(
+  null,
+  'Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown',
+);
 
-export const articlesRoutes = (maxUploadBytes: number) =>
-  new Hono<AppEnv>()
-    .get('/', validate('query', ListArticlesQuerySchema), async (c) =>
-      c.json(await c.var.services.articles.list(c.var.actor, c.req.valid('query'))),
-    )
-    .post('/', allow('content.write'), validate('json', CreateArticleSchema), async (c) => {
-      const article = await c.var.services.articles.create(c.req.valid('json'));
+/** `/v1/articles`: the public sees online articles; writers create, edit, publish and delete. */
+export const articlesRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/articles',
+    summary: 'Articles, newest first (the public sees online ones)',
+    allow: 'public',
+    query: ListArticlesQuerySchema,
+    responses: { 200: pageOf(ArticleSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.articles.list(c.var.actor, query)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/articles',
+    summary: 'Create an article (offline)',
+    allow: 'content.write',
+    body: CreateArticleSchema,
+    responses: { 201: ArticleAnswer },
+    handler: async (c, { body }) => {
+      const article = await c.var.services.articles.create(body);
       c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
       return c.json({ article }, 201);
-    })
-    .get('/:id', async (c) =>
-      c.json({ article: await c.var.services.articles.get(c.var.actor, idParam(c.req.param('id'))) }),
-    )
-    .patch('/:id', allow('content.write'), validate('json', UpdateArticleSchema), async (c) => {
-      const input = c.req.valid('json');
-      const { article, changed } = await c.var.services.articles.update(idParam(c.req.param('id')), input);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/articles/{id}',
+    summary: 'One article (offline ones for verified users only)',
+    allow: 'public',
+    params: id,
+    responses: { 200: ArticleAnswer },
+    handler: async (c, { params }) => c.json({ article: await c.var.services.articles.get(c.var.actor, params.id) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/articles/{id}',
+    summary: 'Edit an article (a body that names no field changes nothing, `updatedAt` included)',
+    allow: 'content.write',
+    params: id,
+    body: UpdateArticleSchema,
+    responses: { 200: ArticleAnswer, 204: Unreadable },
+    handler: async (c, { params, body: input }) => {
+      const { article, changed } = await c.var.services.articles.update(params.id, input);
       if (changed) {
         c.var.audit('article.update', {
           ...subject('article', article.id),
@@ -47,54 +84,79 @@ export const articlesRoutes = (maxUploadBytes: number) =>
         });
       }
       return answer(c, article, { article });
-    })
-    .post('/:id/publish', allow('content.write'), async (c) => {
-      const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'online');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/articles/{id}/publish',
+    summary: 'Put online',
+    allow: 'content.write',
+    params: id,
+    responses: { 200: ArticleAnswer, 204: Unreadable },
+    handler: async (c, { params }) => {
+      const article = await c.var.services.articles.setStatus(params.id, 'online');
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
       return answer(c, article, { article });
-    })
-    .post('/:id/unpublish', allow('content.write'), async (c) => {
-      const article = await c.var.services.articles.setStatus(idParam(c.req.param('id')), 'offline');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/articles/{id}/unpublish',
+    summary: 'Take offline',
+    allow: 'content.write',
+    params: id,
+    responses: { 200: ArticleAnswer, 204: Unreadable },
+    handler: async (c, { params }) => {
+      const article = await c.var.services.articles.setStatus(params.id, 'offline');
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
       return answer(c, article, { article });
-    })
-    .delete('/:id', allow('content.write'), async (c) => {
-      const id = idParam(c.req.param('id'));
-      await c.var.services.articles.delete(id);
-      c.var.audit('article.delete', subject('article', id));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/articles/{id}',
+    summary: 'Delete an article and its images',
+    allow: 'content.write',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params }) => {
+      await c.var.services.articles.delete(params.id);
+      c.var.audit('article.delete', subject('article', params.id));
       return c.body(null, 204);
-    })
-    .get('/:id/structured-data', async (c) =>
-      c.json(await c.var.services.syndication.structuredData(c.var.actor, idParam(c.req.param('id')))),
-    )
-    .get('/:id/seo', async (c) =>
-      c.json({ seo: (await c.var.services.articles.get(c.var.actor, idParam(c.req.param('id')))).seo }),
-    )
-    .put('/:id/seo', allow('content.write'), validate('json', SeoInputSchema), async (c) => {
-      const article = await c.var.services.articles.setSeo(idParam(c.req.param('id')), toSeo(c.req.valid('json')));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/articles/{id}/seo',
+    summary: 'An article’s SEO data (same visibility as the article)',
+    allow: 'public',
+    params: id,
+    responses: { 200: SeoAnswer },
+    handler: async (c, { params }) => c.json({ seo: (await c.var.services.articles.get(c.var.actor, params.id)).seo }),
+  }),
+  route({
+    method: 'put',
+    path: '/v1/articles/{id}/seo',
+    summary: 'Replace an article’s SEO data (fields left out are cleared)',
+    allow: 'content.write',
+    params: id,
+    body: SeoInputSchema,
+    responses: { 200: SeoAnswer, 204: Unreadable },
+    handler: async (c, { params, body }) => {
+      const article = await c.var.services.articles.setSeo(params.id, toSeo(body));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
       return answer(c, article, { seo: article.seo });
-    })
-    .get('/:id/images', validate('query', PageQuerySchema), async (c) => {
-      const { limit, cursor } = c.req.valid('query');
-      return c.json(await c.var.services.articles.listImages(c.var.actor, idParam(c.req.param('id')), limit, cursor));
-    })
-    .post(
-      '/:id/images',
-      allow('media.upload'),
-      // 404 for an unknown article before a byte of the upload is read.
-      async (c, next) => {
-        await c.var.services.articles.existing(idParam(c.req.param('id')));
-        return next();
-      },
-      uploadLimit(maxUploadBytes),
-      async (c) => {
-        const bytes = await readUploadedFile(c, maxUploadBytes);
-        const image = await c.var.services.images.upload(idParam(c.req.param('id')), bytes);
-        c.var.audit('image.upload', {
-          ...subject('image', image.id),
-          details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
-        });
-        return c.json({ image }, 201);
-      },
-    );
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/articles/{id}/images',
+    summary: 'An article’s images',
+    allow: 'public',
+    params: id,
+    query: PageQuerySchema,
+    responses: { 200: pageOf(ImageSchema) },
+    handler: async (c, { params, query }) =>
+      c.json(await c.var.services.articles.listImages(c.var.actor, params.id, query.limit, query.cursor)),
+  }),
+];

@@ -1,14 +1,17 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import type { Article } from '../../core/domain/entities.js';
 import { notFound } from '../../core/domain/errors.js';
-import { toArticleDto, toImageDto } from '../../core/shared/dto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { type Actor, canReadOffline } from '../accounts/actor.js';
+import type { Actor } from '../accounts/actor.js';
+import { canReadOffline } from '../accounts/policy.js';
 import { originalKey } from '../media/blob-keys.js';
-import type { ArticleDto, ArticleStatus, CreateArticleInput, ImageDto, UpdateArticleInput } from './article.schema.js';
+import { toImageDto } from '../media/image-dto.js';
+import type { Image } from '../media/images.port.js';
+import type { ImageDto } from '../media/media.schema.js';
+import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';
+import type { Article } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
 export interface ArticlesDeps {
@@ -27,6 +30,24 @@ export interface ListArticlesInput {
   cursor?: string | undefined;
   status?: ArticleStatus | undefined;
   siteId?: string | undefined;
+}
+
+/** Domain → wire. */
+export function toArticleDto(a: Article, images: Image[]): ArticleDto {
+  return {
+    id: a.id,
+    title: a.title,
+    body: a.body,
+    format: a.format,
+    status: a.status,
+    siteId: a.siteId,
+    authorIds: a.authorIds,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+    publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
+    seo: { ...a.seo },
+    images: images.map(toImageDto),
+  };
 }
 
 export function createArticlesService(deps: ArticlesDeps) {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { isHttpUrl } from '../../contract/common.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { isHttpUrl } from '../sites/site.schema.js';
 
 const line = (name: string, max: number) =>
   z
@@ -41,13 +41,16 @@ export const SeoInputSchema = z.object({
 });
 export type SeoInput = z.output<typeof SeoInputSchema>;
 
-export interface SeoDto {
-  metaTitle: string | null;
-  metaDescription: string | null;
-  canonicalUrl: string | null;
-  ogImage: string | null;
-  noindex: boolean;
-}
+export const SeoSchema = z
+  .object({
+    metaTitle: z.string().nullable(),
+    metaDescription: z.string().nullable(),
+    canonicalUrl: z.string().nullable(),
+    ogImage: z.string().nullable(),
+    noindex: z.boolean(),
+  })
+  .meta({ id: 'Seo' });
+export type SeoDto = z.output<typeof SeoSchema>;
 
 export const EMPTY_SEO: SeoDto = Object.freeze({
   metaTitle: null,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isHttpUrl, longTextSchema, nameSchema } from '../sites/site.schema.js';
+import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../contract/common.schema.js';
 
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -37,11 +37,14 @@ export const UpdateAuthorSchema = z.object({
 });
 export type UpdateAuthorInput = z.output<typeof UpdateAuthorSchema>;
 
-export interface AuthorDto {
-  id: string;
-  name: string;
-  slug: string;
-  bio: string | null;
-  avatarUrl: string | null;
-  createdAt: string;
-}
+export const AuthorSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    bio: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'Author' });
+export type AuthorDto = z.output<typeof AuthorSchema>;

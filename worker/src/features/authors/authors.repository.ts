@@ -7,9 +7,8 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { Author } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { AuthorsRepository } from '../../ports/repositories.js';
+import type { Author, AuthorsRepository } from './authors.port.js';
 
 type AuthorRow = SqlKit['tables']['authors']['$inferSelect'];
 

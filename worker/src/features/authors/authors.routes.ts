@@ -1,34 +1,77 @@
-import { Hono } from 'hono';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { namesAField, subject } from '../../http/activity.js';
-import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
-import { idParam } from '../../http/params.js';
-import { validate } from '../../http/validate.js';
-import { CreateAuthorSchema, UpdateAuthorSchema } from './author.schema.js';
+import { routesOf } from '../../http/route.js';
+import { AuthorSchema, CreateAuthorSchema, UpdateAuthorSchema } from './author.schema.js';
+
+const route = routesOf('authors');
+const id = { id: IdParamSchema };
+const AuthorAnswer = z.object({ author: AuthorSchema });
 
 /** `/v1/authors`: public reads, verified writes (docs/api.md#sites-and-authors). */
-export const authorsRoutes = new Hono<AppEnv>()
-  .get('/', validate('query', PageQuerySchema), async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await c.var.services.authors.list(limit, cursor));
-  })
-  .get('/:id', async (c) => c.json({ author: await c.var.services.authors.get(idParam(c.req.param('id'))) }))
-  .post('/', allow('authors.write'), validate('json', CreateAuthorSchema), async (c) => {
-    const author = await c.var.services.authors.create(c.req.valid('json'));
-    c.var.audit('author.create', { ...subject('author', author.id), details: { name: author.name } });
-    return c.json({ author }, 201);
-  })
-  .patch('/:id', allow('authors.write'), validate('json', UpdateAuthorSchema), async (c) => {
-    const input = c.req.valid('json');
-    const author = await c.var.services.authors.update(idParam(c.req.param('id')), input);
-    if (namesAField(input))
-      c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
-    return c.json({ author });
-  })
-  .delete('/:id', allow('authors.write'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.authors.delete(id);
-    c.var.audit('author.delete', subject('author', id));
-    return c.body(null, 204);
-  });
+export const authorsRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/authors',
+    summary: 'Authors, newest first',
+    allow: 'public',
+    query: PageQuerySchema,
+    responses: { 200: pageOf(AuthorSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.authors.list(query.limit, query.cursor)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/authors',
+    summary: 'Create an author (slug unique)',
+    allow: 'authors.write',
+    body: CreateAuthorSchema,
+    responses: { 201: AuthorAnswer },
+    errors: [409],
+    handler: async (c, { body }) => {
+      const author = await c.var.services.authors.create(body);
+      c.var.audit('author.create', { ...subject('author', author.id), details: { name: author.name } });
+      return c.json({ author }, 201);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/authors/{id}',
+    summary: 'One author',
+    allow: 'public',
+    params: id,
+    responses: { 200: AuthorAnswer },
+    handler: async (c, { params }) => c.json({ author: await c.var.services.authors.get(params.id) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/authors/{id}',
+    summary: 'Edit an author (slug unique)',
+    allow: 'authors.write',
+    params: id,
+    body: UpdateAuthorSchema,
+    responses: { 200: AuthorAnswer },
+    errors: [409],
+    handler: async (c, { params, body }) => {
+      const author = await c.var.services.authors.update(params.id, body);
+      // A body that names no field changed nothing: nothing to log.
+      if (namesAField(body))
+        c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
+      return c.json({ author });
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/authors/{id}',
+    summary: 'Delete an author (409 while articles name it)',
+    allow: 'authors.write',
+    params: id,
+    responses: { 204: null },
+    errors: [409],
+    handler: async (c, { params }) => {
+      await c.var.services.authors.delete(params.id);
+      c.var.audit('author.delete', subject('author', params.id));
+      return c.body(null, 204);
+    },
+  }),
+];

@@ -12,9 +12,8 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { Image } from '../../core/domain/entities.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
-import type { ImageListQuery, ImagesRepository, MediaListQuery } from '../../ports/repositories.js';
+import type { Image, ImageListQuery, ImagesRepository, MediaListQuery } from './images.port.js';
 
 const MAX_LIKE_PATTERN_BYTES = 50;
 

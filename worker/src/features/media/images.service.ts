@@ -1,14 +1,14 @@
-import type { Image } from '../../core/domain/entities.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { readImageHeader } from '../../core/media/image-header.js';
 import { inspectStructure, isHostile } from '../../core/media/image-integrity.js';
 import { sha256Hex } from '../../core/shared/crypto.js';
-import { toImageDto } from '../../core/shared/dto.js';
 import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import type { ImageDto } from '../articles/article.schema.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
+import { toImageDto } from './image-dto.js';
+import type { Image } from './images.port.js';
+import type { ImageDto } from './media.schema.js';
 
 export interface ImagesDeps {
   repos: Repositories;
@@ -26,6 +26,9 @@ export function createImagesService(deps: ImagesDeps) {
   const { repos, blobs, clock, ids, logError } = deps;
 
   return {
+    /** The largest file an upload may hold. */
+    maxUploadBytes: deps.maxUploadBytes,
+
     /** The article must exist (checked by the caller before the body is read, and again by the row's foreign key). */
     async upload(articleId: string, bytes: Uint8Array): Promise<ImageDto> {
       if (bytes.byteLength > deps.maxUploadBytes) {

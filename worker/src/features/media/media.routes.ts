@@ -1,34 +1,108 @@
-import { Hono } from 'hono';
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { pageOf } from '../../contract/pagination.schema.js';
 import { subject } from '../../http/activity.js';
-import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
 import { idParam } from '../../http/params.js';
-import { validate } from '../../http/validate.js';
-import { MediaListQuerySchema } from './media.schema.js';
+import { routesOf } from '../../http/route.js';
+import { ImageSchema, ImageWithVariantsSchema, MediaListQuerySchema, VariantCacheSchema } from './media.schema.js';
+import { readUploadedFile, uploadLimit } from './upload.http.js';
 
-/** `/v1/media`: the library across articles, and the variant cache panel. */
-export const mediaRoutes = new Hono<AppEnv>()
-  .get('/', allow('media.read'), validate('query', MediaListQuerySchema), async (c) =>
-    c.json(await c.var.services.media.list(c.req.valid('query'))),
-  )
-  .get('/variants', allow('media.read'), async (c) => c.json(await c.var.services.variants.stats()))
-  .delete('/variants', allow('media.manage'), async (c) => {
-    await c.var.services.variants.clearAll();
-    c.var.audit('media.variants.clear', subject('variants', null));
-    return c.body(null, 204);
-  })
-  .get('/:id', allow('media.read'), async (c) =>
-    c.json({ image: await c.var.services.media.get(idParam(c.req.param('id'))) }),
-  )
-  .delete('/:id', allow('media.manage'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.media.delete(id);
-    c.var.audit('image.delete', subject('image', id));
-    return c.body(null, 204);
-  })
-  .delete('/:id/variants', allow('media.manage'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.media.clearVariants(id);
-    c.var.audit('image.variants.clear', subject('image', id));
-    return c.body(null, 204);
-  });
+const route = routesOf('media');
+const id = { id: IdParamSchema };
+const FILE_FIELD = 'file';
+
+/** `/v1/media`: the library across articles, and the variant cache panel; uploads to an article. */
+export const mediaRoutes = [
+  routesOf('articles')({
+    method: 'post',
+    path: '/v1/articles/{id}/images',
+    summary: 'Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)',
+    allow: 'media.upload',
+    params: id,
+    upload: FILE_FIELD,
+    before: [
+      // 404 for an unknown article before a byte of the upload is read.
+      async (c, next) => {
+        await c.var.services.articles.existing(idParam(c.req.param('id')));
+        return next();
+      },
+      uploadLimit,
+    ],
+    responses: { 201: z.object({ image: ImageSchema }) },
+    errors: [413],
+    handler: async (c, { params }) => {
+      const { images } = c.var.services;
+      const bytes = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
+      const image = await images.upload(params.id, bytes);
+      c.var.audit('image.upload', {
+        ...subject('image', image.id),
+        details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
+      });
+      return c.json({ image }, 201);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/media',
+    summary: 'The media library, newest first (?articleId=, ?q=)',
+    allow: 'media.read',
+    query: MediaListQuerySchema,
+    responses: { 200: pageOf(ImageSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.media.list(query)),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/media/variants',
+    summary: 'The variant cache: count, bytes, presets',
+    allow: 'media.read',
+    responses: { 200: VariantCacheSchema },
+    handler: async (c) => c.json(await c.var.services.variants.stats()),
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/media/variants',
+    summary: 'Empty the variant cache (originals untouched)',
+    allow: 'media.manage',
+    responses: { 204: null },
+    handler: async (c) => {
+      await c.var.services.variants.clearAll();
+      c.var.audit('media.variants.clear', subject('variants', null));
+      return c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/media/{id}',
+    summary: 'One image with its variants',
+    allow: 'media.read',
+    params: id,
+    responses: { 200: z.object({ image: ImageWithVariantsSchema }) },
+    handler: async (c, { params }) => c.json({ image: await c.var.services.media.get(params.id) }),
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/media/{id}',
+    summary: 'Delete an image, its variants and cached copies',
+    allow: 'media.manage',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params }) => {
+      await c.var.services.media.delete(params.id);
+      c.var.audit('image.delete', subject('image', params.id));
+      return c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/media/{id}/variants',
+    summary: 'Drop one image’s variants',
+    allow: 'media.manage',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params }) => {
+      await c.var.services.media.clearVariants(params.id);
+      c.var.audit('image.variants.clear', subject('image', params.id));
+      return c.body(null, 204);
+    },
+  }),
+];

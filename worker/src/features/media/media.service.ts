@@ -1,13 +1,12 @@
 import type { Page } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
-import { toImageDto } from '../../core/shared/dto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
-import type { ImageDto } from '../articles/article.schema.js';
 import { originalKey } from './blob-keys.js';
-import type { MediaListQuery } from './media.schema.js';
-import type { VariantDto, VariantsService } from './variants.service.js';
+import { toImageDto } from './image-dto.js';
+import type { ImageDto, ImageWithVariantsDto, MediaListQuery } from './media.schema.js';
+import type { VariantsService } from './variants.service.js';
 
 export interface MediaDeps {
   repos: Repositories;
@@ -37,7 +36,7 @@ export function createMediaService(deps: MediaDeps) {
       return toPage(rows, query.limit, toImageDto);
     },
 
-    async get(id: string): Promise<ImageDto & { variants: VariantDto[] }> {
+    async get(id: string): Promise<ImageWithVariantsDto> {
       const image = await existing(id);
       return { ...toImageDto(image), variants: await variants.list(image) };
     },

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { DomainError } from '../../core/domain/errors.js';
+import type { AppEnv } from '../../http/env.js';
 import { limitBody } from '../../http/middleware/body-limit.js';
 
 // Room for the multipart boundaries and part headers around the file itself.
@@ -8,17 +9,19 @@ const MULTIPART_OVERHEAD = 16 * 1024;
 const tooLargeMessage = (max: number) => `The upload is larger than ${max} bytes`;
 
 /**
- * Counts bytes as they stream in and stops at the limit: a lying or missing
- * Content-Length never makes us buffer more than the limit.
+ * Counts bytes as they stream in and stops at the images service's limit: a
+ * lying or missing Content-Length never makes us buffer more than the limit.
  */
-export const uploadLimit = (maxBytes: number): MiddlewareHandler =>
-  limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes));
+export const uploadLimit: MiddlewareHandler<AppEnv> = (c, next) => {
+  const maxBytes = c.var.services.images.maxUploadBytes;
+  return limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes))(c, next);
+};
 
-export async function readUploadedFile(c: Context, maxBytes: number): Promise<Uint8Array> {
+export async function readUploadedFile(c: Context, field: string, maxBytes: number): Promise<Uint8Array> {
   const type = c.req.header('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
-    throw new DomainError('invalid_request', 'Send the image as multipart/form-data in the field "file"', [
-      { path: 'file', message: 'multipart/form-data expected' },
+    throw new DomainError('invalid_request', `Send the image as multipart/form-data in the field "${field}"`, [
+      { path: field, message: 'multipart/form-data expected' },
     ]);
   }
   let form: FormData;
@@ -27,13 +30,13 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Ui
   } catch (err) {
     if (err instanceof DomainError) throw err;
     throw new DomainError('invalid_request', 'The multipart body could not be read', [
-      { path: 'file', message: 'malformed multipart body' },
+      { path: field, message: 'malformed multipart body' },
     ]);
   }
-  const file = form.get('file');
+  const file = form.get(field);
   if (!file || typeof file === 'string') {
-    throw new DomainError('invalid_request', 'The field "file" must hold a file', [
-      { path: 'file', message: 'required' },
+    throw new DomainError('invalid_request', `The field "${field}" must hold a file`, [
+      { path: field, message: 'required' },
     ]);
   }
   if (file.size > maxBytes) throw new DomainError('payload_too_large', tooLargeMessage(maxBytes));

@@ -1,6 +1,6 @@
-import type { Image } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Orientation } from '../../ports/image-codec.js';
+import type { Image } from './images.port.js';
 
 export type RequestedFormat = 'webp' | 'jpeg' | 'png';
 

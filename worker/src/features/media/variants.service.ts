@@ -1,9 +1,7 @@
-import type { Image } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { readJpegOrientation } from '../../core/media/exif-orientation.js';
 import { readImageHeader } from '../../core/media/image-header.js';
 import { forDecoding, inspectStructure } from '../../core/media/image-integrity.js';
-import { IMAGE_URL_PREFIX } from '../../core/shared/dto.js';
 import type { BlobInfo, BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
 import type { Defer } from '../../ports/runtime.js';
@@ -15,7 +13,10 @@ import {
   VARIANTS_PREFIX,
   variantKey,
 } from './blob-keys.js';
-import { type VariantRequest, variantSize, variantTarget } from './variant-spec.js';
+import { IMAGE_URL_PREFIX } from './image-dto.js';
+import type { Image } from './images.port.js';
+import type { VariantCacheDto, VariantDto } from './media.schema.js';
+import { parseVariantQuery, type VariantRequest, variantSize, variantTarget } from './variant-spec.js';
 
 export interface VariantsDeps {
   blobs: BlobStore;
@@ -23,15 +24,6 @@ export interface VariantsDeps {
   presets: readonly number[];
   maxImagePixels: number;
   logError: (message: string, err: unknown) => void;
-}
-
-export interface VariantDto {
-  /** The requested preset width, or null for `full` (format only). */
-  requestedWidth: number | null;
-  contentType: string;
-  bytes: number;
-  url: string;
-  createdAt: string;
 }
 
 /**
@@ -216,8 +208,11 @@ export function createVariantsService(deps: VariantsDeps) {
       });
     },
 
+    /** `?w=&format=` of an image URL, checked against the configured widths; null: the original. */
+    parseQuery: (query: Record<string, string[]>): VariantRequest | null => parseVariantQuery(query, deps.presets),
+
     /** The cache panel: how many variants and how many bytes, over every image. */
-    async stats(): Promise<{ count: number; bytes: number; presets: number[] }> {
+    async stats(): Promise<VariantCacheDto> {
       const items = (await listAll(VARIANTS_PREFIX)).filter((i) =>
         VARIANT_NAME.test(i.key.slice(i.key.lastIndexOf('/') + 1)),
       );

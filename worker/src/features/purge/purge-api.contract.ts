@@ -2,8 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness } from '../../../../test/support/api-harness.js';
 import { GIF_1x1, JPEG_400x300, PNG_QUADRANTS, WEBP_1x1 } from '../../../../test/support/images.js';
-import { scheduledPurge } from '../../app/services.js';
+import type { AppDeps } from '../../app/deps.js';
+import { scheduledJobs } from '../../app/services.js';
 import { originalKey } from '../media/blob-keys.js';
+import type { PurgeRun } from './purge.entities.js';
+
+/** The scheduler's purge job alone, as the cron trigger and the Node timer run it. */
+const scheduledPurge = (deps: AppDeps) => {
+  const jobs = scheduledJobs(deps);
+  return async (now: Date) => (await jobs(now)).purge as PurgeRun | null;
+};
 
 const HOUR = 60 * 60 * 1000;
 const DEFAULTS = {

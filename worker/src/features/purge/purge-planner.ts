@@ -1,6 +1,6 @@
-import type { Image } from '../../core/domain/entities.js';
 import type { BlobInfo } from '../../ports/blob-store.js';
 import { originalKey } from '../media/blob-keys.js';
+import type { Image } from '../media/images.port.js';
 import type { PurgeRemoved, PurgeSettings } from './purge.entities.js';
 
 const HOUR_MS = 60 * 60 * 1000;

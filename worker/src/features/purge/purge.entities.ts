@@ -1,3 +1,5 @@
+import type { PURGE_RUN_STATUSES, PURGE_TRIGGERS, PurgeRemoved } from './purge.schema.js';
+
 /** What the owner sets in the purge panel; persisted as one row. */
 export interface PurgeSettings {
   enabled: boolean;
@@ -17,37 +19,10 @@ export const DEFAULT_PURGE_SETTINGS: PurgeSettings = {
   dryRun: false,
 };
 
-export type PurgeTrigger = 'manual' | 'scheduled';
-export type PurgeRunStatus = 'running' | 'succeeded' | 'failed';
+export type PurgeTrigger = (typeof PURGE_TRIGGERS)[number];
+export type PurgeRunStatus = (typeof PURGE_RUN_STATUSES)[number];
 
-/** One image folded into an older one with the same bytes. */
-export interface RemovedDuplicate {
-  imageId: string;
-  filename: string;
-  survivorId: string;
-  survivorFilename: string;
-  bytes: number;
-}
-
-/** A blob under originals/ that no row names. */
-export interface RemovedOrphanBlob {
-  key: string;
-  bytes: number;
-}
-
-/** A row whose original blob is gone. */
-export interface RemovedMissingBlobRow {
-  imageId: string;
-  filename: string;
-  bytes: number;
-}
-
-/** What a run removed, or (dry run) would remove. */
-export interface PurgeRemoved {
-  duplicates: RemovedDuplicate[];
-  orphanBlobs: RemovedOrphanBlob[];
-  rowsWithoutBlob: RemovedMissingBlobRow[];
-}
+export type { PurgeRemoved };
 
 export interface PurgeRun {
   id: string;

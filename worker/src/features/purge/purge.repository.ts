@@ -1,8 +1,8 @@
 import { desc, eq, lt } from 'drizzle-orm';
 import { guarded, refuseNul, requireId, requireLimit } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { PurgeRepository } from '../../ports/repositories.js';
 import { DEFAULT_PURGE_SETTINGS, type PurgeRemoved, type PurgeRun } from './purge.entities.js';
+import type { PurgeRepository } from './purge.port.js';
 
 /** The key of the one settings row. */
 const SETTINGS_ID = 'media';

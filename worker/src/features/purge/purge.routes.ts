@@ -1,11 +1,11 @@
-import { Hono, type MiddlewareHandler } from 'hono';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import type { MiddlewareHandler } from 'hono';
+import * as z from 'zod';
+import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
-import { validate } from '../../http/validate.js';
-import { PurgeRunRequestSchema, PurgeSettingsSchema } from './purge.schema.js';
+import { routesOf } from '../../http/route.js';
+import { PurgeRunRequestSchema, PurgeRunSchema, PurgeSettingsDtoSchema, PurgeSettingsSchema } from './purge.schema.js';
 import { purgeRunDetails } from './purge.service.js';
 
 /**
@@ -24,20 +24,53 @@ const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+const route = routesOf('media');
+const SettingsAnswer = z.object({ settings: PurgeSettingsDtoSchema });
+
 /** `/v1/media/purge`: duplicate and orphan purge, its settings and its record. */
-export const purgeRoutes = new Hono<AppEnv>()
-  .get('/settings', allow('purge.read'), async (c) => c.json({ settings: await c.var.services.purge.settings() }))
-  .put('/settings', allow('purge.configure'), validate('json', PurgeSettingsSchema), async (c) => {
-    const settings = await c.var.services.purge.saveSettings(c.req.valid('json'));
-    c.var.audit('media.purge.settings', { ...subject('purgeSettings', null), details: { ...settings } });
-    return c.json({ settings });
-  })
-  .get('/runs', allow('purge.read'), validate('query', PageQuerySchema), async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await c.var.services.purge.runs(limit, cursor));
-  })
-  .post('/', allow('purge.run'), jsonOrNoBody, validate('json', PurgeRunRequestSchema), async (c) => {
-    const run = await c.var.services.purge.run(c.req.valid('json').dryRun ?? false);
-    c.var.audit('media.purge', { ...subject('purgeRun', run.id), details: purgeRunDetails(run) });
-    return c.json({ run });
-  });
+export const purgeRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/media/purge/settings',
+    summary: 'Purge settings, with lastRunAt and nextRunAt',
+    allow: 'purge.read',
+    responses: { 200: SettingsAnswer },
+    handler: async (c) => c.json({ settings: await c.var.services.purge.settings() }),
+  }),
+  route({
+    method: 'put',
+    path: '/v1/media/purge/settings',
+    summary: 'Change the purge settings (stored in the database)',
+    allow: 'purge.configure',
+    body: PurgeSettingsSchema,
+    responses: { 200: SettingsAnswer },
+    handler: async (c, { body }) => {
+      const settings = await c.var.services.purge.saveSettings(body);
+      c.var.audit('media.purge.settings', { ...subject('purgeSettings', null), details: { ...settings } });
+      return c.json({ settings });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/media/purge/runs',
+    summary: 'Past purge runs, manual and scheduled, newest first',
+    allow: 'purge.read',
+    query: PageQuerySchema,
+    responses: { 200: pageOf(PurgeRunSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.purge.runs(query.limit, query.cursor)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/media/purge',
+    summary: 'Purge duplicates and orphans now (or a dry run): what was removed, bytes freed',
+    allow: 'purge.run',
+    before: [jsonOrNoBody],
+    body: PurgeRunRequestSchema,
+    responses: { 200: z.object({ run: PurgeRunSchema }) },
+    handler: async (c, { body }) => {
+      const run = await c.var.services.purge.run(body.dryRun ?? false);
+      c.var.audit('media.purge', { ...subject('purgeRun', run.id), details: purgeRunDetails(run) });
+      return c.json({ run });
+    },
+  }),
+];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TimestampSchema } from '../../contract/common.schema.js';
 
 /**
  * `PUT /v1/media/purge/settings`: every field, strictly typed (a string
@@ -20,25 +21,47 @@ export type PurgeSettingsInput = z.output<typeof PurgeSettingsSchema>;
 /** `POST /v1/media/purge`: a real run unless `dryRun: true`. */
 export const PurgeRunRequestSchema = z.object({ dryRun: z.boolean().optional() }).strict();
 
-export interface PurgeSettingsDto extends PurgeSettingsInput {
+export const PurgeSettingsDtoSchema = PurgeSettingsSchema.extend({
   /** When the newest run (manual or scheduled) started; null before the first. */
-  lastRunAt: string | null;
+  lastRunAt: TimestampSchema.nullable(),
   /** When the scheduler will next purge (at its first tick from then on); null while disabled. */
-  nextRunAt: string | null;
-}
+  nextRunAt: TimestampSchema.nullable(),
+});
+export type PurgeSettingsDto = z.output<typeof PurgeSettingsDtoSchema>;
 
-export interface PurgeRunDto {
-  id: string;
-  trigger: 'manual' | 'scheduled';
-  dryRun: boolean;
-  startedAt: string;
-  finishedAt: string | null;
-  status: 'running' | 'succeeded' | 'failed';
-  removed: {
-    duplicates: { imageId: string; filename: string; survivorId: string; survivorFilename: string; bytes: number }[];
-    orphanBlobs: { key: string; bytes: number }[];
-    rowsWithoutBlob: { imageId: string; filename: string; bytes: number }[];
-  };
-  bytesFreed: number;
-  error: string | null;
-}
+/** What a run removed, or (dry run) would remove. */
+export const PurgeRemovedSchema = z.object({
+  /** Images folded into an older one with the same bytes. */
+  duplicates: z.array(
+    z.object({
+      imageId: z.string(),
+      filename: z.string(),
+      survivorId: z.string(),
+      survivorFilename: z.string(),
+      bytes: z.int(),
+    }),
+  ),
+  /** Blobs under originals/ that no row names. */
+  orphanBlobs: z.array(z.object({ key: z.string(), bytes: z.int() })),
+  /** Rows whose original blob is gone. */
+  rowsWithoutBlob: z.array(z.object({ imageId: z.string(), filename: z.string(), bytes: z.int() })),
+});
+export type PurgeRemoved = z.output<typeof PurgeRemovedSchema>;
+
+export const PURGE_TRIGGERS = ['manual', 'scheduled'] as const;
+export const PURGE_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
+
+export const PurgeRunSchema = z
+  .object({
+    id: z.uuid(),
+    trigger: z.enum(PURGE_TRIGGERS),
+    dryRun: z.boolean(),
+    startedAt: TimestampSchema,
+    finishedAt: TimestampSchema.nullable(),
+    status: z.enum(PURGE_RUN_STATUSES),
+    removed: PurgeRemovedSchema,
+    bytesFreed: z.int(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'PurgeRun' });
+export type PurgeRunDto = z.output<typeof PurgeRunSchema>;

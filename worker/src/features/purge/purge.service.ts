@@ -1,10 +1,10 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import type { Image } from '../../core/domain/entities.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobInfo, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import { originalKey } from '../media/blob-keys.js';
+import type { Image } from '../media/images.port.js';
 import type { PurgeRemoved, PurgeRun, PurgeTrigger } from './purge.entities.js';
 import type { PurgeRunDto, PurgeSettingsDto, PurgeSettingsInput } from './purge.schema.js';
 import { bytesOf, type PurgeInventory, planPurge } from './purge-planner.js';

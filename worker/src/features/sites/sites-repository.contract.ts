@@ -8,7 +8,7 @@ import {
   type SetupRepositories,
   sampleArticle,
 } from '../../../../test/support/db-contract.js';
-import type { Site } from '../../core/domain/entities.js';
+import type { Site } from './sites.port.js';
 
 const CREATED = new Date('2026-11-26T09:00:00.123Z');
 const LATER = new Date('2026-11-26T10:30:00.456Z');

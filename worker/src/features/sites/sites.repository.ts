@@ -7,9 +7,8 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { Site } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { SitesRepository } from '../../ports/repositories.js';
+import type { Site, SitesRepository } from './sites.port.js';
 
 type SiteRow = SqlKit['tables']['sites']['$inferSelect'];
 

@@ -1,46 +1,74 @@
-import { Hono } from 'hono';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { namesAField, subject } from '../../http/activity.js';
-import type { AppEnv } from '../../http/env.js';
-import { allow } from '../../http/middleware/auth.js';
-import { idParam } from '../../http/params.js';
-import { validate } from '../../http/validate.js';
-import { CreateSiteSchema, UpdateSiteSchema } from './site.schema.js';
+import { routesOf } from '../../http/route.js';
+import { CreateSiteSchema, SiteSchema, UpdateSiteSchema } from './site.schema.js';
+
+const route = routesOf('sites');
+const id = { id: IdParamSchema };
+const SiteAnswer = z.object({ site: SiteSchema });
 
 /** `/v1/sites`: public reads, verified writes (docs/api.md#sites-and-authors). */
-export const sitesRoutes = new Hono<AppEnv>()
-  .get('/', validate('query', PageQuerySchema), async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await c.var.services.sites.list(limit, cursor));
-  })
-  // Crawlers and feed readers may cache these for a few minutes.
-  .get('/:id/sitemap.xml', async (c) =>
-    c.body(await c.var.services.syndication.sitemap(idParam(c.req.param('id'))), 200, {
-      'content-type': 'application/xml; charset=utf-8',
-      'cache-control': 'public, max-age=300',
-    }),
-  )
-  .get('/:id/feed.xml', async (c) =>
-    c.body(await c.var.services.syndication.feed(idParam(c.req.param('id'))), 200, {
-      'content-type': 'application/rss+xml; charset=utf-8',
-      'cache-control': 'public, max-age=300',
-    }),
-  )
-  .get('/:id', async (c) => c.json({ site: await c.var.services.sites.get(idParam(c.req.param('id'))) }))
-  .post('/', allow('sites.write'), validate('json', CreateSiteSchema), async (c) => {
-    const site = await c.var.services.sites.create(c.req.valid('json'));
-    c.var.audit('site.create', { ...subject('site', site.id), details: { name: site.name } });
-    return c.json({ site }, 201);
-  })
-  .patch('/:id', allow('sites.write'), validate('json', UpdateSiteSchema), async (c) => {
-    const input = c.req.valid('json');
-    const site = await c.var.services.sites.update(idParam(c.req.param('id')), input);
-    if (namesAField(input)) c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
-    return c.json({ site });
-  })
-  .delete('/:id', allow('sites.write'), async (c) => {
-    const id = idParam(c.req.param('id'));
-    await c.var.services.sites.delete(id);
-    c.var.audit('site.delete', subject('site', id));
-    return c.body(null, 204);
-  });
+export const sitesRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/sites',
+    summary: 'Sites, newest first',
+    allow: 'public',
+    query: PageQuerySchema,
+    responses: { 200: pageOf(SiteSchema) },
+    handler: async (c, { query }) => c.json(await c.var.services.sites.list(query.limit, query.cursor)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/sites',
+    summary: 'Create a site',
+    allow: 'sites.write',
+    body: CreateSiteSchema,
+    responses: { 201: SiteAnswer },
+    handler: async (c, { body }) => {
+      const site = await c.var.services.sites.create(body);
+      c.var.audit('site.create', { ...subject('site', site.id), details: { name: site.name } });
+      return c.json({ site }, 201);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/sites/{id}',
+    summary: 'One site',
+    allow: 'public',
+    params: id,
+    responses: { 200: SiteAnswer },
+    handler: async (c, { params }) => c.json({ site: await c.var.services.sites.get(params.id) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/sites/{id}',
+    summary: 'Edit a site',
+    allow: 'sites.write',
+    params: id,
+    body: UpdateSiteSchema,
+    responses: { 200: SiteAnswer },
+    handler: async (c, { params, body }) => {
+      const site = await c.var.services.sites.update(params.id, body);
+      // A body that names no field changed nothing: nothing to log.
+      if (namesAField(body)) c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
+      return c.json({ site });
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/sites/{id}',
+    summary: 'Delete a site (409 while articles use it)',
+    allow: 'sites.write',
+    params: id,
+    responses: { 204: null },
+    errors: [409],
+    handler: async (c, { params }) => {
+      await c.var.services.sites.delete(params.id);
+      c.var.audit('site.delete', subject('site', params.id));
+      return c.body(null, 204);
+    },
+  }),
+];

@@ -1,9 +1,11 @@
 import { plainExcerpt } from '../../core/content/excerpt.js';
-import type { Article, Site } from '../../core/domain/entities.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Actor } from '../accounts/actor.js';
-import { canReadOffline } from '../accounts/actor.js';
+import { canReadOffline } from '../accounts/policy.js';
+import type { Article } from '../articles/articles.port.js';
+import type { Site } from '../sites/sites.port.js';
+import type { StructuredDataDto } from './syndication.schema.js';
 import { rfc822, xmlText } from './xml.js';
 
 export interface SyndicationDeps {
@@ -101,7 +103,7 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
     },
 
     /** What a front end puts in the page head: Open Graph properties, JSON-LD, robots. */
-    async structuredData(actor: Actor, articleId: string) {
+    async structuredData(actor: Actor, articleId: string): Promise<StructuredDataDto> {
       const article = await repos.articles.findById(articleId);
       if (!article || (article.status === 'offline' && !canReadOffline(actor))) throw notFound();
       const s = article.siteId ? await repos.sites.findById(article.siteId) : null;

@@ -1,28 +1,14 @@
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { DomainError } from '../../core/domain/errors.js';
 import { ReleaseRefusedError } from '../../core/releases/refusal.js';
-import {
-  type UpdateActivity,
-  type UpdateService,
-  type UpdateStatusDto,
-  UpdatesUnavailableError,
-} from '../../core/releases/update.service.js';
+import { UpdatesUnavailableError } from '../../core/releases/update.service.js';
 import type { AppEnv } from '../../http/env.js';
-import { allow, currentUser } from '../../http/middleware/auth.js';
-import { type createActivityService, SYSTEM } from '../activity/activity.service.js';
+import { currentUser } from '../../http/middleware/auth.js';
+import { routesOf } from '../../http/route.js';
+import { type UpdateStatusDto, UpdateStatusSchema } from './system.schema.js';
+import { recordUpdateActivity } from './update-activity.js';
 
 type UpdateAction = 'update.check' | 'update.download' | 'update.apply' | 'update.rollback';
-
-/** What the supervisor did, as a system entry of the activity log (an automatic rollback above all). */
-export const recordUpdateActivity =
-  (activity: Pick<ReturnType<typeof createActivityService>, 'record'>) =>
-  (a: UpdateActivity): Promise<void> =>
-    activity.record({
-      actor: SYSTEM,
-      action: a.action,
-      subject: { type: 'release', id: a.version },
-      details: a.details,
-    });
 
 /**
  * Runs one update operation for the route: its activity entry (refusals
@@ -31,13 +17,8 @@ export const recordUpdateActivity =
  * does not allow it a 409. Any outcome of the supervisor not yet in the
  * activity log is written first.
  */
-async function answer(
-  c: Context<AppEnv>,
-  updates: UpdateService,
-  action: UpdateAction | null,
-  work: () => Promise<UpdateStatusDto>,
-) {
-  await updates.reportOutcome(recordUpdateActivity(c.var.services.activity));
+async function answer(c: Context<AppEnv>, action: UpdateAction | null, work: () => Promise<UpdateStatusDto>) {
+  await c.var.services.updates.reportOutcome(recordUpdateActivity(c.var.services.activity));
   try {
     const dto = await work();
     if (action)
@@ -58,25 +39,62 @@ async function answer(
   }
 }
 
+const route = routesOf('system');
+
 /**
- * `/v1/system/update` (docs/api.md). Apply and rollback answer 202 once the
- * supervisor has accepted: it then stops this process and starts the other
- * release; GET shows the outcome (`lastApply`) when the new process answers.
- * Where there is no supervisor (Workers, or Node started without it) they
- * are a 409 saying what to do instead.
+ * `/v1/system/update` (docs/api.md). Apply and rollback answer 202 once the supervisor
+ * has accepted: it then stops this process and starts the other release;
+ * GET shows the outcome (`lastApply`) when the new process answers. Where
+ * there is no supervisor (Workers, or Node started without it) they are a
+ * 409 saying what to do instead.
  */
-export const updateRoutes = (updates: UpdateService) =>
-  new Hono<AppEnv>()
-    .get('/', allow('system.read'), async (c) => c.json(await answer(c, updates, null, () => updates.status())))
-    .post('/check', allow('updates.apply'), async (c) =>
-      c.json(await answer(c, updates, 'update.check', () => updates.check())),
-    )
-    .post('/download', allow('updates.apply'), async (c) =>
-      c.json(await answer(c, updates, 'update.download', () => updates.download())),
-    )
-    .post('/apply', allow('updates.apply'), async (c) =>
-      c.json(await answer(c, updates, 'update.apply', () => updates.apply(currentUser(c).id)), 202),
-    )
-    .post('/rollback', allow('updates.apply'), async (c) =>
-      c.json(await answer(c, updates, 'update.rollback', () => updates.rollback(currentUser(c).id)), 202),
-    );
+export const updateRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/system/update',
+    summary: 'Running version, newest release in the feed, what is staged',
+    allow: 'system.read',
+    responses: { 200: UpdateStatusSchema },
+    handler: async (c) => c.json(await answer(c, null, () => c.var.services.updates.status())),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/system/update/check',
+    summary: 'Read and verify the release feed now',
+    allow: 'updates.apply',
+    responses: { 200: UpdateStatusSchema },
+    errors: [400, 409],
+    handler: async (c) => c.json(await answer(c, 'update.check', () => c.var.services.updates.check())),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/system/update/download',
+    summary: 'Download, verify and stage the newest release (Node); 400 names the refusal, nothing staged',
+    allow: 'updates.apply',
+    responses: { 200: UpdateStatusSchema },
+    errors: [400, 409],
+    handler: async (c) => c.json(await answer(c, 'update.download', () => c.var.services.updates.download())),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/system/update/apply',
+    summary:
+      'Node under the supervisor: restart into the staged release (SQLite backed up first); back to the running one by itself when /readyz is not healthy in time. 202 once the supervisor accepted; GET shows pending, then lastApply. 409 on Workers (an update is a deployment: docs/releases.md), without the supervisor, with nothing newer staged, or while a switch runs',
+    allow: 'updates.apply',
+    responses: { 202: UpdateStatusSchema },
+    errors: [409],
+    handler: async (c) =>
+      c.json(await answer(c, 'update.apply', () => c.var.services.updates.apply(currentUser(c).id)), 202),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/system/update/rollback',
+    summary:
+      'Node under the supervisor: back to `previous`, restoring the SQLite backup taken when it was left (writes since are set aside in a new backup). 202 once accepted; 409 as for apply, or with no previous release',
+    allow: 'updates.apply',
+    responses: { 202: UpdateStatusSchema },
+    errors: [409],
+    handler: async (c) =>
+      c.json(await answer(c, 'update.rollback', () => c.var.services.updates.rollback(currentUser(c).id)), 202),
+  }),
+];

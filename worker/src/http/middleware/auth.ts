@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { User } from '../../core/domain/entities.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { ANONYMOUS } from '../../features/accounts/actor.js';
 import { decide, type Permission } from '../../features/accounts/policy.js';
+import type { User } from '../../features/accounts/users.port.js';
 import { looksLikeApiKey } from '../../features/api-keys/api-keys.service.js';
 import type { AppEnv } from '../env.js';
 

@@ -1,12 +1,17 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppDeps } from '../../app/deps.js';
 import type { Settings } from '../../config/settings.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { RateRule } from '../../ports/rate-limiter.js';
+import type { RateLimiter, RateRule } from '../../ports/rate-limiter.js';
+import type { Logger } from '../../ports/runtime.js';
 import { resolveClient } from '../client-address.js';
 import type { AppEnv } from '../env.js';
 
-type RateLimitDeps = Pick<AppDeps, 'rateLimiter' | 'settings' | 'logger' | 'peerAddress'>;
+export interface RateLimitDeps {
+  rateLimiter: RateLimiter;
+  settings: Pick<Settings, 'rateLimits' | 'trustProxy' | 'trustProxyHeader'>;
+  logger: Logger;
+  peerAddress(request: Request, env: unknown): string | undefined;
+}
 
 export type RateBudget = keyof Settings['rateLimits'];
 

@@ -13,24 +13,11 @@ import {
   settingsFromForm,
 } from '../../../lib/purge';
 import { SessionContext } from '../../../lib/session';
-import { type ApiAnswer, call, type Issue, undescribed } from '../../../lib/typed-api';
+import { call, type Issue } from '../../../lib/typed-api';
 
 const fieldError = (issues: Issue[], name: string) => issues.find((i) => i.path === name)?.message;
 
 /** `/media/purge`: the purge settings (owner), a dry-run preview, a real run, and the history of runs. */
-/** A run of the list; what each removal holds is not in the served description yet (see undescribed()). */
-function asRun(run: ApiAnswer<'/v1/media/purge/runs', 'get'>['items'][number]): PurgeRunDto {
-  const { duplicates, orphanBlobs, rowsWithoutBlob } = run.removed;
-  return {
-    ...run,
-    removed: {
-      duplicates: undescribed(duplicates),
-      orphanBlobs: undescribed(orphanBlobs),
-      rowsWithoutBlob: undescribed(rowsWithoutBlob),
-    },
-  };
-}
-
 export default component$(() => {
   const session = useContext(SessionContext);
   const settings = useSignal<PurgeSettingsDto | null>(null);
@@ -51,7 +38,7 @@ export default component$(() => {
 
   const loadSettings = $(async () => {
     const res = await call('get', '/v1/media/purge/settings');
-    if (res.ok) settings.value = undescribed(res.data.settings);
+    if (res.ok) settings.value = res.data.settings;
     else settingsError.value = res.message;
   });
   const loadRuns = $(async (cursor: string | null) => {
@@ -63,7 +50,7 @@ export default component$(() => {
       return;
     }
     runs.error = null;
-    const items = res.data.items.map(asRun);
+    const items = res.data.items;
     runs.items = cursor ? [...runs.items, ...items] : items;
     runs.nextCursor = res.data.nextCursor;
   });
@@ -122,7 +109,7 @@ export default component$(() => {
                 settingsError.value = res.message;
                 return;
               }
-              settings.value = undescribed(res.data.settings);
+              settings.value = res.data.settings;
               settingsStatus.value = 'Purge settings saved.';
             }}
           >
@@ -234,7 +221,7 @@ export default component$(() => {
                   runError.value = res.message;
                   return;
                 }
-                const run = undescribed<PurgeRunDto>(res.data.run);
+                const run = res.data.run;
                 preview.value = run;
                 runStatus.value =
                   run.status === 'failed' ? null : `Preview: a purge would remove ${describeRemoved(run)}.`;
@@ -264,7 +251,7 @@ export default component$(() => {
                       runError.value = res.message;
                       return;
                     }
-                    const run = undescribed<PurgeRunDto>(res.data.run);
+                    const run = res.data.run;
                     result.value = run;
                     preview.value = null;
                     if (run.status === 'failed') runError.value = `The purge failed: ${run.error ?? 'unknown error'}`;

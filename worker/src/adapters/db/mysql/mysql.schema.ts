@@ -13,9 +13,9 @@ import {
   text,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import type { ImageContentType } from '../../../core/domain/entities.js';
 import type { ROLES } from '../../../features/accounts/user.schema.js';
 import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
+import type { ImageContentType } from '../../../features/media/media.schema.js';
 
 /**
  * MySQL / MariaDB schema: the same properties and result types as

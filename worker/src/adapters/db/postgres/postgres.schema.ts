@@ -12,9 +12,9 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
-import type { ImageContentType } from '../../../core/domain/entities.js';
 import type { ROLES } from '../../../features/accounts/user.schema.js';
 import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
+import type { ImageContentType } from '../../../features/media/media.schema.js';
 
 /** PostgreSQL schema: the same properties and result types as sqlite/sqlite.schema.ts. */
 

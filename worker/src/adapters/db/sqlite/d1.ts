@@ -1,9 +1,7 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ActivityLogStore } from '../../../ports/activity-log.js';
-import type { Repositories } from '../../../ports/repositories.js';
 import { createSqlActivityLogStore } from '../shared/activity-log.store.js';
-import { createRepositories } from '../shared/repositories.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
 import * as schema from './sqlite.schema.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
@@ -33,10 +31,6 @@ export function createD1Kit(d1: D1Database): SqlKit {
       return async (values) => prepared.execute(values);
     },
   };
-}
-
-export function createD1Repositories(d1: D1Database): Repositories {
-  return createRepositories(createD1Kit(d1));
 }
 
 export function createD1ActivityLog(d1: D1Database, maxBytes: number): ActivityLogStore {

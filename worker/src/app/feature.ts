@@ -1,0 +1,41 @@
+import type { SqlKit } from '../adapters/db/shared/sql-kit.js';
+import type { Services } from '../http/env.js';
+import type { RouteDef } from '../http/route.js';
+import type { Repositories } from '../ports/repositories.js';
+import type { AppDeps } from './deps.js';
+
+/** What a feature's services are built from: the ports, and the services of the features listed before it. */
+export interface ServiceDeps extends AppDeps {
+  logError(message: string, err: unknown): void;
+  /**
+   * Every service, filled in registry order (app/features.ts): while being
+   * built a feature may use those listed before it; inside its functions, any.
+   */
+  services: Services;
+  /** Every route the app serves, for the API description. */
+  routes: readonly RouteDef[];
+}
+
+/** Work the cron trigger (Workers) and the timer (Node) run, the same on both. */
+export interface Job {
+  name: string;
+  run(now: Date): Promise<unknown>;
+}
+
+/**
+ * A feature: a resource's repositories, services, routes and scheduled jobs,
+ * registered with one line in app/features.ts. Every part is optional.
+ */
+export interface Feature {
+  /** Its repositories, from the dialect's kit (one implementation for D1, SQLite, MySQL and PostgreSQL). */
+  repositories?(kit: SqlKit): Partial<Repositories>;
+  /** Its services, built once per process (per isolate on Workers) from the ports. */
+  services?(deps: ServiceDeps): Partial<Services>;
+  /** Its routes, in the order they are matched. */
+  routes?: readonly RouteDef[];
+  /** Its scheduled jobs, built outside any request. */
+  jobs?(services: Services, deps: ServiceDeps): Job[];
+}
+
+/** Keeps the feature's own types (what it builds) for the composition root's completeness check. */
+export const defineFeature = <F extends Feature>(feature: F): F => feature;

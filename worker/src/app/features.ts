@@ -1,0 +1,28 @@
+import { accountsFeature } from '../features/accounts/accounts.feature.js';
+import { activityFeature } from '../features/activity/activity.feature.js';
+import { apiKeysFeature } from '../features/api-keys/api-keys.feature.js';
+import { articlesFeature } from '../features/articles/articles.feature.js';
+import { authorsFeature } from '../features/authors/authors.feature.js';
+import { mediaFeature } from '../features/media/media.feature.js';
+import { purgeFeature } from '../features/purge/purge.feature.js';
+import { sitesFeature } from '../features/sites/sites.feature.js';
+import { syndicationFeature } from '../features/syndication/syndication.feature.js';
+import { systemFeature } from '../features/system/system.feature.js';
+
+/**
+ * Every feature the app serves: one line each. Their services are built in
+ * this order (a service may use, while being built, those listed before
+ * it), and their routes are matched in this order.
+ */
+export const FEATURES = [
+  systemFeature,
+  activityFeature,
+  accountsFeature,
+  apiKeysFeature,
+  articlesFeature,
+  syndicationFeature,
+  sitesFeature,
+  authorsFeature,
+  purgeFeature,
+  mediaFeature,
+] as const;

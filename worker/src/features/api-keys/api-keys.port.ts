@@ -1,0 +1,34 @@
+import type { ApiKeyScope } from './api-key.schema.js';
+
+/** Integration keys: what the core needs from storage. */
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  /** The owner who made it; null once that account is gone. */
+  createdBy: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+export interface ApiKeysRepository {
+  /** `secretHash`: SHA-256 (hex) of the whole secret; the secret itself is never stored. */
+  create(key: ApiKey, secretHash: string): Promise<void>;
+  /** The key holding this secret, expired or not (the caller decides); null when unknown or deleted. */
+  findBySecretHash(secretHash: string): Promise<ApiKey | null>;
+  /** Newest first (id descending), keyset paged. */
+  list(query: { limit: number; beforeId?: string }): Promise<ApiKey[]>;
+  /** False when unknown. The key is refused from the next request on. */
+  delete(id: string): Promise<boolean>;
+  /** Records a use. */
+  touch(id: string, at: Date): Promise<void>;
+}
+
+declare module '../../ports/repositories.js' {
+  interface Repositories {
+    apiKeys: ApiKeysRepository;
+  }
+}

@@ -1,0 +1,22 @@
+import { defineFeature } from '../../app/feature.js';
+import { createArticlesRepository } from './articles.repository.js';
+import { articlesRoutes } from './articles.routes.js';
+import { type ArticlesService, createArticlesService } from './articles.service.js';
+
+declare module '../../http/env.js' {
+  interface Services {
+    articles: ArticlesService;
+  }
+}
+
+/** Articles, their SEO record, and the images they show. */
+export const articlesFeature = defineFeature({
+  repositories: (kit) => ({ articles: createArticlesRepository(kit) }),
+  services: (deps) => ({
+    articles: createArticlesService({
+      ...deps,
+      dropVariants: (imageIds) => deps.services.variants.clearForQuietly(imageIds),
+    }),
+  }),
+  routes: articlesRoutes,
+});

@@ -1,0 +1,56 @@
+import type { Image } from '../media/images.port.js';
+import type { ArticleFormat, ArticleStatus } from './article.schema.js';
+import type { SeoDto } from './seo.schema.js';
+
+/** Articles: what the core needs from storage. */
+
+export interface Article {
+  id: string;
+  title: string;
+  body: string;
+  format: ArticleFormat;
+  status: ArticleStatus;
+  siteId: string | null;
+  /** In the order the editor gave them. */
+  authorIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** First publication; null while never published. */
+  publishedAt: Date | null;
+  seo: SeoDto;
+}
+
+export interface ArticleListQuery {
+  status?: ArticleStatus;
+  siteId?: string;
+  limit: number;
+  /** Keyset: only articles with an id lower than this (ids are UUIDv7, newest first). */
+  beforeId?: string;
+}
+
+export type ArticlePatch = Partial<Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'seo'>>;
+
+export interface ArticlesRepository {
+  /** Unknown siteId or authorIds → DomainError('invalid_request'). */
+  create(article: Article): Promise<void>;
+  findById(id: string): Promise<Article | null>;
+  /** Newest first (id descending). */
+  list(query: ArticleListQuery): Promise<Article[]>;
+  /** Returns the updated article, or null when unknown. */
+  update(id: string, patch: ArticlePatch, now: Date): Promise<Article | null>;
+  /** Sets the status; `publishedAt` is set on the first publication only. Null when unknown. */
+  setStatus(id: string, status: ArticleStatus, now: Date): Promise<Article | null>;
+  /**
+   * Deletes the article, its author links and image links, and the image rows
+   * no other article links to, at once. Returns those deleted image rows (whose
+   * blobs the caller removes), or null when unknown. A surviving image that
+   * was uploaded for this article is handed to another article that links it.
+   */
+  delete(id: string): Promise<Image[] | null>;
+}
+
+declare module '../../ports/repositories.js' {
+  interface Repositories {
+    articles: ArticlesRepository;
+  }
+}

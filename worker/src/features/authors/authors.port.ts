@@ -1,0 +1,32 @@
+/** Authors: what the core needs from storage. */
+
+export interface Author {
+  id: string;
+  name: string;
+  /** Unique across authors. */
+  slug: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type AuthorPatch = Partial<Pick<Author, 'name' | 'slug' | 'bio' | 'avatarUrl'>>;
+
+export interface AuthorsRepository {
+  /** A taken slug → DomainError('conflict'). */
+  create(author: Author): Promise<void>;
+  findById(id: string): Promise<Author | null>;
+  /** Newest first (id descending), keyset paged. */
+  list(query: { limit: number; beforeId?: string }): Promise<Author[]>;
+  /** Returns the updated author, or null when unknown. A taken slug → DomainError('conflict'). */
+  update(id: string, patch: AuthorPatch, now: Date): Promise<Author | null>;
+  /** False when unknown. An author that articles use → DomainError('conflict'); nothing is deleted. */
+  delete(id: string): Promise<boolean>;
+}
+
+declare module '../../ports/repositories.js' {
+  interface Repositories {
+    authors: AuthorsRepository;
+  }
+}

@@ -1,0 +1,65 @@
+import type { ImageContentType } from './media.schema.js';
+
+/** Images and the article_images links: what the core needs from storage. */
+
+export interface Image {
+  id: string;
+  articleId: string;
+  /** `{uuid}.{ext}`, made by the server; never the client's file name. */
+  filename: string;
+  contentType: ImageContentType;
+  bytes: number;
+  width: number;
+  height: number;
+  /** Hex sha256 of the stored bytes. Also the ETag. */
+  sha256: string;
+  createdAt: Date;
+}
+
+export interface ImageListQuery {
+  limit: number;
+  /** Keyset: only images with an id lower than this, newest first. */
+  beforeId?: string;
+}
+
+export interface MediaListQuery extends ImageListQuery {
+  articleId?: string;
+  /** Only filenames containing this text, matched literally (`%` and `_` are not wildcards). */
+  filenameContains?: string;
+}
+
+/**
+ * Images and the article_images links. An article shows the images it links
+ * to; `Image.articleId` is the article it was uploaded for (or, once that is
+ * deleted, another article that links it).
+ */
+export interface ImagesRepository {
+  /** Inserts the row and its link to `articleId`. Unknown article → DomainError('not_found'). */
+  create(image: Image): Promise<void>;
+  findById(id: string): Promise<Image | null>;
+  /** The hot read behind /static/uploadedImages: a prepared statement. */
+  findByFilename(filename: string): Promise<Image | null>;
+  /** The images the article links to, newest first. */
+  listByArticle(articleId: string, query: ImageListQuery): Promise<Image[]>;
+  /** Images of several articles at once (oldest first per article), for article lists. */
+  listForArticles(articleIds: string[]): Promise<Map<string, Image[]>>;
+  /** The media library: every image, newest first (id descending), keyset paged, optionally filtered (articleId: its links). */
+  list(query: MediaListQuery): Promise<Image[]>;
+  /** Deletes the row and its links. */
+  delete(id: string): Promise<boolean>;
+  /**
+   * Folds a duplicate into its survivor, all or nothing: every article linking
+   * the duplicate links the survivor, every article body and SEO record
+   * (og image) naming the duplicate's filename names the survivor's, then
+   * the duplicate's row (and
+   * links) go. False, changing nothing, when either image is gone. The
+   * caller deletes the duplicate's blobs afterwards.
+   */
+  mergeDuplicate(duplicateId: string, survivorId: string): Promise<boolean>;
+}
+
+declare module '../../ports/repositories.js' {
+  interface Repositories {
+    images: ImagesRepository;
+  }
+}

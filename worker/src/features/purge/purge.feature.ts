@@ -1,0 +1,45 @@
+import { defineFeature, type ServiceDeps } from '../../app/feature.js';
+import { SYSTEM } from '../activity/activity.service.js';
+import { createPurgeRepository } from './purge.repository.js';
+import { purgeRoutes } from './purge.routes.js';
+import {
+  createPurgeService,
+  type PurgeDeps,
+  type PurgeService,
+  purgeRunDetails,
+  runScheduledPurge,
+  toPurgeRunDto,
+} from './purge.service.js';
+
+declare module '../../http/env.js' {
+  interface Services {
+    purge: PurgeService;
+  }
+}
+
+/** What a purge needs, the same for a request and for the scheduler. */
+const purgeDeps = (deps: ServiceDeps): PurgeDeps => ({
+  ...deps,
+  dropVariants: (imageIds) => deps.services.variants.clearForQuietly(imageIds),
+});
+
+/** Duplicate and orphan purge: on request, and on a schedule the owner sets. */
+export const purgeFeature = defineFeature({
+  repositories: (kit) => ({ purge: createPurgeRepository(kit) }),
+  services: (deps) => ({ purge: createPurgeService(purgeDeps(deps)) }),
+  routes: purgeRoutes,
+  jobs: (services, deps) => {
+    // A manual run is recorded by its route, which knows who asked; a scheduled one as the system's.
+    const scheduled: PurgeDeps = {
+      ...purgeDeps(deps),
+      recordPurgeActivity: (run) =>
+        services.activity.record({
+          actor: SYSTEM,
+          action: 'media.purge',
+          subject: { type: 'purgeRun', id: run.id },
+          details: purgeRunDetails(toPurgeRunDto(run)),
+        }),
+    };
+    return [{ name: 'purge', run: (now) => runScheduledPurge(scheduled, now) }];
+  },
+});

@@ -1,0 +1,227 @@
+import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
+import type { StatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
+import type * as z from 'zod';
+import { notFound } from '../core/domain/errors.js';
+import type { Permission } from '../features/accounts/policy.js';
+import type { Defer } from '../ports/runtime.js';
+import { deferFor } from './defer.js';
+import type { AppEnv } from './env.js';
+import { allow } from './middleware/auth.js';
+import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
+import { validate } from './validate.js';
+
+/**
+ * A route, declared once: method, path, permission, request and response
+ * schemas, and the handler. The app mounts it (`mountRoutes`) and the OpenAPI
+ * document describes it (`http/openapi.ts`) from the same object, so neither
+ * can say something the other does not.
+ */
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** An answer that is not JSON (XML, a file, a stream): its media types. Nothing validates it. */
+export interface RawBody {
+  readonly mediaTypes: readonly string[];
+  readonly binary: boolean;
+}
+export const rawBody = (mediaTypes: string | readonly string[], options: { binary?: boolean } = {}): RawBody => ({
+  mediaTypes: typeof mediaTypes === 'string' ? [mediaTypes] : mediaTypes,
+  binary: options.binary ?? false,
+});
+
+/** One status's answer: a zod schema (JSON), a raw body, or null (no body). */
+export type Body = z.ZodType | RawBody | null;
+
+/** An answer with a description of when it is given. */
+export interface Described<B extends Body = Body> {
+  readonly body: B;
+  readonly description: string;
+}
+export const described = <B extends Body>(body: B, description: string): Described<B> => ({ body, description });
+
+export type AnswerSpec = Body | Described;
+export type Responses = { readonly [status: number]: AnswerSpec };
+
+/** The body of an answer, described or not. */
+export const bodyOf = (spec: AnswerSpec): Body =>
+  spec !== null && typeof spec === 'object' && 'description' in spec && 'body' in spec ? spec.body : (spec as Body);
+
+/** Error statuses a route may answer besides those its declaration implies (see `errorStatuses`). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+
+/** Path parameters: each a string schema; a value that fails it names nothing, so it is a 404. */
+export type ParamSpecs = Readonly<Record<string, z.ZodType<unknown, string>>>;
+
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+type ParamsOf<P> = { [K in keyof P]: P[K] extends z.ZodType ? z.output<P[K]> : never };
+
+export type RateLimits = ReturnType<typeof rateLimiting>;
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The rate limiter, for a handler that spends a budget only once it knows the request is an attempt. */
+  limits: RateLimits;
+}
+
+type Unwrap<S> = S extends Described<infer B> ? B : S;
+type JsonAnswer<R> = {
+  [S in keyof R]: Unwrap<R[S]> extends z.ZodType
+    ? TypedResponse<JSONParsed<z.output<Unwrap<R[S]>>>, StatusCode, 'json'>
+    : never;
+}[keyof R];
+type BodyAnswer<R> = {
+  [S in keyof R]: Unwrap<R[S]> extends z.ZodType ? never : TypedResponse<unknown, StatusCode, 'body'>;
+}[keyof R];
+
+/**
+ * What a handler may return: `c.json(…)` of a body one of the declared
+ * schemas describes, or `c.body(…)` where a raw or empty answer is declared.
+ * Checked when compiling; nothing is validated while serving.
+ */
+export type Answer<R> = Response & (JsonAnswer<R> | BodyAnswer<R>);
+
+export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
+  method: Method;
+  /** The full path, OpenAPI style: `/v1/sites/{id}`. */
+  path: string;
+  summary: string;
+  /** 'public', or the permission of features/accounts/policy.ts the caller needs. */
+  allow: 'public' | Permission;
+  /** A budget of the rate limiter, taken before anything else runs. */
+  rateLimit?: RateBudget | { budget: RateBudget; refundOnSuccess: true };
+  params?: P;
+  query?: Q;
+  /** A JSON body. */
+  body?: B;
+  /** A multipart/form-data body holding one file in this field; the handler reads it. */
+  upload?: string;
+  /** Middleware that runs after the permission and the rate limit, before validation. */
+  before?: readonly MiddlewareHandler<AppEnv>[];
+  responses: R;
+  /** Error statuses beyond those the declaration implies. */
+  errors?: readonly ErrorStatus[];
+  handler: (
+    c: Context<AppEnv>,
+    input: RouteInput<ParamsOf<P>, OutputOf<Q>, OutputOf<B>>,
+  ) => Answer<R> | Promise<Answer<R>>;
+}
+
+/** A declared route with its types erased: what the app and the document read. */
+export interface RouteDef {
+  readonly method: Method;
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly allow: 'public' | Permission;
+  readonly rateLimit?: RateBudget | { budget: RateBudget; refundOnSuccess: true };
+  readonly params?: ParamSpecs;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly upload?: string;
+  readonly before?: readonly MiddlewareHandler<AppEnv>[];
+  readonly responses: Responses;
+  readonly errors?: readonly ErrorStatus[];
+  readonly handler: (c: Context<AppEnv>, input: RouteInput<unknown, unknown, unknown>) => Response | Promise<Response>;
+}
+
+/** The route declarer of one feature: every route it makes carries the feature's tag. */
+export const routesOf =
+  (tag: string) =>
+  <
+    const R extends Responses,
+    P extends ParamSpecs = Record<never, never>,
+    Q extends z.ZodType | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+  >(
+    config: RouteConfig<P, Q, B, R>,
+  ): RouteDef =>
+    ({ ...config, tag }) as unknown as RouteDef;
+
+/** The statuses a route answers with the error body, from what it declares. */
+export function errorStatuses(r: RouteDef): number[] {
+  const statuses = new Set<number>(r.errors);
+  if (r.query || r.body || r.upload) statuses.add(400);
+  // Every JSON body has a size limit (MAX_JSON_BYTES, article writes MAX_ARTICLE_BYTES).
+  if (r.body) statuses.add(413);
+  // Every /v1 request is authenticated first: a token that is not ours is
+  // refused on every route, public or not, and checking one needs the
+  // database, which may be down.
+  if (r.path.startsWith('/v1/')) statuses.add(401).add(503);
+  if (r.allow !== 'public') statuses.add(403);
+  if (r.params && Object.keys(r.params).length > 0) statuses.add(404);
+  // Over budget (the limiter's store being down is the 503 above).
+  if (r.rateLimit) statuses.add(429);
+  for (const status of Object.keys(r.responses)) statuses.delete(Number(status));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function handlerOf(r: RouteDef, limits: RateLimits): (c: Context<AppEnv>) => Response | Promise<Response> {
+  const names = Object.keys(r.params ?? {});
+  if (names.length === 0 && !r.query && !r.body) {
+    const empty: RouteInput<unknown, unknown, unknown> = { params: {}, query: undefined, body: undefined, limits };
+    return (c) => r.handler(c, empty);
+  }
+  const specs = r.params ?? {};
+  return (c) => {
+    const params: Record<string, unknown> = {};
+    for (const name of names) {
+      const parsed = specs[name]!.safeParse(c.req.param(name));
+      if (!parsed.success) throw notFound();
+      params[name] = parsed.data;
+    }
+    return r.handler(c, {
+      params,
+      query: r.query ? c.req.valid('query' as never) : undefined,
+      body: r.body ? c.req.valid('json' as never) : undefined,
+      limits,
+    });
+  };
+}
+
+/**
+ * Registers the routes in order (the first match answers, so `/v1/user/invite`
+ * is listed before `/v1/user/{id}`): permission, rate limit, the route's own
+ * middleware, validation of query and body, then the handler, which reads
+ * the path parameters (a malformed one is the uniform 404).
+ */
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: readonly RouteDef[],
+  prefix: string,
+  limit: RateLimits,
+  /** Where no activity recorder runs (outside /v1): the `defer` these routes get, waitUntil where there is one. */
+  fallbackDefer?: Defer,
+): void {
+  for (const r of routes) {
+    const chain: MiddlewareHandler<AppEnv>[] = [];
+    if (r.allow !== 'public') chain.push(allow(r.allow));
+    if (r.rateLimit) {
+      const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;
+      chain.push(limit(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
+    }
+    chain.push(...(r.before ?? []));
+    if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);
+    if (r.body) chain.push(validate('json', r.body) as MiddlewareHandler<AppEnv>);
+    const path = r.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');
+    const handler = handlerOf(r, limit);
+    app.on(
+      [r.method.toUpperCase()],
+      [path],
+      ...chain,
+      fallbackDefer
+        ? (c: Context<AppEnv>) => {
+            // Found on first use, as in http/activity.ts: asking for the execution context throws on Node.
+            let resolved: Defer | undefined;
+            c.set('defer', (work) => {
+              resolved ??= deferFor(c, fallbackDefer);
+              return resolved(work);
+            });
+            return handler(c);
+          }
+        : handler,
+    );
+  }
+}
