@@ -5,7 +5,8 @@ import type * as sqlite from './sqlite/schema.js';
 
 /**
  * Compile-time proof (`npm run typecheck`) that the three schemas agree on
- * property names and result types. The shared repositories cast the MySQL and
+ * their tables, property names and result types (test/unit/schema-parity.test.ts
+ * compares the rest: column types, keys, indexes, foreign keys). The shared repositories cast the MySQL and
  * PostgreSQL tables to the SQLite tables' type; this is what makes that honest.
  */
 
@@ -16,28 +17,16 @@ type Same<A extends Table, B extends Table> =
     : false;
 type Assert<T extends true> = T;
 
-type TableNames =
-  | 'users'
-  | 'sites'
-  | 'authors'
-  | 'articles'
-  | 'articleAuthors'
-  | 'images'
-  | 'invitations'
-  | 'rateLimits'
-  | 'articleImages'
-  | 'purgeSettings'
-  | 'purgeRuns'
-  | 'leases'
-  | 'apiKeys'
-  | 'activityLog'
-  | 'activityLogUsage'
-  | 'systemState';
+/** Every table, derived from the SQLite schema; the other two must declare exactly the same ones. */
+type TableNames = keyof typeof sqlite;
+type SameKeys<Other> = Equal<keyof Other, TableNames>;
 type AllSame<Other extends Record<TableNames, Table>> = {
   [K in TableNames]: Same<(typeof sqlite)[K], Other[K]>;
 }[TableNames];
 
 export type SchemaParity = [
+  Assert<SameKeys<typeof mysql>>,
+  Assert<SameKeys<typeof pg>>,
   Assert<AllSame<{ [K in TableNames]: (typeof mysql)[K] }>>,
   Assert<AllSame<{ [K in TableNames]: (typeof pg)[K] }>>,
 ];

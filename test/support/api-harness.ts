@@ -44,6 +44,13 @@ export interface ApiHarness {
 
 export const PUBLIC_URL = 'http://cms.test';
 
+/** What an API suite may need to know about the target it runs on. */
+export interface ApiTarget {
+  jwtSecret: string;
+  maxUploadBytes: number;
+  target: 'node' | 'workers';
+}
+
 /**
  * Requests name their network peer in this header; the real peer lookups
  * have tests of their own. Without it each request comes from a different

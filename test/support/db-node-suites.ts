@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeDatabase, type NodeDialect, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
-import { runInvitationsRepositoryContract } from '../../worker/src/features/accounts/invitations-repository.contract.js';
-import { runUsersRepositoryContract } from '../../worker/src/features/accounts/users-repository.contract.js';
-import { runApiKeysRepositoryContract } from '../../worker/src/features/api-keys/api-keys-repository.contract.js';
-import { runArticlesRepositoryContract } from '../../worker/src/features/articles/articles-repository.contract.js';
-import { runAuthorsRepositoryContract } from '../../worker/src/features/authors/authors-repository.contract.js';
-import { runImagesRepositoryContract } from '../../worker/src/features/media/images-repository.contract.js';
-import { runPurgeRepositoryContract } from '../../worker/src/features/purge/purge-repository.contract.js';
-import { runSitesRepositoryContract } from '../../worker/src/features/sites/sites-repository.contract.js';
 import type { Repositories } from '../../worker/src/ports/repositories.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
 import { runRateLimiterContract } from '../contract/rate-limiter.contract.js';
-import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import { domainError, newId, type SetupRepositories } from './db-contract.js';
 import { MIGRATIONS_ROOT, type NodeDbHarness } from './db-node-harness.js';
+import { runRepositoryContracts } from './repository-suites.js';
 
 // Generous on a loaded CI machine; test/node/db-outage.test.ts proves the deadline itself.
 const SUITE_TIMEOUT_MS = 10_000;
@@ -53,15 +45,7 @@ export function runNodeDatabaseSuites(
     return { repos, fixtures: harness.fixtures, cleanup: async () => undefined };
   };
 
-  runUsersRepositoryContract(name, setup);
-  runArticlesRepositoryContract(name, setup);
-  runImagesRepositoryContract(name, setup);
-  runInvitationsRepositoryContract(name, setup);
-  runPurgeRepositoryContract(name, setup);
-  runSitesRepositoryContract(name, setup);
-  runAuthorsRepositoryContract(name, setup);
-  runApiKeysRepositoryContract(name, setup);
-  runSystemStateRepositoryContract(name, setup);
+  runRepositoryContracts(name, setup);
   runActivityLogContract(name, async (maxBytes) => {
     if (!harness || !db) throw new Error('the database did not open');
     await harness.wipe();

@@ -2,17 +2,9 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createD1ActivityLog, createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
-import { runInvitationsRepositoryContract } from '../../worker/src/features/accounts/invitations-repository.contract.js';
-import { runUsersRepositoryContract } from '../../worker/src/features/accounts/users-repository.contract.js';
-import { runApiKeysRepositoryContract } from '../../worker/src/features/api-keys/api-keys-repository.contract.js';
-import { runArticlesRepositoryContract } from '../../worker/src/features/articles/articles-repository.contract.js';
-import { runAuthorsRepositoryContract } from '../../worker/src/features/authors/authors-repository.contract.js';
-import { runImagesRepositoryContract } from '../../worker/src/features/media/images-repository.contract.js';
-import { runPurgeRepositoryContract } from '../../worker/src/features/purge/purge-repository.contract.js';
-import { runSitesRepositoryContract } from '../../worker/src/features/sites/sites-repository.contract.js';
 import { runActivityLogContract } from '../contract/activity-log.contract.js';
-import { runSystemStateRepositoryContract } from '../contract/system-state-repository.contract.js';
 import type { DbFixtures, SetupRepositories } from '../support/db-contract.js';
+import { runRepositoryContracts } from '../support/repository-suites.js';
 import { TABLES_CHILD_FIRST } from '../support/tables.js';
 
 // The setup file has applied drizzle/sqlite/migrations through applyD1Migrations,
@@ -42,15 +34,7 @@ const setup: SetupRepositories = async () => {
   return { repos, fixtures, cleanup: async () => undefined };
 };
 
-runUsersRepositoryContract('D1 (workerd, env.DB)', setup);
-runArticlesRepositoryContract('D1 (workerd, env.DB)', setup);
-runImagesRepositoryContract('D1 (workerd, env.DB)', setup);
-runInvitationsRepositoryContract('D1 (workerd, env.DB)', setup);
-runPurgeRepositoryContract('D1 (workerd, env.DB)', setup);
-runSitesRepositoryContract('D1 (workerd, env.DB)', setup);
-runAuthorsRepositoryContract('D1 (workerd, env.DB)', setup);
-runApiKeysRepositoryContract('D1 (workerd, env.DB)', setup);
-runSystemStateRepositoryContract('D1 (workerd, env.DB)', setup);
+runRepositoryContracts('D1 (workerd, env.DB)', setup);
 runActivityLogContract('D1 (workerd, env.DB)', async (maxBytes) => {
   await env.DB.batch(TABLES_CHILD_FIRST.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
   return { store: createD1ActivityLog(env.DB, maxBytes), cleanup: async () => undefined };

@@ -4,14 +4,23 @@ import { runAccountsApiContract } from '../../../worker/src/features/accounts/ac
 import { runAuthApiContract } from '../../../worker/src/features/accounts/auth-api.contract.js';
 import { runUsersApiContract } from '../../../worker/src/features/accounts/users-api.contract.js';
 import { errorOf, registerOwner } from '../../support/api-flows.js';
-import { NODE_TEST_JWT_SECRET, type NodeHarness, nodeHarness } from '../../support/node-harness.js';
+import {
+  NODE_MAX_UPLOAD_BYTES,
+  NODE_TEST_JWT_SECRET,
+  type NodeHarness,
+  nodeHarness,
+} from '../../support/node-harness.js';
 
 // The account flows again, with every code read from e-mails that worker-mailer
 // really delivered over SMTP (through the Node sockets shim) to a catcher.
 const name = 'Node, SQLite, SMTP';
 const setup = () => nodeHarness({ db: 'sqlite', storage: 'local', mail: 'smtp' });
 
-runAuthApiContract(name, setup, NODE_TEST_JWT_SECRET);
+runAuthApiContract(name, setup, {
+  jwtSecret: NODE_TEST_JWT_SECRET,
+  maxUploadBytes: NODE_MAX_UPLOAD_BYTES,
+  target: 'node',
+});
 runAccountsApiContract(name, setup);
 runUsersApiContract(name, setup);
 

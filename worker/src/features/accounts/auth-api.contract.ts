@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, registerPending, SECRET_FIELDS } from '../../../../test/support/api-flows.js';
-import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import type { ApiHarness, ApiTarget } from '../../../../test/support/api-harness.js';
 
 /** Registration, verification, login and session tokens, per docs/api.md and docs/security.md. */
-export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness>, jwtSecret: string) {
+export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness>, { jwtSecret }: ApiTarget) {
   describe(`auth API (${name})`, () => {
     let api: ApiHarness;
     beforeAll(async () => {

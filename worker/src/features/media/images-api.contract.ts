@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
-import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import type { ApiHarness, ApiTarget } from '../../../../test/support/api-harness.js';
 import {
   GIF_1x1,
   HTML,
@@ -14,7 +14,7 @@ import {
 } from '../../../../test/support/images.js';
 
 /** Uploading and serving article images, per docs/api.md and docs/security.md#uploads-and-serving. */
-export function runImagesApiContract(name: string, setup: () => Promise<ApiHarness>, maxUploadBytes: number) {
+export function runImagesApiContract(name: string, setup: () => Promise<ApiHarness>, { maxUploadBytes }: ApiTarget) {
   describe(`images API (${name})`, () => {
     let api: ApiHarness;
     let owner: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner } from '../../../../test/support/api-flows.js';
-import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import type { ApiHarness, ApiTarget } from '../../../../test/support/api-harness.js';
 
 export const REQUIRED_HEADERS = [
   'content-security-policy',
@@ -21,7 +21,7 @@ export function expectSecurityHeaders(res: Pick<Response, 'headers'>, label: str
 }
 
 /** Health, readiness, version, the admin shell, and the headers on every kind of response. */
-export function runSystemApiContract(name: string, setup: () => Promise<ApiHarness>, target: 'node' | 'workers') {
+export function runSystemApiContract(name: string, setup: () => Promise<ApiHarness>, { target }: ApiTarget) {
   describe(`system and headers (${name})`, () => {
     let api: ApiHarness;
     beforeAll(async () => {

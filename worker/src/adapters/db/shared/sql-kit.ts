@@ -13,24 +13,8 @@ import type * as schema from '../sqlite/sqlite.schema.js';
 
 export type SqlDb = BaseSQLiteDatabase<'async', unknown>;
 
-export interface Tables {
-  users: typeof schema.users;
-  sites: typeof schema.sites;
-  authors: typeof schema.authors;
-  articles: typeof schema.articles;
-  articleAuthors: typeof schema.articleAuthors;
-  images: typeof schema.images;
-  invitations: typeof schema.invitations;
-  rateLimits: typeof schema.rateLimits;
-  articleImages: typeof schema.articleImages;
-  purgeSettings: typeof schema.purgeSettings;
-  purgeRuns: typeof schema.purgeRuns;
-  leases: typeof schema.leases;
-  apiKeys: typeof schema.apiKeys;
-  activityLog: typeof schema.activityLog;
-  activityLogUsage: typeof schema.activityLogUsage;
-  systemState: typeof schema.systemState;
-}
+/** Every table, by property name: the SQLite schema module itself, so a new table needs no line here. */
+export type Tables = typeof schema;
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */
 export type WriteStatement = PromiseLike<unknown>;

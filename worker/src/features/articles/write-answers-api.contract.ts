@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticle, registerOwner, registerPending, upload } from '../support/api-flows.js';
-import type { ApiHarness, TestResponse } from '../support/api-harness.js';
-import { PNG_1x1 } from '../support/images.js';
+import { createArticle, registerOwner, registerPending, upload } from '../../../../test/support/api-flows.js';
+import type { ApiHarness, TestResponse } from '../../../../test/support/api-harness.js';
+import { PNG_1x1 } from '../../../../test/support/images.js';
 
 const SECRET_BODY = 'The draft nobody outside may read';
 

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/src/app/app.js';
-import { readImageHeader } from '../../worker/src/core/media/image-header.js';
-import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
-import { originalKey } from '../../worker/src/features/media/blob-keys.js';
-import type { Image } from '../../worker/src/features/media/images.port.js';
-import type { RenderJob } from '../../worker/src/ports/image-codec.js';
-import { createArticle, errorOf, registerOwner, upload } from '../support/api-flows.js';
-import type { ApiHarness } from '../support/api-harness.js';
+import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
+import type { ApiHarness } from '../../../../test/support/api-harness.js';
 import {
   gifFrameFlood,
   gifFrameOutsideScreen,
@@ -15,8 +9,14 @@ import {
   pngAncillaryBomb,
   webpAnimation,
   webpCanvasLie,
-} from '../support/decode-bombs.js';
-import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
+} from '../../../../test/support/decode-bombs.js';
+import { JPEG_400x300, JPEG_QUADRANTS } from '../../../../test/support/images.js';
+import { createApp } from '../../app/app.js';
+import { readImageHeader } from '../../core/media/image-header.js';
+import { sha256Hex } from '../../core/shared/crypto.js';
+import type { RenderJob } from '../../ports/image-codec.js';
+import { originalKey } from './blob-keys.js';
+import type { Image } from './images.port.js';
 
 const BOMBS: [string, () => Uint8Array, RegExp][] = [
   ['a JPEG of 1000 empty scans', () => jpegScanFlood({ width: 2048, height: 2048, scans: 1000 }), /scans/],
