@@ -19,7 +19,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export const SOURCE = { width: 2000, height: 1500 };
 export const TARGET_WIDTH = 400;
-/** The app's JPEG quality for variants (core/media/variants.service.ts). */
+/** The app's JPEG quality for variants (features/media/variants.service.ts). */
 export const QUALITY = 80;
 
 /**
@@ -86,7 +86,7 @@ async function appCodec(): Promise<ImageCodec> {
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
- * The app's path (core/media/variants.service.ts): decode (at a reduced
+ * The app's path (features/media/variants.service.ts): decode (at a reduced
  * scale where the codec can), resize, encode.
  */
 async function appVariant(

@@ -60,7 +60,7 @@ export const FINDINGS = [
   },
   {
     status: 'by design',
-    what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `test/contract/api-media.contract.ts` relies on it.',
+    what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `worker/src/features/media/media-api.contract.ts` relies on it.',
     fix: '—',
     test: '—',
   },
