@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import { registrationGate } from '../../adapters/db/shared/registration-gate.js';
 import {
   guarded,
   hasNul,
@@ -10,6 +9,7 @@ import {
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
+import { registrationGate } from './registration-gate.store.js';
 import type { NewUser, User, UsersRepository } from './users.port.js';
 
 type UserRow = SqlKit['tables']['users']['$inferSelect'];
@@ -153,7 +153,7 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
           // Concurrent claimers and registrations queue here, in one order,
           // instead of each locking rows of its own and deadlocking over the
           // others' (and a registration in flight cannot slip past the
-          // cleanup below: see registration-gate.ts).
+          // cleanup below: see registration-gate.store.ts).
           gate.pass(tx, now),
           // The owner_lock unique index lets only one claim ever commit.
           tx

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { SqlDb, SqlKit } from './sql-kit.js';
+import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 
 /**
  * The row of system_state that registrations and first verifications queue
