@@ -33,18 +33,19 @@ const API = '/v1';
  * uploaded images) are public and run without them.
  */
 export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], services: Services) {
-  const limit = rateLimiting(deps);
+  const limits = rateLimiting(deps);
   const cache = deps.publicReadCache;
   const api = new Hono<AppEnv>()
     .use(jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes }))
     .use(activityRecorder(deps))
     .use(authenticate)
     .use(cache ? storeReads(cache) : (_c, next) => next());
+  const mount = { services, limits, fallbackDefer: deps.defer };
   mountRoutes(
     api,
     routes.filter((r) => r.path.startsWith(`${API}/`)),
     API,
-    limit,
+    mount,
   );
   api.all('*', notFoundJson);
 
@@ -59,8 +60,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');
   if (guarded) throw new Error(`${guarded.path}: only /v1 routes know the caller, so only they can need a permission`);
-  // Outside /v1 no activity recorder runs: these routes get their `defer` here.
-  mountRoutes(app, outside, '', limit, deps.defer);
+  mountRoutes(app, outside, '', mount);
   app.route(API, api);
   app.all('/static/*', notFoundJson);
   // Everything else is the admin SPA: static files get the same headers.

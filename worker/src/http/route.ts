@@ -6,7 +6,7 @@ import { notFound } from '../core/domain/errors.js';
 import type { Permission } from '../features/accounts/policy.js';
 import type { Defer } from '../ports/runtime.js';
 import { deferFor } from './defer.js';
-import type { AppEnv } from './env.js';
+import type { AppEnv, Services } from './env.js';
 import { allow } from './middleware/auth.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
 import { validate } from './validate.js';
@@ -62,6 +62,10 @@ export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The services, built once (app/services.ts): handed in, not looked up per request. */
+  services: Services;
+  /** Work that finishes after the response: waitUntil where the runtime has it, else the process's deferred work. */
+  defer: Defer;
   /** The rate limiter, for a handler that spends a budget only once it knows the request is an attempt. */
   limits: RateLimits;
 }
@@ -158,24 +162,41 @@ export function errorStatuses(r: RouteDef): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function handlerOf(r: RouteDef, limits: RateLimits): (c: Context<AppEnv>) => Response | Promise<Response> {
+const NO_PARAMS = Object.freeze({});
+
+/** What a handler needs besides the context, fixed when the routes are mounted. */
+export interface MountDeps {
+  services: Services;
+  limits: RateLimits;
+  /** Where no activity recorder sets the request's `defer` (outside /v1). */
+  fallbackDefer: Defer;
+}
+
+function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) {
   const names = Object.keys(r.params ?? {});
-  if (names.length === 0 && !r.query && !r.body) {
-    const empty: RouteInput<unknown, unknown, unknown> = { params: {}, query: undefined, body: undefined, limits };
-    return (c) => r.handler(c, empty);
-  }
   const specs = r.params ?? {};
-  return (c) => {
-    const params: Record<string, unknown> = {};
-    for (const name of names) {
-      const parsed = specs[name]!.safeParse(c.req.param(name));
-      if (!parsed.success) throw notFound();
-      params[name] = parsed.data;
+  return (c: Context<AppEnv>): Response | Promise<Response> => {
+    let params: Record<string, unknown> = NO_PARAMS;
+    if (names.length > 0) {
+      params = {};
+      for (const name of names) {
+        const parsed = specs[name]!.safeParse(c.req.param(name));
+        if (!parsed.success) throw notFound();
+        params[name] = parsed.data;
+      }
     }
+    // Found on first use, as in http/activity.ts: asking for the execution context throws on Node.
+    let resolved: Defer | undefined;
+    const defer: Defer = (work) => {
+      resolved ??= c.get('defer') ?? deferFor(c, fallbackDefer);
+      return resolved(work);
+    };
     return r.handler(c, {
       params,
       query: r.query ? c.req.valid('query' as never) : undefined,
       body: r.body ? c.req.valid('json' as never) : undefined,
+      services,
+      defer,
       limits,
     });
   };
@@ -187,41 +208,18 @@ function handlerOf(r: RouteDef, limits: RateLimits): (c: Context<AppEnv>) => Res
  * middleware, validation of query and body, then the handler, which reads
  * the path parameters (a malformed one is the uniform 404).
  */
-export function mountRoutes(
-  app: Hono<AppEnv>,
-  routes: readonly RouteDef[],
-  prefix: string,
-  limit: RateLimits,
-  /** Where no activity recorder runs (outside /v1): the `defer` these routes get, waitUntil where there is one. */
-  fallbackDefer?: Defer,
-): void {
+export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], prefix: string, deps: MountDeps): void {
   for (const r of routes) {
     const chain: MiddlewareHandler<AppEnv>[] = [];
     if (r.allow !== 'public') chain.push(allow(r.allow));
     if (r.rateLimit) {
       const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;
-      chain.push(limit(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
+      chain.push(deps.limits(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
     }
     chain.push(...(r.before ?? []));
     if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);
     if (r.body) chain.push(validate('json', r.body) as MiddlewareHandler<AppEnv>);
     const path = r.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');
-    const handler = handlerOf(r, limit);
-    app.on(
-      [r.method.toUpperCase()],
-      [path],
-      ...chain,
-      fallbackDefer
-        ? (c: Context<AppEnv>) => {
-            // Found on first use, as in http/activity.ts: asking for the execution context throws on Node.
-            let resolved: Defer | undefined;
-            c.set('defer', (work) => {
-              resolved ??= deferFor(c, fallbackDefer);
-              return resolved(work);
-            });
-            return handler(c);
-          }
-        : handler,
-    );
+    app.on([r.method.toUpperCase()], [path], ...chain, handlerOf(r, deps));
   }
 }

@@ -39,7 +39,7 @@ export const authRoutes = [
     summary: 'Whether registration is open',
     allow: 'public',
     responses: { 200: z.object({ open: z.boolean() }) },
-    handler: async (c) => c.json({ open: await c.var.services.accounts.registrationOpen() }),
+    handler: async (c, { services }) => c.json({ open: await services.accounts.registrationOpen() }),
   }),
   route({
     method: 'post',
@@ -51,8 +51,8 @@ export const authRoutes = [
     body: RegisterSchema,
     responses: { 201: SessionSchema },
     errors: [403, 409],
-    handler: async (c, { body }) => {
-      const session = await c.var.services.accounts.register(body);
+    handler: async (c, { body, services }) => {
+      const session = await services.accounts.register(body);
       c.var.audit('user.register', {
         actor: { type: 'user', user: session.user },
         ...subject('user', session.user.id),
@@ -67,9 +67,9 @@ export const authRoutes = [
     summary: 'Cancel one’s unverified registration',
     allow: 'account.self',
     responses: { 204: null },
-    handler: async (c) => {
+    handler: async (c, { services }) => {
       const user = currentUser(c);
-      await c.var.services.accounts.cancelRegistration(user);
+      await services.accounts.cancelRegistration(user);
       c.var.audit('user.registration.cancel', { ...subject('user', user.id), details: { email: user.email } });
       return c.body(null, 204);
     },
@@ -83,8 +83,8 @@ export const authRoutes = [
     body: VerifySchema,
     responses: { 200: UserAnswer },
     errors: [403],
-    handler: async (c, { body }) => {
-      const user = await c.var.services.accounts.verify(body.code);
+    handler: async (c, { body, services }) => {
+      const user = await services.accounts.verify(body.code);
       c.var.audit('user.verify', {
         actor: { type: 'user', user },
         ...subject('user', user.id),
@@ -102,9 +102,9 @@ export const authRoutes = [
     rateLimit: 'passwordReset',
     responses: { 202: null },
     errors: [409],
-    handler: async (c) => {
+    handler: async (c, { services }) => {
       const user = currentUser(c);
-      await c.var.services.accounts.resendVerification(user);
+      await services.accounts.resendVerification(user);
       c.var.audit('user.verify.resend', subject('user', user.id));
       return c.body(null, 202);
     },
@@ -117,9 +117,9 @@ export const authRoutes = [
     rateLimit: { budget: 'login', refundOnSuccess: true },
     body: LoginSchema,
     responses: { 200: SessionSchema },
-    handler: async (c, { body: { email, password } }) => {
+    handler: async (c, { body: { email, password }, services }) => {
       try {
-        const session = await c.var.services.accounts.login(email, password);
+        const session = await services.accounts.login(email, password);
         c.var.audit('auth.login', { actor: { type: 'user', user: session.user }, ...subject('user', session.user.id) });
         return c.json(session);
       } catch (err) {
@@ -138,8 +138,8 @@ export const authRoutes = [
     rateLimit: 'passwordReset',
     body: PasswordResetRequestSchema,
     responses: { 202: Ok },
-    handler: async (c, { body: { email } }) => {
-      await c.var.services.passwordReset.request(email, c.var.defer);
+    handler: async (c, { body: { email }, services, defer }) => {
+      await services.passwordReset.request(email, defer);
       c.var.audit('auth.passwordReset.request', { details: { email } });
       return c.json({ ok: true } as const, 202);
     },
@@ -152,8 +152,8 @@ export const authRoutes = [
     rateLimit: 'passwordReset',
     body: PasswordResetConfirmSchema,
     responses: { 200: Ok },
-    handler: async (c, { body: { code, password } }) => {
-      const userId = await c.var.services.passwordReset.confirm(code, password);
+    handler: async (c, { body: { code, password }, services }) => {
+      const userId = await services.passwordReset.confirm(code, password);
       c.var.audit('auth.passwordReset.confirm', {
         actor: { type: 'user', user: { id: userId } },
         ...subject('user', userId),
@@ -178,9 +178,9 @@ export const authRoutes = [
     body: UpdateMeSchema,
     responses: { 200: MeUpdatedSchema },
     errors: [429],
-    handler: async (c, { body: input, limits }) => {
+    handler: async (c, { body: input, limits, services }) => {
       const user = currentUser(c);
-      const update = () => c.var.services.accounts.updateMe(user, input);
+      const update = () => services.accounts.updateMe(user, input);
       // A password change checks the current password: each try spends the
       // login budget, per client and per account (a stolen session must not
       // guess from many addresses), and a success gives it back.
@@ -209,8 +209,8 @@ export const authRoutes = [
     rateLimit: 'verification',
     body: AcceptInvitationSchema,
     responses: { 201: SessionSchema },
-    handler: async (c, { body }) => {
-      const session = await c.var.services.invitations.accept(body);
+    handler: async (c, { body, services }) => {
+      const session = await services.invitations.accept(body);
       c.var.audit('invitation.accept', {
         actor: { type: 'user', user: session.user },
         ...subject('user', session.user.id),

@@ -20,7 +20,7 @@ export const usersRoutes = [
     allow: 'invitations.manage',
     query: PageQuerySchema,
     responses: { 200: pageOf(InvitationSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.invitations.list(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.invitations.list(query.limit, query.cursor)),
   }),
   route({
     method: 'post',
@@ -30,8 +30,8 @@ export const usersRoutes = [
     body: CreateInvitationSchema,
     responses: { 201: InvitationAnswer },
     errors: [409],
-    handler: async (c, { body }) => {
-      const invitation = await c.var.services.invitations.create(currentUser(c), body);
+    handler: async (c, { body, services }) => {
+      const invitation = await services.invitations.create(currentUser(c), body);
       c.var.audit('invitation.create', {
         ...subject('invitation', invitation.id),
         details: { email: invitation.email, role: invitation.role },
@@ -46,8 +46,8 @@ export const usersRoutes = [
     allow: 'invitations.manage',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params }) => {
-      await c.var.services.invitations.cancel(params.id);
+    handler: async (c, { params, services }) => {
+      await services.invitations.cancel(params.id);
       c.var.audit('invitation.cancel', subject('invitation', params.id));
       return c.body(null, 204);
     },
@@ -59,8 +59,8 @@ export const usersRoutes = [
     allow: 'invitations.manage',
     params: id,
     responses: { 200: InvitationAnswer },
-    handler: async (c, { params }) => {
-      const invitation = await c.var.services.invitations.renew(currentUser(c), params.id);
+    handler: async (c, { params, services }) => {
+      const invitation = await services.invitations.renew(currentUser(c), params.id);
       c.var.audit('invitation.renew', {
         ...subject('invitation', invitation.id),
         details: { email: invitation.email },
@@ -75,7 +75,7 @@ export const usersRoutes = [
     allow: 'users.manage',
     query: PageQuerySchema,
     responses: { 200: pageOf(UserSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.users.list(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.users.list(query.limit, query.cursor)),
   }),
   route({
     method: 'get',
@@ -84,7 +84,7 @@ export const usersRoutes = [
     allow: 'users.manage',
     params: id,
     responses: { 200: UserAnswer },
-    handler: async (c, { params }) => c.json({ user: await c.var.services.users.get(params.id) }),
+    handler: async (c, { params, services }) => c.json({ user: await services.users.get(params.id) }),
   }),
   route({
     method: 'patch',
@@ -95,8 +95,8 @@ export const usersRoutes = [
     body: UpdateUserSchema,
     responses: { 200: UserAnswer },
     errors: [409],
-    handler: async (c, { params, body: input }) => {
-      const user = await c.var.services.users.update(currentUser(c), params.id, input);
+    handler: async (c, { params, body: input, services }) => {
+      const user = await services.users.update(currentUser(c), params.id, input);
       // A role change (ownership transfer included) is what the log is for.
       if (namesAField(input)) {
         c.var.audit(input.role === undefined ? 'user.update' : 'user.role', {
@@ -115,8 +115,8 @@ export const usersRoutes = [
     params: id,
     responses: { 204: null },
     errors: [409],
-    handler: async (c, { params }) => {
-      await c.var.services.users.delete(currentUser(c), params.id);
+    handler: async (c, { params, services }) => {
+      await services.users.delete(currentUser(c), params.id);
       c.var.audit('user.delete', subject('user', params.id));
       return c.body(null, 204);
     },

@@ -26,7 +26,7 @@ export const activityRoutes = [
     allow: 'activity.read',
     query: ActivityListQuerySchema,
     responses: { 200: pageOf(ActivityEntrySchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.activity.list(query)),
+    handler: async (c, { query, services }) => c.json(await services.activity.list(query)),
   }),
   route({
     method: 'get',
@@ -35,7 +35,7 @@ export const activityRoutes = [
     allow: 'activity.read',
     query: ActivityFilterSchema,
     responses: { 200: ActivitySummarySchema },
-    handler: async (c, { query }) => c.json(await c.var.services.activity.summary(query)),
+    handler: async (c, { query, services }) => c.json(await services.activity.summary(query)),
   }),
   route({
     method: 'get',
@@ -44,9 +44,9 @@ export const activityRoutes = [
     allow: 'activity.read',
     query: ActivityExportQuerySchema,
     responses: { 200: rawBody(['application/x-ndjson', 'text/csv']) },
-    handler: async (c, { query: { format, ...filter } }) => {
+    handler: async (c, { query: { format, ...filter }, services }) => {
       const { type, header, row } = FORMATS[format];
-      const pages = c.var.services.activity.entries(filter);
+      const pages = services.activity.entries(filter);
       // The first page is read before answering: a database that is down is a
       // 503, not a 200 cut short. Later pages stream, one in memory at a time.
       const first = await pages.next();

@@ -16,7 +16,7 @@ export const apiKeysRoutes = [
     allow: 'apiKeys.manage',
     query: PageQuerySchema,
     responses: { 200: pageOf(ApiKeySchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.apiKeys.list(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.apiKeys.list(query.limit, query.cursor)),
   }),
   route({
     method: 'post',
@@ -25,8 +25,8 @@ export const apiKeysRoutes = [
     allow: 'apiKeys.manage',
     body: CreateApiKeySchema,
     responses: { 201: CreatedApiKeySchema },
-    handler: async (c, { body }) => {
-      const created = await c.var.services.apiKeys.create(currentUser(c), body);
+    handler: async (c, { body, services }) => {
+      const created = await services.apiKeys.create(currentUser(c), body);
       const { apiKey } = created;
       c.var.audit('apiKey.create', {
         ...subject('apiKey', apiKey.id),
@@ -44,8 +44,8 @@ export const apiKeysRoutes = [
     allow: 'apiKeys.manage',
     params: { id: IdParamSchema },
     responses: { 204: null },
-    handler: async (c, { params }) => {
-      await c.var.services.apiKeys.delete(params.id);
+    handler: async (c, { params, services }) => {
+      await services.apiKeys.delete(params.id);
       c.var.audit('apiKey.delete', subject('apiKey', params.id));
       return c.body(null, 204);
     },

@@ -43,7 +43,7 @@ export const articlesRoutes = [
     allow: 'public',
     query: ListArticlesQuerySchema,
     responses: { 200: pageOf(ArticleSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.articles.list(c.var.actor, query)),
+    handler: async (c, { query, services }) => c.json(await services.articles.list(c.var.actor, query)),
   }),
   route({
     method: 'post',
@@ -52,8 +52,8 @@ export const articlesRoutes = [
     allow: 'content.write',
     body: CreateArticleSchema,
     responses: { 201: ArticleAnswer },
-    handler: async (c, { body }) => {
-      const article = await c.var.services.articles.create(body);
+    handler: async (c, { body, services }) => {
+      const article = await services.articles.create(body);
       c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
       return c.json({ article }, 201);
     },
@@ -65,7 +65,8 @@ export const articlesRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: ArticleAnswer },
-    handler: async (c, { params }) => c.json({ article: await c.var.services.articles.get(c.var.actor, params.id) }),
+    handler: async (c, { params, services }) =>
+      c.json({ article: await services.articles.get(c.var.actor, params.id) }),
   }),
   route({
     method: 'patch',
@@ -75,8 +76,8 @@ export const articlesRoutes = [
     params: id,
     body: UpdateArticleSchema,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params, body: input }) => {
-      const { article, changed } = await c.var.services.articles.update(params.id, input);
+    handler: async (c, { params, body: input, services }) => {
+      const { article, changed } = await services.articles.update(params.id, input);
       if (changed) {
         c.var.audit('article.update', {
           ...subject('article', article.id),
@@ -93,8 +94,8 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params }) => {
-      const article = await c.var.services.articles.setStatus(params.id, 'online');
+    handler: async (c, { params, services }) => {
+      const article = await services.articles.setStatus(params.id, 'online');
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
       return answer(c, article, { article });
     },
@@ -106,8 +107,8 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params }) => {
-      const article = await c.var.services.articles.setStatus(params.id, 'offline');
+    handler: async (c, { params, services }) => {
+      const article = await services.articles.setStatus(params.id, 'offline');
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
       return answer(c, article, { article });
     },
@@ -119,8 +120,8 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params }) => {
-      await c.var.services.articles.delete(params.id);
+    handler: async (c, { params, services }) => {
+      await services.articles.delete(params.id);
       c.var.audit('article.delete', subject('article', params.id));
       return c.body(null, 204);
     },
@@ -132,7 +133,8 @@ export const articlesRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: SeoAnswer },
-    handler: async (c, { params }) => c.json({ seo: (await c.var.services.articles.get(c.var.actor, params.id)).seo }),
+    handler: async (c, { params, services }) =>
+      c.json({ seo: (await services.articles.get(c.var.actor, params.id)).seo }),
   }),
   route({
     method: 'put',
@@ -142,8 +144,8 @@ export const articlesRoutes = [
     params: id,
     body: SeoInputSchema,
     responses: { 200: SeoAnswer, 204: Unreadable },
-    handler: async (c, { params, body }) => {
-      const article = await c.var.services.articles.setSeo(params.id, toSeo(body));
+    handler: async (c, { params, body, services }) => {
+      const article = await services.articles.setSeo(params.id, toSeo(body));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
       return answer(c, article, { seo: article.seo });
     },
@@ -156,7 +158,7 @@ export const articlesRoutes = [
     params: id,
     query: PageQuerySchema,
     responses: { 200: pageOf(ImageSchema) },
-    handler: async (c, { params, query }) =>
-      c.json(await c.var.services.articles.listImages(c.var.actor, params.id, query.limit, query.cursor)),
+    handler: async (c, { params, query, services }) =>
+      c.json(await services.articles.listImages(c.var.actor, params.id, query.limit, query.cursor)),
   }),
 ];

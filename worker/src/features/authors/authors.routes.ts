@@ -18,7 +18,7 @@ export const authorsRoutes = [
     allow: 'public',
     query: PageQuerySchema,
     responses: { 200: pageOf(AuthorSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.authors.list(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.authors.list(query.limit, query.cursor)),
   }),
   route({
     method: 'post',
@@ -28,8 +28,8 @@ export const authorsRoutes = [
     body: CreateAuthorSchema,
     responses: { 201: AuthorAnswer },
     errors: [409],
-    handler: async (c, { body }) => {
-      const author = await c.var.services.authors.create(body);
+    handler: async (c, { body, services }) => {
+      const author = await services.authors.create(body);
       c.var.audit('author.create', { ...subject('author', author.id), details: { name: author.name } });
       return c.json({ author }, 201);
     },
@@ -41,7 +41,7 @@ export const authorsRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: AuthorAnswer },
-    handler: async (c, { params }) => c.json({ author: await c.var.services.authors.get(params.id) }),
+    handler: async (c, { params, services }) => c.json({ author: await services.authors.get(params.id) }),
   }),
   route({
     method: 'patch',
@@ -52,8 +52,8 @@ export const authorsRoutes = [
     body: UpdateAuthorSchema,
     responses: { 200: AuthorAnswer },
     errors: [409],
-    handler: async (c, { params, body }) => {
-      const author = await c.var.services.authors.update(params.id, body);
+    handler: async (c, { params, body, services }) => {
+      const author = await services.authors.update(params.id, body);
       // A body that names no field changed nothing: nothing to log.
       if (namesAField(body))
         c.var.audit('author.update', { ...subject('author', author.id), details: { name: author.name } });
@@ -68,8 +68,8 @@ export const authorsRoutes = [
     params: id,
     responses: { 204: null },
     errors: [409],
-    handler: async (c, { params }) => {
-      await c.var.services.authors.delete(params.id);
+    handler: async (c, { params, services }) => {
+      await services.authors.delete(params.id);
       c.var.audit('author.delete', subject('author', params.id));
       return c.body(null, 204);
     },

@@ -30,8 +30,8 @@ export const mediaRoutes = [
     ],
     responses: { 201: z.object({ image: ImageSchema }) },
     errors: [413],
-    handler: async (c, { params }) => {
-      const { images } = c.var.services;
+    handler: async (c, { params, services }) => {
+      const { images } = services;
       const bytes = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
       const image = await images.upload(params.id, bytes);
       c.var.audit('image.upload', {
@@ -48,7 +48,7 @@ export const mediaRoutes = [
     allow: 'media.read',
     query: MediaListQuerySchema,
     responses: { 200: pageOf(ImageSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.media.list(query)),
+    handler: async (c, { query, services }) => c.json(await services.media.list(query)),
   }),
   route({
     method: 'get',
@@ -56,7 +56,7 @@ export const mediaRoutes = [
     summary: 'The variant cache: count, bytes, presets',
     allow: 'media.read',
     responses: { 200: VariantCacheSchema },
-    handler: async (c) => c.json(await c.var.services.variants.stats()),
+    handler: async (c, { services }) => c.json(await services.variants.stats()),
   }),
   route({
     method: 'delete',
@@ -64,8 +64,8 @@ export const mediaRoutes = [
     summary: 'Empty the variant cache (originals untouched)',
     allow: 'media.manage',
     responses: { 204: null },
-    handler: async (c) => {
-      await c.var.services.variants.clearAll();
+    handler: async (c, { services }) => {
+      await services.variants.clearAll();
       c.var.audit('media.variants.clear', subject('variants', null));
       return c.body(null, 204);
     },
@@ -77,7 +77,7 @@ export const mediaRoutes = [
     allow: 'media.read',
     params: id,
     responses: { 200: z.object({ image: ImageWithVariantsSchema }) },
-    handler: async (c, { params }) => c.json({ image: await c.var.services.media.get(params.id) }),
+    handler: async (c, { params, services }) => c.json({ image: await services.media.get(params.id) }),
   }),
   route({
     method: 'delete',
@@ -86,8 +86,8 @@ export const mediaRoutes = [
     allow: 'media.manage',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params }) => {
-      await c.var.services.media.delete(params.id);
+    handler: async (c, { params, services }) => {
+      await services.media.delete(params.id);
       c.var.audit('image.delete', subject('image', params.id));
       return c.body(null, 204);
     },
@@ -99,8 +99,8 @@ export const mediaRoutes = [
     allow: 'media.manage',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params }) => {
-      await c.var.services.media.clearVariants(params.id);
+    handler: async (c, { params, services }) => {
+      await services.media.clearVariants(params.id);
       c.var.audit('image.variants.clear', subject('image', params.id));
       return c.body(null, 204);
     },

@@ -22,8 +22,8 @@ export const staticImagesRoutes = [
     responses: { 200: rawBody(IMAGE_CONTENT_TYPES, { binary: true }), 304: null },
     // The query is checked by hand (`w` and `format` once each, nothing else); the row is read from the database.
     errors: [400, 503],
-    handler: async (c, { params: { filename } }) => {
-      const { images, variants } = c.var.services;
+    handler: async (c, { params: { filename }, services, defer }) => {
+      const { images, variants } = services;
       // Checked first: a malformed query is 400 whatever the filename.
       const variant = variants.parseQuery(c.req.queries());
       const headers = { 'Cache-Control': 'public, no-cache' };
@@ -39,14 +39,14 @@ export const staticImagesRoutes = [
           await images.assertStored(filename);
           return c.body(null, 200, { ...meta, 'Content-Length': String(image.bytes) });
         }
-        const info = await variants.open(image, variant, true, c.var.defer);
+        const info = await variants.open(image, variant, true, defer);
         return c.body(null, 200, { ...meta, 'Content-Length': String(info.size) });
       }
       if (!variant) {
         const { blob } = await images.open(filename);
         return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
       }
-      const blob = await variants.open(image, variant, false, c.var.defer);
+      const blob = await variants.open(image, variant, false, defer);
       if (!('body' in blob)) throw new Error('variant opened without a body');
       return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
     },

@@ -35,7 +35,7 @@ export const purgeRoutes = [
     summary: 'Purge settings, with lastRunAt and nextRunAt',
     allow: 'purge.read',
     responses: { 200: SettingsAnswer },
-    handler: async (c) => c.json({ settings: await c.var.services.purge.settings() }),
+    handler: async (c, { services }) => c.json({ settings: await services.purge.settings() }),
   }),
   route({
     method: 'put',
@@ -44,8 +44,8 @@ export const purgeRoutes = [
     allow: 'purge.configure',
     body: PurgeSettingsSchema,
     responses: { 200: SettingsAnswer },
-    handler: async (c, { body }) => {
-      const settings = await c.var.services.purge.saveSettings(body);
+    handler: async (c, { body, services }) => {
+      const settings = await services.purge.saveSettings(body);
       c.var.audit('media.purge.settings', { ...subject('purgeSettings', null), details: { ...settings } });
       return c.json({ settings });
     },
@@ -57,7 +57,7 @@ export const purgeRoutes = [
     allow: 'purge.read',
     query: PageQuerySchema,
     responses: { 200: pageOf(PurgeRunSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.purge.runs(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.purge.runs(query.limit, query.cursor)),
   }),
   route({
     method: 'post',
@@ -67,8 +67,8 @@ export const purgeRoutes = [
     before: [jsonOrNoBody],
     body: PurgeRunRequestSchema,
     responses: { 200: z.object({ run: PurgeRunSchema }) },
-    handler: async (c, { body }) => {
-      const run = await c.var.services.purge.run(body.dryRun ?? false);
+    handler: async (c, { body, services }) => {
+      const run = await services.purge.run(body.dryRun ?? false);
       c.var.audit('media.purge', { ...subject('purgeRun', run.id), details: purgeRunDetails(run) });
       return c.json({ run });
     },

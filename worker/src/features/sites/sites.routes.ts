@@ -18,7 +18,7 @@ export const sitesRoutes = [
     allow: 'public',
     query: PageQuerySchema,
     responses: { 200: pageOf(SiteSchema) },
-    handler: async (c, { query }) => c.json(await c.var.services.sites.list(query.limit, query.cursor)),
+    handler: async (c, { query, services }) => c.json(await services.sites.list(query.limit, query.cursor)),
   }),
   route({
     method: 'post',
@@ -27,8 +27,8 @@ export const sitesRoutes = [
     allow: 'sites.write',
     body: CreateSiteSchema,
     responses: { 201: SiteAnswer },
-    handler: async (c, { body }) => {
-      const site = await c.var.services.sites.create(body);
+    handler: async (c, { body, services }) => {
+      const site = await services.sites.create(body);
       c.var.audit('site.create', { ...subject('site', site.id), details: { name: site.name } });
       return c.json({ site }, 201);
     },
@@ -40,7 +40,7 @@ export const sitesRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: SiteAnswer },
-    handler: async (c, { params }) => c.json({ site: await c.var.services.sites.get(params.id) }),
+    handler: async (c, { params, services }) => c.json({ site: await services.sites.get(params.id) }),
   }),
   route({
     method: 'patch',
@@ -50,8 +50,8 @@ export const sitesRoutes = [
     params: id,
     body: UpdateSiteSchema,
     responses: { 200: SiteAnswer },
-    handler: async (c, { params, body }) => {
-      const site = await c.var.services.sites.update(params.id, body);
+    handler: async (c, { params, body, services }) => {
+      const site = await services.sites.update(params.id, body);
       // A body that names no field changed nothing: nothing to log.
       if (namesAField(body)) c.var.audit('site.update', { ...subject('site', site.id), details: { name: site.name } });
       return c.json({ site });
@@ -65,8 +65,8 @@ export const sitesRoutes = [
     params: id,
     responses: { 204: null },
     errors: [409],
-    handler: async (c, { params }) => {
-      await c.var.services.sites.delete(params.id);
+    handler: async (c, { params, services }) => {
+      await services.sites.delete(params.id);
       c.var.audit('site.delete', subject('site', params.id));
       return c.body(null, 204);
     },

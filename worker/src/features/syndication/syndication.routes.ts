@@ -17,8 +17,8 @@ export const syndicationRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: rawBody('application/xml') },
-    handler: async (c, { params }) =>
-      c.body(await c.var.services.syndication.sitemap(params.id), 200, {
+    handler: async (c, { params, services }) =>
+      c.body(await services.syndication.sitemap(params.id), 200, {
         'content-type': 'application/xml; charset=utf-8',
         'cache-control': XML_CACHE,
       }),
@@ -30,8 +30,8 @@ export const syndicationRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: rawBody('application/rss+xml') },
-    handler: async (c, { params }) =>
-      c.body(await c.var.services.syndication.feed(params.id), 200, {
+    handler: async (c, { params, services }) =>
+      c.body(await services.syndication.feed(params.id), 200, {
         'content-type': 'application/rss+xml; charset=utf-8',
         'cache-control': XML_CACHE,
       }),
@@ -43,6 +43,7 @@ export const syndicationRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: StructuredDataSchema },
-    handler: async (c, { params }) => c.json(await c.var.services.syndication.structuredData(c.var.actor, params.id)),
+    handler: async (c, { params, services }) =>
+      c.json(await services.syndication.structuredData(c.var.actor, params.id)),
   }),
 ];

@@ -20,8 +20,8 @@ export const systemRoutes = [
     summary: 'Database and storage answer',
     allow: 'public',
     responses: { 200: ReadySchema, 503: ReadySchema },
-    handler: async (c) => {
-      const ready = await c.var.services.system.ready();
+    handler: async (c, { services }) => {
+      const ready = await services.system.ready();
       return ready.ok ? c.json(ready, 200) : c.json(ready, 503);
     },
   }),
@@ -31,7 +31,7 @@ export const systemRoutes = [
     summary: 'The running build',
     allow: 'public',
     responses: { 200: VersionSchema },
-    handler: (c) => c.json(c.var.services.system.version),
+    handler: (c, { services }) => c.json(services.system.version),
   }),
   route({
     method: 'get',
@@ -39,6 +39,6 @@ export const systemRoutes = [
     summary: 'This description',
     allow: 'public',
     responses: { 200: z.record(z.string(), z.unknown()) },
-    handler: (c) => c.json(c.var.services.apiDescription.document()),
+    handler: (c, { services }) => c.json(services.apiDescription.document()),
   }),
 ];

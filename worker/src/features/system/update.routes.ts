@@ -55,7 +55,7 @@ export const updateRoutes = [
     summary: 'Running version, newest release in the feed, what is staged',
     allow: 'system.read',
     responses: { 200: UpdateStatusSchema },
-    handler: async (c) => c.json(await answer(c, null, () => c.var.services.updates.status())),
+    handler: async (c, { services }) => c.json(await answer(c, null, () => services.updates.status())),
   }),
   route({
     method: 'post',
@@ -64,7 +64,7 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 200: UpdateStatusSchema },
     errors: [400, 409],
-    handler: async (c) => c.json(await answer(c, 'update.check', () => c.var.services.updates.check())),
+    handler: async (c, { services }) => c.json(await answer(c, 'update.check', () => services.updates.check())),
   }),
   route({
     method: 'post',
@@ -73,7 +73,7 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 200: UpdateStatusSchema },
     errors: [400, 409],
-    handler: async (c) => c.json(await answer(c, 'update.download', () => c.var.services.updates.download())),
+    handler: async (c, { services }) => c.json(await answer(c, 'update.download', () => services.updates.download())),
   }),
   route({
     method: 'post',
@@ -83,8 +83,8 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 202: UpdateStatusSchema },
     errors: [409],
-    handler: async (c) =>
-      c.json(await answer(c, 'update.apply', () => c.var.services.updates.apply(currentUser(c).id)), 202),
+    handler: async (c, { services }) =>
+      c.json(await answer(c, 'update.apply', () => services.updates.apply(currentUser(c).id)), 202),
   }),
   route({
     method: 'post',
@@ -94,7 +94,7 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 202: UpdateStatusSchema },
     errors: [409],
-    handler: async (c) =>
-      c.json(await answer(c, 'update.rollback', () => c.var.services.updates.rollback(currentUser(c).id)), 202),
+    handler: async (c, { services }) =>
+      c.json(await answer(c, 'update.rollback', () => services.updates.rollback(currentUser(c).id)), 202),
   }),
 ];
