@@ -236,7 +236,10 @@ export function runAuthApiContract(name: string, setup: () => Promise<ApiHarness
       const late = Array.from({ length: 4 }, (_, i) => register(16 + i));
       const answers = await Promise.all([...early, ...during, ...late]);
 
-      for (const res of answers) expect([201, 403]).toContain(res.status);
+      // 503 is allowed: twenty registrations queue on one row lock, and on a
+      // loaded machine some wait past DATABASE_TIMEOUT_MS. What matters is
+      // below: whatever each was told, none of them survives.
+      for (const res of answers) expect([201, 403, 503]).toContain(res.status);
       const registrants = await Promise.all(
         answers
           .filter((r) => r.status === 201)
