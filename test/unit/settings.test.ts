@@ -44,7 +44,33 @@ describe('parseSettings', () => {
         verification: { limit: 10, windowSeconds: 900 },
         register: { limit: 5, windowSeconds: 3600 },
       },
+      corsOrigins: { any: false, origins: [] },
+      schedulerIntervalSeconds: 60,
+      webhookAllowPrivateTargets: false,
     });
+  });
+
+  it('reads CORS_ORIGINS as * or a list of origins, and the delivery settings', () => {
+    expect(parseSettings({ CORS_ORIGINS: '*' }, 'node').corsOrigins).toEqual({ any: true, origins: [] });
+    expect(
+      parseSettings({ CORS_ORIGINS: 'https://Site.Example, http://localhost:3000/,https://a.example:443' }, 'node')
+        .corsOrigins,
+    ).toEqual({ any: false, origins: ['https://site.example', 'http://localhost:3000', 'https://a.example'] });
+    for (const bad of [
+      'https://a.example/path',
+      'ftp://a.example',
+      'a.example',
+      '*,https://a.example',
+      'https://u:p@a.example',
+    ]) {
+      expect(problemsOf({ CORS_ORIGINS: bad }), bad).toEqual([expect.stringMatching(/^CORS_ORIGINS:/)]);
+    }
+    const s = parseSettings({ SCHEDULER_INTERVAL_SECONDS: '15', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, 'node');
+    expect([s.schedulerIntervalSeconds, s.webhookAllowPrivateTargets]).toEqual([15, true]);
+    expect(problemsOf({ SCHEDULER_INTERVAL_SECONDS: '0' })).toEqual([expect.stringMatching(/^SCHEDULER_INTERVAL/)]);
+    expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE_TARGETS:/),
+    ]);
   });
 
   it('reads rate limits as LIMIT/SECONDS', () => {

@@ -28,6 +28,33 @@ const rateRule = (name: string) =>
       return { limit, windowSeconds };
     });
 
+/** `*`, or a comma list of origins (`https://site.example`, no path): who may call the API from a browser. */
+const corsOrigins = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => (list.length === 1 && list[0] === '*') || list.every((o) => isOrigin(o)),
+    'CORS_ORIGINS must be * or a comma list of origins such as https://site.example (scheme, host, port; no path)',
+  )
+  .transform((list) =>
+    list[0] === '*' ? { any: true, origins: [] } : { any: false, origins: list.map((o) => new URL(o).origin) },
+  );
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    return /^https?:$/.test(url.protocol) && bare && !/^https?:\/\/[^/]*\/./i.test(value);
+  } catch {
+    return false;
+  }
+}
+
 const RawSettingsSchema = z.object({
   PORT: wholeNumber('PORT', 1, 65535).default(8787),
   PUBLIC_URL: httpUrl.default('http://localhost:8787'),
@@ -103,6 +130,12 @@ const RawSettingsSchema = z.object({
   RATE_LIMIT_PASSWORD_RESET: rateRule('RATE_LIMIT_PASSWORD_RESET').default({ limit: 5, windowSeconds: 3600 }),
   RATE_LIMIT_VERIFICATION: rateRule('RATE_LIMIT_VERIFICATION').default({ limit: 10, windowSeconds: 900 }),
   RATE_LIMIT_REGISTER: rateRule('RATE_LIMIT_REGISTER').default({ limit: 5, windowSeconds: 3600 }),
+  /** Origins allowed to call the API from a browser, besides every site's baseUrl. */
+  CORS_ORIGINS: corsOrigins.optional(),
+  /** Node only: how often the scheduled jobs run (publishing due articles, webhook deliveries, the purge check). */
+  SCHEDULER_INTERVAL_SECONDS: wholeNumber('SCHEDULER_INTERVAL_SECONDS', 1, 3600).default(60),
+  /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
 
 export type Target = 'workers' | 'node';
@@ -135,6 +168,10 @@ export interface Settings {
   activityLogStore: 'file' | 'database';
   updateFeedUrl: string | undefined;
   rateLimits: Record<'login' | 'passwordReset' | 'verification' | 'register', { limit: number; windowSeconds: number }>;
+  /** CORS_ORIGINS: `any` for `*`; the sites' baseUrl origins are allowed besides these. */
+  corsOrigins: { any: boolean; origins: string[] };
+  schedulerIntervalSeconds: number;
+  webhookAllowPrivateTargets: boolean;
 }
 
 export class SettingsError extends Error {
@@ -197,5 +234,8 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
       verification: s.RATE_LIMIT_VERIFICATION,
       register: s.RATE_LIMIT_REGISTER,
     },
+    corsOrigins: s.CORS_ORIGINS ?? { any: false, origins: [] },
+    schedulerIntervalSeconds: s.SCHEDULER_INTERVAL_SECONDS,
+    webhookAllowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
   };
 }

@@ -8,9 +8,11 @@ import {
   index,
   int,
   longtext,
+  mediumtext,
   mysqlTable,
   primaryKey,
   text,
+  unique,
   varchar,
 } from 'drizzle-orm/mysql-core';
 import type { ROLES } from '../../../features/accounts/user.schema.js';
@@ -93,8 +95,13 @@ export const articles = mysqlTable(
     updatedAt: timestamp('updated_at').notNull(),
     publishedAt: timestamp('published_at'),
     seo: text('seo'),
+    scheduledAt: timestamp('scheduled_at'),
   },
-  (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
+  (t) => [
+    index('articles_status_id_idx').on(t.status, t.id),
+    index('articles_site_id_id_idx').on(t.siteId, t.id),
+    index('articles_scheduled_at_idx').on(t.scheduledAt),
+  ],
 );
 
 export const articleAuthors = mysqlTable(
@@ -245,3 +252,94 @@ export const systemState = mysqlTable('system_state', {
   version: bigint('version', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
+
+export const webhooks = mysqlTable('webhooks', {
+  id: id('id').primaryKey(),
+  url: varchar('url', { length: 2048 }).notNull(),
+  events: varchar('events', { length: 255 }).notNull(),
+  description: varchar('description', { length: 500 }),
+  secret: varchar('secret', { length: 255 }).notNull(),
+  active: boolean('active').notNull(),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const webhookEvents = mysqlTable(
+  'webhook_events',
+  {
+    id: id('id').primaryKey(),
+    type: varchar('type', { length: 64 }).notNull(),
+    dedupeKey: varchar('dedupe_key', { length: 100 }).unique('webhook_events_dedupe_key_unique'),
+    body: mediumtext('body').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_created_at_idx').on(t.createdAt)],
+);
+
+export const webhookDeliveries = mysqlTable(
+  'webhook_deliveries',
+  {
+    id: id('id').primaryKey(),
+    webhookId: id('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 16 }).$type<'pending' | 'delivered' | 'failed'>().notNull(),
+    attempts: int('attempts').notNull(),
+    maxAttempts: int('max_attempts').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('webhook_deliveries_event_id_webhook_id_unique').on(t.eventId, t.webhookId),
+    index('webhook_deliveries_status_next_attempt_at_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_webhook_id_idx').on(t.webhookId),
+  ],
+);
+
+export const webhookAttempts = mysqlTable(
+  'webhook_attempts',
+  {
+    id: id('id').primaryKey(),
+    webhookId: id('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    deliveryId: id('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    eventId: id('event_id').notNull(),
+    eventType: varchar('event_type', { length: 64 }).notNull(),
+    attempt: int('attempt').notNull(),
+    at: timestamp('at').notNull(),
+    outcome: varchar('outcome', { length: 16 }).$type<'delivered' | 'retrying' | 'failed'>().notNull(),
+    statusCode: int('status_code'),
+    error: varchar('error', { length: 500 }),
+    durationMs: int('duration_ms').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at'),
+  },
+  (t) => [
+    index('webhook_attempts_webhook_id_id_idx').on(t.webhookId, t.id),
+    index('webhook_attempts_delivery_id_idx').on(t.deliveryId),
+    index('webhook_attempts_at_idx').on(t.at),
+  ],
+);
+
+export const previewTokens = mysqlTable(
+  'preview_tokens',
+  {
+    id: id('id').primaryKey(),
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    tokenHash: char('token_hash', { length: 64 }).notNull().unique('preview_tokens_token_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    index('preview_tokens_article_id_idx').on(t.articleId),
+    index('preview_tokens_expires_at_idx').on(t.expiresAt),
+  ],
+);

@@ -9,6 +9,7 @@ import {
   timestamp as pgTimestamp,
   primaryKey,
   text,
+  unique,
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
@@ -83,8 +84,13 @@ export const articles = pgTable(
     updatedAt: timestamp('updated_at').notNull(),
     publishedAt: timestamp('published_at'),
     seo: text('seo'),
+    scheduledAt: timestamp('scheduled_at'),
   },
-  (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
+  (t) => [
+    index('articles_status_id_idx').on(t.status, t.id),
+    index('articles_site_id_id_idx').on(t.siteId, t.id),
+    index('articles_scheduled_at_idx').on(t.scheduledAt),
+  ],
 );
 
 export const articleAuthors = pgTable(
@@ -235,3 +241,94 @@ export const systemState = pgTable('system_state', {
   version: bigint('version', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
+
+export const webhooks = pgTable('webhooks', {
+  id: uuid('id').primaryKey(),
+  url: text('url').notNull(),
+  events: text('events').notNull(),
+  description: text('description'),
+  secret: text('secret').notNull(),
+  active: boolean('active').notNull(),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey(),
+    type: text('type').notNull(),
+    dedupeKey: text('dedupe_key').unique('webhook_events_dedupe_key_unique'),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_created_at_idx').on(t.createdAt)],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('webhook_deliveries_event_id_webhook_id_unique').on(t.eventId, t.webhookId),
+    index('webhook_deliveries_status_next_attempt_at_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_webhook_id_idx').on(t.webhookId),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    attempt: integer('attempt').notNull(),
+    at: timestamp('at').notNull(),
+    outcome: text('outcome').$type<'delivered' | 'retrying' | 'failed'>().notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at'),
+  },
+  (t) => [
+    index('webhook_attempts_webhook_id_id_idx').on(t.webhookId, t.id),
+    index('webhook_attempts_delivery_id_idx').on(t.deliveryId),
+    index('webhook_attempts_at_idx').on(t.at),
+  ],
+);
+
+export const previewTokens = pgTable(
+  'preview_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique('preview_tokens_token_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    index('preview_tokens_article_id_idx').on(t.articleId),
+    index('preview_tokens_expires_at_idx').on(t.expiresAt),
+  ],
+);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
 import type { ROLES } from '../../../features/accounts/user.schema.js';
 import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
 import type { ImageContentType } from '../../../features/media/media.schema.js';
@@ -77,8 +77,14 @@ export const articles = sqliteTable(
     publishedAt: timestamp('published_at'),
     /** The article's SEO data as JSON (null: none set); a text column so the purge can rewrite image names in it like the body. */
     seo: text('seo'),
+    /** When the scheduler is to publish it (offline until then); null when not scheduled. */
+    scheduledAt: timestamp('scheduled_at'),
   },
-  (t) => [index('articles_status_id_idx').on(t.status, t.id), index('articles_site_id_id_idx').on(t.siteId, t.id)],
+  (t) => [
+    index('articles_status_id_idx').on(t.status, t.id),
+    index('articles_site_id_id_idx').on(t.siteId, t.id),
+    index('articles_scheduled_at_idx').on(t.scheduledAt),
+  ],
 );
 
 export const articleAuthors = sqliteTable(
@@ -248,3 +254,104 @@ export const systemState = sqliteTable('system_state', {
   version: integer('version').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
+
+/** Webhook endpoints (owner only). `secret` is the signing secret sealed with a key derived from JWT_SECRET; `events` a comma list. */
+export const webhooks = sqliteTable('webhooks', {
+  id: text('id').primaryKey(),
+  url: text('url').notNull(),
+  events: text('events').notNull(),
+  description: text('description'),
+  secret: text('secret').notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull(),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/**
+ * The outbox: one row per event, `body` the exact JSON every endpoint is sent.
+ * `dedupeKey` (unique) makes an event that must happen once (a scheduled
+ * publication) impossible to record twice, whoever races to record it.
+ */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    dedupeKey: text('dedupe_key').unique('webhook_events_dedupe_key_unique'),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_created_at_idx').on(t.createdAt)],
+);
+
+/** One event to one endpoint: retried until delivered or `maxAttempts` is spent. */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    /** Due time while pending (a claimed attempt pushes it past its own timeout); null once final. */
+    nextAttemptAt: timestamp('next_attempt_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('webhook_deliveries_event_id_webhook_id_unique').on(t.eventId, t.webhookId),
+    index('webhook_deliveries_status_next_attempt_at_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_webhook_id_idx').on(t.webhookId),
+  ],
+);
+
+/** Every attempt, for the deliveries list: what was sent when, and what came back. */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    attempt: integer('attempt').notNull(),
+    at: timestamp('at').notNull(),
+    outcome: text('outcome').$type<'delivered' | 'retrying' | 'failed'>().notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at'),
+  },
+  (t) => [
+    index('webhook_attempts_webhook_id_id_idx').on(t.webhookId, t.id),
+    index('webhook_attempts_delivery_id_idx').on(t.deliveryId),
+    index('webhook_attempts_at_idx').on(t.at),
+  ],
+);
+
+/** Preview links: only the SHA-256 of each token is stored; they go with their article. */
+export const previewTokens = sqliteTable(
+  'preview_tokens',
+  {
+    id: text('id').primaryKey(),
+    articleId: text('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique('preview_tokens_token_hash_unique'),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    index('preview_tokens_article_id_idx').on(t.articleId),
+    index('preview_tokens_expires_at_idx').on(t.expiresAt),
+  ],
+);
