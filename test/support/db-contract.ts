@@ -106,6 +106,7 @@ export function sampleArticle(overrides: Partial<Article> = {}): Article {
     createdAt: new Date('2026-11-25T21:00:00.001Z'),
     updatedAt: new Date('2026-11-25T21:00:00.001Z'),
     publishedAt: null,
+    scheduledAt: null,
     seo: { ...EMPTY_SEO },
     ...overrides,
   };

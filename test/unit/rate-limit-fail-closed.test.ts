@@ -29,6 +29,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     assets: trap('assets'),
     logger: { info: () => {}, error: () => {} },
     updates: trap('updates'),
+    webhookTransport: trap('webhookTransport'),
     activityLog: trap('activityLog'),
     rateLimiter: {
       take: async () => {

@@ -13,8 +13,6 @@ import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
 const SHUTDOWN_GRACE_MS = 10_000;
-/** How often the scheduled jobs run, e.g. the purge looks whether it is due (the Worker's cron runs as often). */
-const JOBS_TICK_MS = 15 * 60 * 1000;
 
 /**
  * Output to a file on a full disk must not take the server down: Node throws
@@ -64,15 +62,25 @@ async function main() {
     deps.logger.info('listening', { url: `http://localhost:${port}`, version: deps.version.version });
   });
 
-  // The same call as the Worker's cron; a database lease keeps instances
-  // sharing MySQL/PostgreSQL from purging at once. Unref'd: it never keeps
-  // the process alive; a tick in progress finishes before the database closes.
+  // The same call as the Worker's cron (every minute), every
+  // SCHEDULER_INTERVAL_SECONDS: scheduled publications, webhook deliveries,
+  // the purge when due. Database leases and conditional writes keep instances
+  // sharing MySQL/PostgreSQL from doing the same work twice. Unref'd: it never
+  // keeps the process alive; a tick in progress finishes before the database
+  // closes, and a tick still running when the next is due is not doubled.
   const jobs = scheduledJobs(deps);
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
   const tick = () => {
-    running = jobs(deps.clock.now()).catch((err) => deps.logger.error('scheduled jobs failed', err));
+    if (busy) return;
+    busy = true;
+    running = jobs(deps.clock.now())
+      .catch((err) => deps.logger.error('scheduled jobs failed', err))
+      .finally(() => {
+        busy = false;
+      });
   };
-  const jobsTimer = setInterval(tick, JOBS_TICK_MS).unref();
+  const jobsTimer = setInterval(tick, settings.schedulerIntervalSeconds * 1000).unref();
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,7 +4,8 @@ import { buildServices, ROUTES } from './services.js';
 
 /** The one app both targets serve: every feature's routes over services built once from the deps. */
 export function createApp(deps: AppDeps) {
-  return createHttpApp(deps, ROUTES, buildServices(deps));
+  const services = buildServices(deps);
+  return createHttpApp({ ...deps, cors: services.siteOrigins }, ROUTES, services);
 }
 
 export type App = ReturnType<typeof createApp>;

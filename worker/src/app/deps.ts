@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { UpdateService } from '../core/releases/update.service.js';
 import type { VersionDto } from '../features/system/system.schema.js';
+import type { WebhookTransport } from '../features/webhooks/webhooks.port.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { VariantRenderer } from '../ports/image-codec.js';
@@ -36,4 +37,6 @@ export interface AppDeps {
   activityLog: ActivityLogStore;
   /** Release feed checks (both targets) and staging (Node only). */
   updates: UpdateService;
+  /** Webhook requests: resolved and pinned to a checked address on Node, fetch on Workers. */
+  webhookTransport: WebhookTransport;
 }

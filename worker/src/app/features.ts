@@ -4,10 +4,13 @@ import { apiKeysFeature } from '../features/api-keys/api-keys.feature.js';
 import { articlesFeature } from '../features/articles/articles.feature.js';
 import { authorsFeature } from '../features/authors/authors.feature.js';
 import { mediaFeature } from '../features/media/media.feature.js';
+import { previewsFeature } from '../features/previews/previews.feature.js';
 import { purgeFeature } from '../features/purge/purge.feature.js';
+import { schedulingFeature } from '../features/scheduling/scheduling.feature.js';
 import { sitesFeature } from '../features/sites/sites.feature.js';
 import { syndicationFeature } from '../features/syndication/syndication.feature.js';
 import { systemFeature } from '../features/system/system.feature.js';
+import { webhooksFeature } from '../features/webhooks/webhooks.feature.js';
 
 /**
  * Every feature the app serves: one line each. Their services are built in
@@ -25,4 +28,8 @@ export const FEATURES = [
   authorsFeature,
   purgeFeature,
   mediaFeature,
+  previewsFeature,
+  // Before webhooks: a tick's scheduled publications are delivered by the same tick's webhooks job.
+  schedulingFeature,
+  webhooksFeature,
 ] as const;

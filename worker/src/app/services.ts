@@ -64,7 +64,7 @@ export function buildServices(deps: AppDeps): Services {
 export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<string, unknown>> {
   const built = serviceDeps(deps);
   const services = servicesFor(built);
-  const jobs: Job[] = FEATURES.flatMap((f) => ('jobs' in f ? f.jobs(services, built) : []));
+  const jobs: Job[] = FEATURES.flatMap((f): Job[] => ('jobs' in f ? f.jobs(services, built) : []));
   return async (now) => {
     const results: Record<string, unknown> = {};
     for (const job of jobs) {

@@ -6,6 +6,7 @@ import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import type { AppEnv, Services } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
+import { type CorsPolicy, cors } from './middleware/cors.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
@@ -23,6 +24,8 @@ export interface HttpDeps
   assets: AssetServer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: ReadCache;
+  /** Which other origins' pages may call the API. */
+  cors: CorsPolicy;
 }
 
 const API = '/v1';
@@ -50,6 +53,8 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   api.all('*', notFoundJson);
 
   const app = new Hono<AppEnv>({ strict: true });
+  // Outermost: preflights, and CORS headers on every answer, cached ones included.
+  app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache));
   app.use(securityHeaders());
   app.use(async (c, next) => {

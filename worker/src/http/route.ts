@@ -9,6 +9,7 @@ import { deferFor } from './defer.js';
 import type { AppEnv, Services } from './env.js';
 import { allow } from './middleware/auth.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
+import { shareablePublicRead } from './middleware/security-headers.js';
 import { validate } from './validate.js';
 
 /**
@@ -211,6 +212,7 @@ function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) 
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], prefix: string, deps: MountDeps): void {
   for (const r of routes) {
     const chain: MiddlewareHandler<AppEnv>[] = [];
+    if (r.allow === 'public' && r.method === 'get') chain.push(shareablePublicRead);
     if (r.allow !== 'public') chain.push(allow(r.allow));
     if (r.rateLimit) {
       const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;

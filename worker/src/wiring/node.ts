@@ -14,6 +14,7 @@ import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js
 import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createSupervisorSwitcher, type SupervisorChannel } from '../adapters/update/supervisor-switcher.js';
+import { createNodeWebhookTransport } from '../adapters/webhook/node.webhook-transport.js';
 import type { AppDeps } from '../app/deps.js';
 import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
@@ -114,6 +115,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     // Only where this process sees every write; several instances would serve each other's stale reads.
     publicReadCache: database.dialect === 'sqlite' ? createMemoryReadCache() : undefined,
     renderer,
+    webhookTransport: createNodeWebhookTransport(),
     ...commonDeps(settings, options.jwtSecret, writeLog),
   };
   // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.

@@ -12,6 +12,7 @@ import {
 import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
+import { createFetchWebhookTransport } from '../adapters/webhook/fetch.webhook-transport.js';
 import type { AppDeps } from '../app/deps.js';
 import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
@@ -57,6 +58,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
     // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
     renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
+    webhookTransport: createFetchWebhookTransport(),
     ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
   };
 }

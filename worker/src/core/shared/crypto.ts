@@ -24,3 +24,29 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
 export function newSecretCode(): string {
   return base64url(crypto.getRandomValues(new Uint8Array(32)));
 }
+
+export function base64(bytes: Uint8Array): string {
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+/** Standard or URL-safe base64, padded or not; null when it is not base64. */
+export function fromBase64(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return null;
+  try {
+    const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** Equal strings, compared in time that depends on their length only, never on where they first differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}

@@ -24,6 +24,7 @@ export const POLICY = {
   'users.manage': 'owner',
   'invitations.manage': 'owner',
   'apiKeys.manage': 'owner',
+  'webhooks.manage': 'owner',
   'updates.apply': 'owner',
 } as const satisfies Record<string, 'session' | 'verified' | 'owner'>;
 

@@ -65,6 +65,8 @@ export const ArticleSchema = z
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     publishedAt: TimestampSchema.nullable(),
+    /** When the scheduler will publish it (it stays offline until then); null when not scheduled. */
+    scheduledAt: TimestampSchema.nullable(),
     seo: SeoSchema,
     images: z.array(ImageSchema),
   })

@@ -17,6 +17,8 @@ export interface Article {
   updatedAt: Date;
   /** First publication; null while never published. */
   publishedAt: Date | null;
+  /** When the scheduler publishes it; null when not scheduled. Publishing or unpublishing by hand clears it. */
+  scheduledAt: Date | null;
   seo: SeoDto;
 }
 
@@ -38,7 +40,7 @@ export interface ArticlesRepository {
   list(query: ArticleListQuery): Promise<Article[]>;
   /** Returns the updated article, or null when unknown. */
   update(id: string, patch: ArticlePatch, now: Date): Promise<Article | null>;
-  /** Sets the status; `publishedAt` is set on the first publication only. Null when unknown. */
+  /** Sets the status and clears `scheduledAt`; `publishedAt` is set on the first publication only. Null when unknown. */
   setStatus(id: string, status: ArticleStatus, now: Date): Promise<Article | null>;
   /**
    * Deletes the article, its author links and image links, and the image rows

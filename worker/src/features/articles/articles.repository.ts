@@ -192,6 +192,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             createdAt: article.createdAt,
             updatedAt: article.updatedAt,
             publishedAt: article.publishedAt,
+            scheduledAt: article.scheduledAt,
             seo: seoText(article.seo),
           }),
           ...linkInserts(tx, id, authorIds),
@@ -257,6 +258,8 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         .set({
           status,
           updatedAt: now,
+          // Publishing or unpublishing by hand replaces any schedule.
+          scheduledAt: null,
           // Only the first publication counts.
           ...(status === 'online' && {
             publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,

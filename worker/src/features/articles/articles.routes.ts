@@ -6,6 +6,7 @@ import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { ImageSchema } from '../media/media.schema.js';
+import { articleEventData } from '../webhooks/webhook-events.js';
 import {
   type ArticleDto,
   ArticleSchema,
@@ -52,9 +53,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     body: CreateArticleSchema,
     responses: { 201: ArticleAnswer },
-    handler: async (c, { body, services }) => {
+    handler: async (c, { body, services, defer }) => {
       const article = await services.articles.create(body);
       c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
+      await services.webhooks.emit('article.created', articleEventData(article), defer);
       return c.json({ article }, 201);
     },
   }),
@@ -76,13 +78,14 @@ export const articlesRoutes = [
     params: id,
     body: UpdateArticleSchema,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params, body: input, services }) => {
+    handler: async (c, { params, body: input, services, defer }) => {
       const { article, changed } = await services.articles.update(params.id, input);
       if (changed) {
         c.var.audit('article.update', {
           ...subject('article', article.id),
           details: { title: article.title, fields: Object.keys(input) },
         });
+        await services.webhooks.emit('article.updated', articleEventData(article), defer);
       }
       return answer(c, article, { article });
     },
@@ -94,9 +97,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params, services }) => {
+    handler: async (c, { params, services, defer }) => {
       const article = await services.articles.setStatus(params.id, 'online');
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
+      await services.webhooks.emit('article.published', articleEventData(article), defer);
       return answer(c, article, { article });
     },
   }),
@@ -107,9 +111,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable },
-    handler: async (c, { params, services }) => {
+    handler: async (c, { params, services, defer }) => {
       const article = await services.articles.setStatus(params.id, 'offline');
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
+      await services.webhooks.emit('article.unpublished', articleEventData(article), defer);
       return answer(c, article, { article });
     },
   }),
@@ -120,9 +125,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params, services }) => {
+    handler: async (c, { params, services, defer }) => {
       await services.articles.delete(params.id);
       c.var.audit('article.delete', subject('article', params.id));
+      await services.webhooks.emit('article.deleted', { id: params.id }, defer);
       return c.body(null, 204);
     },
   }),
@@ -144,9 +150,10 @@ export const articlesRoutes = [
     params: id,
     body: SeoInputSchema,
     responses: { 200: SeoAnswer, 204: Unreadable },
-    handler: async (c, { params, body, services }) => {
+    handler: async (c, { params, body, services, defer }) => {
       const article = await services.articles.setSeo(params.id, toSeo(body));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
+      await services.webhooks.emit('article.updated', articleEventData(article), defer);
       return answer(c, article, { seo: article.seo });
     },
   }),

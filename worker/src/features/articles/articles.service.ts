@@ -45,6 +45,7 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
     publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
+    scheduledAt: a.scheduledAt ? a.scheduledAt.toISOString() : null,
     seo: { ...a.seo },
     images: images.map(toImageDto),
   };
@@ -82,6 +83,11 @@ export function createArticlesService(deps: ArticlesDeps) {
       return withImages(await visible(actor, id));
     },
 
+    /** The article as a read answers it, whatever its status: for previews, webhooks and the scheduler. */
+    async read(id: string): Promise<ArticleDto> {
+      return withImages(await existing(id));
+    },
+
     async list(actor: Actor, input: ListArticlesInput): Promise<Page<ArticleDto>> {
       // The public sees online articles only, whatever it asks for.
       const status = canReadOffline(actor) ? input.status : 'online';
@@ -109,6 +115,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         createdAt: now,
         updatedAt: now,
         publishedAt: null,
+        scheduledAt: null,
         seo: toSeo(input.seo),
       };
       await repos.articles.create(article);

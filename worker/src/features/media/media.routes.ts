@@ -30,7 +30,7 @@ export const mediaRoutes = [
     ],
     responses: { 201: z.object({ image: ImageSchema }) },
     errors: [413],
-    handler: async (c, { params, services }) => {
+    handler: async (c, { params, services, defer }) => {
       const { images } = services;
       const bytes = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
       const image = await images.upload(params.id, bytes);
@@ -38,6 +38,7 @@ export const mediaRoutes = [
         ...subject('image', image.id),
         details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
       });
+      await services.webhooks.emit('image.uploaded', image, defer);
       return c.json({ image }, 201);
     },
   }),
@@ -86,9 +87,10 @@ export const mediaRoutes = [
     allow: 'media.manage',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params, services }) => {
+    handler: async (c, { params, services, defer }) => {
       await services.media.delete(params.id);
       c.var.audit('image.delete', subject('image', params.id));
+      await services.webhooks.emit('image.deleted', { id: params.id }, defer);
       return c.body(null, 204);
     },
   }),

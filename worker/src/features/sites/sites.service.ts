@@ -10,6 +10,8 @@ export interface SitesDeps {
   repos: Repositories;
   clock: Clock;
   ids: IdGenerator;
+  /** After a site is created, changed or deleted (the allowed CORS origins follow the sites). */
+  changed?: () => void;
 }
 
 export const toSiteDto = (site: Site): SiteDto => ({
@@ -21,7 +23,7 @@ export const toSiteDto = (site: Site): SiteDto => ({
 });
 
 /** The sites articles are published to (docs/api.md#sites-and-authors). */
-export function createSitesService({ repos, clock, ids }: SitesDeps) {
+export function createSitesService({ repos, clock, ids, changed = () => {} }: SitesDeps) {
   return {
     async list(limit: number, cursor?: string): Promise<Page<SiteDto>> {
       const rows = await repos.sites.list({ limit: limit + 1, beforeId: decodeCursor(cursor) });
@@ -45,6 +47,7 @@ export function createSitesService({ repos, clock, ids }: SitesDeps) {
         updatedAt: now,
       };
       await repos.sites.create(site);
+      changed();
       return toSiteDto(site);
     },
 
@@ -59,12 +62,14 @@ export function createSitesService({ repos, clock, ids }: SitesDeps) {
           ? await repos.sites.findById(id)
           : await repos.sites.update(id, patch, clock.now());
       if (!site) throw notFound();
+      changed();
       return toSiteDto(site);
     },
 
     /** 409 while articles use the site. */
     async delete(id: string): Promise<void> {
       if (!(await repos.sites.delete(id))) throw notFound();
+      changed();
     },
   };
 }

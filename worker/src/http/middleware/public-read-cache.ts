@@ -11,7 +11,11 @@ const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
  * response without building a Headers object (undici's validating Headers
  * was ~9% of a cached read's CPU).
  */
-const HIT_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(SECURITY_HEADERS);
+const HIT_HEADERS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(SECURITY_HEADERS),
+  // Anonymous public reads, as the route itself answers them (shareablePublicRead).
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
 
 /** Path and query as sent: the same URL, the same answer. */
 const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));

@@ -48,6 +48,17 @@ export const securityHeaders = (): MiddlewareHandler => async (c, next) => {
   await next();
 };
 
+/**
+ * A public read answered without credentials (articles, sites, feeds, and
+ * every uploaded image and variant) may be used by pages on other origins:
+ * `<img>` from a site's own domain, `fetch()` under CORS. Everything else
+ * (the admin, answers to an authenticated request) stays `same-origin`.
+ */
+export const shareablePublicRead: MiddlewareHandler = async (c, next) => {
+  if (c.req.header('authorization') === undefined) c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  await next();
+};
+
 /** A copy of a response made outside the context, with the headers added. */
 export function withSecurityHeaders(res: Response): Response {
   const copy = new Response(res.body, res);

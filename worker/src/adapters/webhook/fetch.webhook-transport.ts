@@ -1,0 +1,39 @@
+import { hostRefusal } from '../../core/domain/target-address.js';
+import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
+
+/**
+ * Webhook requests on Workers: fetch, no redirects followed. A Worker cannot
+ * resolve a name itself, so the target is judged from the URL (addresses and
+ * local names); its fetch leaves through Cloudflare to the public internet,
+ * which does not route to private, loopback or metadata addresses.
+ */
+export function createFetchWebhookTransport(fetcher: typeof fetch = fetch): WebhookTransport {
+  return {
+    async vet(url, allowPrivate) {
+      return allowPrivate ? null : hostRefusal(new URL(url).hostname);
+    },
+
+    async post(request: OutboundRequest): Promise<OutboundResult> {
+      if (!request.allowPrivate) {
+        const why = hostRefusal(new URL(request.url).hostname);
+        if (why) return { ok: false, error: `refused: ${why}` };
+      }
+      try {
+        const res = await fetcher(request.url, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(request.timeoutMs),
+        });
+        await res.body?.cancel();
+        return { ok: true, status: res.status };
+      } catch (err) {
+        const e = err as { name?: string; message?: string };
+        if (e.name === 'TimeoutError' || e.name === 'AbortError')
+          return { ok: false, error: `no answer within ${request.timeoutMs / 1000} s` };
+        return { ok: false, error: (e.message ?? 'request failed').slice(0, 300) };
+      }
+    },
+  };
+}

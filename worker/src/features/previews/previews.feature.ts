@@ -1,0 +1,24 @@
+import { defineFeature } from '../../app/feature.js';
+import { createPreviewTokensRepository } from './previews.repository.js';
+import { previewsRoutes } from './previews.routes.js';
+import { createPreviewsService, type PreviewsService } from './previews.service.js';
+
+declare module '../../http/env.js' {
+  interface Services {
+    previews: PreviewsService;
+  }
+}
+
+/** Preview links of articles, and the clean-up of expired ones. */
+export const previewsFeature = defineFeature({
+  repositories: (kit) => ({ previewTokens: createPreviewTokensRepository(kit) }),
+  services: (deps) => ({
+    previews: createPreviewsService({
+      ...deps,
+      publicUrl: deps.settings.publicUrl,
+      readArticle: (id) => deps.services.articles.read(id),
+    }),
+  }),
+  routes: previewsRoutes,
+  jobs: (services) => [{ name: 'previews', run: (now) => services.previews.prune(now) }],
+});

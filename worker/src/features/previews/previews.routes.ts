@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import { IdParamSchema } from '../../contract/common.schema.js';
+import { subject } from '../../http/activity.js';
+import { routesOf } from '../../http/route.js';
+import { ArticleSchema } from '../articles/article.schema.js';
+import { CreatePreviewSchema, PreviewLinkSchema, PreviewTokenParamSchema } from './previews.schema.js';
+
+const route = routesOf('articles');
+
+/** Preview links: an offline article shown to whoever holds the link, until it expires or is revoked. */
+export const previewsRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/articles/{id}/preview',
+    summary: 'Make a preview link: anyone holding it reads the article, online or not, until it expires',
+    // Whoever shares an offline article must be allowed to read it.
+    allow: 'content.readOffline',
+    params: { id: IdParamSchema },
+    body: CreatePreviewSchema,
+    responses: { 201: PreviewLinkSchema },
+    handler: async (c, { params, body, services }) => {
+      const link = await services.previews.create(params.id, body.expiresInSeconds);
+      c.var.audit('article.preview.create', {
+        ...subject('article', params.id),
+        details: { expiresAt: link.expiresAt },
+      });
+      c.header('cache-control', 'no-store');
+      return c.json(link, 201);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/articles/{id}/preview',
+    summary: 'Revoke every preview link of an article',
+    allow: 'content.readOffline',
+    params: { id: IdParamSchema },
+    responses: { 204: null },
+    handler: async (c, { params, services }) => {
+      await services.previews.revokeAll(params.id);
+      c.var.audit('article.preview.revoke', subject('article', params.id));
+      return c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/preview/{token}',
+    summary: 'The article behind a preview link, as a read answers it (never cached, never indexed)',
+    allow: 'public',
+    params: { token: PreviewTokenParamSchema },
+    responses: { 200: z.object({ article: ArticleSchema }) },
+    handler: async (c, { params, services }) => {
+      const article = await services.previews.read(params.token);
+      c.header('cache-control', 'no-store');
+      c.header('x-robots-tag', 'noindex');
+      return c.json({ article });
+    },
+  }),
+];

@@ -1,0 +1,63 @@
+import { notFound } from '../../core/domain/errors.js';
+import { constantTimeEqual, newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
+import type { Repositories } from '../../ports/repositories.js';
+import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { ArticleDto } from '../articles/article.schema.js';
+import type { PreviewLinkDto } from './previews.schema.js';
+
+export interface PreviewsDeps {
+  repos: Repositories;
+  clock: Clock;
+  ids: IdGenerator;
+  publicUrl: string;
+  /** The article as a read answers it, whatever its status (ArticlesService.read). */
+  readArticle(id: string): Promise<ArticleDto>;
+}
+
+/**
+ * Preview links (docs/api.md#previews): a token of 256 random bits in the
+ * URL, of which only the SHA-256 is stored. A link is found by its hash and
+ * the hashes compared again in constant time; a copy of the database holds
+ * no usable link.
+ */
+export function createPreviewsService(deps: PreviewsDeps) {
+  const { repos, clock, ids } = deps;
+
+  return {
+    async create(articleId: string, expiresInSeconds: number): Promise<PreviewLinkDto> {
+      const token = newSecretCode();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + expiresInSeconds * 1000);
+      await repos.previewTokens.create({
+        id: ids.newId(),
+        articleId,
+        tokenHash: await sha256Hex(token),
+        expiresAt,
+        createdAt: now,
+      });
+      return { url: `${deps.publicUrl}/v1/preview/${token}`, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** The article the link shows, online or not; 404 for an unknown, revoked or expired link. */
+    async read(token: string): Promise<ArticleDto> {
+      const hash = await sha256Hex(token);
+      const found = await repos.previewTokens.findByHash(hash);
+      if (!found || !constantTimeEqual(found.tokenHash, hash)) throw notFound();
+      if (found.expiresAt.getTime() <= clock.now().getTime()) throw notFound();
+      return deps.readArticle(found.articleId);
+    },
+
+    /** Every link of the article stops working; 404 for an unknown article. */
+    async revokeAll(articleId: string): Promise<void> {
+      await deps.readArticle(articleId);
+      await repos.previewTokens.revokeAll(articleId);
+    },
+
+    /** The scheduled clean-up: expired links, a bounded number per run. */
+    async prune(now: Date): Promise<{ pruned: number }> {
+      return { pruned: await repos.previewTokens.pruneExpired(now, 500) };
+    },
+  };
+}
+
+export type PreviewsService = ReturnType<typeof createPreviewsService>;

@@ -1,0 +1,24 @@
+import { defineFeature } from '../../app/feature.js';
+import { createSchedulingRepository } from './scheduling.repository.js';
+import { schedulingRoutes } from './scheduling.routes.js';
+import { createSchedulingService, type SchedulingService } from './scheduling.service.js';
+
+declare module '../../http/env.js' {
+  interface Services {
+    scheduling: SchedulingService;
+  }
+}
+
+/** Publishing articles at a set time: the schedule routes and the scheduler job. */
+export const schedulingFeature = defineFeature({
+  repositories: (kit) => ({ scheduling: createSchedulingRepository(kit) }),
+  services: (deps) => ({
+    scheduling: createSchedulingService({
+      ...deps,
+      readArticle: (id) => deps.services.articles.read(id),
+      record: (event) => deps.services.activity.record(event),
+    }),
+  }),
+  routes: schedulingRoutes,
+  jobs: (services) => [{ name: 'scheduler', run: (now) => services.scheduling.publishDue(now) }],
+});

@@ -1,0 +1,124 @@
+import type { AttemptOutcome, WebhookEventType } from './webhook.schema.js';
+
+/** Webhooks: what the core needs from storage, and from the network. */
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  /** The signing secret, sealed (webhook-secrets.ts): never stored in the clear. */
+  sealedSecret: string;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type WebhookPatch = Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'active'>>;
+
+/** One row of the outbox: the exact body every endpoint is sent. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  /** Set for an event that must be recorded once only (a scheduled publication); unique. */
+  dedupeKey: string | null;
+  body: string;
+  createdAt: Date;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WebhookAttempt {
+  id: string;
+  webhookId: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  at: Date;
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  nextAttemptAt: Date | null;
+}
+
+export interface WebhooksRepository {
+  create(webhook: Webhook): Promise<void>;
+  findById(id: string): Promise<Webhook | null>;
+  /** Newest first (id descending). */
+  list(query: { limit: number; beforeId?: string }): Promise<Webhook[]>;
+  count(): Promise<number>;
+  /** Active endpoints, oldest first (there are at most MAX_WEBHOOKS). */
+  listActive(): Promise<Webhook[]>;
+  /** The updated endpoint, or null when unknown. */
+  update(id: string, patch: WebhookPatch, now: Date): Promise<Webhook | null>;
+  /** Removes the endpoint with its deliveries and attempts; false when unknown. */
+  delete(id: string): Promise<boolean>;
+
+  /** The event and its deliveries (one per endpoint), all or nothing. */
+  enqueue(event: WebhookEvent, deliveries: WebhookDelivery[]): Promise<void>;
+  findEvent(id: string): Promise<WebhookEvent | null>;
+  /** Pending deliveries to active endpoints due at `now` with attempts left, soonest first. */
+  due(now: Date, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Takes one attempt of a delivery: true only for the one caller that moved
+   * it from `seenAttempts` to the next (a conditional update), which also
+   * pushes `nextAttemptAt` to `until`, so nobody else retries it meanwhile
+   * and a crash mid-attempt only delays it.
+   */
+  claim(id: string, seenAttempts: number, now: Date, until: Date): Promise<boolean>;
+  /** The attempt and the delivery's new state, at once. */
+  recordAttempt(
+    attempt: WebhookAttempt,
+    delivery: { status: WebhookDelivery['status']; nextAttemptAt: Date | null },
+  ): Promise<void>;
+  /** Deliveries whose every attempt was claimed but whose last one never reported (a crash): failed. */
+  failSpent(now: Date): Promise<number>;
+  /** Attempts of one endpoint, newest first. */
+  listAttempts(webhookId: string, query: { limit: number; beforeId?: string }): Promise<WebhookAttempt[]>;
+  /** Deletes finished deliveries, their attempts and events older than `before`, at most `limit` of each. */
+  prune(before: Date, limit: number): Promise<number>;
+}
+
+declare module '../../ports/repositories.js' {
+  interface Repositories {
+    webhooks: WebhooksRepository;
+  }
+}
+
+/** One delivery request: a POST of `body` with `headers`. */
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback, private and link-local targets allowed. */
+  allowPrivate: boolean;
+}
+
+/** An answer (any status: the caller decides), or why none came. */
+export type OutboundResult = { ok: true; status: number } | { ok: false; error: string };
+
+/**
+ * Sends webhook requests. Follows no redirect (a 3xx is an answer like any
+ * other), and refuses targets on special addresses (core/domain/target-address.ts)
+ * unless allowed: on Node after resolving the name, connecting to the very
+ * address it checked; on Workers from the URL, the platform reaching only
+ * the public internet.
+ */
+export interface WebhookTransport {
+  /** Why this URL may not be a target (its host, or what it resolves to where that can be known), or null. */
+  vet(url: string, allowPrivate: boolean): Promise<string | null>;
+  post(request: OutboundRequest): Promise<OutboundResult>;
+}
