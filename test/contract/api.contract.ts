@@ -1,10 +1,10 @@
 /// <reference types="vite/client" />
-import type { ApiHarness, ApiTarget } from '../support/api-harness.js';
+import type { ApiTarget, SetupApi } from '../support/api-harness.js';
 import { suitesIn } from '../support/suites.js';
 
 export type { ApiTarget };
 
-type ApiSuite = (name: string, setup: () => Promise<ApiHarness>, target: ApiTarget) => void;
+type ApiSuite = (name: string, setup: SetupApi, target: ApiTarget) => void;
 
 /** Every feature's API suite (`features/<name>/*-api.contract.ts`), found by name. */
 export const API_SUITES = suitesIn<ApiSuite>(
@@ -13,6 +13,6 @@ export const API_SUITES = suitesIn<ApiSuite>(
 );
 
 /** Every API suite against one target and backend; each `setup()` is a fresh database and store. */
-export function runApiContracts(name: string, setup: () => Promise<ApiHarness>, t: ApiTarget) {
+export function runApiContracts(name: string, setup: SetupApi, t: ApiTarget) {
   for (const [, suite] of API_SUITES) suite(name, setup, t);
 }

@@ -2,6 +2,7 @@ import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
 import { createApp } from '../../worker/src/app/app.js';
 import type { AppDeps } from '../../worker/src/app/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
 
 /**
  * The same API suites run against every target and backend: a harness wraps
@@ -49,7 +50,12 @@ export interface ApiTarget {
   jwtSecret: string;
   maxUploadBytes: number;
   target: 'node' | 'workers';
+  /** A fresh webhook endpoint that this target's app can reach (on 127.0.0.1). */
+  webhookReceiver(): Promise<WebhookReceiver>;
 }
+
+/** A fresh app and store; `settings` (by their environment names) change the defaults. */
+export type SetupApi = (settings?: Record<string, string>) => Promise<ApiHarness>;
 
 /**
  * Requests name their network peer in this header; the real peer lookups

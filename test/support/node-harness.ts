@@ -9,6 +9,8 @@ import { REPO_ROOT } from './paths.js';
 import { startS3rver } from './s3rver.js';
 import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from './server-databases.js';
 import { parseMail, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
+import { type ReceiverServer, startReceiver } from './webhook-receiver.node.js';
 
 export const NODE_TEST_JWT_SECRET = 'node-test-secret-0123456789abcdef0123';
 export const NODE_MAX_UPLOAD_BYTES = 64 * 1024;
@@ -84,4 +86,15 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
     for (const c of cleanups) await c().catch(() => {});
     throw err;
   }
+}
+
+let receiver: Promise<ReceiverServer> | undefined;
+
+/** A fresh endpoint on this test process's webhook receiver (one server, started on first use, never keeping the process alive). */
+export async function nodeWebhookReceiver(): Promise<WebhookReceiver> {
+  receiver ??= startReceiver().then((r) => {
+    r.server.unref();
+    return r;
+  });
+  return (await receiver).endpoint();
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { startReceiver } from '../support/webhook-receiver.node.js';
 
 /**
  * Runs in Node for the workers project: a real SMTP catcher that the Worker
@@ -23,7 +24,11 @@ export default async function setup(project: TestProject) {
   project.provide('smtpPort', catcher.port);
   project.provide('smtpAuthOptionalPort', authOptional.port);
   project.provide('smtpInboxUrl', `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`);
+  // Webhook endpoints for the API suites in workerd, driven over HTTP (test/workers/support/remote-receiver.ts).
+  const receiver = await startReceiver({ control: true });
+  project.provide('webhookReceiverUrl', receiver.url);
   return async () => {
+    await receiver.close();
     inbox.close();
     await catcher.stop();
     await authOptional.stop();
@@ -35,5 +40,6 @@ declare module 'vitest' {
     smtpPort: number;
     smtpAuthOptionalPort: number;
     smtpInboxUrl: string;
+    webhookReceiverUrl: string;
   }
 }

@@ -4,12 +4,13 @@ import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
 import worker from '../../worker/src/entry.worker.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
+import { sampleArticle } from '../support/db-contract.js';
 
 const repos = buildRepositories(createD1Kit(env.DB));
 
 /** Invokes the Worker's scheduled() as the cron trigger would, and waits for its waitUntil work. */
 async function cron(at: Date): Promise<void> {
-  const controller = createScheduledController({ scheduledTime: at, cron: '*/15 * * * *' });
+  const controller = createScheduledController({ scheduledTime: at, cron: '* * * * *' });
   const ctx = createExecutionContext();
   await worker.scheduled(controller, env as unknown as Parameters<typeof worker.scheduled>[1], ctx);
   await waitOnExecutionContext(ctx);
@@ -17,7 +18,11 @@ async function cron(at: Date): Promise<void> {
 
 describe('Worker cron trigger', () => {
   beforeEach(async () => {
-    await env.DB.batch(['purge_runs', 'purge_settings', 'leases'].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    await env.DB.batch(
+      ['purge_runs', 'purge_settings', 'leases', 'webhook_events', 'articles'].map((t) =>
+        env.DB.prepare(`DELETE FROM ${t}`),
+      ),
+    );
   });
 
   it('does nothing while the purge is disabled', async () => {
@@ -39,6 +44,26 @@ describe('Worker cron trigger', () => {
     await cron(new Date(now + 15 * 60_000));
     expect(await repos.purge.listRuns({ limit: 5 })).toHaveLength(1);
     // The lease was given back.
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM leases').first<{ n: number }>())?.n).toBe(0);
+  });
+
+  it('publishes an article whose scheduled time has come, once, even when two invocations overlap', async () => {
+    const due = sampleArticle({ title: 'Due' });
+    const notYet = sampleArticle({ title: 'Not yet' });
+    await repos.articles.create(due);
+    await repos.articles.create(notYet);
+    const now = Date.now();
+    await repos.scheduling.schedule(due.id, new Date(now - 30_000), new Date(now - 60_000));
+    await repos.scheduling.schedule(notYet.id, new Date(now + 3_600_000), new Date(now - 60_000));
+    await Promise.all([cron(new Date(now)), cron(new Date(now))]);
+    expect(await repos.articles.findById(due.id)).toMatchObject({ status: 'online', scheduledAt: null });
+    expect(await repos.articles.findById(notYet.id)).toMatchObject({ status: 'offline' });
+    const events = await env.DB.prepare(
+      "SELECT count(*) AS n FROM webhook_events WHERE type = 'article.published'",
+    ).first<{
+      n: number;
+    }>();
+    expect(events?.n).toBe(1);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM leases').first<{ n: number }>())?.n).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import {
   NODE_TEST_JWT_SECRET,
   type NodeHarness,
   nodeHarness,
+  nodeWebhookReceiver,
 } from '../../support/node-harness.js';
 
 // The account flows again, with every code read from e-mails that worker-mailer
@@ -20,6 +21,7 @@ runAuthApiContract(name, setup, {
   jwtSecret: NODE_TEST_JWT_SECRET,
   maxUploadBytes: NODE_MAX_UPLOAD_BYTES,
   target: 'node',
+  webhookReceiver: nodeWebhookReceiver,
 });
 runAccountsApiContract(name, setup);
 runUsersApiContract(name, setup);

@@ -17,8 +17,8 @@ async function reset(): Promise<void> {
 
 export const WORKER_MAX_UPLOAD_BYTES = 64 * 1024;
 
-export async function workerHarness(): Promise<ApiHarness> {
+export async function workerHarness(more: Record<string, string> = {}): Promise<ApiHarness> {
   await reset();
-  const settings = parseSettings({ ...env, MAX_UPLOAD_BYTES: String(WORKER_MAX_UPLOAD_BYTES) }, 'workers');
+  const settings = parseSettings({ ...env, MAX_UPLOAD_BYTES: String(WORKER_MAX_UPLOAD_BYTES), ...more }, 'workers');
   return harnessFor(buildWorkerDeps(env, settings), reset);
 }

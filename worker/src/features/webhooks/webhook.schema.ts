@@ -57,7 +57,7 @@ export const UpdateWebhookSchema = z.object({
   url: UrlSchema.optional(),
   events: EventsSchema.optional(),
   description: DescriptionSchema.optional(),
-  /** An inactive endpoint is sent nothing; what it missed waits until it is active again. */
+  /** A paused endpoint (false) is queued nothing new; what was queued for it waits until it is active again. */
   active: z.boolean({ error: 'active must be true or false' }).optional(),
 });
 export type UpdateWebhookInput = z.output<typeof UpdateWebhookSchema>;
