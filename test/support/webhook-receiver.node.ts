@@ -34,8 +34,10 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 export async function startReceiver(options: { control?: boolean } = {}): Promise<ReceiverServer> {
   const endpoints = new Map<string, Endpoint>();
   const byKey = (key: string) => {
-    let e = endpoints.get(key);
-    if (!e) endpoints.set(key, (e = new Endpoint()));
+    const known = endpoints.get(key);
+    if (known) return known;
+    const e = new Endpoint();
+    endpoints.set(key, e);
     return e;
   };
   const server = createServer(async (req, res) => {
