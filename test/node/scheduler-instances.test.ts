@@ -8,10 +8,10 @@ import {
   createSchedulingService,
   SCHEDULER_LEASE_MS,
 } from '../../worker/src/features/scheduling/scheduling.service.js';
-import { sampleWebhook } from '../../worker/src/features/webhooks/webhooks-repository.contract.js';
 import { sampleArticle } from '../support/db-contract.js';
 import { MIGRATIONS_ROOT, mysqlHarness, type NodeDbHarness, postgresHarness } from '../support/db-node-harness.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
+import { sampleWebhook } from '../support/webhook-samples.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const ARTICLES = 25;

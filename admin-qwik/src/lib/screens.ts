@@ -10,6 +10,7 @@ import {
   IconSettings,
   IconSites,
   IconUsers,
+  IconWebhooks,
 } from '../components/icons/icons';
 import { withoutTrailingSlashes } from './url';
 
@@ -64,6 +65,14 @@ export const SCREENS: readonly Screen[] = [
     label: 'Integrations',
     summary: 'API keys for other systems.',
     icon: IconIntegrations,
+    ready: true,
+    ownerOnly: true,
+  },
+  {
+    href: '/webhooks',
+    label: 'Webhooks',
+    summary: 'Signed notices to other systems when content changes.',
+    icon: IconWebhooks,
     ready: true,
     ownerOnly: true,
   },

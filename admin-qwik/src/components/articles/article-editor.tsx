@@ -12,6 +12,7 @@ import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
 import { AuthorPicker } from './author-picker';
 import { ImageUploader } from './image-uploader';
+import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
 
 /** Every item of a paged list (sites, authors: small catalogues), up to `max`; `page` reads one page. */
@@ -300,6 +301,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         <ImageUploader articleId={id.value} images={images} onUploaded$={() => loadImages(id.value!)} />
       )}
       {a && id.value && <SeoPanel articleId={id.value} title={a.title} images={images.value} />}
+      {a && id.value && <ScheduleAndPreview article={article} />}
     </div>
   );
 });

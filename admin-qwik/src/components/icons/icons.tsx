@@ -48,6 +48,15 @@ export const IconIntegrations = (p: IconProps) => (
   </Icon>
 );
 
+export const IconWebhooks = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="6" cy="17" r="2.5" />
+    <circle cx="18" cy="17" r="2.5" />
+    <circle cx="12" cy="6" r="2.5" />
+    <path d="M10.8 8.2L7.2 14.8M8.5 17h7M13.2 8.2l3.6 6.6" />
+  </Icon>
+);
+
 export const IconSettings = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="3" />

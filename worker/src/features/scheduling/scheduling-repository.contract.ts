@@ -5,8 +5,8 @@ import {
   type SetupRepositories,
   sampleArticle,
 } from '../../../../test/support/db-contract.js';
+import { sampleWebhook } from '../../../../test/support/webhook-samples.js';
 import type { WebhookDelivery } from '../webhooks/webhooks.port.js';
-import { sampleWebhook } from '../webhooks/webhooks-repository.contract.js';
 import type { ScheduledPublication } from './scheduling.port.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, SetupApi } from '../../../../test/support/api-harness.js';
 import { PNG_1x1 } from '../../../../test/support/images.js';
-import { expectSecurityHeaders } from '../system/system-api.contract.js';
+import { SECURITY_HEADERS } from '../../http/middleware/security-headers.js';
 
 const SITE = 'https://blog.example';
 
@@ -17,6 +17,13 @@ const preflight = (api: ApiHarness, path: string, origin: string, method = 'GET'
   });
 
 const corp = (res: { headers: Headers }) => res.headers.get('cross-origin-resource-policy');
+
+/** Every answer carries the security headers, these included (CORP aside, which this suite checks itself). */
+function expectSecurityHeaders(res: { headers: Headers }, label: string) {
+  for (const [name, value] of SECURITY_HEADERS) {
+    if (name !== 'Cross-Origin-Resource-Policy') expect(res.headers.get(name), `${label}: ${name}`).toBe(value);
+  }
+}
 
 /** Cross-origin access per docs/api.md#cross-origin: who may call from a browser, and what may be embedded. */
 export function runCorsApiContract(name: string, setup: SetupApi) {

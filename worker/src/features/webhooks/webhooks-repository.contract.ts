@@ -7,25 +7,12 @@ import {
   newId,
   type SetupRepositories,
 } from '../../../../test/support/db-contract.js';
+import { sampleWebhook } from '../../../../test/support/webhook-samples.js';
 import type { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhooks.port.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const MINUTE = 60_000;
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * MINUTE);
-
-export function sampleWebhook(overrides: Partial<Webhook> = {}): Webhook {
-  return {
-    id: newId(),
-    url: 'https://hooks.example/receive?x=1',
-    events: ['article.published', 'article.deleted'],
-    description: 'Rebuild the site',
-    sealedSecret: 'v1.aXY=.c2VhbGVk',
-    active: true,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...overrides,
-  };
-}
 
 const sampleEvent = (overrides: Partial<WebhookEvent> = {}): WebhookEvent => ({
   id: newId(),

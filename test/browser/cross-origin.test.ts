@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JPEG_400x300 } from '../support/images.js';
+import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, startCms } from './admin-helpers.js';
+
+/**
+ * What a site's own frontend does, in Chromium: a page served from another
+ * origin (another host name and port) shows a CMS image and fetches a CMS
+ * article. The CMS allows the site's origin because a site record names it.
+ */
+
+interface Frontend {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** A tiny static server: one page, no CSP of its own, that loads from the CMS at `cms`. */
+async function startFrontend(host: string, page: (origin: string) => string): Promise<Frontend> {
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    if (req.url !== '/') {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(page(origin));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const frontendPage = (cms: string, imagePath: string, articleId: string) => `<!doctype html>
+<html><head><title>Frontend</title><link rel="icon" href="data:,"></head><body>
+<img id="photo" alt="" src="${cms}${imagePath}">
+<img id="variant" alt="" src="${cms}${imagePath}?w=160&format=webp">
+<h1 id="title">…</h1>
+<p id="error"></p>
+<script>
+fetch(${JSON.stringify(`${cms}/v1/articles/${articleId}`)})
+  .then((res) => res.json())
+  .then((body) => { document.getElementById('title').textContent = body.article.title; })
+  .catch((err) => { document.getElementById('error').textContent = String(err); });
+</script>
+</body></html>`;
+
+describe('a frontend on another origin', () => {
+  let cms: Cms;
+  let token: string;
+  let articleId: string;
+  let imagePath: string;
+  const frontends: Frontend[] = [];
+  beforeAll(async () => {
+    cms = await startCms();
+    token = await createOwner(cms.server, 'owner@example.com');
+    const created = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
+      title: 'Hello from the CMS',
+    });
+    articleId = created.body.article.id;
+    await apiCall(cms.server, 'POST', `/v1/articles/${articleId}/publish`, token);
+    const form = new FormData();
+    form.set('file', new Blob([JPEG_400x300 as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), 'photo.jpg');
+    const uploaded = await fetch(`${cms.server.url}/v1/articles/${articleId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    imagePath = new URL(((await uploaded.json()) as { image: { url: string } }).image.url, cms.server.url).pathname;
+  });
+  afterAll(async () => {
+    for (const f of frontends) await f.close();
+    await cms?.stop();
+  });
+
+  it('shows a CMS image and a fetched article on the site’s own origin', async () => {
+    // localhost against the CMS's 127.0.0.1, on a port of its own: another origin, and another site.
+    const frontend = await startFrontend('localhost', () => frontendPage(cms.server.url, imagePath, articleId));
+    frontends.push(frontend);
+    const site = await apiCall(cms.server, 'POST', '/v1/sites', token, {
+      name: 'Frontend',
+      baseUrl: `${frontend.origin}/blog`,
+    });
+    expect(site.status).toBe(201);
+
+    const { page, problems } = await newPage(cms);
+    await page.goto(`${frontend.origin}/`);
+    await page.getByRole('heading', { name: 'Hello from the CMS' }).waitFor(POLL);
+    for (const id of ['photo', 'variant']) {
+      await expect
+        .poll(() => page.locator(`#${id}`).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), POLL)
+        .toBeGreaterThan(0);
+    }
+    expect(await page.locator('#photo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+    expect(await page.locator('#variant').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    expect(await page.locator('#error').textContent()).toBe('');
+    expectNoProblems(problems);
+  });
+
+  it('embeds images anywhere, but lets only allowed origins read the API', async () => {
+    const stranger = await startFrontend('localhost', () => frontendPage(cms.server.url, imagePath, articleId));
+    frontends.push(stranger);
+    const { page, problems } = await newPage(cms);
+    await page.goto(`${stranger.origin}/`);
+    await expect.poll(() => page.locator('#error').textContent(), POLL).toMatch(/TypeError/);
+    expect(await page.locator('#title').textContent()).toBe('…');
+    await expect
+      .poll(() => page.locator('#photo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), POLL)
+      .toBe(400);
+    // Chromium reports the refused read itself; nothing else went wrong.
+    expect(problems.consoleErrors).toEqual([
+      expect.stringMatching(/has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header/),
+      expect.stringMatching(/Failed to load resource: net::ERR_FAILED$/),
+    ]);
+    expect(problems.pageErrors).toEqual([]);
+  });
+});
