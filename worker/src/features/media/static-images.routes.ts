@@ -10,7 +10,7 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
  * Conditional requests are answered from the row; the bytes come from
  * storage. `no-cache` makes every cache revalidate, so a deleted image (or
  * variant) is never served again from anywhere. The query is part of the
- * URL, so caches key variants apart without `Vary`.
+ * URL, so caches key variants apart without a `Vary` of their own.
  */
 export const staticImagesRoutes = [
   routesOf('media')({

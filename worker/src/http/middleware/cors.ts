@@ -42,7 +42,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler {
       return withSecurityHeaders(new Response(null, { status: 204, headers }));
     }
     // Whether an answer carries the header depends on the Origin: caches must keep them apart.
-    if (!policy.anyOrigin) c.header('Vary', 'Origin', { append: true });
+    c.header('Vary', 'Origin', { append: true });
     const allowed = origin !== undefined && (await policy.allows(origin));
     await next();
     if (!allowed) return;
@@ -54,7 +54,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler {
       c.res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
     }
     allowOrigin(c.res.headers, policy, origin);
-    if (!policy.anyOrigin) c.res.headers.set('Vary', mergeVary(c.res.headers.get('Vary')));
+    c.res.headers.set('Vary', mergeVary(c.res.headers.get('Vary')));
   };
 }
 

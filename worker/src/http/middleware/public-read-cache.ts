@@ -13,8 +13,9 @@ const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
  */
 const HIT_HEADERS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SECURITY_HEADERS),
-  // Anonymous public reads, as the route itself answers them (shareablePublicRead).
+  // Anonymous public reads, as the route itself answers them (shareablePublicRead, and cors()'s Vary).
   'Cross-Origin-Resource-Policy': 'cross-origin',
+  Vary: 'Origin',
 };
 
 /** Path and query as sent: the same URL, the same answer. */
