@@ -2,8 +2,8 @@ import { $, component$, type Signal, useSignal } from '@builder.io/qwik';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { formatDateTime } from '../../lib/format';
 import { call } from '../../lib/typed-api';
-import { IconCopy } from '../icons/icons';
 import { ConfirmButton } from '../ui/confirm-button';
+import { CopyField } from '../ui/copy-field';
 import { FormError, Status } from '../ui/form-error';
 
 /** How long a preview link may live, as the API bounds it (60 s to 30 days; 7 days by default). */
@@ -31,7 +31,6 @@ export const ScheduleAndPreview = component$((props: { article: Signal<ArticleDt
   const status = useSignal<string | null>(null);
   const busy = useSignal(false);
   const link = useSignal<{ url: string; expiresAt: string } | null>(null);
-  const copied = useSignal<string | null>(null);
 
   const schedule = $(async (form: HTMLFormElement) => {
     const article = props.article.value;
@@ -81,7 +80,6 @@ export const ScheduleAndPreview = component$((props: { article: Signal<ArticleDt
     const article = props.article.value;
     if (!article) return;
     error.value = null;
-    copied.value = null;
     const seconds = Number((form.querySelector('#preview-lifetime') as HTMLSelectElement).value);
     const res = await call('post', '/v1/articles/{id}/preview', {
       path: { id: article.id },
@@ -95,19 +93,6 @@ export const ScheduleAndPreview = component$((props: { article: Signal<ArticleDt
     status.value = `A preview link was made; it works until ${formatDateTime(res.data.expiresAt)}.`;
   });
 
-  const copy = $(async () => {
-    if (!link.value) return;
-    try {
-      await navigator.clipboard.writeText(link.value.url);
-      copied.value = 'Copied to the clipboard.';
-    } catch {
-      const field = document.getElementById('preview-url') as HTMLInputElement | null;
-      field?.focus();
-      field?.select();
-      copied.value = 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
-    }
-  });
-
   const revoke = $(async () => {
     const article = props.article.value;
     if (!article) return;
@@ -118,7 +103,6 @@ export const ScheduleAndPreview = component$((props: { article: Signal<ArticleDt
       return;
     }
     link.value = null;
-    copied.value = null;
     status.value = 'Every preview link of this article has stopped working.';
   });
 
@@ -171,16 +155,10 @@ export const ScheduleAndPreview = component$((props: { article: Signal<ArticleDt
         </button>
       </form>
       {link.value && (
-        <div class="inline-form" data-testid="preview-link">
-          <label for="preview-url">Link</label>
-          <input id="preview-url" type="text" readOnly value={link.value.url} class="secret-field" spellcheck={false} />
-          <button type="button" class="button" onClick$={copy}>
-            <IconCopy />
-            <span>Copy</span>
-          </button>
+        <div data-testid="preview-link">
+          <CopyField id="preview-url" label="Link" value={link.value.url} statusTestId="preview-copy-status" />
         </div>
       )}
-      <Status message={copied.value} testId="preview-copy-status" />
       <ConfirmButton
         label="Revoke preview links"
         question="Stop every preview link of this article from working?"

@@ -1,9 +1,9 @@
 import { $, component$, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
-import { IconCopy } from '../../components/icons/icons';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
+import { SecretCard } from '../../components/ui/secret-card';
 import { API_KEY_SCOPES, type ApiKeyDto, type ApiKeyScope } from '../../lib/api-keys';
 import { formatDateTime } from '../../lib/format';
 import { SessionContext } from '../../lib/session';
@@ -24,7 +24,6 @@ export default component$(() => {
     loading: true,
   });
   const secret = useSignal<{ name: string; value: string } | null>(null);
-  const copied = useSignal<string | null>(null);
   const formError = useSignal<string | null>(null);
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
@@ -50,26 +49,6 @@ export default component$(() => {
     { strategy: 'document-ready' },
   );
 
-  // The new secret takes the focus once it is on the page (screen readers read it first).
-  useVisibleTask$(({ track }) => {
-    if (track(() => secret.value)) document.getElementById('secret-heading')?.focus();
-  });
-
-  const copy = $(async () => {
-    const value = secret.value?.value;
-    if (!value) return;
-    const field = document.getElementById('key-secret') as HTMLInputElement | null;
-    try {
-      await navigator.clipboard.writeText(value);
-      copied.value = 'Copied to the clipboard.';
-    } catch {
-      // No clipboard permission: select it, so Ctrl+C / ⌘C takes it.
-      field?.focus();
-      field?.select();
-      copied.value = 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
-    }
-  });
-
   if (session.user && session.user.role !== 'owner')
     return (
       <div>
@@ -89,43 +68,17 @@ export default component$(() => {
       </p>
 
       {secret.value && (
-        <section class="card card-secret" aria-labelledby="secret-heading" data-testid="new-secret">
-          <h2 id="secret-heading" tabIndex={-1}>
-            {`The secret of “${secret.value.name}”`}
-          </h2>
-          <p>
-            <strong>This is the only time it is shown.</strong> Store it where the other system keeps its secrets; it is
-            sent as <code>Authorization: Bearer …</code>.
-          </p>
-          <div class="inline-form">
-            <label for="key-secret">Secret</label>
-            <input
-              id="key-secret"
-              type="text"
-              readOnly
-              value={secret.value.value}
-              class="secret-field"
-              spellcheck={false}
-              autoComplete="off"
-            />
-            <button type="button" class="button button-primary" onClick$={copy}>
-              <IconCopy />
-              <span>Copy</span>
-            </button>
-          </div>
-          <Status message={copied.value} testId="copy-status" />
-          <button
-            type="button"
-            class="button"
-            onClick$={() => {
-              secret.value = null;
-              copied.value = null;
-              setTimeout(() => document.getElementById('key-name')?.focus(), 0);
-            }}
-          >
-            I have stored it
-          </button>
-        </section>
+        <SecretCard
+          title={`The secret of “${secret.value.name}”`}
+          inputId="key-secret"
+          value={secret.value.value}
+          onStored$={() => {
+            secret.value = null;
+            setTimeout(() => document.getElementById('key-name')?.focus(), 0);
+          }}
+        >
+          Store it where the other system keeps its secrets; it is sent as <code>Authorization: Bearer …</code>.
+        </SecretCard>
       )}
 
       <section class="card" aria-labelledby="keys-heading">
@@ -224,7 +177,6 @@ export default component$(() => {
             }
             list.items = [res.data.apiKey, ...list.items];
             secret.value = { name: res.data.apiKey.name, value: res.data.secret };
-            copied.value = null;
             form.reset();
             // `checked` is set as a property, which reset does not keep: read access is the default again.
             const read = document.getElementById('scope-content:read') as HTMLInputElement | null;

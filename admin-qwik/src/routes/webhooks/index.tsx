@@ -1,9 +1,9 @@
 import { $, component$, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
-import { IconCopy } from '../../components/icons/icons';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
+import { SecretCard } from '../../components/ui/secret-card';
 import { formatDateTime } from '../../lib/format';
 import { SessionContext } from '../../lib/session';
 import { call } from '../../lib/typed-api';
@@ -35,7 +35,6 @@ export default component$(() => {
   const list = useStore<{ items: WebhookDto[]; loading: boolean }>({ items: [], loading: true });
   const attempts = useStore<Record<string, WebhookAttemptDto[]>>({});
   const secret = useSignal<{ url: string; value: string } | null>(null);
-  const copied = useSignal<string | null>(null);
   const formError = useSignal<string | null>(null);
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
@@ -68,24 +67,6 @@ export default component$(() => {
     },
     { strategy: 'document-ready' },
   );
-
-  useVisibleTask$(({ track }) => {
-    if (track(() => secret.value)) document.getElementById('secret-heading')?.focus();
-  });
-
-  const copy = $(async () => {
-    const value = secret.value?.value;
-    if (!value) return;
-    try {
-      await navigator.clipboard.writeText(value);
-      copied.value = 'Copied to the clipboard.';
-    } catch {
-      const field = document.getElementById('webhook-secret') as HTMLInputElement | null;
-      field?.focus();
-      field?.select();
-      copied.value = 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
-    }
-  });
 
   const test = $(async (w: WebhookDto) => {
     error.value = null;
@@ -134,43 +115,17 @@ export default component$(() => {
       </p>
 
       {secret.value && (
-        <section class="card card-secret" aria-labelledby="secret-heading" data-testid="new-secret">
-          <h2 id="secret-heading" tabIndex={-1}>
-            {`The signing secret of ${secret.value.url}`}
-          </h2>
-          <p>
-            <strong>This is the only time it is shown.</strong> The receiver checks the <code>webhook-signature</code>{' '}
-            header with it.
-          </p>
-          <div class="inline-form">
-            <label for="webhook-secret">Secret</label>
-            <input
-              id="webhook-secret"
-              type="text"
-              readOnly
-              value={secret.value.value}
-              class="secret-field"
-              spellcheck={false}
-              autoComplete="off"
-            />
-            <button type="button" class="button button-primary" onClick$={copy}>
-              <IconCopy />
-              <span>Copy</span>
-            </button>
-          </div>
-          <Status message={copied.value} testId="copy-status" />
-          <button
-            type="button"
-            class="button"
-            onClick$={() => {
-              secret.value = null;
-              copied.value = null;
-              setTimeout(() => document.getElementById('webhook-url')?.focus(), 0);
-            }}
-          >
-            I have stored it
-          </button>
-        </section>
+        <SecretCard
+          title={`The signing secret of ${secret.value.url}`}
+          inputId="webhook-secret"
+          value={secret.value.value}
+          onStored$={() => {
+            secret.value = null;
+            setTimeout(() => document.getElementById('webhook-url')?.focus(), 0);
+          }}
+        >
+          The receiver checks the <code>webhook-signature</code> header with it.
+        </SecretCard>
       )}
 
       <section class="card" aria-labelledby="webhooks-heading">
@@ -278,7 +233,6 @@ export default component$(() => {
             }
             list.items = [res.data.webhook, ...list.items];
             secret.value = { url: res.data.webhook.url, value: res.data.secret };
-            copied.value = null;
             form.reset();
             const published = document.getElementById('event-article.published') as HTMLInputElement | null;
             if (published) published.checked = true;
