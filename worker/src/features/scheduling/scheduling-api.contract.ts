@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, ApiTarget, SetupApi } from '../../../../test/support/api-harness.js';
 import { verifyStandardWebhook } from '../../../../test/support/standard-webhooks.js';
-import { scheduledJobs } from '../../app/services.js';
+import { subscribe, runJobs as tick } from '../../../../test/support/webhook-flows.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 const MINUTE = 60_000;
@@ -24,7 +24,7 @@ export function runSchedulingApiContract(name: string, setup: SetupApi, target: 
     const schedule = (id: string, publishAt: unknown, token = owner) =>
       api.request(`/v1/articles/${id}/schedule`, { method: 'POST', token, json: { publishAt } });
     const read = async (id: string, token?: string) => api.request(`/v1/articles/${id}`, token ? { token } : {});
-    const runJobs = () => scheduledJobs(api.deps)(api.clock.now());
+    const runJobs = () => tick(api);
 
     it('schedules an offline article, which stays offline with scheduledAt, and cancels', async () => {
       const article = await createArticle(api, owner, { title: 'Later' });
@@ -104,13 +104,7 @@ export function runSchedulingApiContract(name: string, setup: SetupApi, target: 
 
     it('publishes due articles as the system, exactly once across overlapping runs, and fires article.published once', async () => {
       const receiver = await target.webhookReceiver();
-      const hook = await (
-        await api.request('/v1/webhooks', {
-          method: 'POST',
-          token: owner,
-          json: { url: receiver.url, events: ['article.published'] },
-        })
-      ).json();
+      const hook = await subscribe(api, owner, receiver.url, ['article.published']);
       const soon = await createArticle(api, owner, { title: 'Soon' });
       const later = await createArticle(api, owner, { title: 'Later still' });
       await schedule(soon.id, inMinutes(2));
