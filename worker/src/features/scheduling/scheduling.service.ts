@@ -98,6 +98,8 @@ export function createSchedulingService(deps: SchedulingDeps) {
      * deliveries go out with the webhooks job of the same tick.
      */
     async publishDue(now: Date): Promise<SchedulerSummary> {
+      // A read first: a tick with nothing due writes nothing, not even the lease.
+      if ((await repos.scheduling.due(now, 1)).length === 0) return { published: 0, skipped: false };
       const holder = ids.newId();
       if (!(await repos.leases.acquire(SCHEDULER_LEASE, holder, now, new Date(now.getTime() + SCHEDULER_LEASE_MS))))
         return { published: 0, skipped: true };
