@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXCERPT_LENGTH, plainExcerpt, plainText } from '../../worker/src/core/content/excerpt.js';
-
-/** The fastest of a few runs: one slow run on a shared machine says nothing. */
-function fastest(run: () => void, times = 5): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
+import { fastestCpuMs } from '../support/cpu-time.js';
 
 const SIZE = 150_000;
 const repeat = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -96,10 +86,10 @@ describe('plainExcerpt', () => {
     const hostile = repeat(unit);
     const all = Number.POSITIVE_INFINITY;
     const plainMs = Math.max(
-      fastest(() => plainText(plain, format, all)),
+      fastestCpuMs(() => plainText(plain, format, all)),
       0.5,
     );
-    const hostileMs = fastest(() => plainText(hostile, format, all));
+    const hostileMs = fastestCpuMs(() => plainText(hostile, format, all));
     expect(hostileMs / plainMs).toBeLessThan(5);
   });
 });

@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderArticleHtml } from '../../worker/src/core/content/render.js';
 import type { ArticleFormat } from '../../worker/src/features/articles/article.schema.js';
+import { fastestCpuMs } from '../support/cpu-time.js';
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 
-/**
- * The fastest of a few runs of each size, never below a millisecond (below
- * that a timer measures noise), the sizes taken in turn so that a busy
- * moment of a shared machine falls on both.
- */
+/** Both sizes measured the same way (see cpu-time.ts), never below a millisecond. */
 function fastestOfEach(small: () => void, large: () => void): [number, number] {
-  // One untimed pass of each first: the first call pays for compiling.
-  small();
-  large();
-  let bestSmall = Number.POSITIVE_INFINITY;
-  let bestLarge = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    let started = performance.now();
-    small();
-    bestSmall = Math.min(bestSmall, performance.now() - started);
-    started = performance.now();
-    large();
-    bestLarge = Math.min(bestLarge, performance.now() - started);
-  }
-  return [Math.max(bestSmall, 1), Math.max(bestLarge, 1)];
+  return [Math.max(fastestCpuMs(small), 1), Math.max(fastestCpuMs(large), 1)];
 }
 
 /**
