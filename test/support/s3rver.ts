@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,12 +22,65 @@ export interface RunningS3rver {
   stop(): Promise<void>;
 }
 
+interface S3rverFilesystemStore {
+  rootDirectory: string;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  metadata: unknown;
+  content: Buffer | NodeJS.ReadableStream;
+}
+
+let atomicPuts = false;
+/**
+ * s3rver writes an object in place, so two PUTs of one key interleave their
+ * bytes; S3 (and R2, SeaweedFS, MinIO) replace an object whole. The blob store
+ * contract checks that our adapter sends one whole PUT, so the server under it
+ * must keep S3's promise: write to a file beside the bucket, then rename.
+ */
+function makeS3rverPutsAtomic(): void {
+  if (atomicPuts) return;
+  atomicPuts = true;
+  const store = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as {
+    prototype: S3rverFilesystemStore;
+  };
+  store.prototype.putObject = async function putObject(this: S3rverFilesystemStore, object: S3rverObject) {
+    const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+    const partial = path.join(`${this.rootDirectory}-partial`, randomUUID());
+    await mkdir(path.dirname(objectPath), { recursive: true });
+    await mkdir(path.dirname(partial), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const out = createWriteStream(partial);
+    const chunks: AsyncIterable<Buffer> = Buffer.isBuffer(object.content)
+      ? [object.content]
+      : (object.content as AsyncIterable<Buffer>);
+    for await (const chunk of chunks) {
+      md5.update(chunk);
+      size += chunk.length;
+      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+    }
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    await rename(partial, objectPath);
+    const digest = md5.digest('hex');
+    await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  };
+}
+
 /**
  * A real S3 implementation on 127.0.0.1, random port, temp directory, bucket
  * created up front. Throws if it cannot start, so a suite depending on it
  * fails instead of silently skipping.
  */
 export async function startS3rver(bucket = 'cms-test'): Promise<RunningS3rver> {
+  makeS3rverPutsAtomic();
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
   const directory = await mkdtemp(path.join(tmpdir(), 'cms-s3rver-'));
   const server = new S3rver({
@@ -52,6 +107,7 @@ export async function startS3rver(bucket = 'cms-test'): Promise<RunningS3rver> {
     async stop() {
       await server.close();
       await rm(directory, { recursive: true, force: true });
+      await rm(`${directory}-partial`, { recursive: true, force: true });
     },
   };
 }
