@@ -56,13 +56,14 @@ function makeS3rverPutsAtomic(): void {
     const md5 = createHash('md5');
     let size = 0;
     const out = createWriteStream(partial);
-    const chunks: AsyncIterable<Buffer> = Buffer.isBuffer(object.content)
-      ? [object.content]
-      : (object.content as AsyncIterable<Buffer>);
+    const content = object.content;
+    const chunks: Iterable<Buffer> | AsyncIterable<Buffer> = Buffer.isBuffer(content)
+      ? [content as Buffer]
+      : (content as unknown as AsyncIterable<Buffer>);
     for await (const chunk of chunks) {
       md5.update(chunk);
       size += chunk.length;
-      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
