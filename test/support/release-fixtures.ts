@@ -93,8 +93,8 @@ function replaceOnce(text: string, from: string, to: string): string {
  * A built release tree in `dir` made from the real dist/node/server.mjs
  * (built by scripts/build-node.ts), the way `release build --from DIR`
  * packs it: the bundle relabelled with another version and pinned to test
- * keys (both by exact, counted replacements, so a changed bundle fails
- * loudly), the migrations, package files and the supervisor.
+ * keys, made active (the committed ones may all be retired), both by exact,
+ * counted replacements so that a changed bundle fails loudly; the migrations, package files and the supervisor.
  */
 export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -108,8 +108,8 @@ export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
     const pin = opts.pins[i]!;
     bundle = replaceOnce(
       bundle,
-      `keyId: "${real.keyId}", publicKey: "${real.publicKey}"`,
-      `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}"`,
+      `keyId: "${real.keyId}", publicKey: "${real.publicKey}", status: "${real.status}"`,
+      `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}", status: "active"`,
     );
   });
   if (opts.brokenAfterMigrating)

@@ -14,8 +14,8 @@ import type {
 import { artifactOf, feedOf, makeKey, makeManifest, sign, type TestKey } from '../support/release-fixtures.js';
 
 const FEED = 'https://updates.example/cms/feed.json';
-/** What status adds where no supervisor runs (Workers, or these tests without a switcher). */
-const UNSUPERVISED = { supervised: false, previous: null, pending: null, lastApply: null };
+/** What status adds where no supervisor runs (Workers, or these tests without a switcher), with one pinned key. */
+const UNSUPERVISED = { supervised: false, previous: null, pending: null, lastApply: null, trustedKeys: 1 };
 const tarball = new TextEncoder().encode('release 1.2.0 '.repeat(500));
 let key: TestKey;
 let files: Map<string, () => Response>;

@@ -1507,6 +1507,8 @@ export interface components {
                 reason: string | null;
                 actorId: string | null;
             } | null;
+            /** @description How many release-signing keys this build trusts (active pins); 0: no update can be verified */
+            trustedKeys: number;
         };
     };
     responses: never;

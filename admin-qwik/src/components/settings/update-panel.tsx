@@ -113,6 +113,12 @@ export const UpdatePanel = component$(() => {
               </>
             )}
           </dl>
+          {s.trustedKeys === 0 && (
+            <p class="notice" data-testid="update-no-key">
+              No trusted release key is configured: this build trusts no release-signing key, so no update can be
+              verified or installed through the feed. Install new versions by hand until a key is pinned.
+            </p>
+          )}
           {s.available && (
             <div class="notice" data-testid="update-available">
               <p class="notice-title">{`Version ${s.latest} is available.`}</p>
@@ -133,7 +139,12 @@ export const UpdatePanel = component$(() => {
       {s && !isOwner && <p class="hint">Only the owner checks for, downloads and applies updates.</p>}
       {s && isOwner && (
         <div class="actions">
-          <button type="button" class="button" disabled={!!busy.value} onClick$={() => run('check')}>
+          <button
+            type="button"
+            class="button"
+            disabled={!!busy.value || s.trustedKeys === 0}
+            onClick$={() => run('check')}
+          >
             {busy.value === 'check' ? 'Checking…' : 'Check now'}
           </button>
           <button

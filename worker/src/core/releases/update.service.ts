@@ -10,7 +10,7 @@ import type {
 } from '../../ports/update-feed.js';
 import { downloadArtifact } from './download.js';
 import { type Manifest, ManifestSchema } from './manifest.js';
-import { PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
+import { activeKeyCount, PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';
 import { ReleaseRefusedError, refuse } from './refusal.js';
 import { compareVersions } from './semver.js';
 import { verifyFeed } from './verify-manifest.js';
@@ -18,6 +18,9 @@ import { verifyFeed } from './verify-manifest.js';
 /** Where an update is a deployment, apply and rollback say how to do it instead. */
 export const WORKERS_APPLY_MESSAGE =
   'On Cloudflare Workers an update is a deployment: `wrangler versions upload` then `wrangler versions deploy` (or `npm run deploy`); roll back with `wrangler rollback`. See docs/releases.md, "Workers".';
+/** Said plainly instead of a refusal per release: with no active key, nothing can ever verify. */
+export const NO_TRUSTED_KEY_MESSAGE =
+  'No trusted release key is configured: this build pins no active release-signing key, so no update can be verified. See docs/releases.md, "Pinning keys".';
 const UNSUPERVISED_MESSAGE =
   'This server was not started by the supervisor, so it cannot restart into another release. Start it with `NODE_ENV=production npm start` (docs/releases.md, "The supervisor").';
 
@@ -209,6 +212,7 @@ export class UpdateService {
   private async checkFeed() {
     const feed = this.deps.feed;
     if (!feed) throw new UpdatesUnavailableError('no update feed is configured (UPDATE_FEED_URL)');
+    if (activeKeyCount(this.pinnedKeys) === 0) throw new UpdatesUnavailableError(NO_TRUSTED_KEY_MESSAGE);
     const state = await this.deps.store.load();
     try {
       const doc = await this.readFeed(feed);
@@ -304,6 +308,7 @@ export class UpdateService {
       previous: sw?.previous ?? null,
       pending: sw?.pending ?? null,
       lastApply: sw?.lastApply ?? null,
+      trustedKeys: activeKeyCount(this.pinnedKeys),
     };
   }
 }

@@ -44,6 +44,10 @@ export const UpdateStatusSchema = z
       })
       .nullable()
       .describe("The supervisor's last apply or rollback and how it ended"),
+    trustedKeys: z
+      .number()
+      .int()
+      .describe('How many release-signing keys this build trusts (active pins); 0: no update can be verified'),
   })
   .meta({ id: 'UpdateStatus' });
 export type UpdateStatusDto = z.output<typeof UpdateStatusSchema>;
