@@ -5,9 +5,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MANIFEST_SCHEMA, type Manifest, semverString } from '../worker/src/core/releases/manifest.ts';
+import { PINNED_RELEASE_KEYS } from '../worker/src/core/releases/pinned-keys.ts';
 import { writeNodeTarball } from './lib/release-artifact.ts';
 import { highestSequence, MANIFEST_SUFFIX, writeFeed } from './lib/release-feed.ts';
-import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './lib/release-keys.ts';
+import {
+  generateKeyFile,
+  loadPrivateKey,
+  loadPrivateKeyFromEnv,
+  publicKeyInfo,
+  signManifest,
+} from './lib/release-keys.ts';
 
 /**
  * `npm run release -- <command>`: signed Node releases and their feed
@@ -17,9 +24,9 @@ import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './
  *       a new Ed25519 key: the private half to FILE (PKCS#8 PEM, mode 0600,
  *       refused inside the repository, never overwritten); prints the public
  *       half as a pinned-keys.ts entry.
- *   pubkey --key FILE
+ *   pubkey --key FILE | --key-env NAME
  *       prints the public half of an existing private key.
- *   build --key FILE[,FILE2] --out DIR --min-from VERSION
+ *   build (--key FILE[,FILE2] | --key-env NAME[,NAME2]) --out DIR --min-from VERSION
  *         [--notes TEXT | --notes-file FILE] [--expires-days 90]
  *         [--sequence N] [--no-build] [--no-feed] [--replace] [--from DIR]
  *       builds (npm run build; --no-build uses what is built), packs
@@ -30,6 +37,10 @@ import { generateKeyFile, loadPrivateKey, publicKeyInfo, signManifest } from './
  *       tree is reported: the tarball packs the working tree. --from DIR
  *       packs an already built tree (an unpacked release, a test fixture)
  *       instead of this checkout, with DIR/package.json's version.
+ *       --key-env reads each private key (PKCS#8 PEM) from an environment
+ *       variable instead of a file (CI secrets); nothing is written to disk.
+ *       A signing key that this checkout's release-keys.json does not pin as
+ *       active is reported: installations built from it would refuse it.
  *   feed --dir DIR
  *       rewrites DIR/feed.json from DIR/*.manifest.json.
  */
@@ -40,6 +51,7 @@ const { positionals, values } = parseArgs({
   options: {
     out: { type: 'string' },
     key: { type: 'string' },
+    'key-env': { type: 'string' },
     dir: { type: 'string' },
     'min-from': { type: 'string' },
     notes: { type: 'string' },
@@ -80,12 +92,15 @@ async function main(): Promise<void> {
       const out = need('out');
       const info = generateKeyFile(out, root);
       console.log(`Private key written to ${path.resolve(out)} (mode 0600). Keep it out of the repository.`);
-      console.log(`Pin the public key in worker/src/core/releases/pinned-keys.ts:`);
-      console.log(`  { keyId: '${info.keyId}', publicKey: '${info.publicKey}', status: 'active' },`);
+      console.log(`Pin the public key in worker/src/core/releases/release-keys.json ("keys"):`);
+      console.log(
+        `  ${JSON.stringify({ ...info, status: 'active', note: `made ${new Date().toISOString().slice(0, 10)}` })}`,
+      );
       return;
     }
     case 'pubkey': {
-      const info = publicKeyInfo(createPublicKey(loadPrivateKey(need('key'), root)));
+      const [key] = signingKeys();
+      const info = publicKeyInfo(createPublicKey(key!));
       console.log(JSON.stringify(info));
       return;
     }
@@ -103,10 +118,24 @@ async function main(): Promise<void> {
   }
 }
 
-async function build(): Promise<void> {
-  const keys = need('key')
+/** The private keys named by --key (files) or --key-env (environment variables). */
+function signingKeys() {
+  const names = values['key-env'];
+  if (names) return names.split(',').map((name) => loadPrivateKeyFromEnv(name, process.env));
+  return need('key')
     .split(',')
     .map((k) => loadPrivateKey(k, root));
+}
+
+async function build(): Promise<void> {
+  const keys = signingKeys();
+  for (const key of keys) {
+    const { keyId } = publicKeyInfo(createPublicKey(key));
+    if (!PINNED_RELEASE_KEYS.some((k) => k.keyId === keyId && k.status === 'active'))
+      console.warn(
+        `release: key ${keyId} is not pinned as active in release-keys.json; builds of this checkout refuse it`,
+      );
+  }
   const out = path.resolve(need('out'));
   const minFrom = need('min-from');
   const source = values.from ? path.resolve(values.from) : root;

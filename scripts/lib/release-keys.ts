@@ -56,6 +56,23 @@ export function loadPrivateKey(file: string, repoRoot: string): KeyObject {
   return key;
 }
 
+/**
+ * A private key held in an environment variable (a CI secret): the PEM text
+ * itself, never written to a file by the project.
+ */
+export function loadPrivateKeyFromEnv(name: string, env: NodeJS.ProcessEnv): KeyObject {
+  const pem = env[name];
+  if (!pem) throw new Error(`the environment variable ${name} is not set (it should hold a PKCS#8 PEM private key)`);
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    throw new Error(`${name} does not hold a PEM private key`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${name} is not an Ed25519 private key`);
+  return key;
+}
+
 /** A signed manifest envelope: { signed, signatures: [{ keyId, sig }] }, self-checked. */
 export function signManifest(manifest: Manifest, privateKeys: readonly KeyObject[]): SignedManifest {
   const bytes = signedBytes(manifest);

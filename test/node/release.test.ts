@@ -30,12 +30,20 @@ let endlessSent = 0;
 let endlessClosed: Promise<void> = Promise.resolve();
 
 function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [RELEASE, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  return releaseWith({}, ...args);
+}
+
+function releaseWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [RELEASE, ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
 function pinnedFrom(keygenOutput: string): PinnedKey {
-  const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(keygenOutput);
+  const m = /"keyId":"([0-9a-f]{16})","publicKey":"([A-Za-z0-9_-]{43})","status":"active"/.exec(keygenOutput);
   if (!m) throw new Error(`no public key in: ${keygenOutput}`);
   return { keyId: m[1]!, publicKey: m[2]!, status: 'active' };
 }
@@ -229,6 +237,29 @@ describe('scripts/release.ts end to end', () => {
     );
     expect(lie.status).not.toBe(0);
     expect(lie.out).toMatch(/differs from package.json/);
+  });
+
+  it('signs with a key held in an environment variable (a CI secret), and says when this checkout does not pin it', async () => {
+    const pem = readFileSync(path.join(tmp, 'keys/release-1.pem'), 'utf8');
+    const envOut = path.join(tmp, 'feed-env');
+    const args = ['build', '--no-build', '--out', envOut, '--version', '0.5.0', '--force-version'];
+    const missing = releaseWith({}, ...args, '--key-env', 'CMS_TEST_NO_SUCH_KEY', '--min-from', '0.1.0');
+    expect(missing.status).not.toBe(0);
+    expect(missing.out).toMatch(/CMS_TEST_NO_SUCH_KEY is not set/);
+    const built = releaseWith(
+      { CMS_TEST_RELEASE_KEY: pem },
+      ...args,
+      '--key-env',
+      'CMS_TEST_RELEASE_KEY',
+      '--min-from',
+      '0.1.0',
+    );
+    expect(built.status, built.out).toBe(0);
+    expect(built.out).toContain(`key ${pinned[0]!.keyId} is not pinned as active in release-keys.json`);
+    const manifest = JSON.parse(readFileSync(path.join(envOut, 'edge-cms-0.5.0-node.manifest.json'), 'utf8')) as {
+      signatures: { keyId: string }[];
+    };
+    expect(manifest.signatures.map((x) => x.keyId)).toEqual([pinned[0]!.keyId]);
   });
 
   it('serves a feed whose latest release verifies, downloads and holds the Node server', async () => {
