@@ -8,6 +8,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NODE_BUNDLE = path.join(root, 'dist/node/server.mjs');
 /** The render thread's entry (adapters/image/render.worker.ts); the server starts it from beside itself. */
 export const RENDER_WORKER_BUNDLE = path.join(root, 'dist/node/render-worker.mjs');
+/** The operator's command-line tool (worker/src/entry.cli.ts), run by scripts/cms.ts. */
+export const CLI_BUNDLE = path.join(root, 'dist/node/cli.mjs');
 
 // Native or server-only drivers stay in node_modules; everything else is
 // bundled, so that worker-mailer's `cloudflare:sockets` import can be
@@ -15,8 +17,9 @@ export const RENDER_WORKER_BUNDLE = path.join(root, 'dist/node/render-worker.mjs
 const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*', 'postgres'];
 
 /**
- * Bundles the Node target into dist/node/server.mjs, and its render thread
- * into dist/node/render-worker.mjs, when their sources changed.
+ * Bundles the Node target into dist/node/server.mjs, its render thread into
+ * dist/node/render-worker.mjs and the operator's tool into dist/node/cli.mjs,
+ * when their sources changed.
  */
 export async function buildNode({ force = false } = {}) {
   const inputs = [
@@ -24,12 +27,14 @@ export async function buildNode({ force = false } = {}) {
     path.join(root, 'package.json'),
     path.join(root, 'scripts/build-node.ts'),
   ];
-  if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE)) return false;
+  if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE) && existsSync(CLI_BUNDLE))
+    return false;
   const esbuild = await import('esbuild');
   await esbuild.build({
     entryPoints: {
       server: path.join(root, 'worker/src/entry.node.ts'),
       'render-worker': path.join(root, 'worker/src/adapters/image/render.worker.ts'),
+      cli: path.join(root, 'worker/src/entry.cli.ts'),
     },
     outdir: path.dirname(NODE_BUNDLE),
     outExtension: { '.js': '.mjs' },

@@ -17,6 +17,7 @@ export const NODE_RELEASE_PATHS = [
   'package-lock.json',
   'scripts/start.ts',
   'scripts/supervisor.ts',
+  'scripts/cms.ts',
   'scripts/lib/supervisor',
 ];
 const MIGRATION_DIALECTS = ['sqlite', 'mysql', 'postgres'];

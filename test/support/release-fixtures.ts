@@ -150,7 +150,7 @@ export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   }
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ ...pkg, version: opts.version }, null, 2)}\n`);
   cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
-  for (const f of ['scripts/start.ts', 'scripts/supervisor.ts', 'scripts/lib/supervisor'])
+  for (const f of ['scripts/start.ts', 'scripts/supervisor.ts', 'scripts/cms.ts', 'scripts/lib/supervisor'])
     cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   if (opts.withNodeModules) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 }

@@ -3,6 +3,7 @@ import { activityFeature } from '../features/activity/activity.feature.js';
 import { apiKeysFeature } from '../features/api-keys/api-keys.feature.js';
 import { articlesFeature } from '../features/articles/articles.feature.js';
 import { authorsFeature } from '../features/authors/authors.feature.js';
+import { backupFeature } from '../features/backup/backup.feature.js';
 import { mediaFeature } from '../features/media/media.feature.js';
 import { previewsFeature } from '../features/previews/previews.feature.js';
 import { purgeFeature } from '../features/purge/purge.feature.js';
@@ -32,4 +33,5 @@ export const FEATURES = [
   // Before webhooks: a tick's scheduled publications are delivered by the same tick's webhooks job.
   schedulingFeature,
   webhooksFeature,
+  backupFeature,
 ] as const;

@@ -87,6 +87,10 @@ function parameters(r: RouteDef) {
 
 function requestBody(r: RouteDef) {
   if (r.body) return { required: true, content: { 'application/json': { schema: requestSchema(r.body) } } };
+  if (r.stream) {
+    const schema = r.stream.binary ? { type: 'string', format: 'binary' } : { type: 'string' };
+    return { required: true, content: Object.fromEntries(r.stream.mediaTypes.map((type) => [type, { schema }])) };
+  }
   if (!r.upload) return undefined;
   const file = {
     type: 'object',

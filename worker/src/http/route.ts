@@ -103,6 +103,8 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   body?: B;
   /** A multipart/form-data body holding one file in this field; the handler reads it. */
   upload?: string;
+  /** A raw body of these media types that the handler reads as a stream, bounding it itself (no JSON limit applies). */
+  stream?: RawBody;
   /** Middleware that runs after the permission and the rate limit, before validation. */
   before?: readonly MiddlewareHandler<AppEnv>[];
   responses: R;
@@ -126,6 +128,7 @@ export interface RouteDef {
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly upload?: string;
+  readonly stream?: RawBody;
   readonly before?: readonly MiddlewareHandler<AppEnv>[];
   readonly responses: Responses;
   readonly errors?: readonly ErrorStatus[];
@@ -148,7 +151,7 @@ export const routesOf =
 /** The statuses a route answers with the error body, from what it declares. */
 export function errorStatuses(r: RouteDef): number[] {
   const statuses = new Set<number>(r.errors);
-  if (r.query || r.body || r.upload) statuses.add(400);
+  if (r.query || r.body || r.upload || r.stream) statuses.add(400);
   // Every JSON body has a size limit (MAX_JSON_BYTES, article writes MAX_ARTICLE_BYTES).
   if (r.body) statuses.add(413);
   // Every /v1 request is authenticated first: a token that is not ours is

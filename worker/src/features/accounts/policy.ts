@@ -26,6 +26,7 @@ export const POLICY = {
   'apiKeys.manage': 'owner',
   'webhooks.manage': 'owner',
   'updates.apply': 'owner',
+  'backup.manage': 'owner',
 } as const satisfies Record<string, 'session' | 'verified' | 'owner'>;
 
 export type Permission = keyof typeof POLICY;

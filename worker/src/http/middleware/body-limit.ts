@@ -29,10 +29,12 @@ const ARTICLE_CREATE = /^\/v1\/articles$/;
 const ARTICLE_EDIT = /^\/v1\/articles\/[^/]+$/;
 const ARTICLE_SEO = /^\/v1\/articles\/[^/]+\/seo$/;
 const IMAGE_UPLOAD = /^\/v1\/articles\/[^/]+\/images$/;
+// An import streams its archive and bounds each line itself (features/backup).
+const IMPORT = /^\/v1\/import$/;
 
 function limitFor(method: string, path: string): keyof JsonBodyLimits | null {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return null;
-  if (method === 'POST' && IMAGE_UPLOAD.test(path)) return null;
+  if (method === 'POST' && (IMAGE_UPLOAD.test(path) || IMPORT.test(path))) return null;
   if (
     (method === 'POST' && ARTICLE_CREATE.test(path)) ||
     (method === 'PATCH' && ARTICLE_EDIT.test(path)) ||

@@ -1,0 +1,29 @@
+/** What a password hash column holds for an imported account: no password verifies against it. */
+export const NO_PASSWORD = '!';
+
+/** Column types the three dialects share (drizzle's `dataType`), as they travel in JSON. */
+export type ColumnKind = 'string' | 'number' | 'boolean' | 'date' | 'json';
+
+export interface ColumnInfo {
+  key: string;
+  kind: ColumnKind;
+  /** May be left out on import (nullable, or a default the database fills). */
+  optional: boolean;
+}
+
+export type TableExport =
+  | {
+      readonly export: true;
+      /** Columns left out of the archive (secrets, one-time codes); `fill` gives the value stored on import instead. */
+      readonly omit?: readonly string[];
+      readonly fill?: Readonly<Record<string, unknown>>;
+    }
+  | { readonly export: false; readonly why: string };
+
+/** One exported table as export and import see it, parents listed before children. */
+export interface ExportedTableInfo {
+  name: string;
+  omit: readonly string[];
+  fill: Readonly<Record<string, unknown>>;
+  columns: readonly ColumnInfo[];
+}

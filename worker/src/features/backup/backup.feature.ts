@@ -1,0 +1,17 @@
+import { defineFeature } from '../../app/feature.js';
+import { createBackupRepository } from './backup.repository.js';
+import { backupRoutes } from './backup.routes.js';
+import { type BackupService, createBackupService } from './backup.service.js';
+
+declare module '../../http/env.js' {
+  interface Services {
+    backup: BackupService;
+  }
+}
+
+/** Export and import of the whole installation's content, the same archive on both targets. */
+export const backupFeature = defineFeature({
+  repositories: (kit) => ({ backup: createBackupRepository(kit) }),
+  services: (deps) => ({ backup: createBackupService({ ...deps, maxUploadBytes: deps.settings.maxUploadBytes }) }),
+  routes: backupRoutes,
+});

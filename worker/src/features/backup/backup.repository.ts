@@ -1,0 +1,85 @@
+import { asc, type Column, getTableColumns, notInArray, sql } from 'drizzle-orm';
+import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import type { ColumnInfo, ColumnKind, ExportedTableInfo } from './backup.entities.js';
+import type { BackupRepository } from './backup.port.js';
+import { EXPORTED, type ExportedTable, TABLE_EXPORT } from './backup-tables.repository.js';
+
+/** D1 binds at most 100 parameters per statement; the server databases allow far more. */
+const MAX_PARAMS = 100;
+
+const KINDS: Record<string, ColumnKind> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  json: 'json',
+};
+
+export function createBackupRepository(kit: SqlKit): BackupRepository {
+  const { db } = kit;
+  const known = (name: string): ExportedTable => {
+    if (!(EXPORTED as readonly string[]).includes(name)) throw new Error(`backup: ${name} is not an exported table`);
+    return name as ExportedTable;
+  };
+  const table = (name: string) => kit.tables[known(name)];
+  const cache = new Map<ExportedTable, { info: ColumnInfo[]; order: Column[] }>();
+  const described = (name: ExportedTable) => {
+    let found = cache.get(name);
+    if (!found) {
+      const columns = Object.entries(getTableColumns(table(name))) as [string, Column][];
+      const info = columns.map(([key, c]) => {
+        const kind = KINDS[c.dataType];
+        if (!kind) throw new Error(`backup: ${name}.${key} has a column type (${c.dataType}) the archive cannot carry`);
+        return { key, kind, optional: !c.notNull || c.hasDefault };
+      });
+      const primary = columns.filter(([, c]) => c.primary).map(([, c]) => c);
+      found = { info, order: primary.length > 0 ? primary : columns.map(([, c]) => c) };
+      cache.set(name, found);
+    }
+    return found;
+  };
+
+  const tables: ExportedTableInfo[] = EXPORTED.map((name) => {
+    const spec = TABLE_EXPORT[name] as { omit?: readonly string[]; fill?: Readonly<Record<string, unknown>> };
+    return { name, omit: spec.omit ?? [], fill: spec.fill ?? {}, columns: described(name).info };
+  });
+
+  return {
+    tables,
+
+    async count(name) {
+      const [row] = await db.select({ n: sql<number>`count(*)` }).from(table(name));
+      return Number(row?.n ?? 0);
+    },
+
+    async page(name, offset, limit) {
+      const order = described(known(name)).order.map((c) => asc(c));
+      return (await db
+        .select()
+        .from(table(name))
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset)) as Record<string, unknown>[];
+    },
+
+    async insert(name, rows) {
+      if (rows.length === 0) return;
+      const perRow = described(known(name)).info.length;
+      const size = Math.max(1, Math.floor(MAX_PARAMS / perRow));
+      for (let i = 0; i < rows.length; i += size)
+        // biome-ignore lint/suspicious/noExplicitAny: rows were checked column by column against this table (decodeRow)
+        await db.insert(table(name)).values(rows.slice(i, i + size) as any);
+    },
+
+    async clear(keepUserIds) {
+      for (const name of [...EXPORTED].reverse()) {
+        if (name === 'users') {
+          const users = kit.tables.users;
+          await (keepUserIds.length > 0
+            ? db.delete(users).where(notInArray(users.id, [...keepUserIds]))
+            : db.delete(users));
+        } else await db.delete(table(name));
+      }
+    },
+  };
+}
