@@ -219,3 +219,21 @@ export function uploadImage(
     xhr.send(form);
   });
 }
+
+/** An export archive (docs/backups.md) sent as the body of `POST /v1/import`, as it is on disk. */
+export async function importArchive(file: File): Promise<Result<SuccessOf<Operation<'/v1/import', 'post'>>>> {
+  const token = sessionToken(true);
+  if (!token) return signedOutResult();
+  let res: Response;
+  try {
+    res = await fetch(buildUrl('/v1/import'), {
+      method: 'POST',
+      headers: { accept: 'application/json', authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
+      body: file,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    return unreachable(err);
+  }
+  return toResult(res.status, await res.text(), true);
+}

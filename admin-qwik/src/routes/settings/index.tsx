@@ -1,5 +1,6 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { DocumentHead } from '@builder.io/qwik-city';
+import { BackupPanel } from '../../components/settings/backup-panel';
 import { UpdatePanel } from '../../components/settings/update-panel';
 import { ErrorNotice } from '../../components/status/error-notice';
 import { LoadingNotice } from '../../components/status/loading-notice';
@@ -15,8 +16,8 @@ const TARGET_NAMES: Record<VersionDto['target'], string> = {
 
 /**
  * Settings: the running build's version, read from the API in the browser
- * (the HTML is static, so the server that answers is the one to ask), and
- * the update panel.
+ * (the HTML is static, so the server that answers is the one to ask), the
+ * update panel, and (owner) export and import.
  */
 export default component$(() => {
   const attempt = useSignal(0);
@@ -76,6 +77,7 @@ export default component$(() => {
         </div>
       </section>
       <UpdatePanel />
+      <BackupPanel />
     </>
   );
 });
