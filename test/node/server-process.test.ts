@@ -52,6 +52,21 @@ describe('the Node server process', () => {
     expect(((await verified.json()) as { user: { role: string } }).user.role).toBe('owner');
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output()).toContain('"stopping"');
+    // JSON lines only, the log mailer's e-mail included, and one access line per request.
+    const records = first
+      .output()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        expect(() => JSON.parse(line), line).not.toThrow();
+        return JSON.parse(line) as Record<string, unknown>;
+      });
+    expect(records.filter((r) => r.message === 'request' && r.route === '/v1/auth/register')).toEqual([
+      expect.objectContaining({ method: 'POST', status: 201, requestId: reg.headers.get('x-request-id') }),
+    ]);
+    expect(records.find((r) => r.to === 'first@example.com')).toMatchObject({
+      requestId: reg.headers.get('x-request-id'),
+    });
 
     const second = await startServer(cwd, {});
     expect(readFileSync(secretFile, 'utf8')).toBe(secret);

@@ -47,6 +47,7 @@ describe('parseSettings', () => {
       corsOrigins: { any: false, origins: [] },
       schedulerIntervalSeconds: 60,
       webhookAllowPrivateTargets: false,
+      logLevel: 'info',
     });
   });
 
@@ -71,6 +72,12 @@ describe('parseSettings', () => {
     expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toEqual([
       expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE_TARGETS:/),
     ]);
+  });
+
+  it('reads LOG_LEVEL as debug, info, warn or error, in any case', () => {
+    expect(parseSettings({ LOG_LEVEL: 'WARN' }, 'node').logLevel).toBe('warn');
+    expect(parseSettings({ LOG_LEVEL: 'debug' }, 'node').logLevel).toBe('debug');
+    expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual([expect.stringMatching(/^LOG_LEVEL:/)]);
   });
 
   it('reads rate limits as LIMIT/SECONDS', () => {

@@ -9,6 +9,7 @@ import { scheduledJobs } from './app/services.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
+import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
@@ -52,8 +53,9 @@ async function main() {
   // requests the adapter cannot parse would get a bare 400 without headers.
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
-      if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err);
-      return adapterErrorResponse(err instanceof RequestError);
+      const requestId = newRequestId();
+      if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err, { requestId });
+      return adapterErrorResponse(err instanceof RequestError, requestId);
     },
   });
   const server = createServer(listener);
@@ -104,11 +106,15 @@ async function main() {
   if (supervised) process.on('disconnect', () => stop('supervisor gone'));
 }
 
+// Before the settings (and so LOG_LEVEL) are known: the same JSON line as every other, on stderr.
+const startupError = (message: string, fields: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ level: 'error', at: new Date().toISOString(), message, ...fields })}\n`);
+
 main().catch((err) => {
   if (err instanceof SettingsError) {
-    process.stderr.write(`${err.message}\n`);
+    startupError('Invalid settings', { problems: err.problems });
     process.exit(2);
   }
-  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  startupError('Start-up failed', { error: err instanceof Error ? err.message : String(err) });
   process.exit(1);
 });

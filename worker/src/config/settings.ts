@@ -134,6 +134,12 @@ const RawSettingsSchema = z.object({
   CORS_ORIGINS: corsOrigins.optional(),
   /** Node only: how often the scheduled jobs run (publishing due articles, webhook deliveries, the purge check). */
   SCHEDULER_INTERVAL_SECONDS: wholeNumber('SCHEDULER_INTERVAL_SECONDS', 1, 3600).default(60),
+  /** The lowest level of log line written: access lines are info. */
+  LOG_LEVEL: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }))
+    .default('info'),
   /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
@@ -172,6 +178,7 @@ export interface Settings {
   corsOrigins: { any: boolean; origins: string[] };
   schedulerIntervalSeconds: number;
   webhookAllowPrivateTargets: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export class SettingsError extends Error {
@@ -237,5 +244,6 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     corsOrigins: s.CORS_ORIGINS ?? { any: false, origins: [] },
     schedulerIntervalSeconds: s.SCHEDULER_INTERVAL_SECONDS,
     webhookAllowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    logLevel: s.LOG_LEVEL,
   };
 }

@@ -9,7 +9,7 @@ import {
   createDurableObjectRateLimiter,
   type RateLimiterObject,
 } from '../adapters/rate-limit/durable-object.rate-limiter.js';
-import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
+import { asyncRequestScope, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createFetchWebhookTransport } from '../adapters/webhook/fetch.webhook-transport.js';
@@ -29,8 +29,8 @@ export interface WorkerBindings {
 }
 
 export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDeps {
-  const writeLog = (line: string) => console.log(line);
-  const logger = createJsonLogger(writeLog);
+  // Workers Logs keeps the console method as the line's level.
+  const logger = createJsonLogger((line, level) => console[level](line), { level: settings.logLevel });
   const version = buildInfo('workers');
   const repos = buildRepositories(createD1Kit(env.DB));
   return {
@@ -51,6 +51,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),
     logger,
+    requestScope: asyncRequestScope,
     rateLimiter: createDurableObjectRateLimiter(env.RATE_LIMITER),
     // Set by Cloudflare's edge from the connection; a client cannot forge it.
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
@@ -59,6 +60,6 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
     renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
     webhookTransport: createFetchWebhookTransport(),
-    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
+    ...commonDeps(settings, settings.jwtSecret ?? '', logger),
   };
 }
