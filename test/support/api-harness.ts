@@ -122,9 +122,10 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
-      return (options.delivered ? options.delivered() : mailLog).flatMap((line) =>
-        [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)),
-      );
+      // A log mailer line names each link twice (its `links` and its `text`): one code per mail.
+      return (options.delivered ? options.delivered() : mailLog).flatMap((line) => [
+        ...new Set([...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!))),
+      ]);
     },
     lastCode(path) {
       const codes = this.codes(path);

@@ -192,6 +192,20 @@ describe('parseSettings', () => {
   });
 
   it('ignores non-string values, such as Workers bindings', () => {
-    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40) }, 'workers').jwtSecret).toBe('y'.repeat(40));
+    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40), ALLOW_LOG_MAILER: 'true' }, 'workers').jwtSecret).toBe(
+      'y'.repeat(40),
+    );
+  });
+
+  it('refuses a Worker without SMTP_URL (codes would go to its logs) unless ALLOW_LOG_MAILER=true; Node keeps the log mailer', () => {
+    const secret = { JWT_SECRET: 'y'.repeat(40) };
+    expect(problemsOf(secret, 'workers')).toEqual([expect.stringMatching(/^SMTP_URL: required on Workers/)]);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'false' }, 'workers')).toHaveLength(1);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'yes' }, 'workers')).toEqual([
+      expect.stringMatching(/^ALLOW_LOG_MAILER:/),
+    ]);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'true' }, 'workers')).toEqual([]);
+    expect(problemsOf({ ...secret, SMTP_URL: 'smtps://u:p@mail.example:465' }, 'workers')).toEqual([]);
+    expect(problemsOf({}, 'node')).toEqual([]);
   });
 });

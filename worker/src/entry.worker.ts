@@ -4,7 +4,7 @@ import { scheduledJobs } from './app/services.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { withSecurityHeaders } from './http/middleware/security-headers.js';
-import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
+import { buildWorkerDeps } from './wiring/worker.js';
 
 /**
  * Settings are parsed and dependencies built once per isolate, on the first
@@ -14,7 +14,7 @@ let app: App | undefined;
 let deps: AppDeps | undefined;
 let settingsError: SettingsError | undefined;
 
-function appFor(env: WorkerBindings & Record<string, unknown>): App | undefined {
+function appFor(env: Env): App | undefined {
   if (app || settingsError) return app;
   try {
     deps = buildWorkerDeps(env, parseSettings(env, 'workers'));
@@ -61,6 +61,6 @@ export default {
       ),
     );
   },
-} satisfies ExportedHandler<WorkerBindings & Record<string, unknown>>;
+} satisfies ExportedHandler<Env>;
 
 export { RateLimiterObject } from './adapters/rate-limit/durable-object.rate-limiter.js';

@@ -140,6 +140,8 @@ const RawSettingsSchema = z.object({
     .transform((v) => v.toLowerCase())
     .pipe(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }))
     .default('info'),
+  /** Workers only: lets a Worker without SMTP_URL start and write e-mails (codes included) to its logs. */
+  ALLOW_LOG_MAILER: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
@@ -189,16 +191,17 @@ export class SettingsError extends Error {
 }
 
 /** Unset and empty are the same: `FOO=` in a .env file means "use the default". */
-function presentStrings(raw: Record<string, unknown>): Record<string, string> {
+function presentStrings(raw: object): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(RawSettingsSchema.shape)) {
-    const value = raw[key];
+    const value = (raw as Record<string, unknown>)[key];
     if (typeof value === 'string' && value.trim() !== '') out[key] = value.trim();
   }
   return out;
 }
 
-export function parseSettings(raw: Record<string, unknown>, target: Target): Settings {
+/** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
+export function parseSettings(raw: object, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
   if (!result.success) {
     throw new SettingsError(result.error.issues.map((i) => `${String(i.path[0] ?? 'settings')}: ${i.message}`));
@@ -206,6 +209,13 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
   const s = result.data;
   if (target === 'workers' && !s.JWT_SECRET) {
     throw new SettingsError(['JWT_SECRET: required on Workers (wrangler secret put JWT_SECRET)']);
+  }
+  // The log mailer writes verification and reset codes into the log; on
+  // Workers that log is Workers Logs, kept and readable in the dashboard.
+  if (target === 'workers' && !s.SMTP_URL && s.ALLOW_LOG_MAILER !== 'true') {
+    throw new SettingsError([
+      'SMTP_URL: required on Workers (wrangler secret put SMTP_URL): without it every verification and reset code would be written to the Worker’s logs. ALLOW_LOG_MAILER=true allows that, for local development and tests only',
+    ]);
   }
   if (s.STORAGE_URL.startsWith('s3:') && (!s.S3_ACCESS_KEY_ID || !s.S3_SECRET_ACCESS_KEY)) {
     throw new SettingsError(['S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: required when STORAGE_URL is s3://…']);

@@ -5,10 +5,7 @@ import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
-import {
-  createDurableObjectRateLimiter,
-  type RateLimiterObject,
-} from '../adapters/rate-limit/durable-object.rate-limiter.js';
+import { createDurableObjectRateLimiter } from '../adapters/rate-limit/durable-object.rate-limiter.js';
 import { asyncRequestScope, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
@@ -20,15 +17,12 @@ import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { commonDeps } from './common.js';
 
-/** The bindings wrangler.toml declares. String settings arrive as vars/secrets. */
-export interface WorkerBindings {
-  DB: D1Database;
-  MEDIA: R2Bucket;
-  ASSETS: Fetcher;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
-}
-
-export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDeps {
+/**
+ * `env` is the `Env` that `npm run cf:types` generates from wrangler.toml
+ * (worker/src/worker-configuration.d.ts): the bindings used here, and the
+ * vars and secrets, which reach the app only through parseSettings.
+ */
+export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
   // Workers Logs keeps the console method as the line's level.
   const logger = createJsonLogger((line, level) => console[level](line), { level: settings.logLevel });
   const version = buildInfo('workers');
