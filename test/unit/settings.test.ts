@@ -74,6 +74,31 @@ describe('parseSettings', () => {
     ]);
   });
 
+  it('takes the AWS names for the S3 settings where the S3_* ones are unset (those win)', () => {
+    const aws = {
+      STORAGE_URL: 's3://media',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret',
+      AWS_ENDPOINT_URL_S3: 'http://seaweedfs:8333',
+      AWS_REGION: 'eu-central-1',
+    };
+    expect(parseSettings(aws, 'node')).toMatchObject({
+      s3AccessKeyId: 'AKIAEXAMPLE',
+      s3SecretAccessKey: 'aws-secret',
+      s3Endpoint: 'http://seaweedfs:8333',
+      s3Region: 'eu-central-1',
+    });
+    const both = parseSettings({ ...aws, S3_ACCESS_KEY_ID: 'cms-key', S3_SECRET_ACCESS_KEY: 'cms-secret' }, 'node');
+    expect([both.s3AccessKeyId, both.s3SecretAccessKey]).toEqual(['cms-key', 'cms-secret']);
+    expect(problemsOf({ STORAGE_URL: 's3://media', AWS_ACCESS_KEY_ID: 'only-the-id' })).toEqual([
+      expect.stringMatching(/AWS_SECRET_ACCESS_KEY/),
+    ]);
+    expect(problemsOf({ AWS_ENDPOINT_URL_S3: 'ftp://x', AWS_REGION: 'EU WEST' }).sort()).toEqual([
+      expect.stringMatching(/^AWS_ENDPOINT_URL_S3:/),
+      expect.stringMatching(/^AWS_REGION:/),
+    ]);
+  });
+
   it('reads LOG_LEVEL as debug, info, warn or error, in any case', () => {
     expect(parseSettings({ LOG_LEVEL: 'WARN' }, 'node').logLevel).toBe('warn');
     expect(parseSettings({ LOG_LEVEL: 'debug' }, 'node').logLevel).toBe('debug');

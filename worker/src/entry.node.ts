@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createApp } from './app/app.js';
 import { scheduledJobs } from './app/services.js';
+import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
@@ -37,6 +38,8 @@ function writeLog(line: string): void {
 }
 
 async function main() {
+  // Before the settings are read: `.env` fills in what the environment leaves unset.
+  loadDotEnv();
   const settings = parseSettings(process.env, 'node');
   const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
   // The bundle lives in dist/node/; migrations and the admin build are two levels up.

@@ -71,6 +71,18 @@ const RawSettingsSchema = z.object({
     .default('file:./data/uploads'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The AWS SDKs' names, read where the S3_* ones (which win) are unset. */
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The S3 endpoint and region where STORAGE_URL names none (its own parameters win). */
+  AWS_ENDPOINT_URL_S3: z
+    .url({ error: 'must be an http(s) URL' })
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+    .optional(),
+  AWS_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be lower-case letters, digits and "-"')
+    .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z
     .string()
@@ -154,8 +166,12 @@ export interface Settings {
   publicUrl: string;
   databaseUrl: string;
   storageUrl: string;
+  /** S3_ACCESS_KEY_ID, else AWS_ACCESS_KEY_ID; likewise the secret. */
   s3AccessKeyId: string | undefined;
   s3SecretAccessKey: string | undefined;
+  /** AWS_ENDPOINT_URL_S3 and AWS_REGION: used where STORAGE_URL names no endpoint or region. */
+  s3Endpoint: string | undefined;
+  s3Region: string | undefined;
   /** Undefined only on Node before the entry point generated or loaded one. */
   jwtSecret: string | undefined;
   smtpUrl: string | undefined;
@@ -217,8 +233,12 @@ export function parseSettings(raw: object, target: Target): Settings {
       'SMTP_URL: required on Workers (wrangler secret put SMTP_URL): without it every verification and reset code would be written to the Worker’s logs. ALLOW_LOG_MAILER=true allows that, for local development and tests only',
     ]);
   }
-  if (s.STORAGE_URL.startsWith('s3:') && (!s.S3_ACCESS_KEY_ID || !s.S3_SECRET_ACCESS_KEY)) {
-    throw new SettingsError(['S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: required when STORAGE_URL is s3://…']);
+  const s3AccessKeyId = s.S3_ACCESS_KEY_ID ?? s.AWS_ACCESS_KEY_ID;
+  const s3SecretAccessKey = s.S3_SECRET_ACCESS_KEY ?? s.AWS_SECRET_ACCESS_KEY;
+  if (s.STORAGE_URL.startsWith('s3:') && (!s3AccessKeyId || !s3SecretAccessKey)) {
+    throw new SettingsError([
+      'S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY): required when STORAGE_URL is s3://…',
+    ]);
   }
   return {
     target,
@@ -226,8 +246,10 @@ export function parseSettings(raw: object, target: Target): Settings {
     publicUrl: s.PUBLIC_URL,
     databaseUrl: s.DATABASE_URL,
     storageUrl: s.STORAGE_URL,
-    s3AccessKeyId: s.S3_ACCESS_KEY_ID,
-    s3SecretAccessKey: s.S3_SECRET_ACCESS_KEY,
+    s3AccessKeyId,
+    s3SecretAccessKey,
+    s3Endpoint: s.AWS_ENDPOINT_URL_S3,
+    s3Region: s.AWS_REGION,
     jwtSecret: s.JWT_SECRET,
     smtpUrl: s.SMTP_URL,
     mailFrom: s.MAIL_FROM,

@@ -50,6 +50,8 @@ export function nodeBlobStore(settings: Settings): BlobStore {
   const storage = parseStorageUrl(settings.storageUrl, {
     accessKeyId: settings.s3AccessKeyId,
     secretAccessKey: settings.s3SecretAccessKey,
+    endpoint: settings.s3Endpoint,
+    region: settings.s3Region,
   });
   return storage.kind === 'file' ? createLocalDirBlobStore(path.resolve(storage.root)) : createS3BlobStore(storage);
 }
