@@ -51,6 +51,8 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 JWT_SECRET: 'workerd-test-secret-0123456789abcdef',
+                // No SMTP server in workerd: the tests read e-mails from the log mailer.
+                ALLOW_LOG_MAILER: 'true',
               },
             },
           }),

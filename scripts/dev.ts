@@ -26,4 +26,13 @@ if (!existsSync(devVars)) {
 
 run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local']);
-run(wrangler, ['dev', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...process.argv.slice(2)]);
+// Locally, e-mails go to the terminal unless .dev.vars sets SMTP_URL (a
+// deployed Worker refuses to start that way: ALLOW_LOG_MAILER).
+run(wrangler, [
+  'dev',
+  '--var',
+  'ALLOW_LOG_MAILER:true',
+  '--define',
+  `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
+  ...process.argv.slice(2),
+]);

@@ -21,6 +21,12 @@ if (major < 22 || (major === 22 && minor < 18)) {
   process.exit(1);
 }
 
+// `.env` in the working directory fills in what the environment leaves unset
+// (NODE_ENV included), for this process and the server or supervisor it
+// starts; worker/src/config/env-file.node.ts does the same for a server run
+// directly. Inline: an unpacked release has no worker/src to import from.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
 function run(cmd: string, args: string[]): void {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -22,6 +22,10 @@ import type { Preparing, ReleaseRef, SupervisorState, Switching, UpdateMessage }
  * derived from it alone, so a kill -9 anywhere leaves one whole version
  * running once the supervisor is started again.
  */
+// `.env` fills in what the environment leaves unset (README "Configuration"),
+// so the supervisor's health checks read the PORT and HOST the server will.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
 const installDir = path.resolve(
   process.env.CMS_INSTALL_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
 );

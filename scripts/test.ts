@@ -7,7 +7,8 @@ import { buildNode } from './build-node.ts';
  * `npm test`: the whole suite. Checks format and lint first (`biome ci .`,
  * seconds, so a stray format error fails before the minutes of tests),
  * builds what the tests serve (the admin's static files for workerd and the
- * browser, the Node bundle for the end-to-end server test), type-checks
+ * browser, the Node bundle for the end-to-end server test), checks that the
+ * Worker's generated Env matches wrangler.toml (`wrangler types --check`), type-checks
  * (server, admin and scripts), then runs every vitest project: unit, admin
  * (Qwik components), node (SQLite, MariaDB, PostgreSQL, s3rver, SMTP),
  * workers (workerd with D1 and R2) and browser (Chromium). Extra arguments
@@ -24,6 +25,8 @@ function run(cmd: string, args: string[]): void {
 run(bin('biome'), ['ci', '.']);
 run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 await buildNode();
+// The Worker's Env, generated from wrangler.toml, must be current before it is type-checked.
+run(process.execPath, [path.join(root, 'scripts/cf-types.ts'), '--check']);
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 run(bin('tsc'), ['-p', 'admin-qwik/tsconfig.json', '--noEmit']);
 run(bin('tsc'), ['-p', 'scripts/tsconfig.json']);

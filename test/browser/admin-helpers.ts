@@ -78,7 +78,8 @@ export function expectNoProblems(problems: BrowserProblems, expected: ExpectedAn
 /** The newest e-mail link to `route` (`/verify`, `/reset-password`, `/accept-invite`) that the log mailer printed, as a path. */
 export function mailLink(server: ServerProcess, route: string, to?: string): string {
   const out = server.output();
-  const start = to ? out.lastIndexOf(`mail to=${to}`) : 0;
+  // The log mailer's JSON line names the recipient before the links.
+  const start = to ? out.lastIndexOf(`"to":${JSON.stringify(to)}`) : 0;
   const links = [
     ...out.slice(Math.max(0, start)).matchAll(new RegExp(`https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)`, 'g')),
   ];

@@ -40,7 +40,7 @@ const service = () =>
     store: createFileUpdateState(path.join(releasesDir, 'update-state.json')),
     stager: createDirReleaseStager(releasesDir),
     clock: { now: () => new Date() },
-    logger: { info: () => {}, error: () => {} },
+    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     currentVersion: '0.1.0',
     pinnedKeys: [pinned],
     timeoutMs: 20_000,

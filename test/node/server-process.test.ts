@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,21 @@ describe('the Node server process', () => {
     expect(((await verified.json()) as { user: { role: string } }).user.role).toBe('owner');
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output()).toContain('"stopping"');
+    // JSON lines only, the log mailer's e-mail included, and one access line per request.
+    const records = first
+      .output()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        expect(() => JSON.parse(line), line).not.toThrow();
+        return JSON.parse(line) as Record<string, unknown>;
+      });
+    expect(records.filter((r) => r.message === 'request' && r.route === '/v1/auth/register')).toEqual([
+      expect.objectContaining({ method: 'POST', status: 201, requestId: reg.headers.get('x-request-id') }),
+    ]);
+    expect(records.find((r) => r.to === 'first@example.com')).toMatchObject({
+      requestId: reg.headers.get('x-request-id'),
+    });
 
     const second = await startServer(cwd, {});
     expect(readFileSync(secretFile, 'utf8')).toBe(secret);
@@ -65,6 +80,31 @@ describe('the Node server process', () => {
     expect(code).toBe(2);
     expect(output).toContain('MAX_UPLOAD_BYTES');
     expect(output).toContain('PUBLIC_URL');
+  });
+
+  it('reads .env from its working directory, the real environment winning', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cms-dotenv-'));
+    try {
+      writeFileSync(path.join(dir, '.env'), '# a comment\nMAX_UPLOAD_BYTES=lots\nPUBLIC_URL="http://dotenv.example"\n');
+      const refused = await failedStart(dir, {});
+      expect(refused.code).toBe(2);
+      expect(refused.output).toContain('MAX_UPLOAD_BYTES');
+      // The environment's value wins over the file's bad one; the file's PUBLIC_URL still applies.
+      const server = await startServer(dir, { MAX_UPLOAD_BYTES: '2048' });
+      try {
+        const reg = await fetch(`${server.url}/v1/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'dotenv@example.com', password: 'a long enough password' }),
+        });
+        expect(reg.status).toBe(201);
+      } finally {
+        await server.stop();
+      }
+      expect(server.output()).toContain('http://dotenv.example/verify?code=');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports an unreachable database at start-up without a stack trace', async () => {

@@ -1,4 +1,5 @@
 import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
+import { createJsonLogger } from '../../worker/src/adapters/runtime/json-logger.js';
 import { createApp } from '../../worker/src/app/app.js';
 import type { AppDeps } from '../../worker/src/app/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
@@ -33,6 +34,8 @@ export interface ApiHarness {
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Every log line the mailer wrote, oldest first. */
   mailLog: string[];
+  /** Every other line the app logged (JSON, at the harness's LOG_LEVEL), oldest first. */
+  logLines: string[];
   /** The code of the newest link `{PUBLIC_URL}{path}?code=…` found in the mail log. */
   lastCode(path: '/verify' | '/reset-password' | '/accept-invite'): string;
   /** Every such code, oldest first. */
@@ -75,12 +78,14 @@ export interface HarnessOptions {
 
 export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options: HarnessOptions = {}): ApiHarness {
   const mailLog: string[] = [];
+  const logLines: string[] = [];
   const clock = new TestClock();
   const pending: Promise<unknown>[] = [];
   const appDeps: AppDeps = {
     ...deps,
     clock,
-    mailer: options.delivered ? deps.mailer : createLogMailer((line) => mailLog.push(line)),
+    logger: createJsonLogger((line) => logLines.push(line), { level: deps.settings.logLevel }),
+    mailer: options.delivered ? deps.mailer : createLogMailer(createJsonLogger((line) => mailLog.push(line))),
     settings: { ...deps.settings, publicUrl: PUBLIC_URL },
     peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
     // Deferred work (e-mails sent after the response) finishes before request() returns.
@@ -90,6 +95,7 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
   const answers = options.answers;
   return {
     mailLog,
+    logLines,
     clock,
     deps: appDeps,
     cleanup,
@@ -116,9 +122,10 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     },
     codes(path) {
       const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
-      return (options.delivered ? options.delivered() : mailLog).flatMap((line) =>
-        [...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!)),
-      );
+      // A log mailer line names each link twice (its `links` and its `text`): one code per mail.
+      return (options.delivered ? options.delivered() : mailLog).flatMap((line) => [
+        ...new Set([...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!))),
+      ]);
     },
     lastCode(path) {
       const codes = this.codes(path);

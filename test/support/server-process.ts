@@ -25,10 +25,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built Node server (what `npm start` runs) and waits until it listens. */
-export async function startServer(cwd: string, env: Record<string, string>): Promise<ServerProcess> {
+/** Runs the built Node server (what `npm start` runs; another copy of it with `bundle`) and waits until it listens. */
+export async function startServer(
+  cwd: string,
+  env: Record<string, string>,
+  bundle = SERVER_BUNDLE,
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  const child = spawn(process.execPath, [bundle], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -38,6 +38,8 @@ export async function startWranglerDev(
   const settings: Record<string, string> = {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     PUBLIC_URL: url,
+    // The tests read e-mail links from the log, as a developer does.
+    ALLOW_LOG_MAILER: 'true',
     ...vars,
   };
   const args = [

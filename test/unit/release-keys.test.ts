@@ -51,7 +51,7 @@ describe('an update service without an active key', () => {
       store: createMemoryUpdateState(),
       stager: { stage: async () => {} },
       clock: { now: () => new Date('2026-11-20T00:00:00Z') },
-      logger: { info: () => {}, error: () => {} },
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
       currentVersion: '1.0.0',
       pinnedKeys: [k.pinned('retired')],
     });

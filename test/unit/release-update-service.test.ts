@@ -32,7 +32,7 @@ function service(store: UpdateStateStore, over: Partial<ConstructorParameters<ty
     store,
     stager,
     clock: { now: () => new Date('2026-11-20T00:00:00Z') },
-    logger: { info: () => {}, error: (m) => void logged.push(m) },
+    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: (m) => void logged.push(m) },
     currentVersion: '1.1.0',
     pinnedKeys: [key.pinned()],
     ...over,

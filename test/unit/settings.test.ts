@@ -47,6 +47,7 @@ describe('parseSettings', () => {
       corsOrigins: { any: false, origins: [] },
       schedulerIntervalSeconds: 60,
       webhookAllowPrivateTargets: false,
+      logLevel: 'info',
     });
   });
 
@@ -71,6 +72,37 @@ describe('parseSettings', () => {
     expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toEqual([
       expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE_TARGETS:/),
     ]);
+  });
+
+  it('takes the AWS names for the S3 settings where the S3_* ones are unset (those win)', () => {
+    const aws = {
+      STORAGE_URL: 's3://media',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret',
+      AWS_ENDPOINT_URL_S3: 'http://seaweedfs:8333',
+      AWS_REGION: 'eu-central-1',
+    };
+    expect(parseSettings(aws, 'node')).toMatchObject({
+      s3AccessKeyId: 'AKIAEXAMPLE',
+      s3SecretAccessKey: 'aws-secret',
+      s3Endpoint: 'http://seaweedfs:8333',
+      s3Region: 'eu-central-1',
+    });
+    const both = parseSettings({ ...aws, S3_ACCESS_KEY_ID: 'cms-key', S3_SECRET_ACCESS_KEY: 'cms-secret' }, 'node');
+    expect([both.s3AccessKeyId, both.s3SecretAccessKey]).toEqual(['cms-key', 'cms-secret']);
+    expect(problemsOf({ STORAGE_URL: 's3://media', AWS_ACCESS_KEY_ID: 'only-the-id' })).toEqual([
+      expect.stringMatching(/AWS_SECRET_ACCESS_KEY/),
+    ]);
+    expect(problemsOf({ AWS_ENDPOINT_URL_S3: 'ftp://x', AWS_REGION: 'EU WEST' }).sort()).toEqual([
+      expect.stringMatching(/^AWS_ENDPOINT_URL_S3:/),
+      expect.stringMatching(/^AWS_REGION:/),
+    ]);
+  });
+
+  it('reads LOG_LEVEL as debug, info, warn or error, in any case', () => {
+    expect(parseSettings({ LOG_LEVEL: 'WARN' }, 'node').logLevel).toBe('warn');
+    expect(parseSettings({ LOG_LEVEL: 'debug' }, 'node').logLevel).toBe('debug');
+    expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual([expect.stringMatching(/^LOG_LEVEL:/)]);
   });
 
   it('reads rate limits as LIMIT/SECONDS', () => {
@@ -185,6 +217,20 @@ describe('parseSettings', () => {
   });
 
   it('ignores non-string values, such as Workers bindings', () => {
-    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40) }, 'workers').jwtSecret).toBe('y'.repeat(40));
+    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40), ALLOW_LOG_MAILER: 'true' }, 'workers').jwtSecret).toBe(
+      'y'.repeat(40),
+    );
+  });
+
+  it('refuses a Worker without SMTP_URL (codes would go to its logs) unless ALLOW_LOG_MAILER=true; Node keeps the log mailer', () => {
+    const secret = { JWT_SECRET: 'y'.repeat(40) };
+    expect(problemsOf(secret, 'workers')).toEqual([expect.stringMatching(/^SMTP_URL: required on Workers/)]);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'false' }, 'workers')).toHaveLength(1);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'yes' }, 'workers')).toEqual([
+      expect.stringMatching(/^ALLOW_LOG_MAILER:/),
+    ]);
+    expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'true' }, 'workers')).toEqual([]);
+    expect(problemsOf({ ...secret, SMTP_URL: 'smtps://u:p@mail.example:465' }, 'workers')).toEqual([]);
+    expect(problemsOf({}, 'node')).toEqual([]);
   });
 });

@@ -1,16 +1,15 @@
 import type { D1Migration } from 'cloudflare:test';
 
+/**
+ * The Worker's own bindings, vars and secrets are the generated `Env`
+ * (worker/src/worker-configuration.d.ts, `npm run cf:types`); only what the
+ * tests add through vitest.config.ts is declared here.
+ */
 declare global {
   namespace Cloudflare {
     interface Env {
-      DB: D1Database;
-      MEDIA: R2Bucket;
-      ASSETS: Fetcher;
-      RATE_LIMITER: DurableObjectNamespace<
-        import('../../worker/src/adapters/rate-limit/durable-object.rate-limiter.js').RateLimiterObject
-      >;
       TEST_MIGRATIONS: D1Migration[];
-      JWT_SECRET: string;
+      ALLOW_LOG_MAILER: string;
     }
   }
 }

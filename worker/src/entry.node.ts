@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createApp } from './app/app.js';
 import { scheduledJobs } from './app/services.js';
+import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
+import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
 
 /** Graceful stop: stop accepting, let requests in flight finish, then close the database. */
@@ -36,6 +38,8 @@ function writeLog(line: string): void {
 }
 
 async function main() {
+  // Before the settings are read: `.env` fills in what the environment leaves unset.
+  loadDotEnv();
   const settings = parseSettings(process.env, 'node');
   const jwtSecret = settings.jwtSecret ?? (await loadOrCreateJwtSecret(path.resolve('data')));
   // The bundle lives in dist/node/; migrations and the admin build are two levels up.
@@ -52,8 +56,9 @@ async function main() {
   // requests the adapter cannot parse would get a bare 400 without headers.
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
-      if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err);
-      return adapterErrorResponse(err instanceof RequestError);
+      const requestId = newRequestId();
+      if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err, { requestId });
+      return adapterErrorResponse(err instanceof RequestError, requestId);
     },
   });
   const server = createServer(listener);
@@ -104,11 +109,15 @@ async function main() {
   if (supervised) process.on('disconnect', () => stop('supervisor gone'));
 }
 
+// Before the settings (and so LOG_LEVEL) are known: the same JSON line as every other, on stderr.
+const startupError = (message: string, fields: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ level: 'error', at: new Date().toISOString(), message, ...fields })}\n`);
+
 main().catch((err) => {
   if (err instanceof SettingsError) {
-    process.stderr.write(`${err.message}\n`);
+    startupError('Invalid settings', { problems: err.problems });
     process.exit(2);
   }
-  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  startupError('Start-up failed', { error: err instanceof Error ? err.message : String(err) });
   process.exit(1);
 });

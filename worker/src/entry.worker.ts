@@ -2,8 +2,9 @@ import { type App, createApp } from './app/app.js';
 import type { AppDeps } from './app/deps.js';
 import { scheduledJobs } from './app/services.js';
 import { parseSettings, SettingsError } from './config/settings.js';
+import { newRequestId } from './http/middleware/request-log.js';
 import { withSecurityHeaders } from './http/middleware/security-headers.js';
-import { buildWorkerDeps, type WorkerBindings } from './wiring/worker.js';
+import { buildWorkerDeps } from './wiring/worker.js';
 
 /**
  * Settings are parsed and dependencies built once per isolate, on the first
@@ -13,7 +14,7 @@ let app: App | undefined;
 let deps: AppDeps | undefined;
 let settingsError: SettingsError | undefined;
 
-function appFor(env: WorkerBindings & Record<string, unknown>): App | undefined {
+function appFor(env: Env): App | undefined {
   if (app || settingsError) return app;
   try {
     deps = buildWorkerDeps(env, parseSettings(env, 'workers'));
@@ -21,7 +22,14 @@ function appFor(env: WorkerBindings & Record<string, unknown>): App | undefined 
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     settingsError = err;
-    console.error(err.message);
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        at: new Date().toISOString(),
+        message: 'Invalid settings',
+        problems: err.problems,
+      }),
+    );
   }
   return app;
 }
@@ -36,6 +44,7 @@ export default {
           { error: { code: 'unavailable', message: 'The service is misconfigured; see the Worker log' } },
           { status: 503 },
         ),
+        newRequestId(),
       );
     }
     return current.fetch(request, env, ctx);
@@ -52,6 +61,6 @@ export default {
       ),
     );
   },
-} satisfies ExportedHandler<WorkerBindings & Record<string, unknown>>;
+} satisfies ExportedHandler<Env>;
 
 export { RateLimiterObject } from './adapters/rate-limit/durable-object.rate-limiter.js';

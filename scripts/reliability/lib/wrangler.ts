@@ -54,6 +54,9 @@ export async function wranglerDev({ timeoutMs = 90_000 } = {}): Promise<Wrangler
       `JWT_SECRET:${jwtSecret}`,
       '--var',
       'PUBLIC_URL:http://127.0.0.1',
+      // The run reads e-mail codes from the log.
+      '--var',
+      'ALLOW_LOG_MAILER:true',
       '--define',
       `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
       '--show-interactive-dev-session=false',

@@ -30,6 +30,25 @@ describe('parseStorageUrl', () => {
     expect(parseStorageUrl('s3://media', creds)).toMatchObject({ region: 'us-east-1', forcePathStyle: true });
   });
 
+  it('takes the endpoint and region from AWS_ENDPOINT_URL_S3 and AWS_REGION where the URL names none', () => {
+    const aws = { ...creds, endpoint: 'http://seaweedfs:8333/', region: 'eu-central-1' };
+    expect(parseStorageUrl('s3://media', aws)).toMatchObject({
+      endpoint: 'http://seaweedfs:8333',
+      region: 'eu-central-1',
+    });
+    expect(parseStorageUrl('s3://media', { ...creds, region: 'eu-central-1' })).toMatchObject({
+      endpoint: 'https://s3.eu-central-1.amazonaws.com',
+    });
+    // The URL's own parameters win.
+    expect(parseStorageUrl('s3://media?endpoint=http://127.0.0.1:9000&region=auto', aws)).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+    });
+    expect(() => parseStorageUrl('s3://media', { ...creds, endpoint: 'ftp://x' })).toThrow(
+      /STORAGE_URL.*http or https/,
+    );
+  });
+
   it.each([
     ['', /must start with/],
     ['ftp://x', /must start with/],

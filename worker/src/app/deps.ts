@@ -9,7 +9,16 @@ import type { Mailer } from '../ports/mailer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { ReadCache } from '../ports/read-cache.js';
 import type { Repositories } from '../ports/repositories.js';
-import type { AssetServer, Clock, Defer, IdGenerator, Logger, PasswordHasher, TokenSigner } from '../ports/runtime.js';
+import type {
+  AssetServer,
+  Clock,
+  Defer,
+  IdGenerator,
+  Logger,
+  PasswordHasher,
+  RequestScope,
+  TokenSigner,
+} from '../ports/runtime.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
 export interface AppDeps {
@@ -26,6 +35,8 @@ export interface AppDeps {
   tokens: TokenSigner;
   assets: AssetServer;
   logger: Logger;
+  /** Names the request in the log lines written while it is handled (AsyncLocalStorage on both targets). */
+  requestScope: RequestScope;
   rateLimiter: RateLimiter;
   /** The network peer's address: the socket on Node, CF-Connecting-IP on Workers. */
   peerAddress(request: Request, env: unknown): string | undefined;

@@ -20,6 +20,8 @@ export interface ServiceDeps extends AppDeps {
 export interface Job {
   name: string;
   run(now: Date): Promise<unknown>;
+  /** What the tick's log line says of the result, when the result itself is too big or not plain (default: the result). */
+  summarize?(result: unknown): unknown;
 }
 
 /**

@@ -66,14 +66,25 @@ export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<stri
   const services = servicesFor(built);
   const jobs: Job[] = FEATURES.flatMap((f): Job[] => ('jobs' in f ? f.jobs(services, built) : []));
   return async (now) => {
+    const started = Date.now();
     const results: Record<string, unknown> = {};
+    const summary: Record<string, unknown> = {};
     for (const job of jobs) {
       try {
-        results[job.name] = await job.run(now);
+        const result = await job.run(now);
+        results[job.name] = result;
+        summary[job.name] = job.summarize ? job.summarize(result) : result;
       } catch (err) {
+        summary[job.name] = { failed: true };
         deps.logger.error(`scheduled ${job.name} failed`, err);
       }
     }
+    // One line per tick, whatever it did: an operator sees the scheduler is alive.
+    deps.logger.info('scheduled jobs', {
+      scheduledAt: now.toISOString(),
+      durationMs: Date.now() - started,
+      ...summary,
+    });
     return results;
   };
 }

@@ -71,6 +71,18 @@ const RawSettingsSchema = z.object({
     .default('file:./data/uploads'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The AWS SDKs' names, read where the S3_* ones (which win) are unset. */
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The S3 endpoint and region where STORAGE_URL names none (its own parameters win). */
+  AWS_ENDPOINT_URL_S3: z
+    .url({ error: 'must be an http(s) URL' })
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+    .optional(),
+  AWS_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be lower-case letters, digits and "-"')
+    .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z
     .string()
@@ -134,6 +146,14 @@ const RawSettingsSchema = z.object({
   CORS_ORIGINS: corsOrigins.optional(),
   /** Node only: how often the scheduled jobs run (publishing due articles, webhook deliveries, the purge check). */
   SCHEDULER_INTERVAL_SECONDS: wholeNumber('SCHEDULER_INTERVAL_SECONDS', 1, 3600).default(60),
+  /** The lowest level of log line written: access lines are info. */
+  LOG_LEVEL: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }))
+    .default('info'),
+  /** Workers only: lets a Worker without SMTP_URL start and write e-mails (codes included) to its logs. */
+  ALLOW_LOG_MAILER: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
@@ -146,8 +166,12 @@ export interface Settings {
   publicUrl: string;
   databaseUrl: string;
   storageUrl: string;
+  /** S3_ACCESS_KEY_ID, else AWS_ACCESS_KEY_ID; likewise the secret. */
   s3AccessKeyId: string | undefined;
   s3SecretAccessKey: string | undefined;
+  /** AWS_ENDPOINT_URL_S3 and AWS_REGION: used where STORAGE_URL names no endpoint or region. */
+  s3Endpoint: string | undefined;
+  s3Region: string | undefined;
   /** Undefined only on Node before the entry point generated or loaded one. */
   jwtSecret: string | undefined;
   smtpUrl: string | undefined;
@@ -172,6 +196,7 @@ export interface Settings {
   corsOrigins: { any: boolean; origins: string[] };
   schedulerIntervalSeconds: number;
   webhookAllowPrivateTargets: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export class SettingsError extends Error {
@@ -182,16 +207,17 @@ export class SettingsError extends Error {
 }
 
 /** Unset and empty are the same: `FOO=` in a .env file means "use the default". */
-function presentStrings(raw: Record<string, unknown>): Record<string, string> {
+function presentStrings(raw: object): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(RawSettingsSchema.shape)) {
-    const value = raw[key];
+    const value = (raw as Record<string, unknown>)[key];
     if (typeof value === 'string' && value.trim() !== '') out[key] = value.trim();
   }
   return out;
 }
 
-export function parseSettings(raw: Record<string, unknown>, target: Target): Settings {
+/** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
+export function parseSettings(raw: object, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
   if (!result.success) {
     throw new SettingsError(result.error.issues.map((i) => `${String(i.path[0] ?? 'settings')}: ${i.message}`));
@@ -200,8 +226,19 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
   if (target === 'workers' && !s.JWT_SECRET) {
     throw new SettingsError(['JWT_SECRET: required on Workers (wrangler secret put JWT_SECRET)']);
   }
-  if (s.STORAGE_URL.startsWith('s3:') && (!s.S3_ACCESS_KEY_ID || !s.S3_SECRET_ACCESS_KEY)) {
-    throw new SettingsError(['S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: required when STORAGE_URL is s3://…']);
+  // The log mailer writes verification and reset codes into the log; on
+  // Workers that log is Workers Logs, kept and readable in the dashboard.
+  if (target === 'workers' && !s.SMTP_URL && s.ALLOW_LOG_MAILER !== 'true') {
+    throw new SettingsError([
+      'SMTP_URL: required on Workers (wrangler secret put SMTP_URL): without it every verification and reset code would be written to the Worker’s logs. ALLOW_LOG_MAILER=true allows that, for local development and tests only',
+    ]);
+  }
+  const s3AccessKeyId = s.S3_ACCESS_KEY_ID ?? s.AWS_ACCESS_KEY_ID;
+  const s3SecretAccessKey = s.S3_SECRET_ACCESS_KEY ?? s.AWS_SECRET_ACCESS_KEY;
+  if (s.STORAGE_URL.startsWith('s3:') && (!s3AccessKeyId || !s3SecretAccessKey)) {
+    throw new SettingsError([
+      'S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY): required when STORAGE_URL is s3://…',
+    ]);
   }
   return {
     target,
@@ -209,8 +246,10 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     publicUrl: s.PUBLIC_URL,
     databaseUrl: s.DATABASE_URL,
     storageUrl: s.STORAGE_URL,
-    s3AccessKeyId: s.S3_ACCESS_KEY_ID,
-    s3SecretAccessKey: s.S3_SECRET_ACCESS_KEY,
+    s3AccessKeyId,
+    s3SecretAccessKey,
+    s3Endpoint: s.AWS_ENDPOINT_URL_S3,
+    s3Region: s.AWS_REGION,
     jwtSecret: s.JWT_SECRET,
     smtpUrl: s.SMTP_URL,
     mailFrom: s.MAIL_FROM,
@@ -237,5 +276,6 @@ export function parseSettings(raw: Record<string, unknown>, target: Target): Set
     corsOrigins: s.CORS_ORIGINS ?? { any: false, origins: [] },
     schedulerIntervalSeconds: s.SCHEDULER_INTERVAL_SECONDS,
     webhookAllowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    logLevel: s.LOG_LEVEL,
   };
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Settings } from '../config/settings.js';
 import type { ReadCache } from '../ports/read-cache.js';
-import type { AssetServer, Logger } from '../ports/runtime.js';
+import type { AssetServer, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import type { AppEnv, Services } from './env.js';
 import { authenticate } from './middleware/auth.js';
@@ -10,6 +10,7 @@ import { type CorsPolicy, cors } from './middleware/cors.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
+import { requestLog } from './middleware/request-log.js';
 import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
@@ -21,6 +22,8 @@ export interface HttpDeps
     RateLimitDeps['settings'] &
     Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes'>;
   logger: Logger;
+  /** Carries the request's id into every log line written for it. */
+  requestScope: RequestScope;
   assets: AssetServer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: ReadCache;
@@ -53,7 +56,9 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   api.all('*', notFoundJson);
 
   const app = new Hono<AppEnv>({ strict: true });
-  // Outermost: preflights, and CORS headers on every answer, cached ones included.
+  // Outermost: the request's id and its access line, for every answer.
+  app.use(requestLog(deps));
+  // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache));
   app.use(securityHeaders());
@@ -69,7 +74,9 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   app.route(API, api);
   app.all('/static/*', notFoundJson);
   // Everything else is the admin SPA: static files get the same headers.
-  app.on(['GET', 'HEAD'], '*', async (c) => withSecurityHeaders(await deps.assets.fetch(c.req.raw)));
+  app.on(['GET', 'HEAD'], '*', async (c) =>
+    withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
+  );
   app.notFound(notFoundJson);
   return app;
 }

@@ -30,5 +30,7 @@ export interface AppEnv {
     audit: Audit;
     /** Work that finishes after the response (http/activity.ts). */
     defer: Defer;
+    /** Sent back as X-Request-Id and named in the request's log lines (http/middleware/request-log.ts). */
+    requestId: string;
   };
 }

@@ -9,13 +9,14 @@ import { SECURITY_HEADERS } from './middleware/security-headers.js';
  * @hono/node-server answers a bare 400: no body, none of the security
  * headers. Found by the reliability fuzzer (docs/reliability.md).
  */
-export function adapterErrorResponse(malformed: boolean): Response {
+export function adapterErrorResponse(malformed: boolean, requestId: string): Response {
   const code: ErrorCode = malformed ? 'invalid_request' : 'internal';
   const body: ErrorBody = { error: { code, message: malformed ? 'Malformed request' : 'Internal error' } };
   return new Response(JSON.stringify(body), {
     status: ERROR_STATUS[code],
     headers: [
       ['Content-Type', 'application/json; charset=UTF-8'],
+      ['X-Request-Id', requestId],
       ...SECURITY_HEADERS.map(([n, v]) => [n, v] as [string, string]),
     ],
   });

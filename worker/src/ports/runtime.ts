@@ -27,9 +27,29 @@ export interface TokenSigner {
 /** Lets work finish after the response (waitUntil on Workers). */
 export type Defer = (work: Promise<unknown>) => void;
 
+/** LOG_LEVEL: lines below it are not written. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One JSON line per call; inside a request the line carries its `requestId`. */
 export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, err?: unknown): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, err?: unknown, fields?: Record<string, unknown>): void;
+}
+
+/** What the log lines written while a request is handled have in common. */
+export interface RequestLogContext {
+  requestId: string;
+}
+
+/**
+ * Runs a request's work with its log context, which follows every
+ * continuation (deferred work included), so lines written by services deep
+ * below the HTTP layer still name their request.
+ */
+export interface RequestScope {
+  run<T>(context: RequestLogContext, work: () => T): T;
 }
 
 /** The admin's static files: the ASSETS binding on Workers, a directory on Node. */

@@ -5,15 +5,16 @@ import { createSmtpMailer } from '../adapters/mail/smtp.mailer.js';
 import { systemClock, uuidV7Ids } from '../adapters/runtime/system.runtime.js';
 import type { Settings } from '../config/settings.js';
 import type { Mailer } from '../ports/mailer.js';
+import type { Logger } from '../ports/runtime.js';
 
 /** Sessions last a week; a password reset or cancellation ends them sooner. */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
 /** The pieces both targets wire the same way. */
-export function commonDeps(settings: Settings, jwtSecret: string, writeLog: (line: string) => void) {
+export function commonDeps(settings: Settings, jwtSecret: string, logger: Logger) {
   const mailer: Mailer = settings.smtpUrl
     ? createSmtpMailer({ url: settings.smtpUrl, from: settings.mailFrom })
-    : createLogMailer(writeLog);
+    : createLogMailer(logger);
   return {
     clock: systemClock,
     ids: uuidV7Ids,

@@ -9,7 +9,12 @@ import { createMemoryReadCache } from '../adapters/cache/memory.read-cache.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
 import { createThreadPoolRenderer } from '../adapters/image/thread-pool.renderer.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
-import { createDeferTracker, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
+import {
+  asyncRequestScope,
+  createDeferTracker,
+  createJsonLogger,
+  systemClock,
+} from '../adapters/runtime/system.runtime.js';
 import { createDirReleaseStager } from '../adapters/update/dir-release-stager.js';
 import { createFileUpdateState } from '../adapters/update/file-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
@@ -45,6 +50,8 @@ export function nodeBlobStore(settings: Settings): BlobStore {
   const storage = parseStorageUrl(settings.storageUrl, {
     accessKeyId: settings.s3AccessKeyId,
     secretAccessKey: settings.s3SecretAccessKey,
+    endpoint: settings.s3Endpoint,
+    region: settings.s3Region,
   });
   return storage.kind === 'file' ? createLocalDirBlobStore(path.resolve(storage.root)) : createS3BlobStore(storage);
 }
@@ -68,7 +75,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     migrationsRoot: path.join(options.appRoot, 'drizzle'),
     timeoutMs: settings.databaseTimeoutMs,
   });
-  const logger = createJsonLogger(writeLog);
+  const logger = createJsonLogger(writeLog, { level: settings.logLevel });
   const deferred = createDeferTracker(logger);
   const version = buildInfo('node');
   const releasesDir = options.releasesDir ?? path.join(options.appRoot, 'releases');
@@ -107,6 +114,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
     logger,
+    requestScope: asyncRequestScope,
     // One SQLite file means one instance: budgets in memory. Server databases
     // may sit behind several instances, which must share one budget.
     rateLimiter: database.dialect === 'sqlite' ? createMemoryRateLimiter() : database.rateLimiter,
@@ -116,7 +124,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     publicReadCache: database.dialect === 'sqlite' ? createMemoryReadCache() : undefined,
     renderer,
     webhookTransport: createNodeWebhookTransport(),
-    ...commonDeps(settings, options.jwtSecret, writeLog),
+    ...commonDeps(settings, options.jwtSecret, logger),
   };
   // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.
   deferred.defer(

@@ -5,11 +5,8 @@ import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
-import {
-  createDurableObjectRateLimiter,
-  type RateLimiterObject,
-} from '../adapters/rate-limit/durable-object.rate-limiter.js';
-import { createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
+import { createDurableObjectRateLimiter } from '../adapters/rate-limit/durable-object.rate-limiter.js';
+import { asyncRequestScope, createJsonLogger, systemClock } from '../adapters/runtime/system.runtime.js';
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createFetchWebhookTransport } from '../adapters/webhook/fetch.webhook-transport.js';
@@ -20,17 +17,14 @@ import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { commonDeps } from './common.js';
 
-/** The bindings wrangler.toml declares. String settings arrive as vars/secrets. */
-export interface WorkerBindings {
-  DB: D1Database;
-  MEDIA: R2Bucket;
-  ASSETS: Fetcher;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
-}
-
-export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDeps {
-  const writeLog = (line: string) => console.log(line);
-  const logger = createJsonLogger(writeLog);
+/**
+ * `env` is the `Env` that `npm run cf:types` generates from wrangler.toml
+ * (worker/src/worker-configuration.d.ts): the bindings used here, and the
+ * vars and secrets, which reach the app only through parseSettings.
+ */
+export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
+  // Workers Logs keeps the console method as the line's level.
+  const logger = createJsonLogger((line, level) => console[level](line), { level: settings.logLevel });
   const version = buildInfo('workers');
   const repos = buildRepositories(createD1Kit(env.DB));
   return {
@@ -51,6 +45,7 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),
     logger,
+    requestScope: asyncRequestScope,
     rateLimiter: createDurableObjectRateLimiter(env.RATE_LIMITER),
     // Set by Cloudflare's edge from the connection; a client cannot forge it.
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
@@ -59,6 +54,6 @@ export function buildWorkerDeps(env: WorkerBindings, settings: Settings): AppDep
     // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
     renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
     webhookTransport: createFetchWebhookTransport(),
-    ...commonDeps(settings, settings.jwtSecret ?? '', writeLog),
+    ...commonDeps(settings, settings.jwtSecret ?? '', logger),
   };
 }

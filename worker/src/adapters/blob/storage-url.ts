@@ -6,8 +6,9 @@
  *   file:DIR            file:./data/uploads, file:/var/lib/cms, file:///var/lib/cms
  *   s3://BUCKET?endpoint=https://host:port&region=auto&forcePathStyle=true
  *
- * For s3, `region` defaults to us-east-1, `endpoint` to AWS's regional endpoint,
- * and `forcePathStyle` to true (what MinIO, R2's S3 API and s3rver expect, and
+ * For s3, `region` defaults to AWS_REGION, else us-east-1, `endpoint` to
+ * AWS_ENDPOINT_URL_S3, else AWS's regional endpoint (the URL's own parameters
+ * win over both), and `forcePathStyle` to true (what MinIO, R2's S3 API and s3rver expect, and
  * the only style that works for bucket names that are not DNS labels).
  */
 export type StorageConfig =
@@ -26,10 +27,15 @@ const S3_BUCKET = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9-]{1,64}$/;
 const S3_PARAMS = new Set(['endpoint', 'region', 'forcePathStyle']);
 
-export function parseStorageUrl(
-  url: string,
-  credentials: { accessKeyId?: string; secretAccessKey?: string },
-): StorageConfig {
+/** The credentials, and the endpoint and region used where the URL names none (AWS_ENDPOINT_URL_S3, AWS_REGION). */
+export interface StorageDefaults {
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
+  endpoint?: string | undefined;
+  region?: string | undefined;
+}
+
+export function parseStorageUrl(url: string, credentials: StorageDefaults): StorageConfig {
   const value = url.trim();
   if (value.startsWith('file:')) return { kind: 'file', root: parseFileRoot(value) };
   if (value.startsWith('s3://')) return parseS3(value, credentials);
@@ -52,7 +58,7 @@ function parseFileRoot(value: string): string {
   return root;
 }
 
-function parseS3(value: string, credentials: { accessKeyId?: string; secretAccessKey?: string }): StorageConfig {
+function parseS3(value: string, credentials: StorageDefaults): StorageConfig {
   const match = /^s3:\/\/([^/?#]*)\/?(?:\?([^#]*))?$/.exec(value);
   if (!match) throw fail('expected s3://BUCKET?endpoint=…&region=…&forcePathStyle=true');
   const bucket = match[1] ?? '';
@@ -68,10 +74,12 @@ function parseS3(value: string, credentials: { accessKeyId?: string; secretAcces
     if (params.getAll(name).length > 1) throw fail(`parameter "${name}" is repeated`);
   }
 
-  const region = params.get('region') ?? 'us-east-1';
+  const region = params.get('region') ?? credentials.region ?? 'us-east-1';
   if (!REGION.test(region)) throw fail('region must be lower-case letters, digits and "-"');
 
-  const endpoint = parseEndpoint(params.get('endpoint') ?? `https://s3.${region}.amazonaws.com`);
+  const endpoint = parseEndpoint(
+    params.get('endpoint') ?? credentials.endpoint ?? `https://s3.${region}.amazonaws.com`,
+  );
 
   const style = params.get('forcePathStyle') ?? 'true';
   if (style !== 'true' && style !== 'false') throw fail('forcePathStyle must be "true" or "false"');
@@ -79,7 +87,9 @@ function parseS3(value: string, credentials: { accessKeyId?: string; secretAcces
   const accessKeyId = credentials.accessKeyId?.trim() ?? '';
   const secretAccessKey = credentials.secretAccessKey?.trim() ?? '';
   if (!accessKeyId || !secretAccessKey) {
-    throw fail('an s3:// store needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to be set');
+    throw fail(
+      'an s3:// store needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) to be set',
+    );
   }
   return { kind: 's3', bucket, endpoint, region, forcePathStyle: style === 'true', accessKeyId, secretAccessKey };
 }

@@ -1,45 +1,37 @@
 import type { Mailer, MailMessage } from '../../ports/mailer.js';
+import type { Logger } from '../../ports/runtime.js';
 
 /**
  * The mailer for when SMTP_URL is unset (a first run, development): each
- * message goes to the log, readable enough to copy a verification link from.
+ * message becomes one JSON log line like every other, with the links it
+ * holds pulled out so a verification link can be copied from the terminal:
  *
- *   mail to=ada@example.com subject="Verify your e-mail address"
- *   mail | Open this link to verify: http://localhost:8787/verify?code=…
- *   mail end
+ *   {"level":"info","at":"…","message":"mail not sent (no SMTP_URL): logged",
+ *    "to":"ada@example.com","subject":"Verify your e-mail address",
+ *    "links":["http://localhost:8787/verify?code=…"],"text":"Hello Ada,\n…"}
  *
- * Every value is escaped (control characters, escape sequences, bidi
- * overrides become `\xNN` / `\u{…}`), and each text line gets the `mail |`
- * prefix, so a crafted name or subject cannot forge or rewrite log lines.
- * The HTML part is not logged: it says the same thing as the text part.
+ * The JSON logger escapes what could forge a line or steer a terminal. The
+ * HTML part is not logged: it says the same thing as the text part. A
+ * deployed Worker refuses to start with this mailer unless told to allow it
+ * (ALLOW_LOG_MAILER): the codes in these lines are as good as passwords.
  */
-export function createLogMailer(write: (line: string) => void): Mailer {
+export function createLogMailer(logger: Logger): Mailer {
   return {
     // The log is always there to write to.
     async check() {},
 
     async send(message: MailMessage) {
-      write(`mail to=${escapeLogText(message.to)} subject="${escapeLogText(message.subject, true)}"`);
-      for (const line of message.text.split(/\r\n|\r|\n/)) write(line ? `mail | ${escapeLogText(line)}` : 'mail |');
-      write('mail end');
+      logger.info('mail not sent (no SMTP_URL): logged', {
+        to: message.to,
+        subject: message.subject,
+        links: linksIn(message.text),
+        text: message.text,
+      });
     },
   };
 }
 
-// C0 and C1 controls, DEL, and the invisible formatting characters that can
-// reorder or hide text in a terminal (bidi embeddings, overrides, isolates).
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/gu;
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** One log-safe line: nothing in it can start a new line or move the cursor. */
-export function escapeLogText(text: string, quoted = false): string {
-  let out = text.replace(/\\/g, '\\\\');
-  if (quoted) out = out.replace(/"/g, '\\"');
-  out = out.replace(UNSAFE, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
-  });
-  // Lone surrogates cannot be written to every sink intact; show where they were.
-  return out.replace(LONE_SURROGATE, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`);
+/** The http(s) links of a text part, in order, without the sentence's punctuation after them. */
+export function linksIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0].replace(/[.,;:!?)\]]+$/, ''));
 }

@@ -1,5 +1,6 @@
 import { defineFeature, type ServiceDeps } from '../../app/feature.js';
 import { SYSTEM } from '../activity/activity.service.js';
+import type { PurgeRun } from './purge.entities.js';
 import { createPurgeRepository } from './purge.repository.js';
 import { purgeRoutes } from './purge.routes.js';
 import {
@@ -40,6 +41,27 @@ export const purgeFeature = defineFeature({
           details: purgeRunDetails(toPurgeRunDto(run)),
         }),
     };
-    return [{ name: 'purge', run: (now) => runScheduledPurge(scheduled, now) }];
+    return [
+      {
+        name: 'purge',
+        run: (now) => runScheduledPurge(scheduled, now),
+        // Skipped: disabled, not due, or another instance holds the lease.
+        summarize: (result) => {
+          const run = result as PurgeRun | null;
+          if (!run) return { ran: false };
+          const { id, dryRun, status, removed, bytesFreed } = run;
+          return {
+            ran: true,
+            id,
+            dryRun,
+            status,
+            duplicates: removed.duplicates.length,
+            orphanBlobs: removed.orphanBlobs.length,
+            rowsWithoutBlob: removed.rowsWithoutBlob.length,
+            bytesFreed,
+          };
+        },
+      },
+    ];
   },
 });

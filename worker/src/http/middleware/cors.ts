@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.js';
 import { withSecurityHeaders } from './security-headers.js';
 
 /** Who may call the API from a page on another origin. */
@@ -28,7 +29,7 @@ function allowOrigin(headers: Headers, policy: CorsPolicy, origin: string): void
  * permission to another. No credentials are ever allowed: the API's
  * credentials are bearer tokens a script sends itself, not cookies.
  */
-export function cors(policy: CorsPolicy): MiddlewareHandler {
+export function cors(policy: CorsPolicy): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
@@ -39,7 +40,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler {
         headers.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
         headers.set('Access-Control-Max-Age', CORS_MAX_AGE_SECONDS);
       }
-      return withSecurityHeaders(new Response(null, { status: 204, headers }));
+      return withSecurityHeaders(new Response(null, { status: 204, headers }), c.get('requestId'));
     }
     // Whether an answer carries the header depends on the Origin: caches must keep them apart.
     c.header('Vary', 'Origin', { append: true });

@@ -50,12 +50,15 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
  * anonymous read `storeReads` stored, and the answer carries the same
  * headers every response gets.
  */
-export function serveCachedReads(cache: ReadCache): MiddlewareHandler {
+export function serveCachedReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
     const hit = cache.get(keyOf(req.url));
     if (!hit) return next();
-    return new Response(hit.body, { status: 200, headers: { ...HIT_HEADERS, 'Content-Type': hit.contentType } });
+    return new Response(hit.body, {
+      status: 200,
+      headers: { ...HIT_HEADERS, 'Content-Type': hit.contentType, 'X-Request-Id': c.get('requestId') },
+    });
   };
 }

@@ -59,9 +59,10 @@ export const shareablePublicRead: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** A copy of a response made outside the context, with the headers added. */
-export function withSecurityHeaders(res: Response): Response {
+/** A copy of a response made outside the context, with the headers added (and the request's id, when it has one). */
+export function withSecurityHeaders(res: Response, requestId?: string): Response {
   const copy = new Response(res.body, res);
   for (const [name, value] of SECURITY_HEADERS) copy.headers.set(name, value);
+  if (requestId) copy.headers.set('X-Request-Id', requestId);
   return copy;
 }

@@ -1,0 +1,61 @@
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { Settings } from '../../config/settings.js';
+import type { Logger, RequestScope } from '../../ports/runtime.js';
+import { isTrustedProxy } from '../client-address.js';
+import type { AppEnv } from '../env.js';
+
+export interface RequestLogDeps {
+  settings: Pick<Settings, 'trustProxy'>;
+  peerAddress(request: Request, env: unknown): string | undefined;
+  logger: Logger;
+  requestScope: RequestScope;
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** What a proxy's id may look like: enough for UUIDs, trace ids and `host/counter` forms, nothing that can break a line or a header. */
+const ACCEPTABLE_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
+
+/** Probes (load balancers, the supervisor) ask every few seconds: their lines are debug, not info. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+export const newRequestId = (): string => crypto.randomUUID();
+
+/**
+ * The outermost layer: gives the request its id (a trusted proxy's
+ * `X-Request-Id` when it sent a usable one, else a new UUID), sends it back
+ * on the answer, runs the request inside its log context (so every log
+ * line written for it, deferred work included, names it), and writes one
+ * access line when the answer is ready. The line holds the method, the
+ * route as declared (`/v1/articles/{id}`; the catch-all's `/v1/*` or `/*`
+ * when no route answered: an unknown path, a preflight, a read-cache hit,
+ * the admin's files), the status and the
+ * duration, never the path, query or headers, so no token, code or secret
+ * in a URL reaches the log.
+ */
+export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const offered = c.req.header(REQUEST_ID_HEADER);
+    const requestId =
+      offered !== undefined &&
+      ACCEPTABLE_ID.test(offered) &&
+      isTrustedProxy(deps.peerAddress(c.req.raw, c.env), deps.settings.trustProxy)
+        ? offered
+        : newRequestId();
+    c.set('requestId', requestId);
+    // Prepared before the handler, like the security headers: every answer made through the context carries it.
+    c.header(REQUEST_ID_HEADER, requestId);
+    await deps.requestScope.run({ requestId }, next);
+    const fields = {
+      method: c.req.method,
+      route: routePath(c).replace(/:(\w+)/g, '{$1}'),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    // Written outside the scope, so the id is added here.
+    if (PROBES.has(c.req.path)) deps.logger.debug('request', { requestId, ...fields });
+    else deps.logger.info('request', { requestId, ...fields });
+  };
+}
