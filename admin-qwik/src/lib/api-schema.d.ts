@@ -1373,6 +1373,17 @@ export interface components {
             bytes: number;
             presets: number[];
         };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
         Article: {
             /** Format: uuid */
             id: string;
@@ -1392,6 +1403,20 @@ export interface components {
             scheduledAt: string | null;
             seo: components["schemas"]["Seo"];
             images: components["schemas"]["Image"][];
+            version: number;
+        };
+        ArticleConflict: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+            version: number;
+            article?: components["schemas"]["Article"];
         };
         Author: {
             /** Format: uuid */
@@ -1501,17 +1526,6 @@ export interface components {
                 [key: string]: unknown;
             };
             jsonLdText: string;
-        };
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
-                message: string;
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
         };
         Version: {
             version: string;
@@ -3838,6 +3852,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3878,7 +3894,10 @@ export interface operations {
     deleteV1ArticlesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3889,6 +3908,8 @@ export interface operations {
             /** @description OK */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3920,6 +3941,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -3934,7 +3964,10 @@ export interface operations {
     patchV1ArticlesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3956,6 +3989,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,6 +4002,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4007,6 +4044,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -4030,7 +4076,10 @@ export interface operations {
     postV1ArticlesByIdPublish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4041,6 +4090,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +4103,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4081,6 +4134,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -4097,7 +4159,10 @@ export interface operations {
     postV1ArticlesByIdUnpublish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4108,6 +4173,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,6 +4186,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4148,6 +4217,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -4215,7 +4293,10 @@ export interface operations {
     putV1ArticlesByIdSeo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4236,6 +4317,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4330,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4285,6 +4370,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description Too large */

@@ -14,6 +14,11 @@ export interface Image {
   /** Hex sha256 of the stored bytes. Also the ETag. */
   sha256: string;
   createdAt: Date;
+  /** The uploaded file's name, sanitised (no path, no control characters, bounded); null when not known. */
+  originalName: string | null;
+  /** Text alternative for readers who cannot see the image; may be empty. */
+  alt: string;
+  caption: string;
 }
 
 export interface ImageListQuery {

@@ -29,6 +29,9 @@ export const toImage = (row: ImageRow): Image => ({
   height: row.height,
   sha256: row.sha256,
   createdAt: row.createdAt,
+  originalName: row.originalName,
+  alt: row.alt,
+  caption: row.caption,
 });
 
 export function createImagesRepository(kit: SqlKit): ImagesRepository {
@@ -185,11 +188,18 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         ),
         tx
           .update(articles)
-          .set({ body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})` })
+          .set({
+            body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})`,
+            // A changed body is a new version: a stale editor must not write the old name back.
+            version: sql`${articles.version} + 1`,
+          })
           .where(mentions),
         tx
           .update(articles)
-          .set({ seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})` })
+          .set({
+            seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})`,
+            version: sql`${articles.version} + 1`,
+          })
           .where(seoMentions),
         // The duplicate's own links go with it (ON DELETE CASCADE).
         tx.delete(images).where(eq(images.id, dup)),

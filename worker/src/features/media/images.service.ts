@@ -54,6 +54,9 @@ export function createImagesService(deps: ImagesDeps) {
         height: header.height,
         sha256: await sha256Hex(bytes),
         createdAt: clock.now(),
+        originalName: null,
+        alt: '',
+        caption: '',
       };
       // Blob first, row second: a row never points at a missing blob.
       await blobs.put(originalKey(image.filename), bytes, image.contentType);
