@@ -713,7 +713,7 @@ export interface paths {
         get: operations["getV1ArticlesByIdImages"];
         put?: never;
         /**
-         * Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)
+         * Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF; optional text fields "alt" and "caption"; the file name is kept, sanitised, as originalName)
          * @description Needs a session: any account.
          */
         post: operations["postV1ArticlesByIdImages"];
@@ -1016,7 +1016,11 @@ export interface paths {
         delete: operations["deleteV1MediaById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an image’s words: originalName (the download name), alt, caption
+         * @description Needs a session: a verified account.
+         */
+        patch: operations["patchV1MediaById"];
         trace?: never;
     };
     "/v1/media/{id}/variants": {
@@ -1047,7 +1051,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png
+         * An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png; ?download=1 (original only) serves it as an attachment under its original name
          * @description Public.
          */
         get: operations["getStaticUploadedImagesByFilename"];
@@ -1359,6 +1363,9 @@ export interface components {
             sha256: string;
             /** Format: date-time */
             createdAt: string;
+            originalName: string | null;
+            alt: string;
+            caption: string;
         };
         Variant: {
             requestedWidth: number | null;
@@ -5849,6 +5856,9 @@ export interface operations {
                             sha256: string;
                             /** Format: date-time */
                             createdAt: string;
+                            originalName: string | null;
+                            alt: string;
+                            caption: string;
                             variants: components["schemas"]["Variant"][];
                         };
                     };
@@ -5930,6 +5940,92 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1MediaById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    originalName?: string | null;
+                    alt?: string;
+                    caption?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        image: components["schemas"]["Image"];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
