@@ -202,6 +202,9 @@ export function runBlobStoreContract(
           height: 300,
           sha256: await sha256(JPEG_400x300),
           createdAt: new Date(),
+          originalName: null,
+          alt: '',
+          caption: '',
         };
         let renders = 0;
         const errors: string[] = [];

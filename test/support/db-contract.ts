@@ -108,6 +108,7 @@ export function sampleArticle(overrides: Partial<Article> = {}): Article {
     publishedAt: null,
     scheduledAt: null,
     seo: { ...EMPTY_SEO },
+    version: 1,
     ...overrides,
   };
 }
@@ -124,6 +125,9 @@ export function sampleImage(articleId: string, overrides: Partial<Image> = {}): 
     height: 480,
     sha256: 'a'.repeat(64),
     createdAt: new Date('2026-11-25T21:30:00.789Z'),
+    originalName: null,
+    alt: '',
+    caption: '',
     ...overrides,
   };
 }

@@ -81,6 +81,9 @@ describe('variants honour EXIF orientation like sharp does', () => {
       height: 16,
       sha256: 'ab'.repeat(32),
       createdAt: new Date(),
+      originalName: null,
+      alt: '',
+      caption: '',
     };
     await blobs.put(`originals/${image.filename}`, original, 'image/jpeg');
     const variants = createVariantsService({

@@ -21,6 +21,9 @@ function image(sha: string, ageHours: number, overrides: Partial<Image> = {}): I
     height: 1,
     sha256: sha.repeat(64),
     createdAt: new Date(NOW.getTime() - ageHours * HOUR),
+    originalName: null,
+    alt: '',
+    caption: '',
     ...overrides,
   };
 }

@@ -24,6 +24,9 @@ async function storeOriginal(blobs: ReturnType<typeof memoryBlobStore>, bytes: U
     height: header.height,
     sha256: await sha256Hex(bytes),
     createdAt: new Date(),
+    originalName: null,
+    alt: '',
+    caption: '',
   };
   await blobs.put(`originals/${image.filename}`, bytes, image.contentType);
   return image;

@@ -713,7 +713,7 @@ export interface paths {
         get: operations["getV1ArticlesByIdImages"];
         put?: never;
         /**
-         * Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)
+         * Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF; optional text fields "alt" and "caption"; the file name is kept, sanitised, as originalName)
          * @description Needs a session: any account.
          */
         post: operations["postV1ArticlesByIdImages"];
@@ -1016,7 +1016,11 @@ export interface paths {
         delete: operations["deleteV1MediaById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an image’s words: originalName (the download name), alt, caption
+         * @description Needs a session: a verified account.
+         */
+        patch: operations["patchV1MediaById"];
         trace?: never;
     };
     "/v1/media/{id}/variants": {
@@ -1047,7 +1051,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png
+         * An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png; ?download=1 (original only) serves it as an attachment under its original name
          * @description Public.
          */
         get: operations["getStaticUploadedImagesByFilename"];
@@ -1359,6 +1363,9 @@ export interface components {
             sha256: string;
             /** Format: date-time */
             createdAt: string;
+            originalName: string | null;
+            alt: string;
+            caption: string;
         };
         Variant: {
             requestedWidth: number | null;
@@ -1372,6 +1379,17 @@ export interface components {
             count: number;
             bytes: number;
             presets: number[];
+        };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
         };
         Article: {
             /** Format: uuid */
@@ -1392,6 +1410,20 @@ export interface components {
             scheduledAt: string | null;
             seo: components["schemas"]["Seo"];
             images: components["schemas"]["Image"][];
+            version: number;
+        };
+        ArticleConflict: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+            version: number;
+            article?: components["schemas"]["Article"];
         };
         Author: {
             /** Format: uuid */
@@ -1501,17 +1533,6 @@ export interface components {
                 [key: string]: unknown;
             };
             jsonLdText: string;
-        };
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
-                message: string;
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
         };
         Version: {
             version: string;
@@ -3838,6 +3859,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3878,7 +3901,10 @@ export interface operations {
     deleteV1ArticlesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3889,6 +3915,8 @@ export interface operations {
             /** @description OK */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3920,6 +3948,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -3934,7 +3971,10 @@ export interface operations {
     patchV1ArticlesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3956,6 +3996,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,6 +4009,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4007,6 +4051,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -4030,7 +4083,10 @@ export interface operations {
     postV1ArticlesByIdPublish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4041,6 +4097,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +4110,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4081,6 +4141,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -4097,7 +4166,10 @@ export interface operations {
     postV1ArticlesByIdUnpublish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4108,6 +4180,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,6 +4193,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4148,6 +4224,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -4215,7 +4300,10 @@ export interface operations {
     putV1ArticlesByIdSeo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4236,6 +4324,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4337,8 @@ export interface operations {
             /** @description Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown */
             204: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4285,6 +4377,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleConflict"];
                 };
             };
             /** @description Too large */
@@ -5755,6 +5856,9 @@ export interface operations {
                             sha256: string;
                             /** Format: date-time */
                             createdAt: string;
+                            originalName: string | null;
+                            alt: string;
+                            caption: string;
                             variants: components["schemas"]["Variant"][];
                         };
                     };
@@ -5836,6 +5940,92 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1MediaById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    originalName?: string | null;
+                    alt?: string;
+                    caption?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        image: components["schemas"]["Image"];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,6 +54,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed for this role',
   404: 'Not found',
   409: 'Conflict',
+  412: 'Precondition failed: the resource is not at a version If-Match names',
   413: 'Too large',
   429: 'Rate limited (Retry-After)',
   503: 'A dependency is unavailable',
@@ -82,8 +83,23 @@ function parameters(r: RouteDef) {
       params.push({ name, in: 'query', required: json.required?.includes(name) ?? false, schema });
     }
   }
+  if (r.etag === 'write') {
+    params.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write ' +
+        'answer); otherwise 412 and nothing is written. Without it the write is unconditional.',
+      schema: { type: 'string' },
+    });
+  }
   return params;
 }
+
+const ETAG_HEADER = {
+  ETag: { description: 'The version of the resource this answer shows (for If-Match)', schema: { type: 'string' } },
+};
 
 function requestBody(r: RouteDef) {
   if (r.body) return { required: true, content: { 'application/json': { schema: requestSchema(r.body) } } };
@@ -113,6 +129,7 @@ function responses(r: RouteDef, known: Record<string, Json>) {
       const schema = spec.binary ? { type: 'string', format: 'binary' } : { type: 'string' };
       out[status] = { description, content: Object.fromEntries(spec.mediaTypes.map((type) => [type, { schema }])) };
     } else out[status] = { description, content: { 'application/json': { schema: answerSchema(spec, known) } } };
+    if (r.etag && Number(status) < 300) out[status] = { ...out[status], headers: ETAG_HEADER };
   }
   const error = answerSchema(ErrorSchema, known);
   for (const status of errorStatuses(r)) {

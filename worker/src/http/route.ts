@@ -108,6 +108,12 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   /** Middleware that runs after the permission and the rate limit, before validation. */
   before?: readonly MiddlewareHandler<AppEnv>[];
   responses: R;
+  /**
+   * Entity tags, for the document: 'read', its answers carry `ETag`; 'write',
+   * they do and the route honours `If-Match` (the handler checks it, and
+   * declares its 412 answer).
+   */
+  etag?: 'read' | 'write';
   /** Error statuses beyond those the declaration implies. */
   errors?: readonly ErrorStatus[];
   handler: (
@@ -131,6 +137,7 @@ export interface RouteDef {
   readonly stream?: RawBody;
   readonly before?: readonly MiddlewareHandler<AppEnv>[];
   readonly responses: Responses;
+  readonly etag?: 'read' | 'write';
   readonly errors?: readonly ErrorStatus[];
   readonly handler: (c: Context<AppEnv>, input: RouteInput<unknown, unknown, unknown>) => Response | Promise<Response>;
 }

@@ -17,3 +17,20 @@ export class DomainError extends Error {
 }
 
 export const notFound = () => new DomainError('not_found', 'Not found');
+
+/**
+ * A conditional write whose `If-Match` names no current version: answered
+ * 412 with the uniform error body (code `conflict`), the current ETag in the
+ * `ETag` header, and `current` beside `error`, so the client can show both
+ * versions and let its user choose.
+ */
+export class PreconditionFailed extends DomainError {
+  constructor(
+    message: string,
+    readonly etag: string,
+    readonly current: Readonly<Record<string, unknown>>,
+  ) {
+    super('conflict', message);
+    this.name = 'PreconditionFailed';
+  }
+}

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
+import { ErrorSchema } from '../../contract/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
 import { ImageSchema } from '../media/media.schema.js';
@@ -69,6 +70,14 @@ export const ArticleSchema = z
     scheduledAt: TimestampSchema.nullable(),
     seo: SeoSchema,
     images: z.array(ImageSchema),
+    /** Raised by one on every write; the `ETag` of an editor's read and of write answers is `"v<version>"`. */
+    version: z.number().int().min(1),
   })
   .meta({ id: 'Article' });
 export type ArticleDto = z.output<typeof ArticleSchema>;
+
+/** 412: a conditional write found another version; `article` only when the caller may read it. */
+export const ArticleConflictSchema = ErrorSchema.extend({
+  version: z.number().int().min(1),
+  article: ArticleSchema.optional(),
+}).meta({ id: 'ArticleConflict' });

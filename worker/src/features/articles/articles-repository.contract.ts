@@ -148,7 +148,7 @@ export function runArticlesRepositoryContract(name: string, setup: SetupReposito
       await db.repos.articles.create(input);
       const now = new Date('2026-11-26T08:00:00.250Z');
       const updated = await db.repos.articles.update(input.id, { title: HOSTILE_STRINGS[0] }, now);
-      expect(updated).toEqual({ ...input, title: HOSTILE_STRINGS[0], updatedAt: now });
+      expect(updated).toEqual({ ...input, title: HOSTILE_STRINGS[0], updatedAt: now, version: 2 });
       expect(await db.repos.articles.findById(input.id)).toEqual(updated);
     });
 
@@ -233,6 +233,35 @@ export function runArticlesRepositoryContract(name: string, setup: SetupReposito
       expect(await db.repos.images.findById(kept.id)).toEqual(kept);
       expect(await db.repos.articles.delete(article.id)).toBeNull();
       expect(await db.repos.articles.delete('bad')).toBeNull();
+    });
+
+    it('writes only at a named version: a stale write changes nothing and names the current article', async () => {
+      const [a, b] = await authors(2);
+      const article = sampleArticle({ authorIds: [a!] });
+      await db.repos.articles.create(article);
+      const image = sampleImage(article.id);
+      await db.repos.images.create(image);
+      const now = new Date('2026-11-26T10:00:00.000Z');
+      const v2 = await db.repos.articles.update(article.id, { title: 'second' }, now, [1]);
+      expect(v2).toMatchObject({ title: 'second', version: 2 });
+      const stale = { name: 'StaleArticle', code: 'conflict', current: { ...v2 } };
+      await expect(
+        db.repos.articles.update(article.id, { title: 'x', authorIds: [b!] }, now, [1]),
+      ).rejects.toMatchObject(stale);
+      await expect(db.repos.articles.update(article.id, { body: 'x' }, now, [])).rejects.toMatchObject(stale);
+      await expect(db.repos.articles.setStatus(article.id, 'online', now, [1, 3])).rejects.toMatchObject(stale);
+      await expect(db.repos.articles.delete(article.id, [1])).rejects.toMatchObject(stale);
+      expect(await db.repos.articles.findById(article.id)).toEqual(v2);
+      expect(await db.repos.images.findById(image.id)).toEqual(image);
+      // Unknown stays null, conditional or not.
+      expect(await db.repos.articles.update(newId(), { title: 'x' }, now, [1])).toBeNull();
+      expect(await db.repos.articles.delete(newId(), [1])).toBeNull();
+
+      const v3 = await db.repos.articles.update(article.id, { authorIds: [b!, a!] }, now, [2, 7]);
+      expect(v3).toMatchObject({ authorIds: [b, a], version: 3 });
+      expect(await db.repos.articles.setStatus(article.id, 'online', now, [3])).toMatchObject({ version: 4 });
+      expect(await db.repos.articles.delete(article.id, [4])).toEqual([image]);
+      expect(await db.repos.articles.findById(article.id)).toBeNull();
     });
 
     it('deletes an article without images', async () => {

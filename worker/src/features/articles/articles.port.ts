@@ -1,3 +1,4 @@
+import { DomainError } from '../../core/domain/errors.js';
 import type { Image } from '../media/images.port.js';
 import type { ArticleFormat, ArticleStatus } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
@@ -20,6 +21,8 @@ export interface Article {
   /** When the scheduler publishes it; null when not scheduled. Publishing or unpublishing by hand clears it. */
   scheduledAt: Date | null;
   seo: SeoDto;
+  /** 1 when created, raised by one on every write to the article's own fields: its ETag. */
+  version: number;
 }
 
 export interface ArticleListQuery {
@@ -32,23 +35,42 @@ export interface ArticleListQuery {
 
 export type ArticlePatch = Partial<Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'seo'>>;
 
+/**
+ * The versions a write is conditional on (an If-Match): it happens only while
+ * the stored version is one of them, checked in the write itself. Undefined:
+ * unconditional.
+ */
+export type IfVersion = readonly number[] | undefined;
+
+/** A conditional write found another version stored: nothing was written; this is the article as it stands. */
+export class StaleArticle extends DomainError {
+  constructor(readonly current: Article) {
+    super('conflict', 'The article has changed since that version');
+    this.name = 'StaleArticle';
+  }
+}
+
 export interface ArticlesRepository {
   /** Unknown siteId or authorIds → DomainError('invalid_request'). */
   create(article: Article): Promise<void>;
   findById(id: string): Promise<Article | null>;
   /** Newest first (id descending). */
   list(query: ArticleListQuery): Promise<Article[]>;
-  /** Returns the updated article, or null when unknown. */
-  update(id: string, patch: ArticlePatch, now: Date): Promise<Article | null>;
-  /** Sets the status and clears `scheduledAt`; `publishedAt` is set on the first publication only. Null when unknown. */
-  setStatus(id: string, status: ArticleStatus, now: Date): Promise<Article | null>;
+  /** Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold. */
+  update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion): Promise<Article | null>;
+  /**
+   * Sets the status and clears `scheduledAt`; `publishedAt` is set on the first publication only. Null when unknown;
+   * StaleArticle when `ifVersion` does not hold.
+   */
+  setStatus(id: string, status: ArticleStatus, now: Date, ifVersion?: IfVersion): Promise<Article | null>;
   /**
    * Deletes the article, its author links and image links, and the image rows
    * no other article links to, at once. Returns those deleted image rows (whose
    * blobs the caller removes), or null when unknown. A surviving image that
    * was uploaded for this article is handed to another article that links it.
+   * StaleArticle (nothing deleted) when `ifVersion` does not hold.
    */
-  delete(id: string): Promise<Image[] | null>;
+  delete(id: string, ifVersion?: IfVersion): Promise<Image[] | null>;
 }
 
 declare module '../../ports/repositories.js' {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, ne, notInArray, type SQL, sql, exists as sqlExists } from 'drizzle-orm';
 import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
 import {
   chunk,
@@ -15,7 +15,14 @@ import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from '../../adapters
 import { DomainError } from '../../core/domain/errors.js';
 import type { Image } from '../media/images.port.js';
 import { toImage } from '../media/images.repository.js';
-import type { Article, ArticleListQuery, ArticlePatch, ArticlesRepository } from './articles.port.js';
+import {
+  type Article,
+  type ArticleListQuery,
+  type ArticlePatch,
+  type ArticlesRepository,
+  type IfVersion,
+  StaleArticle,
+} from './articles.port.js';
 import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
@@ -43,6 +50,10 @@ function parseSeo(text: string | null): SeoDto {
 }
 
 const seoText = (seo: SeoDto): string => JSON.stringify(seo);
+
+/** A bound value in a SELECT list, converted as the column it is inserted into. */
+const bound = <T>(value: T, column: Parameters<typeof sql.param>[1] & { name: string }) =>
+  sql`${sql.param(value, column)}`.as(column.name);
 
 // Three parameters per link row; keeps each insert under D1's parameter cap.
 const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
@@ -159,6 +170,31 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return (await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1)).length > 0;
   }
 
+  /** Where a write applies: the article, and while `ifVersion` is given, only at one of those versions. */
+  const target = (key: string, ifVersion: IfVersion): SQL | undefined =>
+    ifVersion === undefined
+      ? eq(articles.id, key)
+      : and(eq(articles.id, key), inArray(articles.version, [...ifVersion]));
+
+  /**
+   * The first statement of a conditional write of several statements: an
+   * update that changes nothing takes the article's row lock (PostgreSQL,
+   * MySQL; SQLite and D1 run a batch alone anyway), so the version every
+   * later statement checks cannot change before the write ends.
+   */
+  const lockRow = (tx: SqlDb, key: string) =>
+    tx
+      .update(articles)
+      .set({ version: sql`${articles.version}` })
+      .where(eq(articles.id, key));
+
+  /** A write that matched no row: unknown (null), or known at another version (StaleArticle). */
+  async function missedWrite(key: string, ifVersion: IfVersion): Promise<null> {
+    const current = ifVersion === undefined ? null : await findById(key);
+    if (current) throw new StaleArticle(current);
+    return null;
+  }
+
   async function findById(id: string): Promise<Article | null> {
     const key = normalizeId(id);
     if (key === null) return null;
@@ -194,6 +230,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             publishedAt: article.publishedAt,
             scheduledAt: article.scheduledAt,
             seo: seoText(article.seo),
+            version: article.version,
           }),
           ...linkInserts(tx, id, authorIds),
         ]);
@@ -215,9 +252,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       return rows.map((row) => toArticle(row, links.get(row.id) ?? []));
     },
 
-    async update(id: string, patch: ArticlePatch, now: Date) {
+    async update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion) {
       const key = normalizeId(id);
       if (key === null) return null;
+      if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
       const siteId =
         patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
       const authorIds = authorIdsOf(patch.authorIds);
@@ -231,33 +269,59 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         ...(siteId !== undefined && { siteId }),
         ...(seo !== undefined && { seo }),
         updatedAt: now,
+        version: sql`${articles.version} + 1`,
       };
+      const where = target(key, ifVersion);
       let results: unknown[];
       try {
-        results = await kit.atomic((tx) => [
-          tx.update(articles).set(set).where(eq(articles.id, key)),
-          ...(authorIds === undefined
-            ? []
-            : [tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)), ...linkInserts(tx, key, authorIds)]),
-        ]);
+        // The article's own row is written last, so its result says whether the write happened.
+        results = await kit.atomic((tx) => {
+          const row = tx.update(articles).set(set).where(where);
+          if (authorIds === undefined) return [row];
+          const unlink = tx.delete(articleAuthors);
+          if (ifVersion === undefined) {
+            return [unlink.where(eq(articleAuthors.articleId, key)), ...linkInserts(tx, key, authorIds), row];
+          }
+          // Conditional: the links change only while the article is at a named version.
+          const atVersion = sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
+          return [
+            lockRow(tx, key),
+            unlink.where(and(eq(articleAuthors.articleId, key), atVersion)),
+            ...authorIds.map((authorId, position) =>
+              tx.insert(articleAuthors).select(
+                tx
+                  .select({
+                    articleId: bound(key, articleAuthors.articleId),
+                    authorId: bound(authorId, articleAuthors.authorId),
+                    position: bound(position, articleAuthors.position),
+                  })
+                  .from(articles)
+                  .where(where),
+              ),
+            ),
+            row,
+          ];
+        });
       } catch (err) {
         if (!kit.isForeignKeyViolation(err)) throw err;
         // The new links also fail when the article itself is gone.
         if (!(await exists(key))) return null;
         throw await missingReferences(siteId, authorIds);
       }
-      if (kit.affectedRows(results[0]) === 0) return null;
+      if (kit.affectedRows(results[results.length - 1]) === 0) return missedWrite(key, ifVersion);
       return findById(key);
     },
 
-    async setStatus(id, status, now) {
+    async setStatus(id, status, now, ifVersion) {
       const key = normalizeId(id);
       if (key === null) return null;
+      if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
       const result = await db
         .update(articles)
         .set({
           status,
           updatedAt: now,
+          version: sql`${articles.version} + 1`,
           // Publishing or unpublishing by hand replaces any schedule.
           scheduledAt: null,
           // Only the first publication counts.
@@ -265,14 +329,16 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
           }),
         })
-        .where(eq(articles.id, key));
-      if (kit.affectedRows(result) === 0) return null;
+        .where(target(key, ifVersion));
+      if (kit.affectedRows(result) === 0) return missedWrite(key, ifVersion);
       return findById(key);
     },
 
-    async delete(id) {
+    async delete(id, ifVersion) {
       const key = normalizeId(id);
       if (key === null) return null;
+      if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
+      const where = target(key, ifVersion);
       // An image uploaded between the read and the delete makes the article
       // delete fail on the images foreign key, and so does one another
       // article started linking meanwhile (the guard below keeps its row);
@@ -304,28 +370,38 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
         let results: unknown[];
         try {
-          results = await kit.atomic((tx) => [
-            ...handedOver.map((r) =>
-              tx
-                .update(images)
-                .set({ articleId: elsewhere.get(r.id)! })
-                .where(and(eq(images.id, r.id), eq(images.articleId, key))),
-            ),
-            ...chunk(
-              doomed.map((r) => r.id),
-              Math.floor((MAX_PARAMS - 2) / 2),
-            ).map((part) =>
-              tx.delete(images).where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part)))),
-            ),
-            tx.delete(articleImages).where(eq(articleImages.articleId, key)),
-            tx.delete(articleAuthors).where(eq(articleAuthors.articleId, key)),
-            tx.delete(articles).where(eq(articles.id, key)),
-          ]);
+          results = await kit.atomic((tx) => {
+            // Conditional: every statement applies only while the article is at a named version.
+            const atVersion =
+              ifVersion === undefined
+                ? undefined
+                : sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
+            return [
+              ...(ifVersion === undefined ? [] : [lockRow(tx, key)]),
+              ...handedOver.map((r) =>
+                tx
+                  .update(images)
+                  .set({ articleId: elsewhere.get(r.id)! })
+                  .where(and(eq(images.id, r.id), eq(images.articleId, key), atVersion)),
+              ),
+              ...chunk(
+                doomed.map((r) => r.id),
+                Math.floor((MAX_PARAMS - 3 - (ifVersion?.length ?? 0)) / 2),
+              ).map((part) =>
+                tx
+                  .delete(images)
+                  .where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part)), atVersion)),
+              ),
+              tx.delete(articleImages).where(and(eq(articleImages.articleId, key), atVersion)),
+              tx.delete(articleAuthors).where(and(eq(articleAuthors.articleId, key), atVersion)),
+              tx.delete(articles).where(where),
+            ];
+          });
         } catch (err) {
           if (kit.isForeignKeyViolation(err)) continue;
           throw err;
         }
-        if (kit.affectedRows(results[results.length - 1]) === 0) return null;
+        if (kit.affectedRows(results[results.length - 1]) === 0) return missedWrite(key, ifVersion);
         return doomed.map(toImage) as Image[];
       }
       throw new DomainError('conflict', 'Images are being added to this article; try again');

@@ -2,18 +2,22 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
+import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
+import { decide } from '../accounts/policy.js';
 import { ImageSchema } from '../media/media.schema.js';
 import { articleEventData } from '../webhooks/webhook-events.js';
 import {
+  ArticleConflictSchema,
   type ArticleDto,
   ArticleSchema,
   CreateArticleSchema,
   ListArticlesQuerySchema,
   UpdateArticleSchema,
 } from './article.schema.js';
+import { articleETag, type Precondition } from './articles.service.js';
 import { SeoInputSchema, SeoSchema, toSeo } from './seo.schema.js';
 
 const route = routesOf('articles');
@@ -28,8 +32,20 @@ const SeoAnswer = z.object({ seo: SeoSchema });
  * unpublishes offline articles without seeing them.
  */
 function answer<T extends object>(c: Context<AppEnv>, article: ArticleDto, body: T) {
+  // The new version, either way: the next conditional write names it.
+  c.header('ETag', articleETag(article.version));
   return c.var.services.articles.readableBy(c.var.actor, article) ? c.json(body) : c.body(null, 204);
 }
+
+/** The caller's If-Match (docs/api.md#optimistic-concurrency); none: the write is unconditional. */
+const precondition = (c: Context<AppEnv>): Precondition => ({
+  actor: c.var.actor,
+  ifMatch: parseIfMatch(c.req.header('if-match')),
+});
+const Stale = described(
+  ArticleConflictSchema,
+  'If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it',
+);
 const Unreadable = described(
   null,
   'Done, but the caller may not read the article as it now stands (offline, and a caller without the right to offline articles: a content:write key without content:read, an unverified account), so nothing of it is shown',
@@ -67,8 +83,13 @@ export const articlesRoutes = [
     allow: 'public',
     params: id,
     responses: { 200: ArticleAnswer },
-    handler: async (c, { params, services }) =>
-      c.json({ article: await services.articles.get(c.var.actor, params.id) }),
+    etag: 'read',
+    handler: async (c, { params, services }) => {
+      const article = await services.articles.get(c.var.actor, params.id);
+      // For callers who may edit: the version their next conditional write names.
+      if (decide(c.var.actor, 'content.write') === 'allow') c.header('ETag', articleETag(article.version));
+      return c.json({ article });
+    },
   }),
   route({
     method: 'patch',
@@ -77,9 +98,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     body: UpdateArticleSchema,
-    responses: { 200: ArticleAnswer, 204: Unreadable },
+    responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
+    etag: 'write',
     handler: async (c, { params, body: input, services, defer }) => {
-      const { article, changed } = await services.articles.update(params.id, input);
+      const { article, changed } = await services.articles.update(params.id, input, precondition(c));
       if (changed) {
         c.var.audit('article.update', {
           ...subject('article', article.id),
@@ -96,9 +118,10 @@ export const articlesRoutes = [
     summary: 'Put online',
     allow: 'content.write',
     params: id,
-    responses: { 200: ArticleAnswer, 204: Unreadable },
+    responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
+    etag: 'write',
     handler: async (c, { params, services, defer }) => {
-      const article = await services.articles.setStatus(params.id, 'online');
+      const article = await services.articles.setStatus(params.id, 'online', precondition(c));
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.published', articleEventData(article), defer);
       return answer(c, article, { article });
@@ -110,9 +133,10 @@ export const articlesRoutes = [
     summary: 'Take offline',
     allow: 'content.write',
     params: id,
-    responses: { 200: ArticleAnswer, 204: Unreadable },
+    responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
+    etag: 'write',
     handler: async (c, { params, services, defer }) => {
-      const article = await services.articles.setStatus(params.id, 'offline');
+      const article = await services.articles.setStatus(params.id, 'offline', precondition(c));
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.unpublished', articleEventData(article), defer);
       return answer(c, article, { article });
@@ -124,9 +148,10 @@ export const articlesRoutes = [
     summary: 'Delete an article and its images',
     allow: 'content.write',
     params: id,
-    responses: { 204: null },
+    responses: { 204: null, 412: Stale },
+    etag: 'write',
     handler: async (c, { params, services, defer }) => {
-      await services.articles.delete(params.id);
+      await services.articles.delete(params.id, precondition(c));
       c.var.audit('article.delete', subject('article', params.id));
       await services.webhooks.emit('article.deleted', { id: params.id }, defer);
       return c.body(null, 204);
@@ -149,9 +174,10 @@ export const articlesRoutes = [
     allow: 'content.write',
     params: id,
     body: SeoInputSchema,
-    responses: { 200: SeoAnswer, 204: Unreadable },
+    responses: { 200: SeoAnswer, 204: Unreadable, 412: Stale },
+    etag: 'write',
     handler: async (c, { params, body, services, defer }) => {
-      const article = await services.articles.setSeo(params.id, toSeo(body));
+      const article = await services.articles.setSeo(params.id, toSeo(body), precondition(c));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
       await services.webhooks.emit('article.updated', articleEventData(article), defer);
       return answer(c, article, { seo: article.seo });

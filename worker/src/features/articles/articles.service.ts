@@ -1,5 +1,6 @@
 import type { Page } from '../../contract/pagination.schema.js';
-import { notFound } from '../../core/domain/errors.js';
+import { DomainError, notFound, PreconditionFailed } from '../../core/domain/errors.js';
+import type { IfMatch } from '../../core/shared/entity-tags.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
@@ -11,7 +12,7 @@ import { toImageDto } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { ImageDto } from '../media/media.schema.js';
 import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';
-import type { Article } from './articles.port.js';
+import { type Article, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
 export interface ArticlesDeps {
@@ -23,6 +24,32 @@ export interface ArticlesDeps {
   logError: (message: string, err: unknown) => void;
   /** Removes every variant of these images; failures are logged, not thrown. */
   dropVariants: (imageIds: string[]) => Promise<void>;
+}
+
+/** The article's ETag: its version, opaque to clients. */
+export const articleETag = (version: number): string => `"v${version}"`;
+
+/** The most tags an If-Match may name: one is usual; a few cover a client holding several copies. */
+const MAX_IF_MATCH_TAGS = 16;
+
+/** The versions an If-Match names; tags that are not ours name none. */
+export function versionsOf(ifMatch: IfMatch | undefined): IfVersion {
+  if (ifMatch === undefined || ifMatch === '*') return undefined;
+  if (ifMatch.length > MAX_IF_MATCH_TAGS) {
+    throw new DomainError('invalid_request', `If-Match may name at most ${MAX_IF_MATCH_TAGS} entity tags`);
+  }
+  const versions = new Set<number>();
+  for (const tag of ifMatch) {
+    const m = /^"v([1-9][0-9]{0,14})"$/.exec(tag);
+    if (m) versions.add(Number(m[1]));
+  }
+  return [...versions];
+}
+
+/** A write conditional on `If-Match`, by this caller (who may or may not be shown the current article on a 412). */
+export interface Precondition {
+  actor: Actor;
+  ifMatch: IfMatch | undefined;
 }
 
 export interface ListArticlesInput {
@@ -47,6 +74,7 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
     publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
     scheduledAt: a.scheduledAt ? a.scheduledAt.toISOString() : null,
     seo: { ...a.seo },
+    version: a.version,
     images: images.map(toImageDto),
   };
 }
@@ -72,12 +100,32 @@ export function createArticlesService(deps: ArticlesDeps) {
     return article;
   }
 
+  const readableBy = (actor: Actor, article: Pick<ArticleDto, 'status'>): boolean =>
+    article.status === 'online' || canReadOffline(actor);
+
+  /**
+   * Runs a write conditional on the precondition's If-Match. A stale one is a
+   * 412: the current version, and the current article when the caller may read it.
+   */
+  async function conditional<T>(pre: Precondition | undefined, write: (ifVersion: IfVersion) => Promise<T>) {
+    try {
+      return await write(versionsOf(pre?.ifMatch));
+    } catch (err) {
+      if (!(err instanceof StaleArticle) || !pre) throw err;
+      const article = await withImages(err.current);
+      throw new PreconditionFailed(
+        'The article has changed since the version named in If-Match; nothing was written',
+        articleETag(article.version),
+        { version: article.version, ...(readableBy(pre.actor, article) && { article }) },
+      );
+    }
+  }
+
   return {
     visible,
     existing,
     /** What a write may answer: the article as it now stands, only to a caller who may read it. */
-    readableBy: (actor: Actor, article: Pick<ArticleDto, 'status'>): boolean =>
-      article.status === 'online' || canReadOffline(actor),
+    readableBy,
 
     async get(actor: Actor, id: string): Promise<ArticleDto> {
       return withImages(await visible(actor, id));
@@ -117,35 +165,52 @@ export function createArticlesService(deps: ArticlesDeps) {
         publishedAt: null,
         scheduledAt: null,
         seo: toSeo(input.seo),
+        version: 1,
       };
       await repos.articles.create(article);
       return toArticleDto(article, []);
     },
 
     /** `changed` is false for a patch that names no field: nothing is written, `updatedAt` stays. */
-    async update(id: string, input: UpdateArticleInput): Promise<{ article: ArticleDto; changed: boolean }> {
+    /**
+     * `changed` is false for a patch that names no field: nothing is written,
+     * `updatedAt` and the version stay (an If-Match is still checked).
+     */
+    async update(
+      id: string,
+      input: UpdateArticleInput,
+      pre?: Precondition,
+    ): Promise<{ article: ArticleDto; changed: boolean }> {
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-      if (Object.keys(patch).length === 0) return { article: await withImages(await existing(id)), changed: false };
-      const updated = await repos.articles.update(id, patch, clock.now());
+      if (Object.keys(patch).length === 0) {
+        const article = await existing(id);
+        await conditional(pre, async (ifVersion) => {
+          if (ifVersion !== undefined && !ifVersion.includes(article.version)) throw new StaleArticle(article);
+        });
+        return { article: await withImages(article), changed: false };
+      }
+      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, patch, clock.now(), ifVersion));
       if (!updated) throw notFound();
       return { article: await withImages(updated), changed: true };
     },
 
     /** Replaces the article's SEO record (PUT semantics: what is left out is cleared). */
-    async setSeo(id: string, seo: SeoDto): Promise<ArticleDto> {
-      const updated = await repos.articles.update(id, { seo }, clock.now());
+    async setSeo(id: string, seo: SeoDto, pre?: Precondition): Promise<ArticleDto> {
+      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, { seo }, clock.now(), ifVersion));
       if (!updated) throw notFound();
       return withImages(updated);
     },
 
-    async setStatus(id: string, status: ArticleStatus): Promise<ArticleDto> {
-      const updated = await repos.articles.setStatus(id, status, clock.now());
+    async setStatus(id: string, status: ArticleStatus, pre?: Precondition): Promise<ArticleDto> {
+      const updated = await conditional(pre, (ifVersion) =>
+        repos.articles.setStatus(id, status, clock.now(), ifVersion),
+      );
       if (!updated) throw notFound();
       return withImages(updated);
     },
 
-    async delete(id: string): Promise<void> {
-      const removed = await repos.articles.delete(id);
+    async delete(id: string, pre?: Precondition): Promise<void> {
+      const removed = await conditional(pre, (ifVersion) => repos.articles.delete(id, ifVersion));
       if (!removed) throw notFound();
       // Rows are gone first, so nothing serves these files any more; a blob
       // that fails to delete is an orphan for the purge, never a live image.

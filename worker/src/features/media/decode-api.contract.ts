@@ -90,6 +90,9 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
         height: header.height,
         sha256: await sha256Hex(bytes),
         createdAt: new Date(),
+        originalName: null,
+        alt: '',
+        caption: '',
       };
       await api.deps.blobs.put(originalKey(image.filename), bytes, image.contentType);
       await api.deps.repos.images.create(image);

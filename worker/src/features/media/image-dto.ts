@@ -17,5 +17,8 @@ export function toImageDto(i: Image): ImageDto {
     height: i.height,
     sha256: i.sha256,
     createdAt: i.createdAt.toISOString(),
+    originalName: i.originalName,
+    alt: i.alt,
+    caption: i.caption,
   };
 }

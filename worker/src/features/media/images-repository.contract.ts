@@ -126,26 +126,57 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
       expect(await ids({ limit: 10 })).toEqual(['catx1.png', 'dog!1.jpg', 'cat%1.png', 'cat_1.png']);
       expect(await ids({ limit: 2, beforeId: i3 })).toEqual(['cat%1.png', 'cat_1.png']);
       expect(await ids({ limit: 10, articleId: a })).toEqual(['dog!1.jpg', 'cat_1.png']);
-      expect(await ids({ limit: 10, filenameContains: 'cat' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
-      expect(await ids({ limit: 10, filenameContains: 'CAT' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
+      expect(await ids({ limit: 10, textContains: 'cat' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
+      expect(await ids({ limit: 10, textContains: 'CAT' })).toEqual(['catx1.png', 'cat%1.png', 'cat_1.png']);
       // Wildcards in the user's text match only themselves.
-      expect(await ids({ limit: 10, filenameContains: 't_1' })).toEqual(['cat_1.png']);
-      expect(await ids({ limit: 10, filenameContains: 't%1' })).toEqual(['cat%1.png']);
-      expect(await ids({ limit: 10, filenameContains: '!1' })).toEqual(['dog!1.jpg']);
-      expect(await ids({ limit: 10, filenameContains: '%' })).toEqual(['cat%1.png']);
-      expect(await ids({ limit: 10, filenameContains: 'cat', articleId: b })).toEqual(['catx1.png', 'cat%1.png']);
+      expect(await ids({ limit: 10, textContains: 't_1' })).toEqual(['cat_1.png']);
+      expect(await ids({ limit: 10, textContains: 't%1' })).toEqual(['cat%1.png']);
+      expect(await ids({ limit: 10, textContains: '!1' })).toEqual(['dog!1.jpg']);
+      expect(await ids({ limit: 10, textContains: '%' })).toEqual(['cat%1.png']);
+      expect(await ids({ limit: 10, textContains: 'cat', articleId: b })).toEqual(['catx1.png', 'cat%1.png']);
       expect(await ids({ limit: 10, articleId: 'malformed' })).toEqual([]);
       for (const text of HOSTILE_STRINGS) {
         const short = text.slice(0, 12);
-        expect(await ids({ limit: 10, filenameContains: short })).toEqual([]);
+        expect(await ids({ limit: 10, textContains: short })).toEqual([]);
       }
-      await expect(db.repos.images.list({ limit: 10, filenameContains: 'x'.repeat(49) })).rejects.toMatchObject(
+      await expect(db.repos.images.list({ limit: 10, textContains: 'x'.repeat(49) })).rejects.toMatchObject(
         domainError('invalid_request'),
       );
-      expect(await ids({ limit: 10, filenameContains: 'x'.repeat(48) })).toEqual([]);
-      await expect(db.repos.images.list({ limit: 10, filenameContains: 'a\u0000' })).rejects.toMatchObject(
+      expect(await ids({ limit: 10, textContains: 'x'.repeat(48) })).toEqual([]);
+      await expect(db.repos.images.list({ limit: 10, textContains: 'a\u0000' })).rejects.toMatchObject(
         domainError('invalid_request'),
       );
+    });
+
+    it('keeps an image’s words, changes only those given, and finds images by them', async () => {
+      const a = await article();
+      const [i1, i2] = ascendingIds(2);
+      const named = sampleImage(a, { id: i1, originalName: 'Ürlaub am Meer.JPG', alt: 'Sand', caption: '' });
+      const plain = sampleImage(a, { id: i2 });
+      await db.repos.images.create(named);
+      await db.repos.images.create(plain);
+      expect(await db.repos.images.findById(named.id)).toEqual(named);
+      expect(await db.repos.images.findById(plain.id)).toMatchObject({ originalName: null, alt: '', caption: '' });
+
+      const caption = `Line one\n${HOSTILE_STRINGS[0]}`;
+      const updated = await db.repos.images.update(named.id, { alt: 'Beach at dusk', caption });
+      expect(updated).toEqual({ ...named, alt: 'Beach at dusk', caption });
+      expect(await db.repos.images.update(named.id, {})).toEqual(updated);
+      expect(await db.repos.images.update(named.id, { originalName: null })).toMatchObject({
+        originalName: null,
+        alt: 'Beach at dusk',
+      });
+      await db.repos.images.update(named.id, { originalName: 'Ürlaub am Meer.JPG' });
+      expect(await db.repos.images.update(newId(), { alt: 'x' })).toBeNull();
+      expect(await db.repos.images.update('malformed', { alt: 'x' })).toBeNull();
+
+      const found = async (text: string) =>
+        (await db.repos.images.list({ limit: 10, textContains: text })).map((i) => i.id);
+      expect(await found('am meer')).toEqual([named.id]);
+      expect(await found('.jpg')).toEqual([named.id]);
+      expect(await found('DUSK')).toEqual([named.id]);
+      expect(await found('line one')).toEqual([named.id]);
+      expect(await found(plain.filename.slice(-24))).toEqual([plain.id]);
     });
 
     it('deletes an image once', async () => {

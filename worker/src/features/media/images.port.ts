@@ -14,6 +14,11 @@ export interface Image {
   /** Hex sha256 of the stored bytes. Also the ETag. */
   sha256: string;
   createdAt: Date;
+  /** The uploaded file's name, sanitised (no path, no control characters, bounded); null when not known. */
+  originalName: string | null;
+  /** Text alternative for readers who cannot see the image; may be empty. */
+  alt: string;
+  caption: string;
 }
 
 export interface ImageListQuery {
@@ -22,10 +27,16 @@ export interface ImageListQuery {
   beforeId?: string;
 }
 
+/** What an editor may change of an image: its words, never its bytes. */
+export type ImagePatch = Partial<Pick<Image, 'originalName' | 'alt' | 'caption'>>;
+
 export interface MediaListQuery extends ImageListQuery {
   articleId?: string;
-  /** Only filenames containing this text, matched literally (`%` and `_` are not wildcards). */
-  filenameContains?: string;
+  /**
+   * Only images whose filename, original name, alt text or caption contains
+   * this text, ignoring ASCII case, matched literally (`%` and `_` are not wildcards).
+   */
+  textContains?: string;
 }
 
 /**
@@ -47,6 +58,8 @@ export interface ImagesRepository {
   list(query: MediaListQuery): Promise<Image[]>;
   /** Deletes the row and its links. */
   delete(id: string): Promise<boolean>;
+  /** Sets the given fields; the image as it now stands, or null when unknown. */
+  update(id: string, patch: ImagePatch): Promise<Image | null>;
   /**
    * Folds a duplicate into its survivor, all or nothing: every article linking
    * the duplicate links the survivor, every article body and SEO record

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, notInArray, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
 import {
   chunk,
@@ -29,6 +29,9 @@ export const toImage = (row: ImageRow): Image => ({
   height: row.height,
   sha256: row.sha256,
   createdAt: row.createdAt,
+  originalName: row.originalName,
+  alt: row.alt,
+  caption: row.caption,
 });
 
 export function createImagesRepository(kit: SqlKit): ImagesRepository {
@@ -124,16 +127,17 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         // The images the article shows (its links), as the article DTO lists them.
         filters.push(inArray(images.id, linkedTo(articleId)));
       }
-      if (query.filenameContains !== undefined && query.filenameContains !== '') {
-        refuseNul({ q: query.filenameContains });
-        // Filenames are lower case; `!` escapes the user's `%`, `_` and `!`
-        // (one escape character every dialect reads the same way).
-        const pattern = `%${query.filenameContains.toLowerCase().replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
+      if (query.textContains !== undefined && query.textContains !== '') {
+        refuseNul({ q: query.textContains });
+        // Compared in lower case (PostgreSQL's LIKE minds case); `!` escapes
+        // the user's `%`, `_` and `!` (one escape character every dialect reads the same way).
+        const pattern = `%${query.textContains.toLowerCase().replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
         // D1 refuses LIKE patterns over 50 bytes; the same limit everywhere.
         if (new TextEncoder().encode(pattern).length > MAX_LIKE_PATTERN_BYTES) {
           throw invalid('q', `q is too long (at most ${MAX_LIKE_PATTERN_BYTES - 2} bytes, wildcards counting twice)`);
         }
-        filters.push(sql`${images.filename} LIKE ${pattern} ESCAPE '!'`);
+        const like = (column: SQLWrapper) => sql`lower(${column}) LIKE ${pattern} ESCAPE '!'`;
+        filters.push(or(like(images.filename), like(images.originalName), like(images.alt), like(images.caption)));
       }
       const rows = await db
         .select()
@@ -142,6 +146,19 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         .orderBy(desc(images.id))
         .limit(limit);
       return rows.map(toImage);
+    },
+
+    async update(id, patch) {
+      const key = normalizeId(id);
+      if (key === null) return null;
+      refuseNul({ originalName: patch.originalName ?? undefined, alt: patch.alt, caption: patch.caption });
+      const set = {
+        ...(patch.originalName !== undefined && { originalName: patch.originalName }),
+        ...(patch.alt !== undefined && { alt: patch.alt }),
+        ...(patch.caption !== undefined && { caption: patch.caption }),
+      };
+      if (Object.keys(set).length > 0) await db.update(images).set(set).where(eq(images.id, key));
+      return repo.findById(key);
     },
 
     async delete(id) {
@@ -185,11 +202,18 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         ),
         tx
           .update(articles)
-          .set({ body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})` })
+          .set({
+            body: sql`replace(${articles.body}, ${duplicate.filename}, ${survivor.filename})`,
+            // A changed body is a new version: a stale editor must not write the old name back.
+            version: sql`${articles.version} + 1`,
+          })
           .where(mentions),
         tx
           .update(articles)
-          .set({ seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})` })
+          .set({
+            seo: sql`replace(${articles.seo}, ${duplicate.filename}, ${survivor.filename})`,
+            version: sql`${articles.version} + 1`,
+          })
           .where(seoMentions),
         // The duplicate's own links go with it (ON DELETE CASCADE).
         tx.delete(images).where(eq(images.id, dup)),

@@ -7,7 +7,7 @@ import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
 import { toImageDto } from './image-dto.js';
-import type { Image } from './images.port.js';
+import type { Image, ImagePatch } from './images.port.js';
 import type { ImageDto } from './media.schema.js';
 
 export interface ImagesDeps {
@@ -20,6 +20,10 @@ export interface ImagesDeps {
   logError: (message: string, err: unknown) => void;
 }
 
+/** What an upload may say about the image besides its bytes (the name already sanitised). */
+export type ImageWords = Required<ImagePatch>;
+const NO_WORDS: ImageWords = { originalName: null, alt: '', caption: '' };
+
 const invalidFile = (message: string) => new DomainError('invalid_request', message, [{ path: 'file', message }]);
 
 export function createImagesService(deps: ImagesDeps) {
@@ -30,7 +34,7 @@ export function createImagesService(deps: ImagesDeps) {
     maxUploadBytes: deps.maxUploadBytes,
 
     /** The article must exist (checked by the caller before the body is read, and again by the row's foreign key). */
-    async upload(articleId: string, bytes: Uint8Array): Promise<ImageDto> {
+    async upload(articleId: string, bytes: Uint8Array, words: ImageWords = NO_WORDS): Promise<ImageDto> {
       if (bytes.byteLength > deps.maxUploadBytes) {
         throw new DomainError('payload_too_large', `The file is larger than ${deps.maxUploadBytes} bytes`);
       }
@@ -54,6 +58,7 @@ export function createImagesService(deps: ImagesDeps) {
         height: header.height,
         sha256: await sha256Hex(bytes),
         createdAt: clock.now(),
+        ...words,
       };
       // Blob first, row second: a row never points at a missing blob.
       await blobs.put(originalKey(image.filename), bytes, image.contentType);

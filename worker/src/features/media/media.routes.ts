@@ -1,11 +1,29 @@
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
+import { sanitizeFileName } from '../../contract/file-name.js';
 import { pageOf } from '../../contract/pagination.schema.js';
+import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../../http/activity.js';
 import { idParam } from '../../http/params.js';
 import { routesOf } from '../../http/route.js';
-import { ImageSchema, ImageWithVariantsSchema, MediaListQuerySchema, VariantCacheSchema } from './media.schema.js';
+import {
+  AltSchema,
+  CaptionSchema,
+  ImageSchema,
+  ImageWithVariantsSchema,
+  MediaListQuerySchema,
+  UpdateImageSchema,
+  VariantCacheSchema,
+} from './media.schema.js';
 import { readUploadedFile, uploadLimit } from './upload.http.js';
+
+/** A text field of the upload form, by the same rule as PATCH /v1/media/{id}. */
+function formText(schema: z.ZodType<string, string>, field: string, value: string | undefined): string {
+  const parsed = schema.safeParse(value ?? '');
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: field, message: i.message }));
+  throw new DomainError('invalid_request', issues[0]!.message, issues);
+}
 
 const route = routesOf('media');
 const id = { id: IdParamSchema };
@@ -16,7 +34,8 @@ export const mediaRoutes = [
   routesOf('articles')({
     method: 'post',
     path: '/v1/articles/{id}/images',
-    summary: 'Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF)',
+    summary:
+      'Upload an image (multipart field "file"; JPEG, PNG, WebP, GIF; optional text fields "alt" and "caption"; the file name is kept, sanitised, as originalName)',
     allow: 'media.upload',
     params: id,
     upload: FILE_FIELD,
@@ -32,8 +51,12 @@ export const mediaRoutes = [
     errors: [413],
     handler: async (c, { params, services, defer }) => {
       const { images } = services;
-      const bytes = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
-      const image = await images.upload(params.id, bytes);
+      const file = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
+      const image = await images.upload(params.id, file.bytes, {
+        originalName: sanitizeFileName(file.name),
+        alt: formText(AltSchema, 'alt', file.text('alt')),
+        caption: formText(CaptionSchema, 'caption', file.text('caption')),
+      });
       c.var.audit('image.upload', {
         ...subject('image', image.id),
         details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
@@ -79,6 +102,20 @@ export const mediaRoutes = [
     params: id,
     responses: { 200: z.object({ image: ImageWithVariantsSchema }) },
     handler: async (c, { params, services }) => c.json({ image: await services.media.get(params.id) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/media/{id}',
+    summary: 'Edit an image’s words: originalName (the download name), alt, caption',
+    allow: 'media.manage',
+    params: id,
+    body: UpdateImageSchema,
+    responses: { 200: z.object({ image: ImageSchema }) },
+    handler: async (c, { params, body, services }) => {
+      const image = await services.media.update(params.id, body);
+      c.var.audit('image.update', { ...subject('image', image.id), details: { fields: Object.keys(body) } });
+      return c.json({ image });
+    },
   }),
   route({
     method: 'delete',

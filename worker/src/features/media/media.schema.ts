@@ -1,11 +1,13 @@
 import * as z from 'zod';
 import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
+import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../contract/file-name.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
 
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
 
-/** `GET /v1/media`: `?articleId=` and `?q=` (text the filename contains, taken literally). */
+/** `GET /v1/media`: `?articleId=` and `?q=` (text the filename, original name, alt or caption contains, taken literally). */
 export const MediaListQuerySchema = PageQuerySchema.extend({
   articleId: IdSchema.optional(),
   q: z.string().min(1, 'q must not be empty').max(48, 'q must be at most 48 characters').optional(),
@@ -25,8 +27,57 @@ export const ImageSchema = z
     height: z.int(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     createdAt: TimestampSchema,
+    /** The uploaded file's name, sanitised; the download name. Null when not known (older uploads). */
+    originalName: z.string().nullable(),
+    alt: z.string(),
+    caption: z.string(),
   })
   .meta({ id: 'Image' });
+
+export const MAX_ALT_LENGTH = 1000;
+export const MAX_CAPTION_LENGTH = 2000;
+
+const noLoneSurrogate = (field: string) =>
+  [(t: string) => !LONE_SURROGATE.test(t), `${field} must be valid Unicode (no lone surrogates)`] as const;
+
+/** Alt text: one line, trimmed, may be empty (a decorative image). */
+export const AltSchema = z
+  .string({ error: 'alt must be a string' })
+  .trim()
+  .max(MAX_ALT_LENGTH, `alt must be at most ${MAX_ALT_LENGTH} characters`)
+  .refine((t) => !CONTROL_CHARS.test(t), 'alt must not contain control characters (one line)')
+  .refine(...noLoneSurrogate('alt'));
+
+/**
+ * A caption: trimmed, may be empty, may hold line breaks (stored as \n: a
+ * form sends \r\n) and tabs but no other control characters.
+ */
+export const CaptionSchema = z
+  .string({ error: 'caption must be a string' })
+  .trim()
+  .max(MAX_CAPTION_LENGTH, `caption must be at most ${MAX_CAPTION_LENGTH} characters`)
+  .transform((t) => t.replace(/\r\n?/g, '\n'))
+  .refine((t) => !CONTROL_CHARS.test(t.replace(/[\n\t]/g, '')), 'caption must not contain control characters')
+  .refine(...noLoneSurrogate('caption'));
+
+/** A new download name: sanitised as an upload's name is (sanitizeFileName); null forgets it. */
+export const OriginalNameSchema = z
+  .string({ error: 'originalName must be a string' })
+  .max(4 * MAX_FILE_NAME_LENGTH, 'originalName is too long')
+  .transform((name, ctx) => {
+    const safe = sanitizeFileName(name);
+    if (safe === null) ctx.addIssue({ code: 'custom', message: 'originalName must name a file' });
+    return safe ?? z.NEVER;
+  })
+  .nullable();
+
+/** `PATCH /v1/media/{id}`: an image's words; fields left out stay. */
+export const UpdateImageSchema = z.object({
+  originalName: OriginalNameSchema.optional(),
+  alt: AltSchema.optional(),
+  caption: CaptionSchema.optional(),
+});
+export type UpdateImageInput = z.output<typeof UpdateImageSchema>;
 export type ImageDto = z.output<typeof ImageSchema>;
 
 export const VariantSchema = z

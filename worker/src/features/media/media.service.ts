@@ -5,7 +5,7 @@ import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import { originalKey } from './blob-keys.js';
 import { toImageDto } from './image-dto.js';
-import type { ImageDto, ImageWithVariantsDto, MediaListQuery } from './media.schema.js';
+import type { ImageDto, ImageWithVariantsDto, MediaListQuery, UpdateImageInput } from './media.schema.js';
 import type { VariantsService } from './variants.service.js';
 
 export interface MediaDeps {
@@ -31,7 +31,7 @@ export function createMediaService(deps: MediaDeps) {
         limit: query.limit + 1,
         beforeId: decodeCursor(query.cursor),
         articleId: query.articleId,
-        filenameContains: query.q,
+        textContains: query.q,
       });
       return toPage(rows, query.limit, toImageDto);
     },
@@ -51,6 +51,14 @@ export function createMediaService(deps: MediaDeps) {
       if (!(await repos.images.delete(id))) throw notFound();
       await blobs.delete(originalKey(image.filename)).catch((err) => logError('image blob left behind', err));
       await variants.clearForQuietly([id]);
+    },
+
+    /** An image's words (name, alt, caption); its bytes never change. */
+    async update(id: string, input: UpdateImageInput): Promise<ImageDto> {
+      const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      const image = await repos.images.update(id, patch);
+      if (!image) throw notFound();
+      return toImageDto(image);
     },
 
     async clearVariants(id: string): Promise<void> {

@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { DomainError } from '../../core/domain/errors.js';
 import { rawBody, routesOf } from '../../http/route.js';
+import { attachmentDisposition, takeDownloadFlag } from './download-name.js';
 import { IMAGE_CONTENT_TYPES } from './media.schema.js';
 
 const matches = (ifNoneMatch: string | undefined, etag: string) =>
@@ -16,7 +18,8 @@ export const staticImagesRoutes = [
   routesOf('media')({
     method: 'get',
     path: '/static/uploadedImages/{filename}',
-    summary: 'An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png',
+    summary:
+      'An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png; ?download=1 (original only) serves it as an attachment under its original name',
     allow: 'public',
     params: { filename: z.string() },
     responses: { 200: rawBody(IMAGE_CONTENT_TYPES, { binary: true }), 304: null },
@@ -25,13 +28,21 @@ export const staticImagesRoutes = [
     handler: async (c, { params: { filename }, services, defer }) => {
       const { images, variants } = services;
       // Checked first: a malformed query is 400 whatever the filename.
-      const variant = variants.parseQuery(c.req.queries());
+      const query = c.req.queries();
+      const download = takeDownloadFlag(query);
+      const variant = variants.parseQuery(query);
+      if (download && variant) {
+        throw new DomainError('invalid_request', 'download is for the original: leave out w and format', [
+          { path: 'download', message: 'not with w or format' },
+        ]);
+      }
       const headers = { 'Cache-Control': 'public, no-cache' };
       const image = await images.find(filename);
       const etag = variant ? variants.etag(image, variant) : `"${image.sha256}"`;
       if (matches(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ...headers, ETag: etag });
       const contentType = variant ? variants.contentType(image, variant) : image.contentType;
-      const meta = { ...headers, ETag: etag, 'Content-Type': contentType, 'Content-Disposition': 'inline' };
+      const disposition = download ? attachmentDisposition(image) : 'inline';
+      const meta = { ...headers, ETag: etag, 'Content-Type': contentType, 'Content-Disposition': disposition };
       // Hono answers HEAD through this GET route and drops the body unread; an
       // opened blob stream would hold a file handle until garbage collection.
       if (c.req.method === 'HEAD') {

@@ -17,7 +17,14 @@ export const uploadLimit: MiddlewareHandler<AppEnv> = (c, next) => {
   return limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes))(c, next);
 };
 
-export async function readUploadedFile(c: Context, field: string, maxBytes: number): Promise<Uint8Array> {
+/** The file's bytes, the name the client gave it (unsanitised, '' when none), and the form's other text fields. */
+export interface UploadedFile {
+  bytes: Uint8Array;
+  name: string;
+  text(field: string): string | undefined;
+}
+
+export async function readUploadedFile(c: Context, field: string, maxBytes: number): Promise<UploadedFile> {
   const type = c.req.header('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
     throw new DomainError('invalid_request', `Send the image as multipart/form-data in the field "${field}"`, [
@@ -40,5 +47,17 @@ export async function readUploadedFile(c: Context, field: string, maxBytes: numb
     ]);
   }
   if (file.size > maxBytes) throw new DomainError('payload_too_large', tooLargeMessage(maxBytes));
-  return new Uint8Array(await file.arrayBuffer());
+  return {
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    name: file.name ?? '',
+    text(name) {
+      const value = form.get(name);
+      if (value !== null && typeof value !== 'string') {
+        throw new DomainError('invalid_request', `The field "${name}" must be text`, [
+          { path: name, message: 'text expected' },
+        ]);
+      }
+      return value ?? undefined;
+    },
+  };
 }

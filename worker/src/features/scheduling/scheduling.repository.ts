@@ -17,6 +17,9 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
   const { db } = kit;
   const { articles, webhookEvents: events, webhookDeliveries: deliveries } = kit.tables;
 
+  // Every write to an article raises its version (its ETag): an editor's If-Match then sees it.
+  const bumped = sql`${articles.version} + 1`;
+
   /** A bound value in a SELECT list, converted as the column it is inserted into. */
   const as = <T>(value: T, column: Parameters<typeof sql.param>[1] & { name: string }) =>
     sql`${sql.param(value, column)}`.as(column.name);
@@ -27,7 +30,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
       if (id === null) return null;
       const result = await db
         .update(articles)
-        .set({ scheduledAt: at, updatedAt: now })
+        .set({ scheduledAt: at, updatedAt: now, version: bumped })
         .where(and(eq(articles.id, id), eq(articles.status, 'offline')));
       if (kit.affectedRows(result) > 0) return 'scheduled';
       const [row] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1);
@@ -45,7 +48,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
       if (!row) return false;
       // Nothing scheduled: nothing to write, `updatedAt` stays.
       if (row.scheduledAt === null) return true;
-      await db.update(articles).set({ scheduledAt: null, updatedAt: now }).where(eq(articles.id, id));
+      await db.update(articles).set({ scheduledAt: null, updatedAt: now, version: bumped }).where(eq(articles.id, id));
       return true;
     },
 
@@ -103,6 +106,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
             .set({
               status: 'online',
               updatedAt: now,
+              version: bumped,
               scheduledAt: null,
               publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
             })

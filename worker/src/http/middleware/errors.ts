@@ -2,7 +2,7 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../contract/errors.js';
-import { DomainError } from '../../core/domain/errors.js';
+import { DomainError, PreconditionFailed } from '../../core/domain/errors.js';
 import type { Logger } from '../../ports/runtime.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
@@ -25,6 +25,10 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, issu
 export const onError =
   (logger: Logger): ErrorHandler =>
   (err, c) => {
+    if (err instanceof PreconditionFailed) {
+      c.header('ETag', err.etag);
+      return c.json({ error: { code: err.code, message: err.message }, ...err.current }, 412);
+    }
     if (err instanceof DomainError) {
       if (err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
       if (err.code === 'unavailable') logger.error('dependency unavailable', err);

@@ -96,6 +96,8 @@ export const articles = mysqlTable(
     publishedAt: timestamp('published_at'),
     seo: text('seo'),
     scheduledAt: timestamp('scheduled_at'),
+    /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
+    version: int('version').notNull().default(1),
   },
   (t) => [
     index('articles_status_id_idx').on(t.status, t.id),
@@ -136,6 +138,10 @@ export const images = mysqlTable(
     height: int('height').notNull(),
     sha256: char('sha256', { length: 64 }).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The uploaded file's name, sanitised; null for images uploaded before names were kept. */
+    originalName: varchar('original_name', { length: 255 }),
+    alt: varchar('alt', { length: 1000 }).notNull().default(''),
+    caption: varchar('caption', { length: 2000 }).notNull().default(''),
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );

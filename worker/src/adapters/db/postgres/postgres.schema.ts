@@ -85,6 +85,8 @@ export const articles = pgTable(
     publishedAt: timestamp('published_at'),
     seo: text('seo'),
     scheduledAt: timestamp('scheduled_at'),
+    /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('articles_status_id_idx').on(t.status, t.id),
@@ -125,6 +127,10 @@ export const images = pgTable(
     height: integer('height').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The uploaded file's name, sanitised; null for images uploaded before names were kept. */
+    originalName: text('original_name'),
+    alt: text('alt').notNull().default(''),
+    caption: text('caption').notNull().default(''),
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );

@@ -79,6 +79,8 @@ export const articles = sqliteTable(
     seo: text('seo'),
     /** When the scheduler is to publish it (offline until then); null when not scheduled. */
     scheduledAt: timestamp('scheduled_at'),
+    /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('articles_status_id_idx').on(t.status, t.id),
@@ -121,6 +123,10 @@ export const images = sqliteTable(
     height: integer('height').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The uploaded file's name, sanitised; null for images uploaded before names were kept. */
+    originalName: text('original_name'),
+    alt: text('alt').notNull().default(''),
+    caption: text('caption').notNull().default(''),
   },
   (t) => [index('images_sha256_idx').on(t.sha256), index('images_article_id_id_idx').on(t.articleId, t.id)],
 );
