@@ -30,6 +30,8 @@ export default defineConfig(() => ({
       ssr: { outDir: path.join(here, 'server') },
       // ESLint is not a dependency of this repository.
       lint: false,
+      // usePreventNavigate$: the editor asks (or saves first) before a link, Back or a reload leaves unsaved text.
+      experimental: ['preventNavigate'],
     }),
   ],
   resolve: {

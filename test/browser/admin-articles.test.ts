@@ -43,7 +43,7 @@ describe('admin articles and media', () => {
     // The API's own title rule, before anything is sent.
     const title = page.getByLabel('Title', { exact: true });
     await title.fill('   ');
-    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('alert').getByText('title must not be empty').waitFor(POLL);
     expect(await title.getAttribute('aria-invalid')).toBe('true');
     await title.fill('x'.repeat(201));
@@ -63,7 +63,8 @@ describe('admin articles and media', () => {
     expect(await preview.locator('li').count()).toBe(2);
     expect(await preview.getByRole('link', { name: 'link' }).getAttribute('href')).toBe('https://example.com/');
 
-    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue(), POLL).toBe('Hello from the edge');
@@ -152,7 +153,8 @@ describe('admin articles and media', () => {
     await check();
 
     // Stored and loaded again, the body is still only text.
-    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
     await expect.poll(() => page.getByLabel('Body').inputValue(), POLL).toBe(hostile);
     await page.getByLabel('Format').selectOption('markdown');

@@ -76,7 +76,8 @@ describe('admin editor: site, authors, SEO', () => {
     await expect.poll(() => order.allTextContents(), POLL).toEqual(['Ada', 'Linus']);
     expect(await page.getByLabel('Add an author').locator('option').allTextContents()).toEqual(['Choose…', 'Grace']);
 
-    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
     const stored = async () =>

@@ -56,7 +56,7 @@ describe('admin on wrangler dev (Workers target)', () => {
     await page.goto(`${base}/articles/new`);
     await page.getByLabel('Title', { exact: true }).fill('Served by workerd');
     await page.getByLabel('Body').fill('Hello from **D1**.');
-    await page.getByRole('button', { name: 'Create article' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('article-status').getByText('offline').waitFor(POLL);
     const id = new URL(page.url()).searchParams.get('id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);

@@ -10,8 +10,16 @@ export interface Issue {
 }
 
 export type Result<T> =
-  | { ok: true; status: number; data: T }
-  | { ok: false; status: number | null; code: string; message: string; issues: Issue[] };
+  | { ok: true; status: number; data: T; etag?: string | null }
+  | {
+      ok: false;
+      status: number | null;
+      code: string;
+      message: string;
+      issues: Issue[];
+      /** The answer's body as sent (a 412 carries the current version there). */
+      body?: unknown;
+    };
 
 /** A JSON object (not null, not an array): what an answer's body is read as. */
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { paths } from './api-schema';
 import type { BodyOf, MethodsOf, Operation, PathParamsOf, QueryOf, SuccessOf } from './api-types';
+import { requestReauth } from './reauth';
 import { type Issue, isRecord, type Result } from './result';
 import { clearToken, getToken, loginHref } from './session';
 import { buildUrl } from './url';
@@ -14,8 +15,10 @@ import { buildUrl } from './url';
  *
  * Never throws: every outcome is a Result a screen can render. A 401 on a
  * call that carried the session token means the session is over: the token
- * is dropped and the browser goes to the login page. Same origin only (the
- * CSP allows connect-src 'self').
+ * is dropped and, while a screen offers signing in again in place
+ * (`lib/reauth.ts`, the editor's dialog), the call waits for that and is sent
+ * once more with the new token; otherwise the browser goes to the login
+ * page. Same origin only (the CSP allows connect-src 'self').
  */
 export type { ApiAnswer, ApiBody, ApiQuery } from './api-types';
 export type { Issue, Result };
@@ -32,6 +35,8 @@ export interface CallOptions<O> {
    * with its checks); the caller checks the shape of such a body.
    */
   acceptStatuses?: readonly number[];
+  /** `If-Match`: the ETag of the version this change was made to (the API answers 412 when it is stale). */
+  ifMatch?: string | null;
 }
 
 export function call<P extends keyof paths & string, M extends MethodsOf<P>>(
@@ -44,8 +49,8 @@ export function call<P extends keyof paths & string, M extends MethodsOf<P>>(
     options.path as Record<string, unknown> | undefined,
     options.query as Record<string, unknown> | undefined,
   );
-  const { body, signal, auth, acceptStatuses } = options;
-  return send<SuccessOf<Operation<P, M>>>(method.toUpperCase(), url, { body, signal, auth, acceptStatuses });
+  const { body, signal, auth, acceptStatuses, ifMatch } = options;
+  return send<SuccessOf<Operation<P, M>>>(method.toUpperCase(), url, { body, signal, auth, acceptStatuses, ifMatch });
 }
 
 interface SendOptions {
@@ -53,18 +58,42 @@ interface SendOptions {
   signal: AbortSignal | undefined;
   auth: boolean | undefined;
   acceptStatuses: readonly number[] | undefined;
+  ifMatch?: string | null | undefined;
 }
 
-async function send<T>(
+/** Runs `attempt`; after a 401 that a sign-in in place (lib/reauth.ts) answered, runs it once more. */
+async function withReauth<T>(attempt: () => Promise<Result<T> & { sentToken?: boolean }>): Promise<Result<T>> {
+  const first = await attempt();
+  if (first.ok || first.status !== 401 || !first.sentToken) return strip(first);
+  clearToken();
+  const again = await requestReauth();
+  if (again === null) {
+    signedOut();
+    return strip(first);
+  }
+  return again ? strip(await attempt()) : strip(first);
+}
+
+const strip = <T>(r: Result<T> & { sentToken?: boolean }): Result<T> => {
+  const { sentToken: _, ...rest } = r;
+  return rest as Result<T>;
+};
+
+function send<T>(method: string, url: string, options: SendOptions): Promise<Result<T>> {
+  return withReauth(() => sendOnce<T>(method, url, options));
+}
+
+async function sendOnce<T>(
   method: string,
   url: string,
-  { body, auth, signal, acceptStatuses }: SendOptions,
-): Promise<Result<T>> {
+  { body, auth, signal, acceptStatuses, ifMatch }: SendOptions,
+): Promise<Result<T> & { sentToken?: boolean }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = sessionToken(auth);
   if (token === undefined) return signedOutResult();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (ifMatch) headers['if-match'] = ifMatch;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -78,7 +107,8 @@ async function send<T>(
     if (signal?.aborted) return failure(null, 'aborted', 'Cancelled');
     return unreachable(err);
   }
-  return toResult<T>(res.status, await res.text(), !!token, acceptStatuses);
+  const result = toResult<T>(res.status, await res.text(), !!token, acceptStatuses, false);
+  return result.ok ? { ...result, etag: res.headers.get('etag') } : { ...result, sentToken: !!token };
 }
 
 /** The token to send: null when the call is public, undefined when it needs one and there is none. */
@@ -87,7 +117,9 @@ function sessionToken(auth: boolean | undefined): string | null | undefined {
   return getToken() ?? undefined;
 }
 
-const failure = (status: number | null, code: string, message: string, issues: Issue[] = []): Result<never> => ({
+type Failure = Extract<Result<never>, { ok: false }>;
+
+const failure = (status: number | null, code: string, message: string, issues: Issue[] = []): Failure => ({
   ok: false,
   status,
   code,
@@ -98,9 +130,9 @@ const failure = (status: number | null, code: string, message: string, issues: I
 const unreachable = (err: unknown): Result<never> =>
   failure(null, 'network', `The server could not be reached (${err instanceof Error ? err.message : String(err)}).`);
 
-function signedOutResult(): Result<never> {
-  signedOut();
-  return failure(401, 'unauthorized', 'You are signed out.');
+/** No token to send: signed out already. While a sign-in in place is offered the call is answered 401 and retried after it. */
+function signedOutResult(): Result<never> & { sentToken: boolean } {
+  return { ...failure(401, 'unauthorized', 'You are signed out.'), sentToken: true };
 }
 
 /** A status and a body text → a Result; shared with the upload, which goes through XMLHttpRequest. */
@@ -109,6 +141,7 @@ function toResult<T>(
   text: string,
   sentToken: boolean,
   acceptStatuses: readonly number[] = [],
+  endSession = true,
 ): Result<T> {
   let body: unknown = null;
   if (text) {
@@ -119,14 +152,17 @@ function toResult<T>(
     }
   }
   if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) return { ok: true, status, data: body as T };
-  if (status === 401 && sentToken) signedOut();
+  if (status === 401 && sentToken && endSession) signedOut();
   const error = isRecord(body) && isRecord(body.error) ? body.error : {};
   const issues = Array.isArray(error.issues)
     ? error.issues.filter(isRecord).map((i) => ({ path: String(i.path ?? ''), message: String(i.message ?? '') }))
     : [];
   const message = typeof error.message === 'string' && error.message ? error.message : `The server answered ${status}.`;
   const code = typeof error.code === 'string' ? error.code : 'error';
-  return failure(status, code, status === 429 ? `${message} Please wait a moment and try again.` : message, issues);
+  return {
+    ...failure(status, code, status === 429 ? `${message} Please wait a moment and try again.` : message, issues),
+    body,
+  };
 }
 
 function signedOut(): void {
@@ -158,7 +194,10 @@ export async function download<P extends keyof paths & string>(
   query: QueryOf<Operation<P, 'get' & MethodsOf<P>>>,
 ): Promise<Result<{ filename: string; bytes: number }>> {
   const token = sessionToken(true);
-  if (!token) return signedOutResult();
+  if (!token) {
+    signedOut();
+    return strip(signedOutResult());
+  }
   let res: Response;
   try {
     res = await fetch(buildUrl(path, undefined, query as Record<string, unknown>), {
@@ -193,6 +232,14 @@ export function uploadImage(
   file: File,
   onProgress: (fraction: number) => void,
 ): Promise<Result<SuccessOf<Operation<'/v1/articles/{id}/images', 'post'>>>> {
+  return withReauth(() => uploadOnce(articleId, file, onProgress));
+}
+
+function uploadOnce(
+  articleId: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<Result<SuccessOf<Operation<'/v1/articles/{id}/images', 'post'>>> & { sentToken?: boolean }> {
   return new Promise((resolve) => {
     const token = sessionToken(true);
     if (!token) {
@@ -208,7 +255,7 @@ export function uploadImage(
     });
     xhr.addEventListener('load', () => {
       onProgress(1);
-      resolve(toResult(xhr.status, xhr.responseText, true));
+      resolve({ ...toResult(xhr.status, xhr.responseText, true, [], false), sentToken: true });
     });
     xhr.addEventListener('error', () =>
       resolve(failure(null, 'network', 'The upload failed: the server could not be reached.')),

@@ -1,0 +1,121 @@
+import type { ArticleDto } from '../../../worker/src/features/articles/article.schema';
+import { type ArticleFields, changedFields } from './article-fields';
+import { titleProblem } from './title';
+import { call } from './typed-api';
+
+/** What one save came to; the editor shows each in words. */
+export type SaveOutcome =
+  | { kind: 'unchanged' }
+  /** On the server: `article` as it now stands (null when this account may not read it), its ETag. */
+  | {
+      kind: 'saved';
+      id: string;
+      created: boolean;
+      sent: ArticleFields;
+      article: ArticleDto | null;
+      etag: string | null;
+    }
+  /** Not sendable yet (no valid title for a new article): kept in this browser only. */
+  | { kind: 'invalid'; message: string }
+  /** 412: someone else saved first; `current` is their version. */
+  | { kind: 'conflict'; current: ArticleDto | null; etag: string | null }
+  | { kind: 'failed'; message: string; status: number | null };
+
+/** The article and its ETag as the server has them now. */
+export async function loadArticle(
+  id: string,
+): Promise<
+  { ok: true; article: ArticleDto; etag: string | null } | { ok: false; status: number | null; message: string }
+> {
+  const res = await call('get', '/v1/articles/{id}', { path: { id } });
+  if (!res.ok) return { ok: false, status: res.status, message: res.message };
+  return { ok: true, article: res.data.article, etag: res.etag ?? null };
+}
+
+const sequence = { tail: Promise.resolve() as Promise<unknown> };
+
+/** One save at a time: autosave, Ctrl+S and Publish never race each other's If-Match. */
+export function serialised<T>(work: () => Promise<T>): Promise<T> {
+  const next = sequence.tail.then(work, work);
+  sequence.tail = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Sends what changed since `base` (the version `etag` names): creates the
+ * article when there is no id yet (the title must pass the API's rule
+ * first), else PATCHes only the changed fields with `If-Match`.
+ */
+export async function saveArticle(
+  id: string | null,
+  base: ArticleFields,
+  now: ArticleFields,
+  etag: string | null,
+): Promise<SaveOutcome> {
+  const problem = titleProblem(now.title);
+  if (!id) {
+    if (problem) return { kind: 'invalid', message: problem };
+    const res = await call('post', '/v1/articles', {
+      body: { ...now, siteId: now.siteId || null, authorIds: now.authorIds },
+    });
+    if (!res.ok) return failed(res);
+    return settled(res.data.article.id, true, now, res.data.article, res.etag ?? null, true);
+  }
+  const diff = changedFields(base, now);
+  if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
+  if (diff.title !== undefined && problem) return { kind: 'invalid', message: problem };
+  const res = await call('patch', '/v1/articles/{id}', { path: { id }, body: diff, ifMatch: etag });
+  if (!res.ok) return res.status === 412 ? conflict(id) : failed(res);
+  return settled(id, false, now, res.data?.article ?? null, res.etag ?? null, etag !== null);
+}
+
+/** Publish or unpublish the version `etag` names. */
+export async function setOnline(
+  id: string,
+  online: boolean,
+  etag: string | null,
+): Promise<
+  { kind: 'done'; article: ArticleDto | null; etag: string | null } | Exclude<SaveOutcome, { kind: 'saved' }>
+> {
+  const path = { id };
+  const res = online
+    ? await call('post', '/v1/articles/{id}/publish', { path, ifMatch: etag })
+    : await call('post', '/v1/articles/{id}/unpublish', { path, ifMatch: etag });
+  if (!res.ok) return res.status === 412 ? conflict(id) : failed(res);
+  const article = res.data?.article ?? null;
+  return { kind: 'done', article, etag: res.etag ?? (article && etag !== null ? await freshEtag(id) : null) };
+}
+
+async function settled(
+  id: string,
+  created: boolean,
+  sent: ArticleFields,
+  article: ArticleDto | null,
+  etag: string | null,
+  versioned: boolean,
+): Promise<SaveOutcome> {
+  // An answer without an ETag of its own from a server that versions: read it, so the next save names this version.
+  const next = etag ?? (article && versioned ? await freshEtag(id) : null);
+  return { kind: 'saved', id, created, sent, article, etag: next };
+}
+
+async function freshEtag(id: string): Promise<string | null> {
+  const res = await loadArticle(id);
+  return res.ok ? res.etag : null;
+}
+
+async function conflict(id: string): Promise<Extract<SaveOutcome, { kind: 'conflict' }>> {
+  const res = await loadArticle(id);
+  return res.ok
+    ? { kind: 'conflict', current: res.article, etag: res.etag }
+    : { kind: 'conflict', current: null, etag: null };
+}
+
+function failed(res: {
+  status: number | null;
+  message: string;
+  issues: { path: string; message: string }[];
+}): Extract<SaveOutcome, { kind: 'failed' }> {
+  const message = res.issues.length ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : res.message;
+  return { kind: 'failed', message, status: res.status };
+}

@@ -1,0 +1,70 @@
+import type { ArticleFields } from './article-fields';
+
+/**
+ * The editor's local drafts, in IndexedDB: what was typed survives a crash,
+ * a reload, a closed tab and an expired session, and is offered back the
+ * next time the same article (or a new one) is opened in this browser. Kept
+ * per account and article (`<userId>:<articleId>`, `<userId>:new`); removed
+ * once the server holds the same text. Storage that is unavailable (private
+ * modes, quota) makes these calls do nothing: the server copy still counts.
+ */
+export interface LocalDraft {
+  fields: ArticleFields;
+  /** When it was written (ms since the epoch). */
+  savedAt: number;
+}
+
+const DB = 'cms-editor';
+const STORE = 'drafts';
+
+function open(): Promise<IDBDatabase | null> {
+  return new Promise((resolve) => {
+    try {
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore(STORE);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => resolve(null);
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+async function run<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest<T>): Promise<T | null> {
+  const db = await open();
+  if (!db) return null;
+  return new Promise((resolve) => {
+    try {
+      const tx = db.transaction(STORE, mode);
+      const req = op(tx.objectStore(STORE));
+      tx.oncomplete = () => {
+        db.close();
+        resolve(req.result ?? null);
+      };
+      tx.onerror = tx.onabort = () => {
+        db.close();
+        resolve(null);
+      };
+    } catch {
+      db.close();
+      resolve(null);
+    }
+  });
+}
+
+export const draftKey = (userId: string | undefined, articleId: string | null) =>
+  `${userId ?? 'anyone'}:${articleId ?? 'new'}`;
+
+export async function readDraft(key: string): Promise<LocalDraft | null> {
+  const value = await run('readonly', (s) => s.get(key) as IDBRequest<LocalDraft | undefined>);
+  return value && typeof value === 'object' && 'fields' in value ? value : null;
+}
+
+export async function writeDraft(key: string, fields: ArticleFields): Promise<boolean> {
+  const draft: LocalDraft = { fields: { ...fields, authorIds: [...fields.authorIds] }, savedAt: Date.now() };
+  return (await run('readwrite', (s) => s.put(draft, key))) !== null;
+}
+
+export async function deleteDraft(key: string): Promise<void> {
+  await run('readwrite', (s) => s.delete(key));
+}

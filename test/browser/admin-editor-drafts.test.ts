@@ -1,0 +1,145 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, signIn, startCms } from './admin-helpers.js';
+
+const EMAIL = 'drafts-owner@example.com';
+
+interface Article {
+  id: string;
+  title: string;
+  body: string;
+  status: string;
+}
+
+/**
+ * Issue #15, "work that is lost today": leaving, reloading, crashing or
+ * publishing never throws away what was typed in the editor.
+ */
+describe('admin editor keeps what was typed', () => {
+  let cms: Cms;
+  let token: string;
+  beforeAll(async () => {
+    cms = await startCms();
+    token = await createOwner(cms.server, EMAIL);
+  });
+  afterAll(async () => {
+    await cms?.stop();
+  });
+
+  const article = async (id: string) =>
+    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const byTitle = async (title: string) =>
+    (await apiCall<{ items: Article[] }>(cms.server, 'GET', '/v1/articles?limit=100', token)).body.items.find(
+      (a) => a.title === title,
+    );
+  const created = async (title: string) =>
+    (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })).body
+      .article;
+  const body = (page: Page) => page.getByLabel('Body', { exact: true });
+
+  it('saves a new article before a link leaves it, and Back shows it again', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/new`);
+    await page.getByLabel('Title', { exact: true }).fill('Left by the nav');
+    await body(page).fill('Typed, then a click on Sites.');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+    await page.waitForURL(`${base}/sites`, POLL);
+    const stored = await byTitle('Left by the nav');
+    expect(stored?.body).toBe('Typed, then a click on Sites.');
+    await page.goBack();
+    await expect.poll(() => body(page).inputValue(), POLL).toBe('Typed, then a click on Sites.');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Left by the nav');
+    expectNoProblems(problems);
+  });
+
+  it('creates the draft from the first keystrokes, so images can be added at once', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/new`);
+    await page.getByLabel('Title', { exact: true }).pressSequentially('Quick');
+    await page.getByLabel('Choose images…').waitFor({ state: 'attached', ...POLL });
+    await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);
+    const id = new URL(page.url()).searchParams.get('id')!;
+    expect((await article(id)).title).toBe('Quick');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+    expectNoProblems(problems);
+  });
+
+  it('autosaves an existing article, and Ctrl+S saves at once instead of the browser’s "Save page"', async () => {
+    const base = cms.server.url;
+    const { id } = await created('Autosaved');
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/edit?id=${id}`);
+    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
+    await body(page).fill('Saved without pressing anything.');
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved without pressing anything.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+
+    // The page takes the shortcut (the browser's default is prevented) and saves.
+    await page.evaluate(() => {
+      window.addEventListener('keydown', (e) => {
+        if (e.key === 's') document.body.dataset.saveShortcut = String(e.defaultPrevented);
+      });
+    });
+    await body(page).fill('Saved with the keyboard.');
+    await page.keyboard.press('Control+s');
+    expect(await page.evaluate(() => document.body.dataset.saveShortcut)).toBe('true');
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved with the keyboard.');
+    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
+    expectNoProblems(problems);
+  });
+
+  it('asks before a reload while the server lacks changes, and offers the local draft back after a crash', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/new`);
+    // No title yet: nothing can be created, so it stays in this browser.
+    await body(page).fill('Words that only this browser has.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('local');
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.reload({ timeout: 2_000 }).catch(() => {});
+    expect(asked).toEqual(['beforeunload']);
+    expect(await body(page).inputValue()).toBe('Words that only this browser has.');
+
+    // A crash: the tab is gone without asking; a new one (signed in again) offers the words back.
+    await page.close({ runBeforeUnload: false });
+    const next = await page.context().newPage();
+    await signIn(next, base, EMAIL);
+    await next.goto(`${base}/articles/new`);
+    const offer = next.getByTestId('draft-offer');
+    await offer.getByRole('heading', { name: 'Unsaved changes were kept in this browser' }).waitFor(POLL);
+    await offer.getByRole('button', { name: 'Restore them' }).click();
+    await expect.poll(() => body(next).inputValue(), POLL).toBe('Words that only this browser has.');
+    await next.getByLabel('Title', { exact: true }).fill('Restored');
+    await next.waitForURL(/\/articles\/edit\?id=/, POLL);
+    await expect.poll(async () => (await byTitle('Restored'))?.body, POLL).toBe('Words that only this browser has.');
+    expectNoProblems(problems);
+  });
+
+  it('publishes what is in the editor: Publish saves first', async () => {
+    const base = cms.server.url;
+    const { id } = await created('Publish me');
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/edit?id=${id}`);
+    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
+    await body(page).fill('The body that goes online.');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, publish' }).click();
+    await page.getByTestId('editor-status').getByText('Saved and published').waitFor(POLL);
+    const online = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
+    expect(online.article).toMatchObject({ status: 'online', body: 'The body that goes online.' });
+    await page.reload();
+    await expect.poll(() => body(page).inputValue(), POLL).toBe('The body that goes online.');
+    expectNoProblems(problems);
+  });
+});
