@@ -37,6 +37,7 @@ describe('parseSettings', () => {
       databaseTimeoutMs: 1500,
       activityLogFile: './data/activity.ndjson',
       activityLogStore: 'file',
+      publicReadCache: 'memory',
       updateFeedUrl: undefined,
       rateLimits: {
         login: { limit: 5, windowSeconds: 900 },
@@ -71,6 +72,8 @@ describe('parseSettings', () => {
     expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toEqual([
       expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE_TARGETS:/),
     ]);
+    expect(parseSettings({ PUBLIC_READ_CACHE: 'off' }, 'node').publicReadCache).toBe('off');
+    expect(problemsOf({ PUBLIC_READ_CACHE: 'redis' })).toEqual([expect.stringMatching(/^PUBLIC_READ_CACHE:/)]);
   });
 
   it('reads rate limits as LIMIT/SECONDS', () => {
