@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.ts';
+import { patchQueueSource } from './lib/postgres-queue-patch.ts';
 import { isStale } from './lib/stale.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,8 +14,21 @@ export const CLI_BUNDLE = path.join(root, 'dist/node/cli.mjs');
 
 // Native or server-only drivers stay in node_modules; everything else is
 // bundled, so that worker-mailer's `cloudflare:sockets` import can be
-// pointed at the Node shim.
-const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*', 'postgres'];
+// pointed at the Node shim. postgres.js is bundled too, with its queue fixed
+// (docs/postgres-driver.md): a release's `npm ci --omit=dev` then cannot
+// bring back the unpatched file.
+const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*'];
+
+/** Serves postgres.js's src/queue.js to the bundle with the pinned fix applied. */
+const postgresQueuePatch = {
+  name: 'postgres-queue-patch',
+  setup(build: import('esbuild').PluginBuild) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]postgres[\\/]src[\\/]queue\.js$/ }, (args) => ({
+      contents: patchQueueSource(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * Bundles the Node target into dist/node/server.mjs, its render thread into
@@ -26,6 +40,7 @@ export async function buildNode({ force = false } = {}) {
     path.join(root, 'worker/src'),
     path.join(root, 'package.json'),
     path.join(root, 'scripts/build-node.ts'),
+    path.join(root, 'scripts/lib/postgres-queue-patch.ts'),
   ];
   if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE) && existsSync(CLI_BUNDLE))
     return false;
@@ -44,6 +59,7 @@ export async function buildNode({ force = false } = {}) {
     target: 'node22',
     sourcemap: true,
     external: EXTERNAL,
+    plugins: [postgresQueuePatch],
     alias: { 'cloudflare:sockets': path.join(root, 'worker/src/adapters/mail/node-sockets.shim.ts') },
     define: { __CMS_BUILD__: JSON.stringify(buildStamp()) },
     // Some bundled CommonJS code calls require(); give the ESM bundle one.

@@ -3,16 +3,18 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
 import { type AdminBytes, formatAdminBytes, measureAdminBytes } from './admin-bytes.ts';
 import { BUDGET_BYTES, bundleSize } from './bundle-size.ts';
 import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.ts';
 import { type BundleResult, goalRows } from './lib/goals.ts';
 import { closeClient, get, getJson, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
+import { benchOptions } from './lib/options.ts';
 import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
-import { type BenchConfig, type BenchResults, formatReport } from './lib/report.ts';
+import { type BenchResults, formatReport } from './lib/report.ts';
 import { explainHotQueries, seedDatabase } from './lib/seed.ts';
+import { measureStartup } from './startup.ts';
+import { driftRuns, startUncachedServers } from './uncached.ts';
 
 /**
  * `npm run bench`: the public read paths of the real Node server against a
@@ -33,81 +35,18 @@ interface ArticlePage {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-const { values: opt } = parseArgs({
-  options: {
-    articles: { type: 'string', default: '100000' },
-    'online-share': { type: 'string', default: '0.5' },
-    connections: { type: 'string', default: '10' },
-    seconds: { type: 'string', default: '7.5' },
-    rounds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '1.5' },
-    'latency-seconds': { type: 'string', default: '5' },
-    'deep-page': { type: 'string', default: '5000' },
-    'page-size': { type: 'string', default: '20' },
-    json: { type: 'string' },
-    server: { type: 'string' },
-    'skip-bundle': { type: 'boolean', default: false },
-    'skip-admin': { type: 'boolean', default: false },
-    quick: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-
-if (opt.help) {
-  console.log(`usage: npm run bench -- [options]
-  --articles N          articles to seed (100000)
-  --online-share F      share of them online (0.5)
-  --connections N       autocannon connections (10)
-  --seconds S           measured seconds per throughput target, all rounds (7.5)
-  --rounds N            rounds the throughput targets are interleaved in (3)
-  --warmup S            discarded warm-up before each run (1.5)
-  --latency-seconds S   page 1 / deep page latency sampling (5)
-  --deep-page N         the deep page to compare with page 1 (5000)
-  --page-size N         list limit (20)
-  --json FILE           also write the results as JSON
-  --server FILE         benchmark this server bundle instead of building dist/node/server.mjs
-                        (a candidate build; it finds drizzle/ two levels up, like the real one)
-  --skip-bundle         do not run wrangler for the Worker bundle size
-  --skip-admin          do not measure the admin's JS in Chromium (scripts/bench/admin-bytes.ts)
-  --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
-  process.exit(0);
-}
-
-type NumberOption =
-  | 'articles'
-  | 'online-share'
-  | 'connections'
-  | 'seconds'
-  | 'rounds'
-  | 'warmup'
-  | 'latency-seconds'
-  | 'deep-page'
-  | 'page-size';
-
-const num = (name: NumberOption): number => {
-  const n = Number(opt[name]);
-  if (!Number.isFinite(n) || n <= 0) {
-    console.error(`--${name} must be a positive number`);
-    process.exit(2);
-  }
-  return n;
-};
-const cfg: BenchConfig = {
-  articles: Math.floor(opt.quick ? 10_000 : num('articles')),
-  onlineShare: Math.min(1, num('online-share')),
-  connections: Math.floor(num('connections')),
-  seconds: opt.quick ? 2 : num('seconds'),
-  rounds: opt.quick ? 2 : Math.floor(num('rounds')),
-  warmup: opt.quick ? 0.5 : num('warmup'),
-  latencySeconds: opt.quick ? 1.5 : num('latency-seconds'),
-  deepPage: Math.floor(num('deep-page')),
-  pageSize: Math.floor(num('page-size')),
-};
+const { opt, cfg } = benchOptions();
 
 const log = (msg: string) => process.stdout.write(`bench: ${msg}\n`);
 const t = (s: number) => `${s.toFixed(1)} s`;
 
 installExitHandlers();
+
+/** Asynchronous clean-up (the PostgreSQL schema), run after the child processes are gone. */
+const lateCleanups: (() => Promise<void>)[] = [];
+const lateCleanup = async () => {
+  await Promise.allSettled(lateCleanups.splice(0).map((fn) => fn()));
+};
 
 /** A child command whose output we keep; tracked so Ctrl-C takes it down too. */
 function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -159,10 +98,10 @@ async function main(): Promise<void> {
     // The defaults plus the benchmark's 400 px.
     IMAGE_VARIANT_WIDTHS: `160,320,${TARGET_WIDTH},640,960,1280,1920`,
   };
-  const serverOpts = (name: string) => ({
+  const serverOpts = (name: string, env: NodeJS.ProcessEnv = {}) => ({
     name,
     script: serverBundle,
-    env: serverEnv,
+    env: { ...serverEnv, ...env },
     cwd: tmp,
     logFile: path.join(tmp, 'server.log'),
     readyPath: '/readyz',
@@ -192,6 +131,14 @@ async function main(): Promise<void> {
   // 2. The real server on the seeded database.
   const server = await startServer(serverOpts('the Node server'));
   log(`server pid ${server.pid} on ${server.url}`);
+  // The same database without the in-process read cache, and the same rows on PostgreSQL.
+  const { uncached, pgServer } = await startUncachedServers({
+    serverOpts,
+    dbFile,
+    pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
+    lateCleanups,
+    log,
+  });
 
   // Single reads cycle through 200 online articles spread over the table;
   // the baseline's document is the median-sized answer among them.
@@ -276,6 +223,8 @@ async function main(): Promise<void> {
       { key: 'single', origin: server.url, paths: singlePaths, pid: server.pid },
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
+      { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
+      ...(pgServer ? [{ key: 'singlePg' as const, origin: pgServer.url, paths: singlePaths, pid: pgServer.pid }] : []),
     ],
     {
       connections: cfg.connections,
@@ -286,6 +235,12 @@ async function main(): Promise<void> {
     },
   );
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
+
+  // Drift: one uninterrupted run per uncached read, last segment against the first.
+  const drift = await driftRuns({ sqlite: uncached, pg: pgServer }, singlePaths, cfg, log);
+  await uncached.stop();
+  await pgServer?.stop();
+  await lateCleanup(); // drops the PostgreSQL schema
 
   log(
     `latency: page 1 and page ${deepPage} in turn on one connection (${cfg.warmup} s warm-up + ${cfg.latencySeconds} s)`,
@@ -315,6 +270,31 @@ async function main(): Promise<void> {
 
   await baseline.stop();
   await server.stop();
+
+  // Start-up to the first 200 (a public article read) and RSS 5 s after the
+  // spawn, on the seeded database, against the bare baseline's.
+  log(`start-up and resting RSS: ${cfg.startupRepeats} start(s) of each, alternating`);
+  const startup = await measureStartup(
+    [
+      {
+        key: 'server',
+        script: serverBundle,
+        env: serverEnv,
+        cwd: tmp,
+        path: singlePaths[0]!,
+        logFile: path.join(tmp, 'server.log'),
+      },
+      {
+        key: 'baseline',
+        script: path.join(root, 'scripts/bench/baseline-server.ts'),
+        env: { BASELINE_DOC: docFile },
+        cwd: tmp,
+        path: '/',
+        logFile: path.join(tmp, 'baseline.log'),
+      },
+    ],
+    { repeats: cfg.startupRepeats },
+  );
 
   // Codecs on their own, once the servers are down: photon (the app's path) and sharp.
   log(
@@ -364,10 +344,12 @@ async function main(): Promise<void> {
     deepPage: deepPageResult,
     runs,
     latency: { page1: lat1, deep: latDeep },
+    drift,
+    startup,
     images,
     ...(bundle ? { bundle } : {}),
     ...(admin ? { admin } : {}),
-    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin }),
+    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin, drift, startup }),
     totalSeconds: (performance.now() - began) / 1000,
   };
   console.log(`\n${formatReport(results)}`);
@@ -378,13 +360,15 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => {
+  async () => {
     cleanupNow();
+    await lateCleanup();
     process.exit(0);
   },
-  (err) => {
+  async (err) => {
     console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
     cleanupNow();
+    await lateCleanup();
     process.exit(1);
   },
 );

@@ -83,3 +83,24 @@ describe('public read cache (Node, SQLite)', () => {
     expect((await (await api.request('/v1/articles?limit=1')).json()).items).toHaveLength(1);
   });
 });
+
+describe('public read cache switched off (Node, SQLite, PUBLIC_READ_CACHE=off)', () => {
+  let api: NodeHarness;
+
+  beforeAll(async () => {
+    api = await nodeHarness({ db: 'sqlite', storage: 'local', settings: { PUBLIC_READ_CACHE: 'off' } });
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('has no cache, and every read asks the database', async () => {
+    const { token } = await registerOwner(api, 'cache-off@example.com');
+    const article = await createArticle(api, token, { title: 'Uncached' });
+    expect((await api.request(`/v1/articles/${article.id}/publish`, { method: 'POST', token })).status).toBe(200);
+    expect(api.deps.publicReadCache).toBeUndefined();
+    const read = async () => (await (await api.request(`/v1/articles/${article.id}`)).json()).article.title;
+    expect(await read()).toBe('Uncached');
+    expect(await read()).toBe('Uncached');
+  });
+});

@@ -37,6 +37,7 @@ describe('parseSettings', () => {
       databaseTimeoutMs: 1500,
       activityLogFile: './data/activity.ndjson',
       activityLogStore: 'file',
+      publicReadCache: 'memory',
       updateFeedUrl: undefined,
       rateLimits: {
         login: { limit: 5, windowSeconds: 900 },
@@ -72,6 +73,8 @@ describe('parseSettings', () => {
     expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toEqual([
       expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE_TARGETS:/),
     ]);
+    expect(parseSettings({ PUBLIC_READ_CACHE: 'off' }, 'node').publicReadCache).toBe('off');
+    expect(problemsOf({ PUBLIC_READ_CACHE: 'redis' })).toEqual([expect.stringMatching(/^PUBLIC_READ_CACHE:/)]);
   });
 
   it('takes the AWS names for the S3 settings where the S3_* ones are unset (those win)', () => {

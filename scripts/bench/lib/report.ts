@@ -13,6 +13,8 @@ export interface BenchConfig {
   latencySeconds: number;
   deepPage: number;
   pageSize: number;
+  driftSeconds: number;
+  startupRepeats: number;
 }
 
 /** Everything one run measured; `--json FILE` writes it as it is. */
@@ -33,6 +35,8 @@ export interface BenchResults {
   };
   runs: GoalInputs['runs'];
   latency: { page1: Latency; deep: Latency };
+  drift: GoalInputs['drift'];
+  startup: GoalInputs['startup'];
   images: ImageResults;
   bundle?: BundleResult;
   admin?: AdminBytes;
@@ -43,6 +47,8 @@ export interface BenchResults {
 const fmt = (n: number, unit: string): string => {
   if (unit === 'ms') return `${n.toFixed(3)} ms`;
   if (unit === 'KiB') return `${n.toFixed(1)} KiB`;
+  if (unit === 'MiB') return `${n.toFixed(1)} MiB`;
+  if (unit === 'µs') return `${n.toFixed(1)} µs`;
   return `${Math.round(n).toLocaleString('en')} ${unit}`;
 };
 
@@ -82,10 +88,33 @@ export function formatReport(r: BenchResults): string {
   );
   out.push('');
   const perRound = (key: keyof BenchResults['runs']) =>
-    r.runs[key].perRound.map((n) => Math.round(n).toLocaleString('en')).join(' / ');
+    (r.runs[key]?.perRound ?? []).map((n) => Math.round(n).toLocaleString('en')).join(' / ');
+  const optional = (['singleUncached', 'singlePg', 'notModified'] as const)
+    .filter((k) => r.runs[k])
+    .map((k) => `; ${k} ${perRound(k)}`)
+    .join('');
   out.push(
-    `req/s per round (interleaved): baseline ${perRound('baseline')}; single ${perRound('single')}; list ${perRound('list')}; page ${r.deepPage.page.toLocaleString('en')} ${perRound('deepList')}.`,
+    `req/s per round (interleaved): baseline ${perRound('baseline')}; single ${perRound('single')}; list ${perRound('list')}; page ${r.deepPage.page.toLocaleString('en')} ${perRound('deepList')}${optional}.`,
   );
+  for (const [key, label] of [
+    ['sqlite', 'SQLite'],
+    ['pg', 'PostgreSQL'],
+  ] as const) {
+    const d = r.drift[key];
+    if (!d) continue;
+    const segs = d.segments
+      .map(
+        (s) =>
+          `${Math.round(s.rps).toLocaleString('en')}${s.cpuUsPerRequest === null ? '' : ` (${Math.round(s.cpuUsPerRequest)} µs)`}`,
+      )
+      .join(' / ');
+    out.push(
+      `drift, uncached single read on ${label}, ${r.config.driftSeconds} s in ${d.segments.length} segments, req/s (CPU/request): ${segs}.`,
+    );
+  }
+  const starts = (k: 'server' | 'baseline') =>
+    r.startup[k].samples.map((s) => `${s.firstOkMs.toFixed(0)} ms / ${s.rssMiB.toFixed(1)} MiB`).join(', ');
+  out.push(`start-ups (first 200 / RSS at 5 s): server ${starts('server')}; bare Hono ${starts('baseline')}.`);
   out.push(
     `page latencies: one connection, page 1 and the deep page in turn, ${r.latency.page1.count.toLocaleString('en')} samples each ` +
       `(means ${r.latency.page1.meanMs.toFixed(3)} / ${r.latency.deep.meanMs.toFixed(3)} ms).`,

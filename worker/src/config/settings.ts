@@ -136,6 +136,12 @@ const RawSettingsSchema = z.object({
   ACTIVITY_LOG_FILE: z.string().min(1).max(4096).default('./data/activity.ndjson'),
   /** Node only. `database` shares one log between instances on MySQL/PostgreSQL. */
   ACTIVITY_LOG_STORE: z.enum(['file', 'database'], { error: 'must be file or database' }).default('file'),
+  /**
+   * Node with SQLite only: `memory` answers repeated anonymous article reads
+   * from memory until the next write; `off` always asks the database (what
+   * MySQL/PostgreSQL always do; the benchmark's uncached reads).
+   */
+  PUBLIC_READ_CACHE: z.enum(['memory', 'off'], { error: 'must be memory or off' }).default('memory'),
   UPDATE_FEED_URL: httpUrl.optional(),
   /** The per-client budgets. Failed logins only count. */
   RATE_LIMIT_LOGIN: rateRule('RATE_LIMIT_LOGIN').default({ limit: 5, windowSeconds: 900 }),
@@ -190,6 +196,7 @@ export interface Settings {
   databaseTimeoutMs: number;
   activityLogFile: string;
   activityLogStore: 'file' | 'database';
+  publicReadCache: 'memory' | 'off';
   updateFeedUrl: string | undefined;
   rateLimits: Record<'login' | 'passwordReset' | 'verification' | 'register', { limit: number; windowSeconds: number }>;
   /** CORS_ORIGINS: `any` for `*`; the sites' baseUrl origins are allowed besides these. */
@@ -266,6 +273,7 @@ export function parseSettings(raw: object, target: Target): Settings {
     databaseTimeoutMs: s.DATABASE_TIMEOUT_MS,
     activityLogFile: s.ACTIVITY_LOG_FILE,
     activityLogStore: s.ACTIVITY_LOG_STORE,
+    publicReadCache: s.PUBLIC_READ_CACHE,
     updateFeedUrl: s.UPDATE_FEED_URL,
     rateLimits: {
       login: s.RATE_LIMIT_LOGIN,

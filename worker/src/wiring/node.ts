@@ -121,7 +121,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     peerAddress: (_request, env) => (env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress,
     defer: deferred.defer,
     // Only where this process sees every write; several instances would serve each other's stale reads.
-    publicReadCache: database.dialect === 'sqlite' ? createMemoryReadCache() : undefined,
+    publicReadCache:
+      database.dialect === 'sqlite' && settings.publicReadCache === 'memory' ? createMemoryReadCache() : undefined,
     renderer,
     webhookTransport: createNodeWebhookTransport(),
     ...commonDeps(settings, options.jwtSecret, logger),
