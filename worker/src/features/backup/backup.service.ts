@@ -5,6 +5,7 @@ import type { Clock, Logger } from '../../ports/runtime.js';
 import { originalKey } from '../media/blob-keys.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive, toBase64 } from './archive-codec.js';
+import type { ExportedTableInfo } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
 import { ndjsonLines } from './ndjson-lines.js';
 
@@ -41,8 +42,12 @@ const NOT_CONTENT = ['users', 'purgeSettings'];
 
 export function createBackupService(deps: BackupDeps) {
   const repo = deps.repos.backup;
-  const names = repo.tables.map((t) => t.name);
-  const info = new Map(repo.tables.map((t) => [t.name, t]));
+  // Read on first use: building the services touches no repository.
+  let known: { names: string[]; info: Map<string, ExportedTableInfo> } | undefined;
+  const tables = () => {
+    known ??= { names: repo.tables.map((t) => t.name), info: new Map(repo.tables.map((t) => [t.name, t])) };
+    return known;
+  };
 
   async function* lines(): AsyncGenerator<string> {
     yield JSON.stringify({
@@ -51,7 +56,7 @@ export function createBackupService(deps: BackupDeps) {
       product: 'edge-cms',
       version: deps.version.version,
       exportedAt: deps.clock.now().toISOString(),
-      tables: names,
+      tables: tables().names,
     });
     let rows = 0;
     let blobs = 0;
@@ -112,7 +117,7 @@ export function createBackupService(deps: BackupDeps) {
      * are removed again before the error is answered.
      */
     async importArchive(body: ReadableStream<Uint8Array>, importer: Importer | null): Promise<ImportSummary> {
-      for (const table of names.filter((t) => !NOT_CONTENT.includes(t))) {
+      for (const table of tables().names.filter((t) => !NOT_CONTENT.includes(t))) {
         const n = await repo.count(table);
         if (n > 0)
           throw new DomainError('conflict', `Import needs an installation without content: ${table} has ${n} rows`);
@@ -137,6 +142,7 @@ export function createBackupService(deps: BackupDeps) {
     importer: Importer | null,
     written: string[],
   ): Promise<ImportSummary> {
+    const { names, info } = tables();
     const summary: ImportSummary = { rows: {}, images: 0, accountsWithoutPassword: 0 };
     // base64 of the largest original, plus the record around it.
     const maxLine = Math.ceil(deps.maxUploadBytes / 3) * 4 + 4096;
