@@ -1,12 +1,18 @@
 # syntax=docker/dockerfile:1
 # The Node target in a container (docs/releases.md, "Containers").
 #   docker build --build-arg SOURCE_COMMIT=$(git rev-parse --short=12 HEAD) -t edge-cms .
-#   docker compose up        (compose.yaml: PostgreSQL and MinIO)
+#   docker compose up        (compose.yaml: PostgreSQL, SeaweedFS, Mailpit)
 # A container is updated by running a newer image, not by the in-app
-# supervisor: the server runs directly, and POST /v1/system/update/apply
-# answers 409 saying so.
+# supervisor: an image is immutable and its orchestrator (Compose,
+# Kubernetes) already restarts, replaces and rolls back containers, so the
+# server runs directly, and POST /v1/system/update/apply answers 409 saying
+# so. The update check still works (UPDATE_FEED_URL).
 
-ARG NODE_IMAGE=node:22.18-bookworm-slim
+# Node 22 on Debian 13 (trixie), pinned to the exact release tag. Not by
+# digest: the digest could not be looked up where this was written (no
+# registry access); add `@sha256:…` from `docker buildx imagetools inspect`
+# for byte-for-byte rebuilds.
+ARG NODE_IMAGE=node:22.23.3-trixie-slim
 
 # --- build: the admin's static files and the Node bundle (needs the dev dependencies)
 FROM ${NODE_IMAGE} AS build
@@ -20,8 +26,12 @@ COPY drizzle ./drizzle
 COPY admin-qwik ./admin-qwik
 ARG SOURCE_COMMIT=unknown
 RUN SOURCE_COMMIT=${SOURCE_COMMIT} npm run build -- --force
+# Only what the bundle cannot carry (native better-sqlite3, the external
+# database drivers, the WebP encoder's wasm) with what they need, as the lock
+# file installed them: scripts/lib/runtime-deps.ts.
+RUN node scripts/runtime-deps.ts /runtime
 
-# --- runtime: production dependencies and what the build made, nothing else
+# --- runtime: what the build made and the few packages it could not bundle; nothing is installed here
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PORT=8787 \
@@ -30,8 +40,7 @@ ENV NODE_ENV=production \
     STORAGE_URL=file:/app/uploads \
     CMS_RELEASES_DIR=/app/data/releases
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /runtime/node_modules ./node_modules
 COPY --from=build /src/dist/node ./dist/node
 COPY --from=build /src/admin-qwik/dist ./admin-qwik/dist
 COPY --from=build /src/drizzle/sqlite/migrations ./drizzle/sqlite/migrations

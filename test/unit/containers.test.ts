@@ -1,93 +1,45 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { parseStorageUrl } from '../../worker/src/adapters/blob/storage-url.js';
 import { ROUTES } from '../../worker/src/app/services.js';
 import { parseSettings } from '../../worker/src/config/settings.js';
+import {
+  build,
+  copyOf,
+  envOf,
+  isIgnored,
+  json,
+  pkg,
+  runtime,
+  settingNames,
+  stages,
+  steps,
+} from '../support/dockerfile.js';
 import { REPO_ROOT } from '../support/paths.js';
 
-/**
- * Docker is not on this machine, so the Dockerfile and compose.yaml are
- * checked by reading them against what they refer to: package scripts,
- * files in the repository, what `npm run build` produces, the routes, the
- * settings the server reads.
- */
-interface Instruction {
-  op: string;
-  args: string;
-  stage: string;
-}
-
-/** The Dockerfile as instructions (continuations joined, comments dropped), each with its stage name. */
-function dockerfile(): Instruction[] {
-  const text = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
-  const logical = text
-    .split('\n')
-    .filter((l) => !/^\s*#/.test(l))
-    .join('\n')
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  let stage = '';
-  return logical.map((line) => {
-    const [, op, args] = /^([A-Z]+)\s+(.*)$/.exec(line) ?? [];
-    if (!op) throw new Error(`not an instruction: ${line}`);
-    if (op === 'FROM') stage = /\bAS\s+(\S+)/i.exec(args!)?.[1] ?? '';
-    return { op, args: args!.replace(/\s+/g, ' '), stage };
-  });
-}
-
-const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
-};
-const steps = dockerfile();
-const stages = [...new Set(steps.filter((s) => s.op === 'FROM').map((s) => s.stage))];
-const runtime = steps.filter((s) => s.stage === stages.at(-1));
-const build = steps.filter((s) => s.stage === 'build');
-const ignored = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8')
-  .split('\n')
-  .map((l) => l.trim())
-  .filter((l) => l && !l.startsWith('#'));
-const isIgnored = (p: string) =>
-  ignored.some((pat) => p === pat || p.startsWith(`${pat}/`) || (pat.startsWith('*.') && p.endsWith(pat.slice(1))));
-/** `COPY [--from=x] a b dest` → { from, sources, dest } */
-const copyOf = (s: Instruction) => {
-  const words = s.args.split(' ');
-  const from = /^--from=(\S+)$/.exec(words[0]!)?.[1] ?? null;
-  const rest = from ? words.slice(1) : words;
-  return { from, sources: rest.slice(0, -1), dest: rest.at(-1)! };
-};
-const json = (args: string) => JSON.parse(args) as string[];
-/** ENV a=b c=d (one instruction) as an object. */
-const envOf = (list: Instruction[]) =>
-  Object.fromEntries(
-    list
-      .filter((s) => s.op === 'ENV')
-      .flatMap((s) => [...s.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
-  );
-
-/** Names the Node server reads: the settings schema, and what entry.node.ts reads itself. */
-function settingNames(): Set<string> {
-  const settings = readFileSync(path.join(REPO_ROOT, 'worker/src/config/settings.ts'), 'utf8');
-  const schema = settings.slice(
-    settings.indexOf('const RawSettingsSchema'),
-    settings.indexOf('\n});', settings.indexOf('const RawSettingsSchema')),
-  );
-  const names = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]!);
-  const entry = readFileSync(path.join(REPO_ROOT, 'worker/src/entry.node.ts'), 'utf8');
-  names.push(...[...entry.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!), 'NODE_ENV');
-  expect(names).toContain('DATABASE_URL');
-  return new Set(names);
-}
-
+/** The Dockerfile, read against the package scripts, the repository, the routes and the settings (Docker is not on this machine). */
 describe('Dockerfile', () => {
-  it('is multi-stage: a build stage, then a runtime stage with production dependencies only', () => {
+  it('builds on an exact Node 22 release tag', () => {
+    const arg = steps.find((s) => s.op === 'ARG' && s.args.startsWith('NODE_IMAGE='))!.args;
+    expect(arg).toMatch(/^NODE_IMAGE=node:22\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+    const image = '$' + '{NODE_IMAGE}';
+    expect(steps.filter((s) => s.op === 'FROM').map((s) => s.args.split(' ')[0])).toEqual([image, image]);
+  });
+
+  it('is multi-stage: a build stage with every dependency, then a runtime stage that installs nothing', () => {
     expect(stages).toEqual(['build', 'runtime']);
     expect(build.some((s) => s.op === 'RUN' && /\bnpm ci\b/.test(s.args) && !s.args.includes('--omit=dev'))).toBe(true);
-    const installs = runtime.filter((s) => s.op === 'RUN' && /\bnpm (ci|install)\b/.test(s.args));
-    expect(installs.map((s) => s.args)).toEqual([expect.stringContaining('npm ci --omit=dev')]);
+    expect(runtime.filter((s) => s.op === 'RUN' && /\b(npm|npx|pnpm|yarn)\b/.test(s.args))).toEqual([]);
+    // The runtime's node_modules are what scripts/runtime-deps.ts copied out of the build's, and nothing else.
+    const made = build.find((s) => s.op === 'RUN' && s.args.startsWith('node scripts/runtime-deps.ts '))!;
+    const dir = made.args.split(' ').at(-1)!;
+    const modules = runtime.filter(
+      (s) => s.op === 'COPY' && copyOf(s).dest.replace(/\/$/, '').endsWith('node_modules'),
+    );
+    expect(modules.map((s) => copyOf(s))).toEqual([
+      { from: 'build', sources: [`${dir}/node_modules`], dest: './node_modules' },
+    ]);
+    expect(build.indexOf(made)).toBeGreaterThan(build.findIndex((s) => /\bnpm run build\b/.test(s.args)));
   });
 
   it('runs only npm scripts that package.json has, after copying the lock file', () => {
@@ -119,8 +71,9 @@ describe('Dockerfile', () => {
 
   it('takes from the build stage what a Node release carries (scripts/lib/release-artifact.ts), all of it made by `npm run build` or copied in', async () => {
     const { NODE_RELEASE_PATHS } = await import('../../scripts/lib/release-artifact.ts');
+    // (node_modules aside: the test above checks those)
     const fromBuild = runtime
-      .filter((s) => s.op === 'COPY' && copyOf(s).from === 'build')
+      .filter((s) => s.op === 'COPY' && copyOf(s).from === 'build' && !copyOf(s).dest.endsWith('node_modules'))
       .flatMap((s) => copyOf(s).sources.map((p) => p.replace(/^\/src\//, '')));
     const built = ['dist/node', 'admin-qwik/dist']; // scripts/build.ts: build-node.ts and build-admin.ts
     expect(NODE_RELEASE_PATHS).toEqual(expect.arrayContaining(built));
@@ -174,64 +127,5 @@ describe('Dockerfile', () => {
     expect(volumes).toContain(settings.storageUrl.slice('file:'.length));
     expect(volumes.some((v) => env.CMS_RELEASES_DIR!.startsWith(`${v}/`))).toBe(true); // the update state is written there
     expect(settings.port).toBe(Number(json(`[${runtime.find((s) => s.op === 'EXPOSE')!.args}]`)[0]));
-  });
-});
-
-describe('compose.yaml', () => {
-  const compose = parseYaml(readFileSync(path.join(REPO_ROOT, 'compose.yaml'), 'utf8')) as {
-    services: Record<
-      string,
-      {
-        build?: { context: string };
-        image?: string;
-        environment?: Record<string, string>;
-        entrypoint?: string[];
-        depends_on?: Record<string, unknown>;
-        volumes?: string[];
-      }
-    >;
-  };
-  const cms = compose.services.cms!;
-  /** ${NAME:-default} → default, as Compose does with NAME unset. */
-  const resolve = (v: string) => v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
-
-  it('builds this Dockerfile and sets only settings the server reads', () => {
-    expect(cms.build?.context).toBe('.');
-    const names = settingNames();
-    for (const k of Object.keys(cms.environment!))
-      expect(names.has(k), `${k} is not in worker/src/config/settings.ts`).toBe(true);
-  });
-
-  it('wires DATABASE_URL to the PostgreSQL service and STORAGE_URL to the S3 service and its bucket, and they parse', () => {
-    const env = Object.fromEntries(Object.entries(cms.environment!).map(([k, v]) => [k, resolve(String(v))]));
-    const settings = parseSettings(env, 'node');
-    const db = new URL(settings.databaseUrl);
-    expect(db.protocol).toBe('postgres:');
-    const pg = compose.services[db.hostname]!;
-    expect(pg.image).toMatch(/^postgres:/);
-    expect({ user: db.username, password: db.password, db: db.pathname.slice(1) }).toEqual({
-      user: pg.environment!.POSTGRES_USER,
-      password: resolve(pg.environment!.POSTGRES_PASSWORD!),
-      db: pg.environment!.POSTGRES_DB,
-    });
-    const storage = parseStorageUrl(settings.storageUrl, {
-      accessKeyId: settings.s3AccessKeyId,
-      secretAccessKey: settings.s3SecretAccessKey,
-    });
-    if (storage.kind !== 's3') throw new Error('compose should use the S3 store');
-    const s3 = compose.services[new URL(storage.endpoint).hostname]!;
-    expect(s3.image).toMatch(/^minio\//);
-    expect([storage.accessKeyId, storage.secretAccessKey]).toEqual([
-      resolve(s3.environment!.MINIO_ROOT_USER!),
-      resolve(s3.environment!.MINIO_ROOT_PASSWORD!),
-    ]);
-    const bucketJob = Object.values(compose.services).find((s) => s.entrypoint?.join(' ').includes('mc mb'))!;
-    expect(bucketJob.entrypoint!.join(' ')).toContain(`local/${storage.bucket}`);
-    expect(Object.keys(cms.depends_on!)).toEqual(expect.arrayContaining([db.hostname]));
-  });
-
-  it('mounts volumes where the image keeps data and uploads', () => {
-    const volumes = json(runtime.find((s) => s.op === 'VOLUME')!.args);
-    expect(cms.volumes!.map((v) => v.split(':')[1])).toEqual(volumes);
   });
 });
