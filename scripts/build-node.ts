@@ -59,7 +59,10 @@ export async function buildNode({ force = false } = {}) {
     // neither compiles nor loads mysql2 or postgres.js at start-up
     // (docs/benchmarks.md, start-up and memory).
     splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
+    // Beside the entries, not in a sub-folder: code that finds files next to
+    // itself (`new URL('./render-worker.mjs', import.meta.url)` in
+    // wiring/node.ts) may land in a chunk.
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: 'node22',
