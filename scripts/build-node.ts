@@ -54,6 +54,15 @@ export async function buildNode({ force = false } = {}) {
     outdir: path.dirname(NODE_BUNDLE),
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    // Code reached only through import() (the other dialects' drivers and
+    // kits, mail, …) goes to chunks that load on first use: a SQLite server
+    // neither compiles nor loads mysql2 or postgres.js at start-up
+    // (docs/benchmarks.md, start-up and memory).
+    splitting: true,
+    // Beside the entries, not in a sub-folder: code that finds files next to
+    // itself (`new URL('./render-worker.mjs', import.meta.url)` in
+    // wiring/node.ts) may land in a chunk.
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: 'node22',

@@ -8,7 +8,15 @@ import { type AdminBytes, formatAdminBytes, measureAdminBytes } from './admin-by
 import { BUDGET_BYTES, bundleSize } from './bundle-size.ts';
 import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.ts';
 import { type BundleResult, goalRows } from './lib/goals.ts';
-import { closeClient, get, getJson, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
+import {
+  closeClient,
+  get,
+  getJson,
+  interleavedLatency,
+  type Latency,
+  type LoadPath,
+  throughputRounds,
+} from './lib/load.ts';
 import { benchOptions } from './lib/options.ts';
 import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
@@ -147,12 +155,21 @@ async function main(): Promise<void> {
     (_, i) => onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))]!,
   );
   const answers: { json: OneArticle; bytes: number }[] = [];
+  const conditional: LoadPath[] = [];
   for (const id of sampleIds) {
-    const { json, bytes } = await getJson<OneArticle>(server.url, `/v1/articles/${id}`);
+    const { json, bytes, etag } = await getJson<OneArticle>(server.url, `/v1/articles/${id}`);
     if (json.article?.id !== id || json.article.status !== 'online')
       throw new Error(`GET /v1/articles/${id}: unexpected answer`);
     answers.push({ json, bytes });
+    if (etag) conditional.push({ path: `/v1/articles/${id}`, headers: { 'If-None-Match': etag } });
   }
+  // 304s are measured where public reads carry an ETag (issue 17, item 1).
+  const notModified = conditional.length === sampleIds.length ? conditional : [];
+  if (notModified.length > 0) {
+    const first = notModified[0] as Exclude<LoadPath, string>;
+    const res = await get(server.url, first.path, first.headers);
+    if (res.status !== 304) throw new Error(`GET ${first.path} with If-None-Match: ${res.status}, not 304`);
+  } else log('public reads carry no ETag: the 304 row is left out');
   answers.sort((a, b) => a.bytes - b.bytes);
   const median = answers[Math.floor(answers.length / 2)];
   if (!median) throw new Error('no online article to read');
@@ -224,6 +241,9 @@ async function main(): Promise<void> {
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
+      ...(notModified.length > 0
+        ? [{ key: 'notModified' as const, origin: server.url, paths: notModified, pid: server.pid }]
+        : []),
       ...(pgServer ? [{ key: 'singlePg' as const, origin: pgServer.url, paths: singlePaths, pid: pgServer.pid }] : []),
     ],
     {

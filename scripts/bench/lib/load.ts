@@ -36,23 +36,34 @@ export interface AutocannonResult {
   latencyMeanMs: number;
 }
 
+/**
+ * A path with the headers to send, for conditional requests: with
+ * `If-None-Match` every answer must be a 304 instead of a 2xx.
+ */
+export type LoadPath = string | { path: string; headers: Record<string, string> };
+
 export function autocannonRun(
   origin: string,
-  paths: readonly string[],
+  paths: readonly LoadPath[],
   { connections, seconds }: { connections: number; seconds: number },
 ): Promise<AutocannonResult> {
-  const requests = paths.map((path) => ({ method: 'GET' as const, path }));
+  const requests = paths.map((p) =>
+    typeof p === 'string' ? { method: 'GET' as const, path: p } : { method: 'GET' as const, ...p },
+  );
+  const conditional = typeof paths[0] !== 'string';
+  const first = requests[0]?.path;
   return new Promise((resolve, reject) => {
     autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
       if (err) return reject(err);
-      if (r.errors || r.timeouts || r.non2xx || r['2xx'] === 0) {
+      const good = conditional ? r['3xx'] : r['2xx'];
+      if (r.errors || r.timeouts || good === 0 || r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] !== good) {
         return reject(
           new Error(
-            `${origin}${paths[0]}: ${r['2xx']} answers 2xx, ${r.non2xx} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
+            `${origin}${first}: ${good} answers ${conditional ? '304' : '2xx'}, ${r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - good} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
           ),
         );
       }
-      resolve({ requests: r['2xx'], seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
+      resolve({ requests: good, seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
     });
   });
 }
@@ -68,7 +79,7 @@ export function autocannonRun(
 export interface LoadTarget<K extends string> {
   key: K;
   origin: string;
-  paths: string[];
+  paths: LoadPath[];
   /** The server's pid, for its CPU time (undefined: not measured). */
   pid: number | undefined;
 }
@@ -143,17 +154,23 @@ export interface Answer {
   status: number | undefined;
   body: string;
   ms: number;
+  etag: string | undefined;
 }
 
-export function get(origin: string, path: string): Promise<Answer> {
+export function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.get(origin + path, { agent }, (res) => {
+    const req = http.get(origin + path, { agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), ms });
+        resolve({
+          status: res.statusCode,
+          body: Buffer.concat(chunks).toString('utf8'),
+          ms,
+          etag: typeof res.headers.etag === 'string' ? res.headers.etag : undefined,
+        });
       });
       res.on('error', reject);
     });
@@ -163,10 +180,13 @@ export function get(origin: string, path: string): Promise<Answer> {
 }
 
 /** A 200 answer's JSON; `T` is what the caller knows the route returns. */
-export async function getJson<T>(origin: string, path: string): Promise<{ json: T; ms: number; bytes: number }> {
+export async function getJson<T>(
+  origin: string,
+  path: string,
+): Promise<{ json: T; ms: number; bytes: number; etag: string | undefined }> {
   const res = await get(origin, path);
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.slice(0, 300)}`);
-  return { json: JSON.parse(res.body), ms: res.ms, bytes: Buffer.byteLength(res.body) };
+  return { json: JSON.parse(res.body), ms: res.ms, bytes: Buffer.byteLength(res.body), etag: res.etag };
 }
 
 const quantile = (sorted: readonly number[], q: number): number =>

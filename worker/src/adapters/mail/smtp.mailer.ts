@@ -1,9 +1,17 @@
-import { LogLevel, WorkerMailer, type WorkerMailerOptions } from 'worker-mailer';
+import type { WorkerMailer, WorkerMailerOptions } from 'worker-mailer';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Mailer, MailMessage } from '../../ports/mailer.js';
 import { isMailAddress, parseMailFrom, parseSmtpUrl } from './smtp-url.js';
-// Without credentials, AUTH is skipped even when the server offers it.
-import './worker-mailer-auth.js';
+
+/**
+ * worker-mailer (with the AUTH patch of worker-mailer-auth.ts and, on Node,
+ * the socket shim with node:net and node:tls) loads with the first message
+ * or check, not at start-up: most requests never send mail.
+ */
+async function connect(options: Omit<WorkerMailerOptions, 'logLevel'>): Promise<WorkerMailer> {
+  const { LogLevel, WorkerMailer } = await import('./worker-mailer-auth.js');
+  return WorkerMailer.connect({ ...options, logLevel: LogLevel.NONE });
+}
 
 export interface SmtpMailerOptions {
   /** SMTP_URL: smtp://user:pass@host:port or smtps://… */
@@ -28,13 +36,12 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const target = parseSmtpUrl(options.url);
   const from = parseMailFrom(options.from);
   const where = `${target.host}:${target.port}`;
-  const mailerOptions: WorkerMailerOptions = {
+  const mailerOptions: Omit<WorkerMailerOptions, 'logLevel'> = {
     host: target.host,
     port: target.port,
     secure: target.secure,
     // On smtp://, upgrade when the server offers STARTTLS.
     startTls: true,
-    logLevel: LogLevel.NONE,
     // worker-mailer uses this for the connect and for each reply.
     socketTimeoutMs: options.timeoutMs ?? 10_000,
   };
@@ -52,7 +59,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
       let mailer: WorkerMailer | undefined;
       try {
         // Connecting is the whole handshake: greeting, EHLO, STARTTLS, AUTH.
-        mailer = await WorkerMailer.connect(mailerOptions);
+        mailer = await connect(mailerOptions);
       } catch (error) {
         throw unavailable(error);
       } finally {
@@ -68,7 +75,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
       }
       let mailer: WorkerMailer | undefined;
       try {
-        mailer = await WorkerMailer.connect(mailerOptions);
+        mailer = await connect(mailerOptions);
         await mailer.send({
           from,
           to: message.to,

@@ -1,4 +1,4 @@
-import { WorkerMailer } from 'worker-mailer';
+import { LogLevel, WorkerMailer } from 'worker-mailer';
 
 /**
  * worker-mailer (pinned to 1.2.1 in package.json) stops the handshake when
@@ -29,3 +29,6 @@ if (typeof authenticate !== 'function') {
 prototype.auth = function (this: MailerInternals) {
   return this.credentials ? authenticate.call(this) : Promise.resolve();
 };
+
+/** The patched client, for smtp.mailer.ts to import on first use. */
+export { LogLevel, WorkerMailer };

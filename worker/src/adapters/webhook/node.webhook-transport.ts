@@ -1,6 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../contract/ip-address.js';
 import { addressRefusal, hostRefusal } from '../../core/domain/target-address.js';
@@ -75,7 +74,8 @@ export function createNodeWebhookTransport(resolve: Resolver = systemResolver): 
         if (options.all) callback(null, [{ address: target.address, family: target.family }]);
         else callback(null, target.address, target.family);
       };
-      const client = url.protocol === 'https:' ? https : http;
+      // node:https (and with it node:tls) loads with the first https delivery, not at start-up.
+      const client = url.protocol === 'https:' ? (await import('node:https')).default : http;
       return new Promise((done) => {
         const req = client.request({
           protocol: url.protocol,
