@@ -41,8 +41,13 @@ describe('the Node server process', () => {
     });
     expect(reg.status).toBe(201);
     const { token } = (await reg.json()) as { token: string };
-    // The log mailer prints the link a first-run user opens.
-    const code = /http:\/\/localhost:8787\/verify\?code=([A-Za-z0-9_-]+)/.exec(first.output())?.[1];
+    // The log mailer prints the link a first-run user opens: without
+    // PUBLIC_URL, at the address this server really answers on (its HOST and
+    // PORT, here 127.0.0.1 and a free port, not 8787).
+    const link = /(http:\/\/[^\s"]+)\/verify\?code=([A-Za-z0-9_-]+)/.exec(first.output());
+    expect(link?.[1]).toBe(first.url);
+    expect(first.url).not.toContain(':8787');
+    const code = link?.[2];
     expect(code).toBeTruthy();
     const verified = await fetch(`${first.url}/v1/auth/verify`, {
       method: 'POST',

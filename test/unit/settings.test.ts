@@ -16,6 +16,7 @@ describe('parseSettings', () => {
     expect(parseSettings({}, 'node')).toEqual({
       target: 'node',
       port: 8787,
+      host: '0.0.0.0',
       publicUrl: 'http://localhost:8787',
       databaseUrl: 'sqlite:./data/cms.db',
       storageUrl: 'file:./data/uploads',
@@ -150,6 +151,21 @@ describe('parseSettings', () => {
       maxJsonBytes: 4096,
       maxArticleBytes: 1_048_576,
     });
+  });
+
+  it('points links at the server’s own address when PUBLIC_URL is unset', () => {
+    const url = (env: Record<string, string>, target: 'node' | 'workers' = 'node') =>
+      parseSettings({ JWT_SECRET: 'x'.repeat(32), ALLOW_LOG_MAILER: 'true', ...env }, target).publicUrl;
+    expect(url({})).toBe('http://localhost:8787');
+    expect(url({ PORT: '9000' })).toBe('http://localhost:9000');
+    expect(url({ PORT: '9000', HOST: '127.0.0.1' })).toBe('http://127.0.0.1:9000');
+    expect(url({ PORT: '9000', HOST: '::' })).toBe('http://localhost:9000');
+    expect(url({ PORT: '9000', HOST: '::1' })).toBe('http://[::1]:9000');
+    expect(url({ PORT: '9000', HOST: 'cms.internal' })).toBe('http://cms.internal:9000');
+    expect(url({ PORT: '9000', PUBLIC_URL: 'https://cms.example.com' })).toBe('https://cms.example.com');
+    // Workers: PORT means nothing there; wrangler dev's address.
+    expect(url({ PORT: '9000' }, 'workers')).toBe('http://localhost:8787');
+    expect(problemsOf({ HOST: 'a b' })).toEqual([expect.stringMatching(/^HOST:/)]);
   });
 
   it('names every bad variable at once', () => {

@@ -62,9 +62,13 @@ async function main() {
     },
   });
   const server = createServer(listener);
-  server.listen(settings.port, process.env.HOST ?? '0.0.0.0', () => {
+  server.listen(settings.port, settings.host, () => {
     const { port } = server.address() as AddressInfo;
-    deps.logger.info('listening', { url: `http://localhost:${port}`, version: deps.version.version });
+    deps.logger.info('listening', {
+      url: `http://localhost:${port}`,
+      publicUrl: settings.publicUrl,
+      version: deps.version.version,
+    });
   });
 
   // The same call as the Worker's cron (every minute), every

@@ -57,7 +57,14 @@ function isOrigin(value: string): boolean {
 
 const RawSettingsSchema = z.object({
   PORT: wholeNumber('PORT', 1, 65535).default(8787),
-  PUBLIC_URL: httpUrl.default('http://localhost:8787'),
+  /** Node: the listen address. */
+  HOST: z
+    .string()
+    .max(253)
+    .regex(/^[A-Za-z0-9.:%_-]+$/, 'must be a host name or an IP address, such as 127.0.0.1 or ::')
+    .default('0.0.0.0'),
+  /** Unset: the address the server really answers on (defaultPublicUrl). */
+  PUBLIC_URL: httpUrl.optional(),
   DATABASE_URL: z
     .string()
     .regex(
@@ -169,6 +176,8 @@ export type Target = 'workers' | 'node';
 export interface Settings {
   target: Target;
   port: number;
+  /** Node: the address it listens on. */
+  host: string;
   publicUrl: string;
   databaseUrl: string;
   storageUrl: string;
@@ -223,6 +232,20 @@ function presentStrings(raw: object): Record<string, string> {
   return out;
 }
 
+/**
+ * Where links in e-mails and preview links point when PUBLIC_URL is unset:
+ * on Node the server's own address (its HOST, or localhost when it listens on
+ * every interface, and its PORT), so a server on another port still sends
+ * links that work; on Workers `wrangler dev`'s address.
+ */
+export function defaultPublicUrl(target: Target, host: string, port: number): string {
+  if (target === 'workers') return 'http://localhost:8787';
+  const bare = host.replace(/^\[|\]$/g, '');
+  const name =
+    bare === '0.0.0.0' || bare === '::' || bare === '' ? 'localhost' : bare.includes(':') ? `[${bare}]` : bare;
+  return `http://${name}:${port}`;
+}
+
 /** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
 export function parseSettings(raw: object, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
@@ -250,7 +273,8 @@ export function parseSettings(raw: object, target: Target): Settings {
   return {
     target,
     port: s.PORT,
-    publicUrl: s.PUBLIC_URL,
+    host: s.HOST,
+    publicUrl: s.PUBLIC_URL ?? defaultPublicUrl(target, s.HOST, s.PORT),
     databaseUrl: s.DATABASE_URL,
     storageUrl: s.STORAGE_URL,
     s3AccessKeyId,
