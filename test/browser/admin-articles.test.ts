@@ -3,6 +3,7 @@ import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
 import {
   type Cms,
   createOwner,
+  editorSettings,
   expectNoProblems,
   expectNoSideScroll,
   newPage,
@@ -71,7 +72,9 @@ describe('admin articles and media', () => {
     expect(await page.getByTestId('article-status').textContent()).toBe('offline');
 
     await page.getByLabel('Title', { exact: true }).fill('Hello from the edge, edited');
+    await editorSettings(page);
     await page.getByLabel('Format').selectOption('plaintext');
+    await editorSettings(page, false);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await expectNoSideScroll(page);
@@ -146,7 +149,9 @@ describe('admin articles and media', () => {
     await preview.getByText('click me').click();
 
     // An HTML body is rendered by the server's renderer, sanitised: scripts go with their content.
+    await editorSettings(page);
     await page.getByLabel('Format').selectOption('html');
+    await editorSettings(page, false);
     await expect.poll(async () => (await preview.textContent()) ?? '', POLL).not.toContain('<script>');
     expect(await preview.textContent()).toContain('raw link');
     expect(await preview.textContent()).not.toContain('__pwned=2');
@@ -157,7 +162,9 @@ describe('admin articles and media', () => {
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
     await expect.poll(() => page.getByLabel('Body').inputValue(), POLL).toBe(hostile);
+    await editorSettings(page);
     await page.getByLabel('Format').selectOption('markdown');
+    await editorSettings(page, false);
     await expect.poll(() => preview.textContent(), POLL).toContain('<iframe');
     await page.waitForTimeout(300);
     await check();
@@ -173,6 +180,8 @@ describe('admin articles and media', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/edit?id=${id}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
 
     // A slow uplink and a ~0.5 MB file, so the bar has progress to show before it completes.
@@ -232,6 +241,7 @@ describe('admin articles and media', () => {
     const jpeg = apiImages.items.find((i) => i.width === 400)!;
     expect((await fetch(`${base}${jpeg.url}?w=${stats.presets[0]}`)).status).toBe(200);
 
+    await editorSettings(page, false);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
     const grid = page.getByTestId('media-grid');
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(2);

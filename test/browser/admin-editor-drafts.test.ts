@@ -42,6 +42,7 @@ describe('admin editor keeps what was typed', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/new`);
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).fill('Left by the nav');
     await body(page).fill('Typed, then a click on Sites.');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
@@ -60,7 +61,7 @@ describe('admin editor keeps what was typed', () => {
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/new`);
     await page.getByLabel('Title', { exact: true }).pressSequentially('Quick');
-    await page.getByLabel('Choose images…').waitFor({ state: 'attached', ...POLL });
+    await page.locator('#image-file').waitFor({ state: 'attached', ...POLL });
     await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
     expect((await article(id)).title).toBe('Quick');

@@ -4,6 +4,7 @@ import {
   apiCall,
   type Cms,
   createOwner,
+  editorSettings,
   expectNoProblems,
   expectNoSideScroll,
   newPage,
@@ -58,6 +59,7 @@ describe('admin editor: site, authors, SEO', () => {
     await page.goto(`${base}/articles/new`);
     await page.getByLabel('Title', { exact: true }).fill('Credits and places');
     await expect.poll(() => page.locator('#article-site option').count(), POLL).toBe(3);
+    await editorSettings(page);
     await page.getByLabel('Site').selectOption({ label: 'Blog' });
     for (const name of ['Ada', 'Grace', 'Linus']) {
       await page.getByLabel('Add an author').selectOption({ label: name });
@@ -76,6 +78,7 @@ describe('admin editor: site, authors, SEO', () => {
     await expect.poll(() => order.allTextContents(), POLL).toEqual(['Ada', 'Linus']);
     expect(await page.getByLabel('Add an author').locator('option').allTextContents()).toEqual(['Choose…', 'Grace']);
 
+    await editorSettings(page, false);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
@@ -89,8 +92,10 @@ describe('admin editor: site, authors, SEO', () => {
     await expect.poll(() => order.allTextContents(), POLL).toEqual(['Ada', 'Linus']);
     await expect.poll(() => page.getByLabel('Site').inputValue(), POLL).toBe(ids.Blog);
 
+    await editorSettings(page);
     await page.getByRole('button', { name: 'Move Ada down' }).click();
     await page.getByLabel('Site').selectOption({ label: 'No site' });
+    await editorSettings(page, false);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     expect(await stored()).toMatchObject({ siteId: null, authorIds: [ids.Linus, ids.Ada] });
@@ -112,6 +117,8 @@ describe('admin editor: site, authors, SEO', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
     await page.goto(`${base}/articles/edit?id=${art.id}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     const panel = page.getByTestId('seo-panel');
     await panel.getByRole('button', { name: 'Save SEO' }).waitFor(POLL);
     expect(await page.getByTestId('serp').textContent()).toContain('Findable');
@@ -141,6 +148,8 @@ describe('admin editor: site, authors, SEO', () => {
     });
 
     await page.reload();
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await expect.poll(() => page.getByLabel(/^Meta title/).inputValue(), POLL).toBe('Findable — the SEO test');
     expect(await page.getByLabel('Ask search engines not to index this article (noindex)').isChecked()).toBe(true);
     // One of the article's own images as the social image.

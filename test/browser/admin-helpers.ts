@@ -190,3 +190,19 @@ export async function createAdmin(
   const accepted = await apiCall(server, 'POST', '/v1/auth/invitation/accept', '', { code, password });
   if (accepted.status !== 201) throw new Error(`accept: ${accepted.status}`);
 }
+
+/**
+ * The editor's side panel (format, site, authors, images, SEO, schedule):
+ * on a narrow screen a drawer, opened by "Article settings"; on a wide one
+ * always there. `open` false closes the drawer again (it covers the text).
+ */
+export async function editorSettings(page: Page, open = true): Promise<void> {
+  const toggle = page.getByRole('button', { name: 'Article settings' });
+  if (!(await toggle.isVisible())) return;
+  if ((await toggle.getAttribute('aria-expanded')) === String(open)) return;
+  if (open) await toggle.click();
+  else await page.getByRole('button', { name: 'Close settings' }).click();
+  await page.locator(open ? '#editor-side[data-open]' : '#editor-side:not([data-open])').waitFor(POLL);
+  // The drawer slides (0.2 s): wait until it stands still, so clicks land where they aim.
+  await page.waitForTimeout(300);
+}

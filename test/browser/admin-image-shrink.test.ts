@@ -2,7 +2,17 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../../admin-qwik/src/lib/format.js';
-import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, signIn, startCms } from './admin-helpers.js';
+import {
+  apiCall,
+  type Cms,
+  createOwner,
+  editorSettings,
+  expectNoProblems,
+  newPage,
+  POLL,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
@@ -58,6 +68,8 @@ describe('admin image shrink before upload', () => {
     onPage?.(page);
     await signIn(page, cms.server.url, EMAIL);
     await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
     return { id, page, problems };
   }
@@ -96,6 +108,8 @@ describe('admin image shrink before upload', () => {
     // Unticked: the same file goes up as it is, and the choice survives a reload.
     await box.uncheck();
     await page.reload();
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
     await expect.poll(() => box.isChecked(), POLL).toBe(false);
     await page

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cms, createOwner, expectNoProblems, newPage, POLL, signIn, startCms } from './admin-helpers.js';
+import {
+  type Cms,
+  createOwner,
+  editorSettings,
+  expectNoProblems,
+  newPage,
+  POLL,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const EMAIL = 'preview-owner@example.com';
 
@@ -61,7 +70,9 @@ describe('admin article preview', () => {
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
     expect(await preview.locator('img').evaluateAll((i) => i.map((x) => x.getAttribute('alt')))).toEqual(['here']);
 
+    await editorSettings(page);
     await page.getByLabel('Format').selectOption('html');
+    await editorSettings(page, false);
     await page
       .getByLabel('Body')
       .fill('<h2>Raw</h2><p>An <em>HTML</em> body<img src=x onerror="window.__pwned=1"></p>');

@@ -3,6 +3,7 @@ import {
   apiCall,
   type Cms,
   createOwner,
+  editorSettings,
   expectNoProblems,
   expectNoSideScroll,
   newPage,
@@ -44,6 +45,8 @@ describe('admin: schedule and preview links', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await signIn(page, base, OWNER);
     await page.goto(`${base}/articles/edit?id=${id}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     const card = page.getByTestId('schedule-and-preview');
     await card.waitFor(POLL);
 
@@ -110,6 +113,8 @@ describe('admin: schedule and preview links', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
     await page.goto(`${base}/articles/edit?id=${id}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await page.getByTestId('schedule-and-preview').getByText('This article is online.').waitFor(POLL);
     expect(await page.getByTestId('article-status').textContent()).toBe('online');
     const log = await apiCall<{ items: { actorType: string; subjectId: string }[] }>(

@@ -5,7 +5,7 @@ import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { JPEG_400x300 } from '../support/images.js';
 import { startWranglerDev } from '../support/wrangler-dev.js';
-import { expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
+import { editorSettings, expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
 
 /**
  * The admin against the Workers target as `npm run dev` serves it (workerd,
@@ -87,6 +87,8 @@ describe('admin on wrangler dev (Workers target)', () => {
     await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
 
     await page.goto(`${base}/articles/edit?id=${articleId}`);
+    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    await editorSettings(page);
     await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
     await page
       .locator('#image-file')

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changedFields, EMPTY_FIELDS, isBlank, sameFields } from '../../admin-qwik/src/lib/article-fields.js';
+import {
+  changedFields,
+  EMPTY_FIELDS,
+  isBlank,
+  mergeFields,
+  sameFields,
+} from '../../admin-qwik/src/lib/article-fields.js';
 
 const base = { title: 'T', body: 'B', format: 'markdown' as const, siteId: 's1', authorIds: ['a', 'b'] };
 
@@ -22,5 +28,22 @@ describe('admin article fields', () => {
     expect(isBlank(EMPTY_FIELDS)).toBe(true);
     expect(isBlank({ ...EMPTY_FIELDS, body: ' ' })).toBe(false);
     expect(sameFields(base, { ...base, authorIds: ['a', 'b'] })).toBe(true);
+  });
+});
+
+describe('admin article fields after a stale save (412)', () => {
+  it('takes what only they changed, keeps what only I changed', () => {
+    const theirs = { ...base, title: 'Their title' };
+    const mine = { ...base, body: 'My body' };
+    expect(mergeFields(base, mine, theirs)).toEqual({
+      merged: { ...base, title: 'Their title', body: 'My body' },
+      conflicts: [],
+    });
+  });
+
+  it('names a field both changed differently, and not one both changed alike', () => {
+    const theirs = { ...base, body: 'Their body', siteId: '' };
+    const mine = { ...base, body: 'My body', siteId: '' };
+    expect(mergeFields(base, mine, theirs)).toEqual({ merged: mine, conflicts: ['body'] });
   });
 });

@@ -37,3 +37,37 @@ export function sameFields(a: ArticleFields, b: ArticleFields): boolean {
 export function isBlank(f: ArticleFields): boolean {
   return sameFields(EMPTY_FIELDS, f);
 }
+
+export type FieldName = keyof ArticleFields;
+export const FIELD_LABELS: Record<FieldName, string> = {
+  title: 'Title',
+  body: 'Body',
+  format: 'Format',
+  siteId: 'Site',
+  authorIds: 'Authors',
+};
+
+/**
+ * After a 412: three-way merge of this editor's fields (`mine`, edited from
+ * `base`) with the version saved meanwhile (`theirs`). A field only they
+ * changed takes theirs, one only this editor changed keeps mine; a field
+ * both changed differently is a conflict, left as mine for the editor to
+ * decide.
+ */
+export function mergeFields(
+  base: ArticleFields,
+  mine: ArticleFields,
+  theirs: ArticleFields,
+): { merged: ArticleFields; conflicts: FieldName[] } {
+  const ours = changedFields(base, mine);
+  const other = changedFields(base, theirs);
+  const merged: ArticleFields = { ...mine, authorIds: [...mine.authorIds] };
+  const conflicts: FieldName[] = [];
+  for (const name of Object.keys(FIELD_LABELS) as FieldName[]) {
+    const mineChanged = name in ours;
+    const theirsChanged = name in other;
+    if (theirsChanged && !mineChanged) (merged as unknown as Record<FieldName, unknown>)[name] = theirs[name];
+    else if (theirsChanged && mineChanged && name in changedFields(theirs, mine)) conflicts.push(name);
+  }
+  return { merged, conflicts };
+}

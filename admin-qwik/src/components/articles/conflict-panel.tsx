@@ -1,0 +1,68 @@
+import { component$, type QRL } from '@builder.io/qwik';
+import { type ArticleFields, FIELD_LABELS, type FieldName } from '../../lib/article-fields';
+import type { AuthorDto, SiteDto } from '../../lib/catalog';
+
+export interface Conflict {
+  theirs: ArticleFields;
+  mine: ArticleFields;
+  fields: FieldName[];
+}
+
+/**
+ * Someone else saved the article while it was open here (the API answered
+ * 412), and changed some of the same fields differently. Both versions of
+ * each such field are shown; the editor keeps theirs or theirs. Fields only
+ * one side changed were merged already, so nothing of either is lost.
+ */
+export const ConflictPanel = component$(
+  (props: {
+    conflict: Conflict;
+    sites: SiteDto[];
+    authors: AuthorDto[];
+    onKeepMine$: QRL<() => unknown>;
+    onTakeTheirs$: QRL<() => unknown>;
+  }) => {
+    const show = (name: FieldName, f: ArticleFields): string => {
+      if (name === 'siteId') return props.sites.find((s) => s.id === f.siteId)?.name ?? (f.siteId || 'No site');
+      if (name === 'authorIds')
+        return f.authorIds.map((id) => props.authors.find((a) => a.id === id)?.name ?? id).join(', ') || 'No authors';
+      return f[name] || '(empty)';
+    };
+    return (
+      <section class="card conflict" aria-labelledby="conflict-heading" data-testid="conflict" role="alert">
+        <h2 id="conflict-heading">Someone else saved this article meanwhile</h2>
+        <p>
+          Their changes to other fields are in the editor now. These fields were changed on both sides: choose which
+          version to keep. Nothing is saved until you choose.
+        </p>
+        {props.conflict.fields.map((name) => (
+          <div key={name} class="conflict-field" data-testid={`conflict-${name}`}>
+            <h3>{FIELD_LABELS[name]}</h3>
+            <div class="conflict-versions">
+              <div>
+                <h4>Their version</h4>
+                <pre class="conflict-text" data-testid="theirs">
+                  {show(name, props.conflict.theirs)}
+                </pre>
+              </div>
+              <div>
+                <h4>Your version</h4>
+                <pre class="conflict-text" data-testid="mine">
+                  {show(name, props.conflict.mine)}
+                </pre>
+              </div>
+            </div>
+          </div>
+        ))}
+        <div class="actions">
+          <button type="button" class="button button-primary" onClick$={props.onKeepMine$}>
+            Keep mine
+          </button>
+          <button type="button" class="button" onClick$={props.onTakeTheirs$}>
+            Take theirs
+          </button>
+        </div>
+      </section>
+    );
+  },
+);

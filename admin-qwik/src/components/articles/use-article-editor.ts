@@ -1,0 +1,300 @@
+import { $, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { useLocation, usePreventNavigate$ } from '@builder.io/qwik-city';
+import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { type ArticleFields, EMPTY_FIELDS, fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
+import { loadArticle, type SaveOutcome, saveArticle, serialised, setOnline } from '../../lib/article-save';
+import type { AuthorDto, SiteDto } from '../../lib/catalog';
+import { deleteDraft, draftKey, type LocalDraft, readDraft, writeDraft } from '../../lib/draft-store';
+import { SessionContext } from '../../lib/session';
+import { call } from '../../lib/typed-api';
+import { queryParam } from '../../lib/url';
+import { loadCatalog } from './catalog-lists';
+import type { Conflict } from './conflict-panel';
+import type { SaveStateName } from './save-state';
+
+/** Quiet time after the last change before it is sent to the server, and before it is written to this browser. */
+const AUTOSAVE_MS = 1500;
+const LOCAL_MS = 250;
+
+/**
+ * The editor's state and its saving: every change goes to this browser's
+ * drafts at once (IndexedDB) and to the server after a pause (a new article
+ * is created by its first save); only changed fields are sent, with
+ * If-Match; a 412 is merged field by field and what both sides changed is
+ * put to the editor; leaving with changes the server lacks saves first or
+ * asks; a draft left behind is offered back; Ctrl/Cmd+S saves.
+ */
+export function useArticleEditor(isNew: boolean) {
+  const loc = useLocation();
+  const session = useContext(SessionContext);
+  const s = {
+    id: useSignal<string | null>(null),
+    loading: useSignal(!isNew),
+    loadError: useSignal<string | null>(null),
+    article: useSignal<ArticleDto | null>(null),
+    etag: useSignal<string | null>(null),
+    /** The fields as the server has them (what changes are measured against). */
+    base: useSignal<ArticleFields>(EMPTY_FIELDS),
+    title: useSignal(''),
+    body: useSignal(''),
+    format: useSignal<ArticleFields['format']>('markdown'),
+    siteId: useSignal(''),
+    authorIds: useSignal<string[]>([]),
+    titleTouched: useSignal(false),
+    error: useSignal<string | null>(null),
+    status: useSignal<string | null>(null),
+    saveState: useSignal<SaveStateName>('saved'),
+    offer: useSignal<LocalDraft | null>(null),
+    conflict: useSignal<Conflict | null>(null),
+    images: useSignal<ImageDto[]>([]),
+    sites: useSignal<SiteDto[]>([]),
+    authors: useSignal<AuthorDto[]>([]),
+    nudge: useSignal(0),
+    /** Loaded, and watching for changes (tests wait for it before typing). */
+    ready: useSignal(false),
+  };
+  const timers = useStore({ local: 0, server: 0, ready: false, loaded: '' });
+
+  const current = $((): ArticleFields => {
+    // The title as it is now (typing can outrun the input handler while the page resumes).
+    const input = document.getElementById('article-title') as HTMLInputElement | null;
+    if (input) s.title.value = input.value;
+    const { title, body, format, siteId, authorIds } = s;
+    return {
+      title: title.value,
+      body: body.value,
+      format: format.value,
+      siteId: siteId.value,
+      authorIds: authorIds.value,
+    };
+  });
+  const key = $(() => draftKey(session.user?.id, s.id.value));
+
+  const loadImages = $(async (articleId: string) => {
+    const res = await call('get', '/v1/articles/{id}/images', { path: { id: articleId }, query: { limit: '100' } });
+    if (res.ok) s.images.value = res.data.items;
+  });
+
+  const fill = $((f: ArticleFields) => {
+    s.title.value = f.title;
+    s.body.value = f.body;
+    s.format.value = f.format;
+    s.siteId.value = f.siteId;
+    s.authorIds.value = [...f.authorIds];
+  });
+
+  /** A 412: their version becomes the base; what only they changed comes in, what both changed is asked. */
+  const merge = $(async (theirs: ArticleDto, etag: string | null) => {
+    const mine = await current();
+    const { merged, conflicts } = mergeFields(s.base.value, mine, fieldsOf(theirs));
+    s.base.value = fieldsOf(theirs);
+    s.etag.value = etag;
+    s.article.value = theirs;
+    await fill(merged);
+    if (conflicts.length) {
+      s.conflict.value = { theirs: fieldsOf(theirs), mine: merged, fields: conflicts };
+      s.saveState.value = 'failed';
+      return;
+    }
+    s.status.value = 'Merged with changes someone else saved meanwhile.';
+    s.saveState.value = 'pending';
+    // Sent again by the change watcher below (saveNow cannot be named here: it is declared later).
+    s.nudge.value++;
+  });
+
+  /** Applies one save's outcome; true when the server now holds what was sent. */
+  const apply = $(async (outcome: SaveOutcome, manual: boolean): Promise<boolean> => {
+    if (outcome.kind === 'unchanged') {
+      s.saveState.value = 'saved';
+      return true;
+    }
+    if (outcome.kind === 'invalid') {
+      s.saveState.value = 'local';
+      if (manual) {
+        s.titleTouched.value = true;
+        document.getElementById('article-title')?.focus();
+      }
+      return false;
+    }
+    if (outcome.kind === 'conflict' && outcome.current) {
+      await merge(outcome.current, outcome.etag);
+      return false;
+    }
+    if (outcome.kind !== 'saved') {
+      s.saveState.value = 'failed';
+      s.error.value =
+        outcome.kind === 'conflict'
+          ? 'Someone else changed this article meanwhile, and it could not be read again. Your text is kept here.'
+          : outcome.status === 401
+            ? 'You are signed out: your text is kept in this browser. Sign in again to save it.'
+            : outcome.message;
+      return false;
+    }
+    const oldKey = await key();
+    s.id.value = outcome.id;
+    s.base.value = outcome.sent;
+    s.etag.value = outcome.etag;
+    if (outcome.article) s.article.value = outcome.article;
+    s.error.value = null;
+    if (outcome.created) {
+      // The address names the article now, without a reload (which would drop the focus and the caret).
+      history.replaceState(history.state, '', `/articles/edit?id=${encodeURIComponent(outcome.id)}`);
+      await deleteDraft(oldKey);
+      await loadImages(outcome.id);
+    }
+    if (sameFields(await current(), outcome.sent)) {
+      s.saveState.value = 'saved';
+      await deleteDraft(await key());
+    } else s.saveState.value = 'pending';
+    return true;
+  });
+
+  /** Saves now (autosave, Ctrl/Cmd+S, Save, Publish, leaving); true when the server has everything. */
+  const saveNow = $(async (manual: boolean): Promise<boolean> => {
+    clearTimeout(timers.server);
+    if (manual) {
+      s.titleTouched.value = true;
+      s.status.value = null;
+    }
+    // While both versions are on screen nothing is sent: the editor chooses first.
+    if (s.conflict.value) return false;
+    return serialised(async () => {
+      const now = await current();
+      if (!s.id.value && isBlank(now)) return true;
+      s.saveState.value = 'saving';
+      const ok = await apply(await saveArticle(s.id.value, s.base.value, now, s.etag.value), manual);
+      if (ok && manual) s.status.value = 'Saved.';
+      return ok && sameFields(s.base.value, await current());
+    });
+  });
+
+  /** After each change: to this browser's drafts soon, to the server after a pause. */
+  const changed = $(async () => {
+    if (!timers.ready) return;
+    const now = await current();
+    const dirty = !sameFields(s.base.value, now);
+    if (!s.conflict.value) s.saveState.value = dirty ? 'pending' : 'saved';
+    clearTimeout(timers.local);
+    clearTimeout(timers.server);
+    if (!dirty) return;
+    timers.local = window.setTimeout(async () => writeDraft(await key(), await current()), LOCAL_MS);
+    timers.server = window.setTimeout(() => saveNow(false), AUTOSAVE_MS);
+  });
+
+  /** The choice on a conflict: keep this editor's version of the contested fields, or take theirs. */
+  const resolve = $(async (keepMine: boolean) => {
+    const c = s.conflict.value;
+    if (!c) return;
+    if (!keepMine) {
+      const now = await current();
+      for (const name of c.fields) (now as unknown as Record<string, unknown>)[name] = c.theirs[name];
+      await fill(now);
+    }
+    s.conflict.value = null;
+    await saveNow(true);
+  });
+
+  const publish = $(async (online: boolean) => {
+    s.error.value = null;
+    s.status.value = null;
+    if (online && !(await saveNow(true))) {
+      if (!s.error.value && !s.conflict.value)
+        s.error.value = 'The article was not published: it could not be saved first.';
+      return;
+    }
+    const id = s.id.value;
+    if (!id) return;
+    const res = await serialised(() => setOnline(id, online, s.etag.value));
+    if (res.kind !== 'done') {
+      await apply(res, true);
+      return;
+    }
+    // No answer body: done, but this account may not read the article as it now stands.
+    if (res.article) s.article.value = res.article;
+    s.etag.value = res.etag;
+    s.status.value = online ? 'Saved and published: the article is online.' : 'Unpublished: the article is offline.';
+  });
+
+  useVisibleTask$(({ track }) => {
+    track(() => [s.body.value, s.format.value, s.siteId.value, s.authorIds.value, s.nudge.value]);
+    void changed();
+  });
+
+  // Leaving: a link or Back inside the admin saves first and asks only when that fails; a reload,
+  // a closed tab or another site gets the browser's own question while the server lacks changes.
+  usePreventNavigate$((url) => {
+    // Read here and now (not only the save state): typing can come before the editor has finished loading.
+    const title = (document.getElementById('article-title') as HTMLInputElement | null)?.value ?? s.title.value;
+    const now = {
+      title,
+      body: s.body.value,
+      format: s.format.value,
+      siteId: s.siteId.value,
+      authorIds: s.authorIds.value,
+    };
+    const blankNew = !s.id.value && isBlank(now);
+    if (blankNew || (s.saveState.value === 'saved' && sameFields(s.base.value, now))) return false;
+    if (!url) return true;
+    return saveNow(false).then(
+      (saved) =>
+        !saved &&
+        !window.confirm('Your latest changes are not saved on the server (this browser keeps them). Leave anyway?'),
+    );
+  });
+
+  // Ctrl/Cmd+S saves. A plain listener: the browser's own "Save page" must be stopped while the event runs.
+  useVisibleTask$(({ cleanup }) => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        void saveNow(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    cleanup(() => window.removeEventListener('keydown', onKey));
+  });
+
+  useVisibleTask$(
+    async ({ track }) => {
+      track(() => loc.url.href);
+      // Drafts are kept per account: wait until the shell knows who is signed in.
+      const userId = track(() => session.user?.id);
+      if (!userId || timers.loaded === `${userId} ${loc.url.href}`) return;
+      timers.loaded = `${userId} ${loc.url.href}`;
+      const catalog = await loadCatalog();
+      s.sites.value = catalog.sites;
+      s.authors.value = catalog.authors;
+      if (catalog.error) s.error.value = `Sites or authors could not be loaded: ${catalog.error}`;
+      if (!isNew) {
+        const articleId = queryParam('id');
+        s.id.value = articleId;
+        if (!articleId) {
+          s.loading.value = false;
+          s.loadError.value = 'No article was named in the address.';
+          return;
+        }
+        const res = await loadArticle(articleId);
+        s.loading.value = false;
+        if (!res.ok) {
+          s.loadError.value = res.status === 404 ? 'This article does not exist (any more).' : res.message;
+          return;
+        }
+        s.article.value = res.article;
+        s.etag.value = res.etag;
+        s.base.value = fieldsOf(res.article);
+        await fill(s.base.value);
+        await loadImages(articleId);
+      }
+      const draft = await readDraft(await key());
+      if (draft && !sameFields(draft.fields, s.base.value) && !isBlank(draft.fields)) s.offer.value = draft;
+      timers.ready = true;
+      s.ready.value = true;
+      // Whatever was typed into a new article while this loaded.
+      await changed();
+    },
+    { strategy: 'document-ready' },
+  );
+
+  return { ...s, key, fill, changed, saveNow, publish, resolve, loadImages };
+}
