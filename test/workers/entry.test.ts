@@ -9,6 +9,9 @@ describe('Worker entry', () => {
     expect(version.status).toBe(200);
     expect(await version.json()).toMatchObject({ target: 'workers' });
     expectSecurityHeaders(version, 'version');
+    expect(version.headers.get('x-request-id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
 
     for (const path of ['/', '/settings', '/articles/some-deep-link']) {
       const page = await SELF.fetch(`https://cms.example${path}`);

@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
 import worker from '../../worker/src/entry.worker.js';
@@ -28,6 +28,34 @@ describe('Worker cron trigger', () => {
   it('does nothing while the purge is disabled', async () => {
     await cron(new Date());
     expect(await repos.purge.listRuns({ limit: 5 })).toEqual([]);
+  });
+
+  it('writes one JSON line per tick saying what each job did (Workers Logs)', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'info').mockImplementation((line: unknown) => void lines.push(String(line)));
+    try {
+      await cron(new Date());
+      await repos.purge.saveSettings({ ...DEFAULT_PURGE_SETTINGS, enabled: true, dryRun: true }, new Date());
+      await cron(new Date());
+    } finally {
+      spy.mockRestore();
+    }
+    const ticks = lines.map((l) => JSON.parse(l)).filter((r) => r.message === 'scheduled jobs');
+    expect(ticks).toHaveLength(2);
+    expect(ticks[0]).toMatchObject({
+      level: 'info',
+      purge: { ran: false },
+      scheduler: { published: 0 },
+      webhooks: { delivered: 0, retrying: 0, failed: 0 },
+      durationMs: expect.any(Number),
+    });
+    expect(ticks[1].purge).toMatchObject({
+      ran: true,
+      dryRun: true,
+      status: 'succeeded',
+      duplicates: 0,
+      bytesFreed: 0,
+    });
   });
 
   it('records a scheduled run when enabled and due, honouring dry run, and not again before the interval', async () => {
