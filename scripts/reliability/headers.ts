@@ -160,7 +160,7 @@ export async function crawlHeaders(
   const csps = new Set<string>();
   for (const req of requests) {
     const res = await send(server.url, { method: 'GET', headers: {}, ...req });
-    rows.push({ label: req.label, status: res.status, missing: missingHeaders(res.headers) });
+    rows.push({ label: req.label, status: res.status, missing: missingHeaders(res.headers, sharedRead(req)) });
     const csp = res.headers['content-security-policy'];
     if (csp) csps.add(String(csp));
   }
@@ -168,14 +168,31 @@ export async function crawlHeaders(
   rows.push({
     label: '429 login rate limit',
     status: limited.status,
-    missing: missingHeaders(limited.headers),
+    missing: missingHeaders(limited.headers, false),
     retryAfter: limited.headers['retry-after'],
   });
   return { rows, csp: [...csps].map(evaluateCsp), expected: SECURITY_HEADERS.map(([n]) => n) };
 }
 
-function missingHeaders(headers: RawResponse['headers']): string[] {
-  return SECURITY_HEADERS.filter(([name, value]) => headers[name.toLowerCase()] !== value).map(([name]) => name);
+/**
+ * An anonymous read of the API or of an uploaded image may be used by pages
+ * on other origins (issue #16): there `Cross-Origin-Resource-Policy` may be
+ * `cross-origin` (security-headers.ts, shareablePublicRead). The admin and
+ * every request with credentials keep `same-origin`.
+ */
+function sharedRead(req: LabelledRequest): boolean {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const anonymous = !Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+  const api = /^\/(v1|static)\/|^\/(healthz|readyz)$/.test(req.path);
+  return anonymous && api && (method === 'GET' || method === 'HEAD');
+}
+
+function missingHeaders(headers: RawResponse['headers'], shared: boolean): string[] {
+  return SECURITY_HEADERS.filter(([name, value]) => {
+    const got = headers[name.toLowerCase()];
+    if (name === 'Cross-Origin-Resource-Policy' && shared) return got !== value && got !== 'cross-origin';
+    return got !== value;
+  }).map(([name]) => name);
 }
 
 export function evaluateCsp(policy: string): CspVerdict {

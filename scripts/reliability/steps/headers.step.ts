@@ -36,7 +36,7 @@ export function headersSection(r: HeadersResult): Section {
   const lines = [
     `${r.rows.length} answers checked (every OpenAPI route with its method, HEAD and OPTIONS; 400, 401, 404, 413, 429, the adapter's own 400; original, variant, HEAD and 304 images; admin pages, a script file, the SPA's unknown page; health checks). Statuses seen: ${statuses}.`,
     '',
-    `Expected on every answer, with the exact value of \`worker/src/http/middleware/security-headers.ts\`: ${r.expected.map((n) => `\`${n}\``).join(', ')}.`,
+    `Expected on every answer, with the exact value of \`worker/src/http/middleware/security-headers.ts\`: ${r.expected.map((n) => `\`${n}\``).join(', ')}; an anonymous GET or HEAD of the API or an uploaded image may carry \`Cross-Origin-Resource-Policy: cross-origin\` instead (pages on the sites' own origins use them), the admin and every request with credentials never.`,
     '',
     `Answers missing or changing any of them: **${bad.length}**.`,
   ];
