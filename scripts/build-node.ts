@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.ts';
@@ -45,6 +45,9 @@ export async function buildNode({ force = false } = {}) {
   if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE) && existsSync(CLI_BUNDLE))
     return false;
   const esbuild = await import('esbuild');
+  // Chunk names carry content hashes: empty the folder so that old chunks
+  // do not pile up (and travel in a release).
+  rmSync(path.dirname(NODE_BUNDLE), { recursive: true, force: true });
   await esbuild.build({
     entryPoints: {
       server: path.join(root, 'worker/src/entry.node.ts'),

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { cpuMs as cpuMsOf } from './lib/load.ts';
 import { freePort, onCleanup } from './lib/processes.ts';
 
 /**
@@ -12,10 +13,13 @@ import { freePort, onCleanup } from './lib/processes.ts';
  */
 export interface StartupSample {
   firstOkMs: number;
+  /** The process's own CPU time (user + system) until then: what waiting for a busy core does not inflate. */
+  cpuMs: number | null;
   rssMiB: number;
 }
 export interface StartupResult {
   firstOkMs: number;
+  cpuMs: number | null;
   rssMiB: number;
   samples: StartupSample[];
 }
@@ -60,18 +64,20 @@ async function startOnce(
   onCleanup(kill);
   try {
     let firstOkMs = Number.NaN;
+    let cpuMs: number | null = null;
     const url = `http://127.0.0.1:${port}${path}`;
     while (performance.now() - t0 < 30_000) {
       if (child.exitCode !== null) throw new Error(`${script} exited during start-up (see ${logFile})`);
       if ((await status(url)) === 200) {
         firstOkMs = performance.now() - t0;
+        cpuMs = cpuMsOf(child.pid);
         break;
       }
       await sleep(2);
     }
     if (Number.isNaN(firstOkMs)) throw new Error(`${script}: no 200 on ${path} within 30 s`);
     await sleep(Math.max(0, restSeconds * 1000 - (performance.now() - t0)));
-    return { firstOkMs, rssMiB: rssMiB(child.pid!) };
+    return { firstOkMs, cpuMs, rssMiB: rssMiB(child.pid!) };
   } finally {
     kill();
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
@@ -101,9 +107,15 @@ export async function measureStartup<K extends string>(
   return Object.fromEntries(
     targets.map((t, k) => {
       const s = samples[k]!;
+      const cpu = s.map((x) => x.cpuMs);
       return [
         t.key,
-        { firstOkMs: median(s.map((x) => x.firstOkMs)), rssMiB: median(s.map((x) => x.rssMiB)), samples: s },
+        {
+          firstOkMs: median(s.map((x) => x.firstOkMs)),
+          cpuMs: cpu.every((c) => c !== null) ? median(cpu as number[]) : null,
+          rssMiB: median(s.map((x) => x.rssMiB)),
+          samples: s,
+        },
       ];
     }),
   ) as Record<K, StartupResult>;

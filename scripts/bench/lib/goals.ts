@@ -156,6 +156,18 @@ export function goalRows({
       'ms',
       false,
     ),
+    ...(startup.server.cpuMs !== null && startup.baseline.cpuMs !== null
+      ? [
+          ratioRow(
+            'start-up CPU time to first 200 vs bare Hono',
+            startup.server.cpuMs,
+            startup.baseline.cpuMs,
+            null,
+            'ms',
+            false,
+          ),
+        ]
+      : []),
     ratioRow('RSS 5 s after start vs goal', startup.server.rssMiB, RSS_GOAL_MIB, 1, 'MiB', false),
     ratioRow('RSS 5 s after start vs bare Hono', startup.server.rssMiB, startup.baseline.rssMiB, null, 'MiB', false),
     ratioRow(`page ${p} vs page 1, latency p50`, latDeep.p50Ms, lat1.p50Ms, 1.5, 'ms', false),

@@ -113,8 +113,12 @@ export function formatReport(r: BenchResults): string {
     );
   }
   const starts = (k: 'server' | 'baseline') =>
-    r.startup[k].samples.map((s) => `${s.firstOkMs.toFixed(0)} ms / ${s.rssMiB.toFixed(1)} MiB`).join(', ');
-  out.push(`start-ups (first 200 / RSS at 5 s): server ${starts('server')}; bare Hono ${starts('baseline')}.`);
+    r.startup[k].samples
+      .map((s) => `${s.firstOkMs.toFixed(0)} ms (CPU ${s.cpuMs ?? '?'} ms) / ${s.rssMiB.toFixed(1)} MiB`)
+      .join(', ');
+  out.push(
+    `start-ups (first 200 (CPU until then) / RSS at 5 s): server ${starts('server')}; bare Hono ${starts('baseline')}.`,
+  );
   out.push(
     `page latencies: one connection, page 1 and the deep page in turn, ${r.latency.page1.count.toLocaleString('en')} samples each ` +
       `(means ${r.latency.page1.meanMs.toFixed(3)} / ${r.latency.deep.meanMs.toFixed(3)} ms).`,
