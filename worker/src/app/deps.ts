@@ -12,6 +12,7 @@ import type { Repositories } from '../ports/repositories.js';
 import type {
   AssetServer,
   Clock,
+  ContentDigest,
   Defer,
   IdGenerator,
   Logger,
@@ -37,6 +38,8 @@ export interface AppDeps {
   logger: Logger;
   /** Names the request in the log lines written while it is handled (AsyncLocalStorage on both targets). */
   requestScope: RequestScope;
+  /** Names an answer's bytes: the ETag of public reads. */
+  digest: ContentDigest;
   rateLimiter: RateLimiter;
   /** The network peer's address: the socket on Node, CF-Connecting-IP on Workers. */
   peerAddress(request: Request, env: unknown): string | undefined;

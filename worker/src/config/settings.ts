@@ -169,6 +169,10 @@ const RawSettingsSchema = z.object({
   ALLOW_LOG_MAILER: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  /** How long a shared cache (a CDN, the Workers cache) may keep a public read: `s-maxage` (docs/caching.md). */
+  PUBLIC_CACHE_SECONDS: wholeNumber('PUBLIC_CACHE_SECONDS', 0, 31_536_000).default(60),
+  /** How long past that a shared cache may still answer while it fetches a fresh copy: `stale-while-revalidate`. */
+  PUBLIC_STALE_SECONDS: wholeNumber('PUBLIC_STALE_SECONDS', 0, 31_536_000).default(60),
 });
 
 export type Target = 'workers' | 'node';
@@ -213,6 +217,8 @@ export interface Settings {
   schedulerIntervalSeconds: number;
   webhookAllowPrivateTargets: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The shared caches' lifetimes of a public read (docs/caching.md). */
+  publicCache: { seconds: number; staleSeconds: number };
 }
 
 export class SettingsError extends Error {
@@ -309,5 +315,6 @@ export function parseSettings(raw: object, target: Target): Settings {
     schedulerIntervalSeconds: s.SCHEDULER_INTERVAL_SECONDS,
     webhookAllowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     logLevel: s.LOG_LEVEL,
+    publicCache: { seconds: s.PUBLIC_CACHE_SECONDS, staleSeconds: s.PUBLIC_STALE_SECONDS },
   };
 }

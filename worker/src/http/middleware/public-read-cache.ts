@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
+import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** Anonymous reads of articles, answered from the read cache while nothing changed. */
@@ -35,12 +36,9 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
     }
     if (method !== 'GET' || c.get('actor').type !== 'anonymous' || !CACHEABLE.test(c.req.path)) return next();
     await next();
-    if (c.res.status === 200) {
-      cache.set(keyOf(c.req.url), {
-        body: await c.res.clone().text(),
-        contentType: c.res.headers.get('content-type') ?? 'application/json',
-      });
-    }
+    // The route's own answer as sent (public-read.ts), with its ETag; a 304 leaves nothing to keep.
+    const served = c.get('servedRead');
+    if (c.res.status === 200 && served) cache.set(keyOf(c.req.url), served);
   };
 }
 
@@ -48,17 +46,25 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
  * Answers a hit before anything else runs (routing, the security-header
  * middleware, authentication): a GET without credentials is exactly the
  * anonymous read `storeReads` stored, and the answer carries the same
- * headers every response gets.
+ * headers every response gets, its ETag and the public Cache-Control; a
+ * matching If-None-Match is a 304.
  */
-export function serveCachedReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
+export function serveCachedReads(cache: ReadCache, cacheControl: string): MiddlewareHandler<AppEnv> {
+  const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
     const hit = cache.get(keyOf(req.url));
     if (!hit) return next();
+    if (noneMatch(req.headers.get('if-none-match'), hit.etag)) {
+      return new Response(null, {
+        status: 304,
+        headers: { ...common, ETag: hit.etag, 'X-Request-Id': c.get('requestId') },
+      });
+    }
     return new Response(hit.body, {
       status: 200,
-      headers: { ...HIT_HEADERS, 'Content-Type': hit.contentType, 'X-Request-Id': c.get('requestId') },
+      headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': c.get('requestId') },
     });
   };
 }
