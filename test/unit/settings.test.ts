@@ -51,6 +51,7 @@ describe('parseSettings', () => {
       webhookAllowPrivateTargets: false,
       logLevel: 'info',
       publicCache: { seconds: 60, staleSeconds: 60 },
+      cachePurge: undefined,
     });
   });
 
@@ -60,6 +61,14 @@ describe('parseSettings', () => {
     expect(problemsOf({ PUBLIC_CACHE_SECONDS: '-1', PUBLIC_STALE_SECONDS: '1.5' })).toEqual([
       expect.stringMatching(/^PUBLIC_CACHE_SECONDS:/),
       expect.stringMatching(/^PUBLIC_STALE_SECONDS:/),
+    ]);
+    const zoneId = 'a'.repeat(32);
+    expect(
+      parseSettings({ CACHE_PURGE_ZONE_ID: zoneId, CACHE_PURGE_API_TOKEN: 't'.repeat(40) }, 'node').cachePurge,
+    ).toEqual({ zoneId, apiToken: 't'.repeat(40) });
+    expect(problemsOf({ CACHE_PURGE_ZONE_ID: zoneId })).toEqual([expect.stringMatching(/set both, or neither/)]);
+    expect(problemsOf({ CACHE_PURGE_ZONE_ID: 'zone', CACHE_PURGE_API_TOKEN: 't'.repeat(40) })).toEqual([
+      expect.stringMatching(/^CACHE_PURGE_ZONE_ID:/),
     ]);
   });
 

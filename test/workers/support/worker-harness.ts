@@ -20,5 +20,8 @@ export const WORKER_MAX_UPLOAD_BYTES = 64 * 1024;
 export async function workerHarness(more: Record<string, string> = {}): Promise<ApiHarness> {
   await reset();
   const settings = parseSettings({ ...env, MAX_UPLOAD_BYTES: String(WORKER_MAX_UPLOAD_BYTES), ...more }, 'workers');
-  return harnessFor(buildWorkerDeps(env, settings), reset);
+  const deps = buildWorkerDeps(env, settings);
+  // The edge cache outlives the tables it was filled from: a fresh store starts a fresh generation.
+  await deps.edgeCache?.changed(null);
+  return harnessFor(deps, reset);
 }

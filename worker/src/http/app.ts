@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Settings } from '../config/settings.js';
+import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
 import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
@@ -7,6 +8,7 @@ import type { AppEnv, Services } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
+import { edgeCaching } from './middleware/edge-cache.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { serveCachedReads, storeReads } from './middleware/public-read-cache.js';
@@ -32,6 +34,10 @@ export interface HttpDeps
   publicReadCache?: ReadCache;
   /** Which other origins' pages may call the API. */
   cors: CorsPolicy;
+  /** Workers: public reads kept in each data centre (the Cache API). */
+  edgeCache?: EdgeCache;
+  /** Workers: each request in a D1 session (read replicas, bookmarks). */
+  dbSessions?: DatabaseSessions;
 }
 
 const API = '/v1';
@@ -65,6 +71,10 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache, caching.cacheControl));
+  if (deps.edgeCache || deps.dbSessions) {
+    const { edgeCache, dbSessions, defer } = deps;
+    app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
+  }
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set('services', services);

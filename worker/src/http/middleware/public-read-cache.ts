@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ReadCache } from '../../ports/read-cache.js';
+import type { CachedAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
 import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -20,7 +20,7 @@ const HIT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Path and query as sent: the same URL, the same answer. */
-const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
+export const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
 
 /**
  * Stores anonymous answers, and empties the cache after any successful
@@ -50,21 +50,24 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
  * matching If-None-Match is a 304.
  */
 export function serveCachedReads(cache: ReadCache, cacheControl: string): MiddlewareHandler<AppEnv> {
-  const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
+  const answer = cachedAnswerer(cacheControl);
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
     const hit = cache.get(keyOf(req.url));
     if (!hit) return next();
-    if (noneMatch(req.headers.get('if-none-match'), hit.etag)) {
-      return new Response(null, {
-        status: 304,
-        headers: { ...common, ETag: hit.etag, 'X-Request-Id': c.get('requestId') },
-      });
-    }
-    return new Response(hit.body, {
-      status: 200,
-      headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': c.get('requestId') },
-    });
+    return answer(hit, req, c.get('requestId'));
   };
+}
+
+/** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
+export function cachedAnswerer(cacheControl: string): (hit: CachedAnswer, req: Request, requestId: string) => Response {
+  const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
+  return (hit, req, requestId) =>
+    noneMatch(req.headers.get('if-none-match'), hit.etag)
+      ? new Response(null, { status: 304, headers: { ...common, ETag: hit.etag, 'X-Request-Id': requestId } })
+      : new Response(hit.body, {
+          status: 200,
+          headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': requestId },
+        });
 }
