@@ -104,9 +104,9 @@ export function runCachingApiContract(name: string, setup: SetupApi) {
         const mine = await api.request(path, { token: owner });
         expect(mine.status, path).toBe(200);
         expect(mine.headers.get('cache-control'), path).toBe('private, no-store');
-        // Still a validator: the admin may keep its own copy and ask again.
+        // Still a validator (for an editor, the article's version): the admin may keep its own copy and ask again.
         const etag = mine.headers.get('etag');
-        expect(etag, path).toMatch(STRONG_ETAG);
+        expect(etag, path).toMatch(/^"[^"]+"$/);
         const cond = await api.request(path, { token: owner, headers: { 'if-none-match': etag! } });
         expect(cond.status, path).toBe(304);
         expect(cond.headers.get('cache-control')).toBe('private, no-store');

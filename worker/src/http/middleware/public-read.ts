@@ -58,7 +58,7 @@ function without(headers: HeaderRecord | undefined, name: string): { rest: Heade
 /**
  * The route middleware of a public GET: its JSON (or text) answer gets a
  * strong `ETag` (the digest of the bytes served, or the one the handler set
- * itself, e.g. a version) and the `Cache-Control` of its policy, and a
+ * itself with `c.header` or in the answer's headers, e.g. a version) and the `Cache-Control` of its policy, and a
  * matching `If-None-Match` gets a 304. The handler's own `c.json`/`c.body`
  * are wrapped, so the body is serialised once and hashed from that string:
  * nothing is rendered twice, nothing re-reads a response.
@@ -71,11 +71,18 @@ export function publicRead(policy: CachePolicy, caching: PublicCaching): Middlew
     const ifNoneMatch = c.req.header('if-none-match');
     const body = c.body;
     const json = c.json;
+    const header = c.header;
+    // A validator the handler set itself (the article's version for editors) wins over the digest.
+    let own: string | undefined;
+    c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+      if (name.toLowerCase() === 'etag') own = value;
+      return header(name, value, options);
+    }) as typeof c.header;
 
     const serve = (text: string, contentType: string, headers: HeaderRecord | undefined) => {
       const { rest: noCacheControl } = without(headers, 'cache-control');
-      const { rest, value: own } = without(noCacheControl, 'etag');
-      const etag = own ?? `"${caching.digest(text)}"`;
+      const { rest, value: given } = without(noCacheControl, 'etag');
+      const etag = given ?? own ?? `"${caching.digest(text)}"`;
       if (shared) c.set('servedRead', { body: text, etag, contentType });
       if (noneMatch(ifNoneMatch, etag)) return body(null, 304, { ETag: etag, 'Cache-Control': cacheControl });
       return body(text, 200, { 'Content-Type': contentType, ...rest, ETag: etag, 'Cache-Control': cacheControl });
