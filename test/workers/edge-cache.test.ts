@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkersEdgeCache, EDGE_CACHE_TAG } from '../../worker/src/adapters/cache/workers.edge-cache.js';
 import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
-import { createArticle, registerOwner } from '../support/api-flows.js';
+import { createArticle, registerOwner, upload } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
+import { JPEG_2x3 } from '../support/images.js';
 import { workerHarness } from './support/worker-harness.js';
 
 /** Changes a title behind the app's back: only a read that reaches D1 can see it. */
@@ -126,5 +127,75 @@ describe('edge cache purge (workerd, Cache API)', () => {
     expect(await edge.retry()).toBe('purged');
     expect(await edge.retry()).toBe('idle');
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe('uploaded images at the edge, with purge configured (workerd, Cache API, R2)', () => {
+  let api: ApiHarness;
+  let owner: string;
+  const purges: string[] = [];
+  beforeAll(async () => {
+    api = await workerHarness({}, (deps) => ({
+      ...deps,
+      edgeCache: createWorkersEdgeCache({
+        cache: (caches as unknown as { default: Cache }).default,
+        origin: 'http://files.test',
+        ttlSeconds: 60,
+        purge: { zoneId: 'b'.repeat(32), apiToken: 'token-with-purge-rights', apiBase: 'https://api.test/client/v4' },
+        state: deps.repos.systemState,
+        clock: deps.clock,
+        logger: deps.logger,
+        newId: () => crypto.randomUUID(),
+        fetch: async (_input, init) => {
+          purges.push(String(init?.body));
+          return new Response('{}');
+        },
+      }),
+    }));
+    owner = (await registerOwner(api, 'files-owner@example.com')).token;
+  });
+  afterAll(async () => {
+    await api?.cleanup();
+  });
+
+  it('keeps originals and variants in the data centre, still revalidated by browsers, and never serves a deleted one', async () => {
+    const articleId = (await createArticle(api, owner, { title: 'Pictures' })).id;
+    const image = (await (await upload(api, owner, articleId, JPEG_2x3)).json()).image as {
+      id: string;
+      url: string;
+      filename: string;
+    };
+    const urls = [image.url, `${image.url}?w=160&format=webp`];
+    const first = new Map<string, { bytes: ArrayBuffer; etag: string; type: string }>();
+    for (const url of urls) {
+      const res = await api.request(url);
+      expect(res.status, url).toBe(200);
+      first.set(url, {
+        bytes: await res.arrayBuffer(),
+        etag: res.headers.get('etag')!,
+        type: res.headers.get('content-type')!,
+      });
+    }
+    // Gone from R2 behind the app's back: only the edge copy can answer now.
+    const listed = await env.MEDIA.list();
+    await env.MEDIA.delete(listed.objects.map((o) => o.key));
+    for (const url of urls) {
+      const res = await api.request(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, no-cache');
+      expect(res.headers.get('etag')).toBe(first.get(url)!.etag);
+      expect(res.headers.get('content-type')).toBe(first.get(url)!.type);
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array(first.get(url)!.bytes));
+      const cond = await api.request(url, { headers: { 'if-none-match': first.get(url)!.etag } });
+      expect(cond.status, url).toBe(304);
+    }
+    // A delete is a write: this data centre misses from now on, and every other one is purged.
+    expect((await api.request(`/v1/media/${image.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
+    for (const url of urls) {
+      expect((await api.request(url)).status, url).toBe(404);
+      expect((await api.request(url, { headers: { 'if-none-match': first.get(url)!.etag } })).status).toBe(404);
+    }
+    expect(purges.at(-1)).toBe(JSON.stringify({ tags: [EDGE_CACHE_TAG] }));
   });
 });

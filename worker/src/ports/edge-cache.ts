@@ -17,6 +17,16 @@ export interface EdgeCache {
   /** Keeps a public answer under the generation `lookup` gave (done after the response). */
   store(url: string, generation: string, answer: CachedAnswer): Promise<void>;
   /**
+   * Whether uploaded images are kept too: only where a delete purges them
+   * everywhere (zone and token configured); otherwise every data centre
+   * but the deleting one could serve a deleted image until it expired.
+   */
+  readonly keepsFiles: boolean;
+  /** An uploaded image kept here (its stored headers and body), and the generation, as `lookup`. */
+  lookupFile(url: string): Promise<{ hit: Response | undefined; generation: string; readAfter: string | null }>;
+  /** Keeps an uploaded image's answer (a copy of it) under the generation `lookupFile` gave. */
+  storeFile(url: string, generation: string, answer: Response): Promise<void>;
+  /**
    * A write happened (its bookmark, when the database gives one): from now
    * on every lookup here misses, and reads start at that bookmark; the purge
    * of every other data centre is queued.

@@ -71,14 +71,32 @@ export function createWorkersEdgeCache(options: WorkersEdgeCacheOptions): EdgeCa
 
   const owe = (value: 'owed' | 'paid') => state.save(PURGE_OWED, value, clock.now().getTime(), clock.now());
 
+  async function current() {
+    let generation = await (await cache.match(generationKey))?.text();
+    if (!generation) {
+      generation = `r.${options.newId()}`;
+      await setGeneration(generation);
+    }
+    return { generation, readAfter: generation.startsWith('b.') ? generation.slice(2) : null };
+  }
+
   return {
-    async lookup(url) {
-      let generation = await (await cache.match(generationKey))?.text();
-      if (!generation) {
-        generation = `r.${options.newId()}`;
-        await setGeneration(generation);
+    keepsFiles: options.purge !== undefined,
+    async lookupFile(url) {
+      const { generation, readAfter } = await current();
+      const hit = await cache.match(entryKey(url, generation));
+      return { hit, generation, readAfter };
+    },
+    async storeFile(url, generation, answer) {
+      const headers = new Headers({ 'Cache-Control': 'max-age=31536000', 'Cache-Tag': EDGE_CACHE_TAG });
+      for (const name of ['content-type', 'content-length', 'content-disposition', 'etag']) {
+        const value = answer.headers.get(name);
+        if (value !== null) headers.set(name, value);
       }
-      const readAfter = generation.startsWith('b.') ? generation.slice(2) : null;
+      await cache.put(entryKey(url, generation), new Response(answer.body, { headers }));
+    },
+    async lookup(url) {
+      const { generation, readAfter } = await current();
       const found = await cache.match(entryKey(url, generation));
       if (!found) return { hit: undefined, generation, readAfter };
       const hit = {

@@ -12,7 +12,7 @@ const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
  * response without building a Headers object (undici's validating Headers
  * was ~9% of a cached read's CPU).
  */
-const HIT_HEADERS: Readonly<Record<string, string>> = {
+export const HIT_HEADERS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SECURITY_HEADERS),
   // Anonymous public reads, as the route itself answers them (shareablePublicRead, and cors()'s Vary).
   'Cross-Origin-Resource-Policy': 'cross-origin',
