@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assetHeadersFile } from '../admin-qwik/tools/asset-headers.ts';
 import { externalizeInlineScripts, findCspProblems, sha256Prefix } from '../admin-qwik/tools/csp-html.ts';
+import { SECURITY_HEADERS } from '../worker/src/http/middleware/security-headers.ts';
 
 /**
  * Builds the admin SPA into admin-qwik/dist/: Qwik's client build, then the
@@ -37,6 +39,8 @@ const INPUTS = [
   path.join(admin, 'vite.config.ts'),
   path.join(admin, 'tsconfig.json'),
   fileURLToPath(import.meta.url),
+  // The security headers go into dist/_headers.
+  path.join(root, 'worker/src/http/middleware/security-headers.ts'),
   // A dependency upgrade changes the output too.
   path.join(root, 'node_modules/@builder.io/qwik/package.json'),
   path.join(root, 'node_modules/@builder.io/qwik-city/package.json'),
@@ -59,7 +63,7 @@ function newestInput(): number {
 }
 
 function isUpToDate(): boolean {
-  if (!REQUIRED_PAGES.every((page) => existsSync(path.join(dist, page)))) return false;
+  if (![...REQUIRED_PAGES, '_headers'].every((page) => existsSync(path.join(dist, page)))) return false;
   const stamp = statSync(stampFile, { throwIfNoEntry: false });
   return !!stamp && stamp.mtimeMs >= newestInput();
 }
@@ -167,6 +171,8 @@ function build(): void {
     const missing = REQUIRED_PAGES.filter((page) => !existsSync(path.join(outDir, page)));
     if (missing.length) throw new Error(`static generation did not write ${missing.join(', ')}`);
     const [pages, moved] = applyCsp(outDir);
+    // On Workers the asset layer answers hashed files without the Worker: it sends the same headers.
+    writeFileSync(path.join(outDir, '_headers'), assetHeadersFile(SECURITY_HEADERS));
     // Swap: the old dist/ stays complete until the new one is ready.
     const old = path.join(tmp, `dist-old-${process.pid}`);
     if (existsSync(dist)) renameSync(dist, old);

@@ -28,7 +28,9 @@ describe('public read cache (Node, SQLite)', () => {
     );
     return article.id;
   };
-  const headersOf = (res: { headers: Headers }) => [...res.headers].sort(([a], [b]) => a.localeCompare(b));
+  // Every answer has its own X-Request-Id; everything else must be the same.
+  const headersOf = (res: { headers: Headers }) =>
+    [...res.headers].filter(([name]) => name !== 'x-request-id').sort(([a], [b]) => a.localeCompare(b));
 
   it('answers a repeated anonymous read with the same body and the same headers, security headers included', async () => {
     const id = await published('Cached once');
@@ -81,6 +83,30 @@ describe('public read cache (Node, SQLite)', () => {
     expect(one.items).toHaveLength(1);
     expect(two.items).toHaveLength(2);
     expect((await (await api.request('/v1/articles?limit=1')).json()).items).toHaveLength(1);
+  });
+
+  it('answers If-None-Match from the cache with a 304 carrying the same validator and headers', async () => {
+    const id = await published('Validated');
+    const miss = await api.request(`/v1/articles/${id}`);
+    const etag = miss.headers.get('etag')!;
+    expect(await api.request(`/v1/articles/${id}`)).toBeTruthy(); // now a hit
+    const hit = await api.request(`/v1/articles/${id}`, { headers: { 'if-none-match': etag } });
+    expect(hit.status).toBe(304);
+    expect(await hit.text()).toBe('');
+    // The same as the route itself answers a 304 (public-read.ts): everything but the body's type.
+    api.deps.publicReadCache!.invalidate();
+    const routed = await api.request(`/v1/articles/${id}`, { headers: { 'if-none-match': etag } });
+    expect(routed.status).toBe(304);
+    expect(headersOf(hit)).toEqual(headersOf(routed));
+    expect(headersOf(hit)).toEqual(headersOf(miss).filter(([name]) => name !== 'content-type'));
+    // A stale validator gets the new answer, from the cache too.
+    expect(
+      (await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title: 'V2' } })).status,
+    ).toBe(200);
+    expect((await api.request(`/v1/articles/${id}`)).status).toBe(200); // stored again
+    const stale = await api.request(`/v1/articles/${id}`, { headers: { 'if-none-match': etag } });
+    expect(stale.status).toBe(200);
+    expect((await stale.json()).article.title).toBe('V2');
   });
 });
 

@@ -29,6 +29,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     assets: trap('assets'),
     logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     requestScope: { run: (_context, work) => work() },
+    digest: trap('digest'),
     updates: trap('updates'),
     webhookTransport: trap('webhookTransport'),
     activityLog: trap('activityLog'),

@@ -50,7 +50,26 @@ describe('parseSettings', () => {
       schedulerIntervalSeconds: 60,
       webhookAllowPrivateTargets: false,
       logLevel: 'info',
+      publicCache: { seconds: 60, staleSeconds: 60 },
+      cachePurge: undefined,
     });
+  });
+
+  it('reads the public cache lifetimes (docs/caching.md)', () => {
+    const s = parseSettings({ PUBLIC_CACHE_SECONDS: '0', PUBLIC_STALE_SECONDS: '86400' }, 'node');
+    expect(s.publicCache).toEqual({ seconds: 0, staleSeconds: 86_400 });
+    expect(problemsOf({ PUBLIC_CACHE_SECONDS: '-1', PUBLIC_STALE_SECONDS: '1.5' })).toEqual([
+      expect.stringMatching(/^PUBLIC_CACHE_SECONDS:/),
+      expect.stringMatching(/^PUBLIC_STALE_SECONDS:/),
+    ]);
+    const zoneId = 'a'.repeat(32);
+    expect(
+      parseSettings({ CACHE_PURGE_ZONE_ID: zoneId, CACHE_PURGE_API_TOKEN: 't'.repeat(40) }, 'node').cachePurge,
+    ).toEqual({ zoneId, apiToken: 't'.repeat(40) });
+    expect(problemsOf({ CACHE_PURGE_ZONE_ID: zoneId })).toEqual([expect.stringMatching(/set both, or neither/)]);
+    expect(problemsOf({ CACHE_PURGE_ZONE_ID: 'zone', CACHE_PURGE_API_TOKEN: 't'.repeat(40) })).toEqual([
+      expect.stringMatching(/^CACHE_PURGE_ZONE_ID:/),
+    ]);
   });
 
   it('reads CORS_ORIGINS as * or a list of origins, and the delivery settings', () => {

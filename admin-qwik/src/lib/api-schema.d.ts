@@ -3727,6 +3727,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request */
             400: {
                 headers: {
@@ -3868,6 +3875,13 @@ export interface operations {
                         article: components["schemas"]["Article"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {
@@ -4268,6 +4282,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4434,6 +4455,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request */
             400: {
                 headers: {
@@ -4577,6 +4605,13 @@ export interface operations {
                     "application/xml": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4626,6 +4661,13 @@ export interface operations {
                     "application/rss+xml": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4674,6 +4716,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StructuredData"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {
@@ -4727,6 +4776,13 @@ export interface operations {
                         nextCursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request */
             400: {
@@ -4854,6 +4910,13 @@ export interface operations {
                         site: components["schemas"]["Site"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {
@@ -5059,6 +5122,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request */
             400: {
                 headers: {
@@ -5196,6 +5266,13 @@ export interface operations {
                         author: components["schemas"]["Author"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {

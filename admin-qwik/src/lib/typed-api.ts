@@ -1,5 +1,6 @@
 import type { paths } from './api-schema';
 import type { BodyOf, MethodsOf, Operation, PathParamsOf, QueryOf, SuccessOf } from './api-types';
+import { BOOKMARK_HEADER, currentBookmark, rememberBookmark } from './d1-bookmark';
 import { requestReauth } from './reauth';
 import { type Issue, isRecord, type Result } from './result';
 import { clearToken, getToken, loginHref } from './session';
@@ -92,6 +93,8 @@ async function sendOnce<T>(
   const token = sessionToken(auth);
   if (token === undefined) return signedOutResult();
   if (token) headers.authorization = `Bearer ${token}`;
+  const bookmark = token ? currentBookmark() : null;
+  if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (ifMatch) headers['if-match'] = ifMatch;
   let res: Response;
@@ -107,6 +110,7 @@ async function sendOnce<T>(
     if (signal?.aborted) return failure(null, 'aborted', 'Cancelled');
     return unreachable(err);
   }
+  rememberBookmark(res.headers.get(BOOKMARK_HEADER));
   const result = toResult<T>(res.status, await res.text(), !!token, acceptStatuses, false);
   return result.ok ? { ...result, etag: res.headers.get('etag') } : { ...result, sentToken: !!token };
 }
@@ -250,11 +254,14 @@ function uploadOnce(
     xhr.open('POST', buildUrl('/v1/articles/{id}/images', { id: articleId }));
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    const bookmark = currentBookmark();
+    if (bookmark) xhr.setRequestHeader(BOOKMARK_HEADER, bookmark);
     xhr.upload.addEventListener('progress', (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
     });
     xhr.addEventListener('load', () => {
       onProgress(1);
+      rememberBookmark(xhr.getResponseHeader(BOOKMARK_HEADER));
       resolve({ ...toResult(xhr.status, xhr.responseText, true, [], false), sentToken: true });
     });
     xhr.addEventListener('error', () =>

@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:test';
+import type { AppDeps } from '../../../worker/src/app/deps.js';
 import { parseSettings } from '../../../worker/src/config/settings.js';
 import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
 import { type ApiHarness, harnessFor } from '../../support/api-harness.js';
@@ -17,8 +18,15 @@ async function reset(): Promise<void> {
 
 export const WORKER_MAX_UPLOAD_BYTES = 64 * 1024;
 
-export async function workerHarness(more: Record<string, string> = {}): Promise<ApiHarness> {
+/** `adjust` swaps in what a test needs instead (an edge cache with a purge target of its own). */
+export async function workerHarness(
+  more: Record<string, string> = {},
+  adjust: (deps: AppDeps) => AppDeps = (deps) => deps,
+): Promise<ApiHarness> {
   await reset();
   const settings = parseSettings({ ...env, MAX_UPLOAD_BYTES: String(WORKER_MAX_UPLOAD_BYTES), ...more }, 'workers');
-  return harnessFor(buildWorkerDeps(env, settings), reset);
+  const deps = adjust(buildWorkerDeps(env, settings));
+  // The edge cache outlives the tables it was filled from: a fresh store starts a fresh generation.
+  await deps.edgeCache?.changed(null);
+  return harnessFor(deps, reset);
 }

@@ -4,6 +4,7 @@ import type { VersionDto } from '../features/system/system.schema.js';
 import type { WebhookTransport } from '../features/webhooks/webhooks.port.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { VariantRenderer } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -12,6 +13,7 @@ import type { Repositories } from '../ports/repositories.js';
 import type {
   AssetServer,
   Clock,
+  ContentDigest,
   Defer,
   IdGenerator,
   Logger,
@@ -37,6 +39,8 @@ export interface AppDeps {
   logger: Logger;
   /** Names the request in the log lines written while it is handled (AsyncLocalStorage on both targets). */
   requestScope: RequestScope;
+  /** Names an answer's bytes: the ETag of public reads. */
+  digest: ContentDigest;
   rateLimiter: RateLimiter;
   /** The network peer's address: the socket on Node, CF-Connecting-IP on Workers. */
   peerAddress(request: Request, env: unknown): string | undefined;
@@ -44,6 +48,10 @@ export interface AppDeps {
   defer: Defer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: ReadCache;
+  /** Workers: public reads kept in each data centre (the Cache API), purged everywhere when configured. */
+  edgeCache?: EdgeCache;
+  /** Workers: each request in a D1 session (read replicas; the admin's bookmark). */
+  dbSessions?: DatabaseSessions;
   /** The activity log: an NDJSON file on Node, D1 on Workers. */
   activityLog: ActivityLogStore;
   /** Release feed checks (both targets) and staging (Node only). */

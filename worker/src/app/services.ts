@@ -65,6 +65,9 @@ export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<stri
   const built = serviceDeps(deps);
   const services = servicesFor(built);
   const jobs: Job[] = FEATURES.flatMap((f): Job[] => ('jobs' in f ? f.jobs(services, built) : []));
+  // The platform's own: a purge of the edge cache that failed after a write is sent again.
+  const edge = deps.edgeCache;
+  if (edge) jobs.push({ name: 'edgeCachePurge', run: () => edge.retry() });
   return async (now) => {
     const started = Date.now();
     const results: Record<string, unknown> = {};

@@ -169,6 +169,16 @@ const RawSettingsSchema = z.object({
   ALLOW_LOG_MAILER: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   /** Lets webhooks target loopback, private and link-local addresses (development, tests). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  /** How long a shared cache (a CDN, the Workers cache) may keep a public read: `s-maxage` (docs/caching.md). */
+  PUBLIC_CACHE_SECONDS: wholeNumber('PUBLIC_CACHE_SECONDS', 0, 31_536_000).default(60),
+  /** How long past that a shared cache may still answer while it fetches a fresh copy: `stale-while-revalidate`. */
+  PUBLIC_STALE_SECONDS: wholeNumber('PUBLIC_STALE_SECONDS', 0, 31_536_000).default(60),
+  /** Workers: the zone whose cache a write purges everywhere (with CACHE_PURGE_API_TOKEN, a secret). */
+  CACHE_PURGE_ZONE_ID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'CACHE_PURGE_ZONE_ID must be a zone id (32 hexadecimal characters)')
+    .optional(),
+  CACHE_PURGE_API_TOKEN: z.string().min(20, 'CACHE_PURGE_API_TOKEN must be an API token').optional(),
 });
 
 export type Target = 'workers' | 'node';
@@ -213,6 +223,10 @@ export interface Settings {
   schedulerIntervalSeconds: number;
   webhookAllowPrivateTargets: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The shared caches' lifetimes of a public read (docs/caching.md). */
+  publicCache: { seconds: number; staleSeconds: number };
+  /** Workers: the zone and API token (Cache Purge permission) that purge the edge cache everywhere. */
+  cachePurge: { zoneId: string; apiToken: string } | undefined;
 }
 
 export class SettingsError extends Error {
@@ -255,6 +269,9 @@ export function parseSettings(raw: object, target: Target): Settings {
   const s = result.data;
   if (target === 'workers' && !s.JWT_SECRET) {
     throw new SettingsError(['JWT_SECRET: required on Workers (wrangler secret put JWT_SECRET)']);
+  }
+  if (!s.CACHE_PURGE_ZONE_ID !== !s.CACHE_PURGE_API_TOKEN) {
+    throw new SettingsError(['CACHE_PURGE_ZONE_ID / CACHE_PURGE_API_TOKEN: set both, or neither']);
   }
   // The log mailer writes verification and reset codes into the log; on
   // Workers that log is Workers Logs, kept and readable in the dashboard.
@@ -309,5 +326,10 @@ export function parseSettings(raw: object, target: Target): Settings {
     schedulerIntervalSeconds: s.SCHEDULER_INTERVAL_SECONDS,
     webhookAllowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     logLevel: s.LOG_LEVEL,
+    publicCache: { seconds: s.PUBLIC_CACHE_SECONDS, staleSeconds: s.PUBLIC_STALE_SECONDS },
+    cachePurge:
+      s.CACHE_PURGE_ZONE_ID && s.CACHE_PURGE_API_TOKEN
+        ? { zoneId: s.CACHE_PURGE_ZONE_ID, apiToken: s.CACHE_PURGE_API_TOKEN }
+        : undefined,
   };
 }

@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
 import type { Settings } from '../config/settings.js';
+import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
-import type { AssetServer, Logger, RequestScope } from '../ports/runtime.js';
+import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import type { AppEnv, Services } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
+import { edgeCaching } from './middleware/edge-cache.js';
 import { notFoundJson, onError } from './middleware/errors.js';
+import { publicCacheControl } from './middleware/public-read.js';
 import { serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
@@ -20,15 +23,21 @@ export interface HttpDeps
     Omit<RateLimitDeps, 'settings' | 'logger' | 'peerAddress'> {
   settings: ActivityRecorderDeps['settings'] &
     RateLimitDeps['settings'] &
-    Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes'>;
+    Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes' | 'publicCache'>;
   logger: Logger;
   /** Carries the request's id into every log line written for it. */
   requestScope: RequestScope;
+  /** Names an answer's bytes: the ETag of public reads. */
+  digest: ContentDigest;
   assets: AssetServer;
   /** Set where one process owns all writes (Node with SQLite): anonymous article reads are served from memory. */
   publicReadCache?: ReadCache;
   /** Which other origins' pages may call the API. */
   cors: CorsPolicy;
+  /** Workers: public reads kept in each data centre (the Cache API). */
+  edgeCache?: EdgeCache;
+  /** Workers: each request in a D1 session (read replicas, bookmarks). */
+  dbSessions?: DatabaseSessions;
 }
 
 const API = '/v1';
@@ -41,12 +50,13 @@ const API = '/v1';
 export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], services: Services) {
   const limits = rateLimiting(deps);
   const cache = deps.publicReadCache;
+  const caching = { cacheControl: publicCacheControl(deps.settings.publicCache), digest: deps.digest };
   const api = new Hono<AppEnv>()
     .use(jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes }))
     .use(activityRecorder(deps))
     .use(authenticate)
     .use(cache ? storeReads(cache) : (_c, next) => next());
-  const mount = { services, limits, fallbackDefer: deps.defer };
+  const mount = { services, limits, fallbackDefer: deps.defer, caching };
   mountRoutes(
     api,
     routes.filter((r) => r.path.startsWith(`${API}/`)),
@@ -60,7 +70,11 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   app.use(requestLog(deps));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
-  if (cache) app.use(serveCachedReads(cache));
+  if (cache) app.use(serveCachedReads(cache, caching.cacheControl));
+  if (deps.edgeCache || deps.dbSessions) {
+    const { edgeCache, dbSessions, defer } = deps;
+    app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
+  }
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set('services', services);

@@ -1,5 +1,6 @@
 import type { Actor } from '../features/accounts/actor.js';
 import type { ActivityActor } from '../features/activity/activity.service.js';
+import type { CachedAnswer } from '../ports/read-cache.js';
 import type { Defer } from '../ports/runtime.js';
 
 /**
@@ -32,5 +33,7 @@ export interface AppEnv {
     defer: Defer;
     /** Sent back as X-Request-Id and named in the request's log lines (http/middleware/request-log.ts). */
     requestId: string;
+    /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */
+    servedRead: CachedAnswer | undefined;
   };
 }

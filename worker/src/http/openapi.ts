@@ -131,6 +131,8 @@ function responses(r: RouteDef, known: Record<string, Json>) {
     } else out[status] = { description, content: { 'application/json': { schema: answerSchema(spec, known) } } };
     if (r.etag && Number(status) < 300) out[status] = { ...out[status], headers: ETAG_HEADER };
   }
+  // A cached read answers a matching If-None-Match with 304 (http/middleware/public-read.ts).
+  if (r.cache && !('304' in out)) out['304'] = { description: 'Not modified: If-None-Match matched the ETag' };
   const error = answerSchema(ErrorSchema, known);
   for (const status of errorStatuses(r)) {
     out[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: error } } };

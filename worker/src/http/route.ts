@@ -8,6 +8,7 @@ import type { Defer } from '../ports/runtime.js';
 import { deferFor } from './defer.js';
 import type { AppEnv, Services } from './env.js';
 import { allow } from './middleware/auth.js';
+import { type CachePolicy, type PublicCaching, publicRead } from './middleware/public-read.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
 import { shareablePublicRead } from './middleware/security-headers.js';
 import { validate } from './validate.js';
@@ -107,6 +108,8 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   stream?: RawBody;
   /** Middleware that runs after the permission and the rate limit, before validation. */
   before?: readonly MiddlewareHandler<AppEnv>[];
+  /** A public GET that caches may keep: ETag, 304 and Cache-Control (http/middleware/public-read.ts). */
+  cache?: CachePolicy;
   responses: R;
   /**
    * Entity tags, for the document: 'read', its answers carry `ETag`; 'write',
@@ -136,6 +139,7 @@ export interface RouteDef {
   readonly upload?: string;
   readonly stream?: RawBody;
   readonly before?: readonly MiddlewareHandler<AppEnv>[];
+  readonly cache?: CachePolicy;
   readonly responses: Responses;
   readonly etag?: 'read' | 'write';
   readonly errors?: readonly ErrorStatus[];
@@ -181,6 +185,8 @@ export interface MountDeps {
   limits: RateLimits;
   /** Where no activity recorder sets the request's `defer` (outside /v1). */
   fallbackDefer: Defer;
+  /** Validators and Cache-Control of the routes that declare `cache`. */
+  caching: PublicCaching;
 }
 
 function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) {
@@ -223,6 +229,10 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
   for (const r of routes) {
     const chain: MiddlewareHandler<AppEnv>[] = [];
     if (r.allow === 'public' && r.method === 'get') chain.push(shareablePublicRead);
+    if (r.cache) {
+      if (r.allow !== 'public' || r.method !== 'get') throw new Error(`${r.path}: only a public GET may be cached`);
+      chain.push(publicRead(r.cache, deps.caching));
+    }
     if (r.allow !== 'public') chain.push(allow(r.allow));
     if (r.rateLimit) {
       const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;

@@ -1,7 +1,8 @@
-/** An answer kept for a URL: the body as sent and its type. */
+/** An answer kept for a URL: the body as sent, its type and its ETag. */
 export interface CachedAnswer {
   body: string;
   contentType: string;
+  etag: string;
 }
 
 /**

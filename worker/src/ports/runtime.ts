@@ -56,3 +56,6 @@ export interface RequestScope {
 export interface AssetServer {
   fetch(request: Request): Promise<Response>;
 }
+
+/** A short, stable name for a text's exact bytes (an ETag's value): equal texts, equal names. */
+export type ContentDigest = (text: string) => string;

@@ -2,6 +2,7 @@ import { createJoseTokenSigner } from '../adapters/auth/jose.token-signer.js';
 import { createPbkdf2PasswordHasher } from '../adapters/auth/pbkdf2.password-hasher.js';
 import { createLogMailer } from '../adapters/mail/log.mailer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp.mailer.js';
+import { sha1Digest } from '../adapters/runtime/sha1.digest.js';
 import { systemClock, uuidV7Ids } from '../adapters/runtime/system.runtime.js';
 import type { Settings } from '../config/settings.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -18,6 +19,7 @@ export function commonDeps(settings: Settings, jwtSecret: string, logger: Logger
   return {
     clock: systemClock,
     ids: uuidV7Ids,
+    digest: sha1Digest,
     passwords: createPbkdf2PasswordHasher(),
     tokens: createJoseTokenSigner({
       secret: jwtSecret,

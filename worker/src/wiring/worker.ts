@@ -1,6 +1,8 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
+import { createWorkersEdgeCache } from '../adapters/cache/workers.edge-cache.js';
 import { createD1ActivityLog, createD1Kit } from '../adapters/db/sqlite/d1.js';
+import { createD1Sessions } from '../adapters/db/sqlite/d1-sessions.js';
 import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
@@ -26,7 +28,10 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
   // Workers Logs keeps the console method as the line's level.
   const logger = createJsonLogger((line, level) => console[level](line), { level: settings.logLevel });
   const version = buildInfo('workers');
-  const repos = buildRepositories(createD1Kit(env.DB));
+  // Repositories read through the request's D1 session (read replicas; the admin's bookmark).
+  const { db, sessions } = createD1Sessions(env.DB);
+  const repos = buildRepositories(createD1Kit(db));
+  const common = commonDeps(settings, settings.jwtSecret ?? '', logger);
   return {
     settings,
     version,
@@ -41,7 +46,19 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
       currentVersion: version.version,
     }),
     repos,
-    activityLog: createD1ActivityLog(env.DB, settings.activityLogMaxBytes),
+    activityLog: createD1ActivityLog(db, settings.activityLogMaxBytes),
+    dbSessions: sessions,
+    edgeCache: createWorkersEdgeCache({
+      // Workers' global cache (the DOM typing of `caches` in this project has no `default`).
+      cache: (caches as unknown as { default: Cache }).default,
+      origin: settings.publicUrl,
+      ttlSeconds: settings.publicCache.seconds,
+      purge: settings.cachePurge,
+      state: repos.systemState,
+      clock: common.clock,
+      logger,
+      newId: () => common.ids.newId(),
+    }),
     blobs: createR2BlobStore(env.MEDIA),
     assets: createWorkersAssetServer(env.ASSETS),
     logger,
@@ -54,6 +71,6 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
     // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
     renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
     webhookTransport: createFetchWebhookTransport(),
-    ...commonDeps(settings, settings.jwtSecret ?? '', logger),
+    ...common,
   };
 }

@@ -67,6 +67,8 @@ export function createDirAssetServer(rootDir: string): AssetServer {
       } catch {
         return new Response('Not found', { status: 404 });
       }
+      // `/_headers` configures the Workers asset layer; it is never a file to serve.
+      if (pathname === '/_headers') return new Response('Not found', { status: 404 });
       if (pathname.includes('\0') || pathname.includes('\\') || pathname.split('/').includes('..')) {
         return new Response('Not found', { status: 404 });
       }

@@ -24,6 +24,8 @@ const route = routesOf('articles');
 const id = { id: IdParamSchema };
 const ArticleAnswer = z.object({ article: ArticleSchema });
 const SeoAnswer = z.object({ seo: SeoSchema });
+/** Verified users and `content:read` keys also see offline articles: their answers are private. */
+const cache = { privateFor: 'content.readOffline' } as const;
 
 /**
  * What an article write answers: 200 with `body` when the caller may read the
@@ -58,6 +60,7 @@ export const articlesRoutes = [
     path: '/v1/articles',
     summary: 'Articles, newest first (the public sees online ones)',
     allow: 'public',
+    cache,
     query: ListArticlesQuerySchema,
     responses: { 200: pageOf(ArticleSchema) },
     handler: async (c, { query, services }) => c.json(await services.articles.list(c.var.actor, query)),
@@ -81,6 +84,7 @@ export const articlesRoutes = [
     path: '/v1/articles/{id}',
     summary: 'One article (offline ones for verified users only)',
     allow: 'public',
+    cache,
     params: id,
     responses: { 200: ArticleAnswer },
     etag: 'read',
@@ -170,6 +174,7 @@ export const articlesRoutes = [
     path: '/v1/articles/{id}/seo',
     summary: 'An article’s SEO data (same visibility as the article)',
     allow: 'public',
+    cache,
     params: id,
     responses: { 200: SeoAnswer },
     handler: async (c, { params, services }) =>
@@ -196,6 +201,7 @@ export const articlesRoutes = [
     path: '/v1/articles/{id}/images',
     summary: 'An article’s images',
     allow: 'public',
+    cache,
     params: id,
     query: PageQuerySchema,
     responses: { 200: pageOf(ImageSchema) },

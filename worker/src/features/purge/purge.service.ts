@@ -28,6 +28,8 @@ export interface PurgeDeps {
   recordPurgeActivity?: (run: PurgeRun) => Promise<void>;
   /** Public reads served from memory (Node with SQLite) must forget removed images. */
   publicReadCache?: { invalidate(): void };
+  /** And those kept at the edge (Workers): the scheduled run has no request to do it. */
+  edgeCache?: { changed(bookmark: null): Promise<void>; purge(): Promise<void> };
 }
 
 /** What the activity log keeps of a run: counts, not the lists (the run record has those). */
@@ -134,7 +136,13 @@ export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: b
   run.bytesFreed = bytesOf(run.removed);
   run.finishedAt = deps.clock.now();
   await deps.repos.purge.finishRun(run);
-  if (!dryRun) deps.publicReadCache?.invalidate();
+  if (!dryRun) {
+    deps.publicReadCache?.invalidate();
+    await deps.edgeCache
+      ?.changed(null)
+      .then(() => deps.edgeCache?.purge())
+      .catch((err) => deps.logError('edge cache not told of the purge', err));
+  }
   await deps.recordPurgeActivity?.(run).catch((err) => deps.logError('purge activity not recorded', err));
   return run;
 }

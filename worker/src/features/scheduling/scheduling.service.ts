@@ -1,4 +1,5 @@
 import { DomainError, notFound } from '../../core/domain/errors.js';
+import type { EdgeCache } from '../../ports/edge-cache.js';
 import type { ReadCache } from '../../ports/read-cache.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
@@ -17,6 +18,7 @@ export interface SchedulingDeps {
   /** Writes an activity entry; never rejects (ActivityService.record). */
   record(event: ActivityEvent): Promise<void>;
   publicReadCache?: ReadCache;
+  edgeCache?: EdgeCache;
   logError: (message: string, err: unknown) => void;
 }
 
@@ -115,7 +117,14 @@ export function createSchedulingService(deps: SchedulingDeps) {
         }
         return { published, skipped: false };
       } finally {
-        if (published > 0) deps.publicReadCache?.invalidate();
+        if (published > 0) {
+          deps.publicReadCache?.invalidate();
+          // The cron's data centre misses from now on; the others are purged (or expire).
+          await deps.edgeCache
+            ?.changed(null)
+            .then(() => deps.edgeCache?.purge())
+            .catch((err) => logError('edge cache not told of scheduled publications', err));
+        }
         await repos.leases
           .release(SCHEDULER_LEASE, holder)
           .catch((err) => logError('scheduler lease not released', err));

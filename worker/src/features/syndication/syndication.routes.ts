@@ -5,9 +5,6 @@ import { StructuredDataSchema } from './syndication.schema.js';
 const route = routesOf('sites');
 const id = { id: IdParamSchema };
 
-// Crawlers and feed readers may cache these for a few minutes.
-const XML_CACHE = 'public, max-age=300';
-
 /** Sitemaps and feeds of a site, structured data of an article: built from online articles only. */
 export const syndicationRoutes = [
   route({
@@ -15,12 +12,12 @@ export const syndicationRoutes = [
     path: '/v1/sites/{id}/sitemap.xml',
     summary: 'sitemap.xml of the site’s online articles (noindex ones left out; up to 50,000 URLs)',
     allow: 'public',
+    cache: 'shared',
     params: id,
     responses: { 200: rawBody('application/xml') },
     handler: async (c, { params, services }) =>
       c.body(await services.syndication.sitemap(params.id), 200, {
         'content-type': 'application/xml; charset=utf-8',
-        'cache-control': XML_CACHE,
       }),
   }),
   route({
@@ -28,12 +25,12 @@ export const syndicationRoutes = [
     path: '/v1/sites/{id}/feed.xml',
     summary: 'RSS 2.0 feed of the site’s 50 newest online articles',
     allow: 'public',
+    cache: 'shared',
     params: id,
     responses: { 200: rawBody('application/rss+xml') },
     handler: async (c, { params, services }) =>
       c.body(await services.syndication.feed(params.id), 200, {
         'content-type': 'application/rss+xml; charset=utf-8',
-        'cache-control': XML_CACHE,
       }),
   }),
   routesOf('articles')({
@@ -41,6 +38,8 @@ export const syndicationRoutes = [
     path: '/v1/articles/{id}/structured-data',
     summary: 'Open Graph properties, JSON-LD (also as script-safe text) and robots for a page head',
     allow: 'public',
+    // Offline articles' data for those who may read them: private.
+    cache: { privateFor: 'content.readOffline' },
     params: id,
     responses: { 200: StructuredDataSchema },
     handler: async (c, { params, services }) =>

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ReadCache } from '../../ports/read-cache.js';
+import type { CachedAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
+import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** Anonymous reads of articles, answered from the read cache while nothing changed. */
@@ -11,7 +12,7 @@ const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
  * response without building a Headers object (undici's validating Headers
  * was ~9% of a cached read's CPU).
  */
-const HIT_HEADERS: Readonly<Record<string, string>> = {
+export const HIT_HEADERS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SECURITY_HEADERS),
   // Anonymous public reads, as the route itself answers them (shareablePublicRead, and cors()'s Vary).
   'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -19,7 +20,7 @@ const HIT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Path and query as sent: the same URL, the same answer. */
-const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
+export const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
 
 /**
  * Stores anonymous answers, and empties the cache after any successful
@@ -35,12 +36,9 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
     }
     if (method !== 'GET' || c.get('actor').type !== 'anonymous' || !CACHEABLE.test(c.req.path)) return next();
     await next();
-    if (c.res.status === 200) {
-      cache.set(keyOf(c.req.url), {
-        body: await c.res.clone().text(),
-        contentType: c.res.headers.get('content-type') ?? 'application/json',
-      });
-    }
+    // The route's own answer as sent (public-read.ts), with its ETag; a 304 leaves nothing to keep.
+    const served = c.get('servedRead');
+    if (c.res.status === 200 && served) cache.set(keyOf(c.req.url), served);
   };
 }
 
@@ -48,17 +46,28 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
  * Answers a hit before anything else runs (routing, the security-header
  * middleware, authentication): a GET without credentials is exactly the
  * anonymous read `storeReads` stored, and the answer carries the same
- * headers every response gets.
+ * headers every response gets, its ETag and the public Cache-Control; a
+ * matching If-None-Match is a 304.
  */
-export function serveCachedReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
+export function serveCachedReads(cache: ReadCache, cacheControl: string): MiddlewareHandler<AppEnv> {
+  const answer = cachedAnswerer(cacheControl);
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
     const hit = cache.get(keyOf(req.url));
     if (!hit) return next();
-    return new Response(hit.body, {
-      status: 200,
-      headers: { ...HIT_HEADERS, 'Content-Type': hit.contentType, 'X-Request-Id': c.get('requestId') },
-    });
+    return answer(hit, req, c.get('requestId'));
   };
+}
+
+/** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
+export function cachedAnswerer(cacheControl: string): (hit: CachedAnswer, req: Request, requestId: string) => Response {
+  const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
+  return (hit, req, requestId) =>
+    noneMatch(req.headers.get('if-none-match'), hit.etag)
+      ? new Response(null, { status: 304, headers: { ...common, ETag: hit.etag, 'X-Request-Id': requestId } })
+      : new Response(hit.body, {
+          status: 200,
+          headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': requestId },
+        });
 }
