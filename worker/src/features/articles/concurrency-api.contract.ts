@@ -47,7 +47,9 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
     };
 
     it('gives an editor the ETag of the stored version; each write raises it and answers the new one', async () => {
-      const created = await createArticle(api, owner, { title: 'First' });
+      const createdRes = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'First' } });
+      expect(createdRes.headers.get('etag')).toBe('"v1"');
+      const created = (await createdRes.json()).article;
       expect(created.version).toBe(1);
       const first = await read(created.id);
       expect(first.headers.get('etag')).toBe('"v1"');
