@@ -99,6 +99,30 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
       });
     });
 
+    it('lets exactly one of several racing writes on one version through', async () => {
+      const author = async (n: string) =>
+        (
+          await (
+            await api.request('/v1/authors', { method: 'POST', token: owner, json: { name: n, slug: `race-${n}` } })
+          ).json()
+        ).author.id as string;
+      const authors = [await author('a'), await author('b'), await author('c'), await author('d')];
+      const a = await createArticle(api, owner);
+      const results = await Promise.all(
+        authors.map((id, i) =>
+          write('PATCH', `/v1/articles/${a.id}`, '"v1"', { json: { title: `racer ${i}`, authorIds: [id] } }),
+        ),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 412, 412, 412]);
+      const winner = await results.find((r) => r.status === 200)!.json();
+      for (const r of results) if (r.status === 412) await r.json();
+      const stored = (await (await read(a.id)).json()).article;
+      // The winner's title and its author, together: no loser wrote either.
+      expect(stored).toMatchObject({ title: winner.article.title, authorIds: winner.article.authorIds, version: 2 });
+      expect(stored.authorIds).toHaveLength(1);
+    });
+
     it('keeps the author links as they were when a stale write names authors', async () => {
       const author = async (n: string) =>
         (
