@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, RequestOptions, TestResponse } from '../../../../test/support/api-harness.js';
+import { runJobs } from '../../../../test/support/webhook-flows.js';
 
 /**
  * Optimistic concurrency (docs/api.md#optimistic-concurrency, issue #15): an
@@ -97,6 +98,29 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
         id: a.id,
         title: 'Renamed by A',
       });
+    });
+
+    it('keeps the version when a schedule is set or cancelled, and raises it when the scheduler publishes', async () => {
+      const a = await createArticle(api, owner);
+      const publishAt = new Date(api.clock.now().getTime() + 3_600_000).toISOString();
+      const scheduled = await api.request(`/v1/articles/${a.id}/schedule`, {
+        method: 'POST',
+        token: owner,
+        json: { publishAt },
+      });
+      expect(scheduled.status).toBe(200);
+      expect((await scheduled.json()).article.version).toBe(1);
+      expect(await etagOf(a.id)).toBe('"v1"');
+      // The editor's next save, on the tag it had before scheduling, goes through.
+      expect((await write('PATCH', `/v1/articles/${a.id}`, '"v1"', { json: { body: 'later' } })).status).toBe(200);
+      const cancelled = await api.request(`/v1/articles/${a.id}/schedule`, { method: 'DELETE', token: owner });
+      expect(cancelled.status).toBe(204);
+      expect(await etagOf(a.id)).toBe('"v2"');
+      await api.request(`/v1/articles/${a.id}/schedule`, { method: 'POST', token: owner, json: { publishAt } });
+      api.clock.advance(2 * 3_600_000);
+      await runJobs(api);
+      const published = (await (await read(a.id)).json()).article;
+      expect(published).toMatchObject({ status: 'online', version: 3 });
     });
 
     it('lets exactly one of several racing writes on one version through', async () => {
