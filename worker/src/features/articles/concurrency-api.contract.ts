@@ -179,6 +179,13 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
         id: a.id,
         title: 'list',
       });
+      // Tags that are not ours, or versions no column could hold, name no version.
+      for (const tag of ['"other"', '"v0"', '"v2147483648"', '"v99999999999999999999"', '"V3"']) {
+        await expectStale(await write('PATCH', `/v1/articles/${a.id}`, tag, { json: { title: 'x' } }), {
+          id: a.id,
+          title: 'list',
+        });
+      }
       const malformed = await write('PATCH', `/v1/articles/${a.id}`, 'v3', { json: { title: 'bad' } });
       expect(malformed.status).toBe(400);
       expect((await errorOf(malformed)).code).toBe('invalid_request');
