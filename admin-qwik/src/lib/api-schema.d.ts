@@ -3797,6 +3797,8 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {

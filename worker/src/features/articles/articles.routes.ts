@@ -72,11 +72,12 @@ export const articlesRoutes = [
     allow: 'content.write',
     body: CreateArticleSchema,
     responses: { 201: ArticleAnswer },
+    etag: 'read',
     handler: async (c, { body, services, defer }) => {
       const article = await services.articles.create(body);
       c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.created', articleEventData(article), defer);
-      return c.json({ article }, 201);
+      return c.json({ article }, 201, { ETag: articleETag(article.version) });
     },
   }),
   route({

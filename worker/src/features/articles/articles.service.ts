@@ -39,8 +39,9 @@ export function versionsOf(ifMatch: IfMatch | undefined): IfVersion {
     throw new DomainError('invalid_request', `If-Match may name at most ${MAX_IF_MATCH_TAGS} entity tags`);
   }
   const versions = new Set<number>();
+  // Nine digits at most: every version fits an INT column, so no database sees a number it cannot compare.
   for (const tag of ifMatch) {
-    const m = /^"v([1-9][0-9]{0,14})"$/.exec(tag);
+    const m = /^"v([1-9][0-9]{0,8})"$/.exec(tag);
     if (m) versions.add(Number(m[1]));
   }
   return [...versions];

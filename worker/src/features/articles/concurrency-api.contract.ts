@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, RequestOptions, TestResponse } from '../../../../test/support/api-harness.js';
+import { runJobs } from '../../../../test/support/webhook-flows.js';
 
 /**
  * Optimistic concurrency (docs/api.md#optimistic-concurrency, issue #15): an
@@ -47,7 +48,9 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
     };
 
     it('gives an editor the ETag of the stored version; each write raises it and answers the new one', async () => {
-      const created = await createArticle(api, owner, { title: 'First' });
+      const createdRes = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'First' } });
+      expect(createdRes.headers.get('etag')).toBe('"v1"');
+      const created = (await createdRes.json()).article;
       expect(created.version).toBe(1);
       const first = await read(created.id);
       expect(first.headers.get('etag')).toBe('"v1"');
@@ -97,6 +100,53 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
       });
     });
 
+    it('keeps the version when a schedule is set or cancelled, and raises it when the scheduler publishes', async () => {
+      const a = await createArticle(api, owner);
+      const publishAt = new Date(api.clock.now().getTime() + 3_600_000).toISOString();
+      const scheduled = await api.request(`/v1/articles/${a.id}/schedule`, {
+        method: 'POST',
+        token: owner,
+        json: { publishAt },
+      });
+      expect(scheduled.status).toBe(200);
+      expect((await scheduled.json()).article.version).toBe(1);
+      expect(await etagOf(a.id)).toBe('"v1"');
+      // The editor's next save, on the tag it had before scheduling, goes through.
+      expect((await write('PATCH', `/v1/articles/${a.id}`, '"v1"', { json: { body: 'later' } })).status).toBe(200);
+      const cancelled = await api.request(`/v1/articles/${a.id}/schedule`, { method: 'DELETE', token: owner });
+      expect(cancelled.status).toBe(204);
+      expect(await etagOf(a.id)).toBe('"v2"');
+      await api.request(`/v1/articles/${a.id}/schedule`, { method: 'POST', token: owner, json: { publishAt } });
+      api.clock.advance(2 * 3_600_000);
+      await runJobs(api);
+      const published = (await (await read(a.id)).json()).article;
+      expect(published).toMatchObject({ status: 'online', version: 3 });
+    });
+
+    it('lets exactly one of several racing writes on one version through', async () => {
+      const author = async (n: string) =>
+        (
+          await (
+            await api.request('/v1/authors', { method: 'POST', token: owner, json: { name: n, slug: `race-${n}` } })
+          ).json()
+        ).author.id as string;
+      const authors = [await author('a'), await author('b'), await author('c'), await author('d')];
+      const a = await createArticle(api, owner);
+      const results = await Promise.all(
+        authors.map((id, i) =>
+          write('PATCH', `/v1/articles/${a.id}`, '"v1"', { json: { title: `racer ${i}`, authorIds: [id] } }),
+        ),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 412, 412, 412]);
+      const winner = await results.find((r) => r.status === 200)!.json();
+      for (const r of results) if (r.status === 412) await r.json();
+      const stored = (await (await read(a.id)).json()).article;
+      // The winner's title and its author, together: no loser wrote either.
+      expect(stored).toMatchObject({ title: winner.article.title, authorIds: winner.article.authorIds, version: 2 });
+      expect(stored.authorIds).toHaveLength(1);
+    });
+
     it('keeps the author links as they were when a stale write names authors', async () => {
       const author = async (n: string) =>
         (
@@ -129,6 +179,13 @@ export function runConcurrencyApiContract(name: string, setup: () => Promise<Api
         id: a.id,
         title: 'list',
       });
+      // Tags that are not ours, or versions no column could hold, name no version.
+      for (const tag of ['"other"', '"v0"', '"v2147483648"', '"v99999999999999999999"', '"V3"']) {
+        await expectStale(await write('PATCH', `/v1/articles/${a.id}`, tag, { json: { title: 'x' } }), {
+          id: a.id,
+          title: 'list',
+        });
+      }
       const malformed = await write('PATCH', `/v1/articles/${a.id}`, 'v3', { json: { title: 'bad' } });
       expect(malformed.status).toBe(400);
       expect((await errorOf(malformed)).code).toBe('invalid_request');

@@ -87,6 +87,10 @@ export function runImageWordsApiContract(name: string, setup: () => Promise<ApiH
       expect(long.image.originalName.endsWith('.jpeg')).toBe(true);
       expect((await (await patch(image.id, { originalName: null })).json()).image.originalName).toBeNull();
       expect((await (await patch(image.id, { alt: '' })).json()).image.alt).toBe('');
+      // A patch naming no field changes nothing.
+      const same = await patch(image.id, {});
+      expect(same.status).toBe(200);
+      expect((await same.json()).image).toMatchObject({ originalName: null, alt: '', caption: 'New caption' });
 
       for (const bad of [
         { alt: 'a'.repeat(1001) },

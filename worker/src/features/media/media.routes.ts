@@ -113,7 +113,9 @@ export const mediaRoutes = [
     responses: { 200: z.object({ image: ImageSchema }) },
     handler: async (c, { params, body, services }) => {
       const image = await services.media.update(params.id, body);
-      c.var.audit('image.update', { ...subject('image', image.id), details: { fields: Object.keys(body) } });
+      const fields = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);
+      // A patch that names no field changes nothing, and is no activity either.
+      if (fields.length > 0) c.var.audit('image.update', { ...subject('image', image.id), details: { fields } });
       return c.json({ image });
     },
   }),

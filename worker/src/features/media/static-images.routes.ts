@@ -1,11 +1,9 @@
 import * as z from 'zod';
 import { DomainError } from '../../core/domain/errors.js';
+import { ifNoneMatchHits } from '../../core/shared/entity-tags.js';
 import { rawBody, routesOf } from '../../http/route.js';
 import { attachmentDisposition, takeDownloadFlag } from './download-name.js';
 import { IMAGE_CONTENT_TYPES } from './media.schema.js';
-
-const matches = (ifNoneMatch: string | undefined, etag: string) =>
-  !!ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 
 /**
  * `/static/uploadedImages/{filename}`, and its variants with `?w=&format=`.
@@ -39,7 +37,7 @@ export const staticImagesRoutes = [
       const headers = { 'Cache-Control': 'public, no-cache' };
       const image = await images.find(filename);
       const etag = variant ? variants.etag(image, variant) : `"${image.sha256}"`;
-      if (matches(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ...headers, ETag: etag });
+      if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ...headers, ETag: etag });
       const contentType = variant ? variants.contentType(image, variant) : image.contentType;
       const disposition = download ? attachmentDisposition(image) : 'inline';
       const meta = { ...headers, ETag: etag, 'Content-Type': contentType, 'Content-Disposition': disposition };

@@ -17,7 +17,10 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
   const { db } = kit;
   const { articles, webhookEvents: events, webhookDeliveries: deliveries } = kit.tables;
 
-  // Every write to an article raises its version (its ETag): an editor's If-Match then sees it.
+  // Publishing raises the article's version (its ETag), as publishing by hand
+  // does: an editor's stale If-Match then sees it. Setting or cancelling a
+  // schedule does not: no write takes scheduledAt from a stale copy, and an
+  // editor open on the article would otherwise trip over its own schedule.
   const bumped = sql`${articles.version} + 1`;
 
   /** A bound value in a SELECT list, converted as the column it is inserted into. */
@@ -30,7 +33,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
       if (id === null) return null;
       const result = await db
         .update(articles)
-        .set({ scheduledAt: at, updatedAt: now, version: bumped })
+        .set({ scheduledAt: at, updatedAt: now })
         .where(and(eq(articles.id, id), eq(articles.status, 'offline')));
       if (kit.affectedRows(result) > 0) return 'scheduled';
       const [row] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1);
@@ -48,7 +51,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
       if (!row) return false;
       // Nothing scheduled: nothing to write, `updatedAt` stays.
       if (row.scheduledAt === null) return true;
-      await db.update(articles).set({ scheduledAt: null, updatedAt: now, version: bumped }).where(eq(articles.id, id));
+      await db.update(articles).set({ scheduledAt: null, updatedAt: now }).where(eq(articles.id, id));
       return true;
     },
 
