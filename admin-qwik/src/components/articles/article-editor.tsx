@@ -8,6 +8,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
 import { ArticleSettings } from './article-settings';
+import { BodyEditor } from './body-editor';
 import { ConflictPanel } from './conflict-panel';
 import { DraftOffer } from './draft-offer';
 import { ImageUploader } from './image-uploader';
@@ -27,6 +28,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const nav = useNavigate();
   const ed = useArticleEditor(props.isNew);
   const drawer = useSignal(false);
+  const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
   const close = useSignal<HTMLButtonElement>();
 
@@ -138,23 +140,27 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
               </p>
             )}
           </div>
-          <div class="editor-panes">
-            <div class="field">
-              <label for="article-body">Body</label>
-              <textarea
-                id="article-body"
-                rows={16}
-                value={ed.body.value}
-                onInput$={(_, el) => (ed.body.value = el.value)}
-              />
-            </div>
-            <section class="field" aria-labelledby="preview-heading">
+          <button
+            type="button"
+            class="button button-quiet preview-toggle"
+            aria-pressed={preview.value}
+            aria-controls="article-preview"
+            onClick$={() => (preview.value = !preview.value)}
+          >
+            Preview
+          </button>
+          <div class={['editor-panes', preview.value && 'editor-panes-split']}>
+            <BodyEditor body={ed.body} format={ed.format} />
+            {/* Rendered (and the renderer loaded) only while shown: writing comes first, and the editor route stays light. */}
+            <section id="article-preview" class="field" aria-labelledby="preview-heading" hidden={!preview.value}>
               <h2 id="preview-heading" class="label-like">
                 Preview
               </h2>
-              <div data-testid="preview">
-                <ArticlePreview body={ed.body.value} format={ed.format.value} />
-              </div>
+              {preview.value && (
+                <div data-testid="preview">
+                  <ArticlePreview body={ed.body.value} format={ed.format.value} />
+                </div>
+              )}
             </section>
           </div>
           <FormError message={ed.error.value} />
