@@ -1,4 +1,4 @@
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from '@codemirror/commands';
 import { defineLanguageFacet, HighlightStyle, Language, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
@@ -26,6 +26,8 @@ export interface MarkdownEditor {
   prefixLines(prefix: string | ((index: number) => string)): void;
   /** Inserts `text` at the caret (replacing the selection), on a line of its own when `block`. */
   insert(text: string, block?: boolean): void;
+  /** Inserts `![alt](url)` on a line of its own at `at` (a drop's place) or the caret, the alt text selected to type over. */
+  insertImage(url: string, alt: string, at?: number | null): void;
   focus(): void;
   destroy(): void;
 }
@@ -52,6 +54,8 @@ const theme = EditorView.theme({
     caretColor: 'var(--fg)',
   },
   '.cm-placeholder': { color: 'var(--fg-soft)' },
+  // Prose, not code: the page's own font.
+  '.cm-scroller': { fontFamily: 'inherit' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--bg-soft)' },
 });
 
@@ -67,10 +71,29 @@ const language = (format: Format) => (format === 'markdown' ? markdownLanguage :
 
 export function createMarkdownEditor(
   parent: HTMLElement,
-  options: { doc: string; format: Format; labelledBy: string; describedBy?: string; onChange: (text: string) => void },
+  options: {
+    doc: string;
+    format: Format;
+    labelledBy: string;
+    describedBy?: string;
+    onChange: (text: string) => void;
+    /** Image files pasted or dropped onto the text; `at` is the drop's place in the text. */
+    onImages?: (files: File[], at: number | null) => void;
+  },
 ): MarkdownEditor {
   const lang = new Compartment();
   let quiet = false;
+  const takeImages = (e: Event, data: DataTransfer | null, at: number | null) => {
+    const files = Array.from(data?.files ?? []).filter((f) => f.type.startsWith('image/'));
+    if (!files.length || !options.onImages) return false;
+    e.preventDefault();
+    options.onImages(files, at);
+    return true;
+  };
+  const wrapped = (before: string, after: string) => {
+    editor.wrap(before, after);
+    return true;
+  };
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -84,9 +107,9 @@ export function createMarkdownEditor(
         theme,
         placeholder('Write here…'),
         keymap.of([
-          { key: 'Mod-b', run: () => (editor.wrap('**', '**'), true) },
-          { key: 'Mod-i', run: () => (editor.wrap('_', '_'), true) },
-          { key: 'Mod-k', run: () => (editor.wrap('[', '](https://)'), true) },
+          { key: 'Mod-b', run: () => wrapped('**', '**') },
+          { key: 'Mod-i', run: () => wrapped('_', '_') },
+          { key: 'Mod-k', run: () => wrapped('[', '](https://)') },
           ...defaultKeymap,
           ...historyKeymap,
           indentWithTab,
@@ -95,6 +118,10 @@ export function createMarkdownEditor(
           'aria-labelledby': options.labelledBy,
           ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
           id: 'article-body',
+        }),
+        EditorView.domEventHandlers({
+          paste: (e) => takeImages(e, e.clipboardData, null),
+          drop: (e, v) => takeImages(e, e.dataTransfer, v.posAtCoords({ x: e.clientX, y: e.clientY })),
         }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !quiet) options.onChange(u.state.doc.toString());
@@ -125,6 +152,8 @@ export function createMarkdownEditor(
           ],
           range: EditorSelection.range(range.from + before.length, range.to + before.length),
         })),
+        // Each toolbar action or shortcut is an undo step of its own.
+        { annotations: isolateHistory.of('full') },
       );
       view.focus();
     },
@@ -139,7 +168,7 @@ export function createMarkdownEditor(
           pos = line.to + 1;
         }
       }
-      view.dispatch({ changes });
+      view.dispatch({ changes, annotations: isolateHistory.of('full') });
       view.focus();
     },
     insert(text, block = false) {
@@ -151,6 +180,23 @@ export function createMarkdownEditor(
       view.dispatch({
         changes: { from: range.from, to: range.to, insert },
         selection: { anchor: range.from + insert.length },
+        scrollIntoView: true,
+      });
+      view.focus();
+    },
+    insertImage(url, alt, at) {
+      const { state } = view;
+      // A selection (say, the alt text of the image just inserted) is kept: the new one goes after its line.
+      const sel = state.selection.main;
+      const pos = at != null && at <= state.doc.length ? at : sel.empty ? sel.head : state.doc.lineAt(sel.to).to;
+      const line = state.doc.lineAt(pos);
+      const lead = pos > line.from ? '\n\n' : '';
+      const text = `${lead}![${alt}](${url})\n`;
+      const altFrom = pos + lead.length + 2;
+      view.dispatch({
+        changes: { from: pos, insert: text },
+        selection: EditorSelection.range(altFrom, altFrom + alt.length),
+        annotations: isolateHistory.of('full'),
         scrollIntoView: true,
       });
       view.focus();
