@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
 import {
+  bodyText,
   type Cms,
   createOwner,
   editorSettings,
   expectNoProblems,
   expectNoSideScroll,
+  fillBody,
   newPage,
   POLL,
+  showPreview,
   signIn,
   startCms,
 } from './admin-helpers.js';
@@ -55,10 +58,8 @@ describe('admin articles and media', () => {
 
     await title.fill('Hello from the edge');
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page
-      .getByLabel('Body')
-      .fill('# A heading\n\nSome **bold** words and a [link](https://example.com/).\n\n- one\n- two');
-    const preview = page.getByTestId('preview');
+    await fillBody(page, '# A heading\n\nSome **bold** words and a [link](https://example.com/).\n\n- one\n- two');
+    const preview = await showPreview(page);
     await preview.getByRole('heading', { name: 'A heading' }).waitFor(POLL);
     expect(await preview.locator('strong').textContent()).toBe('bold');
     expect(await preview.locator('li').count()).toBe(2);
@@ -135,8 +136,8 @@ describe('admin articles and media', () => {
       '[fine](https://example.com/ok)',
     ].join('\n\n');
     await page.getByLabel('Title', { exact: true }).fill('Hostile body');
-    await page.getByLabel('Body').fill(hostile);
-    const preview = page.getByTestId('preview');
+    await fillBody(page, hostile);
+    const preview = await showPreview(page);
     await expect.poll(() => preview.textContent(), POLL).toContain('<script>window.__pwned=2</script>');
     const check = async () => {
       expect(await preview.locator('img, script, svg, iframe, object, embed').count()).toBe(0);
@@ -161,7 +162,7 @@ describe('admin articles and media', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     await page.waitForURL(/\/articles\/edit\?id=/, POLL);
-    await expect.poll(() => page.getByLabel('Body').inputValue(), POLL).toBe(hostile);
+    await expect.poll(() => bodyText(page), POLL).toBe(hostile);
     await editorSettings(page);
     await page.getByLabel('Format').selectOption('markdown');
     await editorSettings(page, false);

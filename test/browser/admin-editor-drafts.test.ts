@@ -1,6 +1,16 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, signIn, startCms } from './admin-helpers.js';
+import {
+  apiCall,
+  bodyText,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  fillBody,
+  newPage,
+  POLL,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
 
 const EMAIL = 'drafts-owner@example.com';
 
@@ -35,7 +45,6 @@ describe('admin editor keeps what was typed', () => {
   const created = async (title: string) =>
     (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })).body
       .article;
-  const body = (page: Page) => page.getByLabel('Body', { exact: true });
 
   it('saves a new article before a link leaves it, and Back shows it again', async () => {
     const base = cms.server.url;
@@ -44,13 +53,13 @@ describe('admin editor keeps what was typed', () => {
     await page.goto(`${base}/articles/new`);
     await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).fill('Left by the nav');
-    await body(page).fill('Typed, then a click on Sites.');
+    await fillBody(page, 'Typed, then a click on Sites.');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL(`${base}/sites`, POLL);
     const stored = await byTitle('Left by the nav');
     expect(stored?.body).toBe('Typed, then a click on Sites.');
     await page.goBack();
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Typed, then a click on Sites.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Typed, then a click on Sites.');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Left by the nav');
     expectNoProblems(problems);
   });
@@ -75,8 +84,8 @@ describe('admin editor keeps what was typed', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/edit?id=${id}`);
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
-    await body(page).fill('Saved without pressing anything.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    await fillBody(page, 'Saved without pressing anything.');
     await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved without pressing anything.');
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
 
@@ -86,7 +95,7 @@ describe('admin editor keeps what was typed', () => {
         if (e.key === 's') document.body.dataset.saveShortcut = String(e.defaultPrevented);
       });
     });
-    await body(page).fill('Saved with the keyboard.');
+    await fillBody(page, 'Saved with the keyboard.');
     await page.keyboard.press('Control+s');
     expect(await page.evaluate(() => document.body.dataset.saveShortcut)).toBe('true');
     await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved with the keyboard.');
@@ -100,7 +109,7 @@ describe('admin editor keeps what was typed', () => {
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/new`);
     // No title yet: nothing can be created, so it stays in this browser.
-    await body(page).fill('Words that only this browser has.');
+    await fillBody(page, 'Words that only this browser has.');
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('local');
     const asked: string[] = [];
     page.on('dialog', (dialog) => {
@@ -109,7 +118,7 @@ describe('admin editor keeps what was typed', () => {
     });
     await page.reload({ timeout: 2_000 }).catch(() => {});
     expect(asked).toEqual(['beforeunload']);
-    expect(await body(page).inputValue()).toBe('Words that only this browser has.');
+    expect(await bodyText(page)).toBe('Words that only this browser has.');
 
     // A crash: the tab is gone without asking; a new one (signed in again) offers the words back.
     await page.close({ runBeforeUnload: false });
@@ -119,7 +128,7 @@ describe('admin editor keeps what was typed', () => {
     const offer = next.getByTestId('draft-offer');
     await offer.getByRole('heading', { name: 'Unsaved changes were kept in this browser' }).waitFor(POLL);
     await offer.getByRole('button', { name: 'Restore them' }).click();
-    await expect.poll(() => body(next).inputValue(), POLL).toBe('Words that only this browser has.');
+    await expect.poll(() => bodyText(next), POLL).toBe('Words that only this browser has.');
     await next.getByLabel('Title', { exact: true }).fill('Restored');
     await next.waitForURL(/\/articles\/edit\?id=/, POLL);
     await expect.poll(async () => (await byTitle('Restored'))?.body, POLL).toBe('Words that only this browser has.');
@@ -132,15 +141,15 @@ describe('admin editor keeps what was typed', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/edit?id=${id}`);
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
-    await body(page).fill('The body that goes online.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    await fillBody(page, 'The body that goes online.');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, publish' }).click();
     await page.getByTestId('editor-status').getByText('Saved and published').waitFor(POLL);
     const online = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
     expect(online.article).toMatchObject({ status: 'online', body: 'The body that goes online.' });
     await page.reload();
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('The body that goes online.');
+    await expect.poll(() => bodyText(page), POLL).toBe('The body that goes online.');
     expectNoProblems(problems);
   });
 });

@@ -2,9 +2,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
+  bodyText,
   type Cms,
   createOwner,
   expectNoProblems,
+  fillBody,
   newPage,
   PASSWORD,
   POLL,
@@ -39,7 +41,6 @@ describe('admin editor across an ended session', () => {
     ).body.article.id;
   const stored = async (id: string) =>
     (await apiCall<{ article: { body: string } }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
-  const body = (page: Page) => page.getByLabel('Body', { exact: true });
   /** What a token the server no longer accepts looks like to the admin: every call answers 401. */
   const endSession = (page: Page) =>
     page.evaluate((key) => sessionStorage.setItem(key, 'ended.session.token'), TOKEN_KEY);
@@ -50,9 +51,9 @@ describe('admin editor across an ended session', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/edit?id=${id}`);
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await endSession(page);
-    await body(page).fill('Typed while the session ended.');
+    await fillBody(page, 'Typed while the session ended.');
     const dialog = page.getByRole('dialog', { name: 'Sign in again' });
     await dialog.waitFor(POLL);
     expect(page.url()).toBe(`${base}/articles/edit?id=${id}`);
@@ -63,7 +64,7 @@ describe('admin editor across an ended session', () => {
     await expect.poll(async () => (await stored(id)).body, POLL).toBe('Typed while the session ended.');
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
     expect(page.url()).toBe(`${base}/articles/edit?id=${id}`);
-    expect(await body(page).inputValue()).toBe('Typed while the session ended.');
+    expect(await bodyText(page)).toBe('Typed while the session ended.');
     expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 401 }]);
   });
 
@@ -73,9 +74,9 @@ describe('admin editor across an ended session', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/edit?id=${id}`);
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Old body.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await endSession(page);
-    await body(page).fill('Kept across the sign-in.');
+    await fillBody(page, 'Kept across the sign-in.');
     await page.getByRole('dialog', { name: 'Sign in again' }).waitFor(POLL);
     // Declined, then the tab is reloaded: the shell finds the session over and goes to the login page.
     await page.getByRole('button', { name: 'Not now' }).click();
@@ -93,7 +94,7 @@ describe('admin editor across an ended session', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/articles/edit?id=${id}`, POLL);
     await page.getByTestId('draft-offer').getByRole('button', { name: 'Restore them' }).click();
-    await expect.poll(() => body(page).inputValue(), POLL).toBe('Kept across the sign-in.');
+    await expect.poll(() => bodyText(page), POLL).toBe('Kept across the sign-in.');
     await expect.poll(async () => (await stored(id)).body, POLL).toBe('Kept across the sign-in.');
     expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 401 }]);
   });

@@ -206,3 +206,30 @@ export async function editorSettings(page: Page, open = true): Promise<void> {
   // The drawer slides (0.2 s): wait until it stands still, so clicks land where they aim.
   await page.waitForTimeout(300);
 }
+
+/** The body editor once CodeMirror has replaced the plain textarea it starts as. */
+async function readyBody(page: Page) {
+  const host = page.locator('[data-testid="body-editor"][data-ready]');
+  await host.waitFor(POLL);
+  return host;
+}
+
+/** Replaces the article body, typed into the CodeMirror editor. */
+export async function fillBody(page: Page, text: string): Promise<void> {
+  await readyBody(page);
+  await page.locator('#article-body').fill(text);
+}
+
+/** The article body as the editor holds it (CodeMirror draws only the lines in view; its host has the text as `value`). */
+export async function bodyText(page: Page): Promise<string> {
+  return (await readyBody(page)).evaluate((el) => (el as HTMLElement & { value: string }).value);
+}
+
+/** Shows the preview (hidden by default: writing first), and returns it. */
+export async function showPreview(page: Page) {
+  const toggle = page.getByRole('button', { name: 'Preview', exact: true });
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  const preview = page.getByTestId('preview');
+  await preview.waitFor(POLL);
+  return preview;
+}

@@ -4,8 +4,10 @@ import {
   createOwner,
   editorSettings,
   expectNoProblems,
+  fillBody,
   newPage,
   POLL,
+  showPreview,
   signIn,
   startCms,
 } from './admin-helpers.js';
@@ -31,28 +33,27 @@ describe('admin article preview', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/new`);
-    await page
-      .getByLabel('Body')
-      .fill(
-        [
-          '# Top heading',
-          '',
-          '- one',
-          '  - one.one',
-          '    - one.one.one',
-          '- two',
-          '',
-          '| Name | Score |',
-          '|:-----|------:|',
-          '| Ada  | ~~9~~ 10 |',
-          '',
-          '- [x] written',
-          '- [ ] published',
-          '',
-          '[docs](https://example.com/docs) ![elsewhere](https://cdn.example/x.png) ![here](data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=)',
-        ].join('\n'),
-      );
-    const preview = page.getByTestId('preview');
+    await fillBody(
+      page,
+      [
+        '# Top heading',
+        '',
+        '- one',
+        '  - one.one',
+        '    - one.one.one',
+        '- two',
+        '',
+        '| Name | Score |',
+        '|:-----|------:|',
+        '| Ada  | ~~9~~ 10 |',
+        '',
+        '- [x] written',
+        '- [ ] published',
+        '',
+        '[docs](https://example.com/docs) ![elsewhere](https://cdn.example/x.png) ![here](data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=)',
+      ].join('\n'),
+    );
+    const preview = await showPreview(page);
     await preview.getByRole('heading', { level: 1, name: 'Top heading' }).waitFor(POLL);
     expect(await preview.locator('ul ul ul li').textContent()).toBe('one.one.one');
     expect(await preview.locator('table th').allTextContents()).toEqual(['Name', 'Score']);
@@ -73,9 +74,7 @@ describe('admin article preview', () => {
     await editorSettings(page);
     await page.getByLabel('Format').selectOption('html');
     await editorSettings(page, false);
-    await page
-      .getByLabel('Body')
-      .fill('<h2>Raw</h2><p>An <em>HTML</em> body<img src=x onerror="window.__pwned=1"></p>');
+    await fillBody(page, '<h2>Raw</h2><p>An <em>HTML</em> body<img src=x onerror="window.__pwned=1"></p>');
     await preview.getByRole('heading', { level: 2, name: 'Raw' }).waitFor(POLL);
     expect(await preview.locator('em').textContent()).toBe('HTML');
     expect(await preview.locator('img').count()).toBe(0);

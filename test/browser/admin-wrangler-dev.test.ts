@@ -5,7 +5,7 @@ import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
 import { launchChromium, watchProblems } from '../support/browser.js';
 import { JPEG_400x300 } from '../support/images.js';
 import { startWranglerDev } from '../support/wrangler-dev.js';
-import { editorSettings, expectNoProblems, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
+import { editorSettings, expectNoProblems, fillBody, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
 
 /**
  * The admin against the Workers target as `npm run dev` serves it (workerd,
@@ -55,7 +55,7 @@ describe('admin on wrangler dev (Workers target)', () => {
     // A deep link on a hard load: the Worker maps it to the app shell.
     await page.goto(`${base}/articles/new`);
     await page.getByLabel('Title', { exact: true }).fill('Served by workerd');
-    await page.getByLabel('Body').fill('Hello from **D1**.');
+    await fillBody(page, 'Hello from **D1**.');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('article-status').getByText('offline').waitFor(POLL);
     const id = new URL(page.url()).searchParams.get('id');

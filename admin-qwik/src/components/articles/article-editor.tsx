@@ -1,13 +1,14 @@
-import { component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import { deleteDraft } from '../../lib/draft-store';
 import { titleProblem } from '../../lib/title';
-import { call } from '../../lib/typed-api';
+import { call, uploadImage } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
 import { ArticleSettings } from './article-settings';
+import { altFromFileName, BodyEditor, insertImageIntoBody } from './body-editor';
 import { ConflictPanel } from './conflict-panel';
 import { DraftOffer } from './draft-offer';
 import { ImageUploader } from './image-uploader';
@@ -27,6 +28,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const nav = useNavigate();
   const ed = useArticleEditor(props.isNew);
   const drawer = useSignal(false);
+  const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
   const close = useSignal<HTMLButtonElement>();
 
@@ -37,6 +39,33 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     if (open) close.value?.focus();
     else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
       toggle.value.focus();
+  });
+
+  /** Images into the text (toolbar, paste, drop): the draft is created first if need be, then each is uploaded and inserted. */
+  const imagesIntoText = $(async (files: File[], at: number | null) => {
+    if (!ed.id.value) {
+      const input = document.getElementById('article-title') as HTMLInputElement | null;
+      if (input && titleProblem(input.value)) {
+        input.value = 'Untitled';
+        ed.title.value = 'Untitled';
+      }
+      await ed.saveNow(true);
+    }
+    const id = ed.id.value;
+    if (!id) return;
+    let place = at;
+    for (const file of files) {
+      ed.status.value = `Uploading ${file.name}…`;
+      const res = await uploadImage(id, file, () => {});
+      if (!res.ok) {
+        ed.error.value = `${file.name}: ${res.status === 413 ? 'larger than the upload limit' : res.message}`;
+        continue;
+      }
+      insertImageIntoBody(res.data.image.url, altFromFileName(file.name), place);
+      place = null;
+      ed.status.value = 'Image inserted. Its alt text is selected: type to describe the image.';
+    }
+    await ed.loadImages(id);
   });
 
   const problem = titleProblem(ed.title.value);
@@ -138,24 +167,27 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
               </p>
             )}
           </div>
-          <div class="editor-panes">
-            <div class="field">
-              <label for="article-body">Body</label>
-              <textarea
-                id="article-body"
-                rows={16}
-                value={ed.body.value}
-                onInput$={(_, el) => (ed.body.value = el.value)}
-              />
-            </div>
-            <section class="field" aria-labelledby="preview-heading">
-              <h2 id="preview-heading" class="label-like">
-                Preview
-              </h2>
-              <div data-testid="preview">
-                <ArticlePreview body={ed.body.value} format={ed.format.value} />
-              </div>
-            </section>
+          <button
+            type="button"
+            class="button button-quiet preview-toggle"
+            aria-pressed={preview.value}
+            onClick$={() => (preview.value = !preview.value)}
+          >
+            Preview
+          </button>
+          <div class={['editor-panes', preview.value && 'editor-panes-split']}>
+            <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+            {/* Rendered only while shown: writing comes first, and a hidden preview is not re-rendered on every keystroke. */}
+            {preview.value && (
+              <section id="article-preview" class="field" aria-labelledby="preview-heading">
+                <h2 id="preview-heading" class="label-like">
+                  Preview
+                </h2>
+                <div data-testid="preview">
+                  <ArticlePreview body={ed.body.value} format={ed.format.value} />
+                </div>
+              </section>
+            )}
           </div>
           <FormError message={ed.error.value} />
           <div class="actions">
@@ -221,7 +253,15 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           authors={ed.authors.value}
         />
         {id ? (
-          <ImageUploader articleId={id} images={ed.images} onUploaded$={() => ed.loadImages(id)} />
+          <ImageUploader
+            articleId={id}
+            images={ed.images}
+            onUploaded$={() => ed.loadImages(id)}
+            onInsert$={(url: string, alt: string) => {
+              insertImageIntoBody(url, alt);
+              drawer.value = false;
+            }}
+          />
         ) : (
           <section class="card" aria-labelledby="images-heading">
             <h2 id="images-heading">Images</h2>

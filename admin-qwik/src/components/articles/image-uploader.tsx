@@ -24,7 +24,13 @@ const HEADER_BYTES = 1024 * 1024;
  * only then) unless the user turned that off.
  */
 export const ImageUploader = component$(
-  (props: { articleId: string; images: Signal<ImageDto[]>; onUploaded$: QRL<() => Promise<void>> }) => {
+  (props: {
+    articleId: string;
+    images: Signal<ImageDto[]>;
+    onUploaded$: QRL<() => Promise<void>>;
+    /** Puts `![alt](url)` into the text at the caret (the editor's body). */
+    onInsert$?: QRL<(url: string, alt: string) => unknown>;
+  }) => {
     const uploads = useStore<{ items: UploadItem[] }>({ items: [] });
     const dragging = useSignal(false);
     const dropzone = useSignal<HTMLElement>();
@@ -193,6 +199,16 @@ export const ImageUploader = component$(
                   <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
                 </span>
                 <code class="media-md">![]({img.url})</code>
+                {props.onInsert$ && (
+                  <button
+                    type="button"
+                    class="button button-quiet"
+                    aria-label={`Insert ${img.filename} into the text`}
+                    onClick$={() => props.onInsert$?.(img.url, img.filename.replace(/\.[a-z0-9]+$/i, ''))}
+                  >
+                    Insert into text
+                  </button>
+                )}
               </li>
             ))}
           </ul>
