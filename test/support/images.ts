@@ -156,17 +156,3 @@ export function gifWithFrames(frames: number): Uint8Array {
   out[out.length - 1] = 0x3b;
   return out;
 }
-
-/** The JPEG with `segments` comment segments of 64 KiB after its SOI marker: the same image, a bigger file. */
-export function paddedJpeg(jpeg: Uint8Array, segments: number): Uint8Array {
-  const comment = new Uint8Array(4 + 65_531);
-  comment.set([0xff, 0xfe, 0xff, 0xfd]); // COM, length 65533 (the length counts itself)
-  const parts = [jpeg.subarray(0, 2), ...Array.from({ length: segments }, () => comment), jpeg.subarray(2)];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
