@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Request, Response } from 'playwright-core';
+import type { Browser, Request, Response } from 'playwright-core';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { type Budgets, EDITOR_JS_GOAL_BYTES, MEDIA_PAGE_GOAL_BYTES, measureBudgets } from './admin-budgets.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 
 /**
@@ -86,15 +87,19 @@ export interface LoginJs extends JsTotals {
   list: SizedFile[];
 }
 
-export async function measureLoginJs(origin: string): Promise<LoginJs> {
+async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run'],
   });
+}
+
+export async function measureLoginJs(origin: string): Promise<LoginJs> {
+  const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const started = new Map<Request, number>(); // request → order it started in
@@ -148,6 +153,8 @@ export interface AdminBytes {
   login: LoginJs;
   build: JsTotals;
   goal: number;
+  /** The editor route's JS and the media grid's bytes (scripts/bench/admin-budgets.ts). */
+  budgets: Budgets;
 }
 
 export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}): Promise<AdminBytes> {
@@ -171,14 +178,24 @@ export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}): Pr
     readyPath: '/readyz',
   });
   try {
+    // The login first: it must see the first visit's cold caches of the server too.
     const login = await measureLoginJs(server.url);
-    return { login, build: adminBuildJs(), goal: ADMIN_JS_GOAL_BYTES };
+    const browser = await launchBrowser();
+    try {
+      const budgets = await measureBudgets(browser, server.url, path.join(tmp, 'server.log'));
+      return { login, build: adminBuildJs(), goal: ADMIN_JS_GOAL_BYTES, budgets };
+    } finally {
+      await browser.close();
+    }
   } finally {
     await server.stop();
   }
 }
 
 const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+const ratio = (value: number, goal: number): string =>
+  `${(value / goal).toFixed(2)}× the goal: ${value <= goal ? 'PASS' : 'MISS'}`;
 
 /** One line for people: the login figure next to the build's total. */
 export function formatAdminBytes(r: AdminBytes): string {
@@ -186,7 +203,20 @@ export function formatAdminBytes(r: AdminBytes): string {
   return (
     `admin JS before the login form is usable: ${kib(r.login.gzip)} gzip in ${r.login.files} file(s) ` +
     `(${kib(r.login.onLoad.gzip)} of it at page load; goal ≤ ${kib(r.goal)}: ${verdict}); ` +
-    `all admin JS in the build: ${kib(r.build.gzip)} gzip (${kib(r.build.raw)} raw) in ${r.build.files} file(s)`
+    `all admin JS in the build: ${kib(r.build.gzip)} gzip (${kib(r.build.raw)} raw) in ${r.build.files} file(s)\n` +
+    formatBudgets(r.budgets)
+  );
+}
+
+/** The editor route's and the media grid's lines, each as a ratio to its goal. */
+export function formatBudgets({ editor, media }: Budgets): string {
+  return (
+    `admin JS on the editor route${editor.component ? ' with its editing component' : ''}: ` +
+    `${kib(editor.gzip)} gzip in ${editor.files} file(s) (goal ≤ ${kib(EDITOR_JS_GOAL_BYTES)}; ` +
+    `${ratio(editor.gzip, EDITOR_JS_GOAL_BYTES)})\n` +
+    `media grid on a phone, ${media.photos} photos of ${mib(media.photoBytes)}: ${mib(media.bytes)} transferred ` +
+    `in ${media.requests} responses, ${mib(media.images.bytes)} of it in ${media.images.requests} image(s) ` +
+    `(goal ≤ ${mib(MEDIA_PAGE_GOAL_BYTES)}; ${ratio(media.bytes, MEDIA_PAGE_GOAL_BYTES)})`
   );
 }
 
@@ -199,6 +229,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(formatAdminBytes(r));
     for (const f of r.login.list)
       console.log(`  ${kib(f.gzip).padStart(9)}  ${f.beforeLoad ? 'load ' : 'input'}  ${f.path}`);
+    console.log('the editor route, largest first:');
+    for (const f of r.budgets.editor.list.slice(0, 15)) console.log(`  ${kib(f.gzip).padStart(9)}  ${f.path}`);
     if (jsonFile) writeFileSync(path.resolve(jsonFile), `${JSON.stringify(r, null, 2)}\n`);
     cleanupNow();
     process.exit(0);

@@ -344,11 +344,12 @@ async function main(): Promise<void> {
     }
   }
 
-  // 6. The admin's JS before the login form is usable, in Chromium (scripts/bench/admin-bytes.ts).
+  // 6. The admin's JS before the login form is usable, on the editor route, and the media grid's
+  // bytes for 24 phone photos, in Chromium (scripts/bench/admin-bytes.ts, admin-budgets.ts).
   let adminError: unknown = null;
   let admin: AdminBytes | undefined;
   if (!opt['skip-admin']) {
-    log('admin JS: Chromium signs in on /login');
+    log('admin budgets: Chromium signs in on /login, opens the editor and the media grid');
     try {
       admin = await measureAdminBytes(opt.server ? { serverScript: serverBundle } : {});
     } catch (err) {

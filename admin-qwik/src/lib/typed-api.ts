@@ -235,14 +235,16 @@ export function uploadImage(
   articleId: string,
   file: File,
   onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
 ): Promise<Result<SuccessOf<Operation<'/v1/articles/{id}/images', 'post'>>>> {
-  return withReauth(() => uploadOnce(articleId, file, onProgress));
+  return withReauth(() => uploadOnce(articleId, file, onProgress, signal));
 }
 
 function uploadOnce(
   articleId: string,
   file: File,
   onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
 ): Promise<Result<SuccessOf<Operation<'/v1/articles/{id}/images', 'post'>>> & { sentToken?: boolean }> {
   return new Promise((resolve) => {
     const token = sessionToken(true);
@@ -250,7 +252,14 @@ function uploadOnce(
       resolve(signedOutResult());
       return;
     }
+    const aborted = () => resolve(failure(null, 'aborted', 'Upload cancelled.'));
+    if (signal?.aborted) {
+      aborted();
+      return;
+    }
     const xhr = new XMLHttpRequest();
+    // Cancelling aborts the request: the server never stores a half-sent file.
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.open('POST', buildUrl('/v1/articles/{id}/images', { id: articleId }));
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('authorization', `Bearer ${token}`);
@@ -267,7 +276,7 @@ function uploadOnce(
     xhr.addEventListener('error', () =>
       resolve(failure(null, 'network', 'The upload failed: the server could not be reached.')),
     );
-    xhr.addEventListener('abort', () => resolve(failure(null, 'aborted', 'Upload cancelled.')));
+    xhr.addEventListener('abort', aborted);
     const form = new FormData();
     form.append('file', file);
     xhr.send(form);

@@ -1,3 +1,4 @@
+import { EDITOR_JS_GOAL_BYTES, MEDIA_PAGE_GOAL_BYTES, MEDIA_PHOTOS } from '../admin-budgets.ts';
 import { ADMIN_JS_GOAL_BYTES, type AdminBytes } from '../admin-bytes.ts';
 import { BUDGET_BYTES } from '../bundle-size.ts';
 import { type CodecComparison, SOURCE, TARGET_WIDTH, type VariantCost } from '../images.ts';
@@ -219,6 +220,22 @@ export function goalRows({
             'admin JS (gzip) until login is usable vs goal',
             admin.login.gzip / 1024,
             ADMIN_JS_GOAL_BYTES / 1024,
+            1,
+            'KiB',
+            false,
+          ),
+          ratioRow(
+            'admin JS (gzip) on the editor route vs goal',
+            admin.budgets.editor.gzip / 1024,
+            EDITOR_JS_GOAL_BYTES / 1024,
+            1,
+            'KiB',
+            false,
+          ),
+          ratioRow(
+            `media grid bytes, ${MEDIA_PHOTOS} phone photos vs goal`,
+            admin.budgets.media.bytes / 1024,
+            MEDIA_PAGE_GOAL_BYTES / 1024,
             1,
             'KiB',
             false,

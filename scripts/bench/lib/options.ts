@@ -47,7 +47,7 @@ export function benchOptions() {
   --server FILE         benchmark this server bundle instead of building dist/node/server.mjs
                         (a candidate build; it finds drizzle/ two levels up, like the real one)
   --skip-bundle         do not run wrangler for the Worker bundle size
-  --skip-admin          do not measure the admin's JS in Chromium (scripts/bench/admin-bytes.ts)
+  --skip-admin          do not measure the admin's budgets in Chromium (scripts/bench/admin-bytes.ts)
   --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
     process.exit(0);
   }

@@ -1,18 +1,19 @@
-import { $, component$, type QRL, type Signal, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import {
+  $,
+  component$,
+  noSerialize,
+  type QRL,
+  type Signal,
+  useSignal,
+  useStore,
+  useVisibleTask$,
+} from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { describeSize, SHRINK_MAX_SIDE, shrinkPlan } from '../../lib/image-fit';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';
 import { uploadImage } from '../../lib/typed-api';
-
-interface UploadItem {
-  name: string;
-  percent: number;
-  state: 'shrinking' | 'uploading' | 'done' | 'failed';
-  error: string | null;
-  /** Original and uploaded size when the file was large (`3000×2000, 2.1 MiB → 2560×1707, 900.0 KiB`). */
-  sizes: string | null;
-}
+import { isActive, type UploadItem, UploadList } from '../media/upload-list';
 
 // Enough for any header: a JPEG's frame size follows its EXIF (≤ 64 KiB per segment, a few segments).
 const HEADER_BYTES = 1024 * 1024;
@@ -35,52 +36,97 @@ export const ImageUploader = component$(
     const dragging = useSignal(false);
     const dropzone = useSignal<HTMLElement>();
     const shrink = useSignal(true);
+    const nextId = useSignal(0);
+
+    /** Shrinks (when large and asked to) and sends one row's file; the row shows how it went. */
+    const send = $(async (id: number, shrinkOn: boolean) => {
+      const update = (patch: Partial<UploadItem>) => {
+        uploads.items = uploads.items.map((it) => (it.id === id ? { ...it, ...patch } : it));
+      };
+      const item = uploads.items.find((it) => it.id === id);
+      const file = item?.file;
+      if (!file) return;
+      const controller = new AbortController();
+      update({ state: 'uploading', percent: 0, error: null, sizes: null, controller: noSerialize(controller) });
+      let toSend: File = file;
+      const plan = shrinkPlan(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()));
+      if (plan && !shrinkOn)
+        update({ sizes: `${describeSize(plan.from, file.size)}, uploaded as is (shrinking is off)` });
+      if (plan && shrinkOn) {
+        update({
+          state: 'shrinking',
+          sizes: `${describeSize(plan.from, file.size)} → shrinking to ${plan.to.width}×${plan.to.height}…`,
+        });
+        try {
+          const { shrinkImage } = await import('../../lib/image-shrink');
+          const shrunk = await shrinkImage(file, plan);
+          toSend = shrunk.file;
+          update({
+            state: 'uploading',
+            sizes: `${describeSize(plan.from, file.size)} → ${describeSize(shrunk.size, shrunk.file.size)}`,
+          });
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          update({
+            state: 'uploading',
+            sizes: `${describeSize(plan.from, file.size)}, could not be shrunk here (${why}): uploaded as is`,
+          });
+        }
+      }
+      // A Cancel pressed while shrinking: uploadImage answers 'aborted' at once.
+      const res = await uploadImage(
+        props.articleId,
+        toSend,
+        (f) => update({ percent: Math.round(f * 100) }),
+        controller.signal,
+      );
+      if (res.ok) update({ state: 'done', percent: 100, controller: undefined });
+      else if (res.code === 'aborted') update({ state: 'cancelled', controller: undefined });
+      else
+        update({
+          state: 'failed',
+          controller: undefined,
+          error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message,
+        });
+    });
+
+    /** The box as it is now: a click can come before the page has resumed its handlers. */
+    const shrinkChecked = $(
+      () => (document.getElementById('shrink-large') as HTMLInputElement | null)?.checked ?? shrink.value,
+    );
 
     const uploadFiles = $(async (files: File[]) => {
-      // The box as it is now: a click can come before the page has resumed its handlers.
-      const shrinkOn = (document.getElementById('shrink-large') as HTMLInputElement | null)?.checked ?? shrink.value;
-      for (const file of files) {
-        uploads.items = [
-          ...uploads.items,
-          { name: file.name, percent: 0, state: 'uploading', error: null, sizes: null },
-        ];
-        const index = uploads.items.length - 1;
-        const update = (patch: Partial<UploadItem>) => {
-          uploads.items = uploads.items.map((it, i) => (i === index ? { ...it, ...patch } : it));
-        };
-        let toSend = file;
-        const plan = shrinkPlan(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()));
-        if (plan && !shrinkOn)
-          update({ sizes: `${describeSize(plan.from, file.size)}, uploaded as is (shrinking is off)` });
-        if (plan && shrinkOn) {
-          update({
-            state: 'shrinking',
-            sizes: `${describeSize(plan.from, file.size)} → shrinking to ${plan.to.width}×${plan.to.height}…`,
-          });
-          try {
-            const { shrinkImage } = await import('../../lib/image-shrink');
-            const shrunk = await shrinkImage(file, plan);
-            toSend = shrunk.file;
-            update({
-              state: 'uploading',
-              sizes: `${describeSize(plan.from, file.size)} → ${describeSize(shrunk.size, shrunk.file.size)}`,
-            });
-          } catch (err) {
-            const why = err instanceof Error ? err.message : String(err);
-            update({
-              state: 'uploading',
-              sizes: `${describeSize(plan.from, file.size)}, could not be shrunk here (${why}): uploaded as is`,
-            });
-          }
-        }
-        const res = await uploadImage(props.articleId, toSend, (f) => update({ percent: Math.round(f * 100) }));
-        if (res.ok) update({ state: 'done', percent: 100 });
-        else
-          update({
-            state: 'failed',
-            error: res.status === 413 ? 'The file is larger than the upload limit.' : res.message,
-          });
+      const shrinkOn = await shrinkChecked();
+      const added = files.map(
+        (file): UploadItem => ({
+          id: nextId.value++,
+          name: file.name,
+          percent: 0,
+          state: 'uploading',
+          error: null,
+          sizes: null,
+          file: noSerialize(file),
+          controller: undefined,
+        }),
+      );
+      uploads.items = [...uploads.items, ...added];
+      // One at a time, in order; a cancelled or failed one does not stop the rest.
+      for (const { id } of added) {
+        if (uploads.items.find((it) => it.id === id)?.state === 'uploading') await send(id, shrinkOn);
       }
+      await props.onUploaded$();
+    });
+
+    const cancel = $((id: number) => {
+      const item = uploads.items.find((it) => it.id === id);
+      if (!item || !isActive(item)) return;
+      if (item.controller) item.controller.abort();
+      // Not started yet (waiting behind another file): it never will be.
+      else uploads.items = uploads.items.map((it) => (it.id === id ? { ...it, state: 'cancelled' } : it));
+    });
+
+    const retry = $(async (id: number) => {
+      await send(id, await shrinkChecked());
       await props.onUploaded$();
     });
 
@@ -160,32 +206,14 @@ export const ImageUploader = component$(
         <p id="shrink-large-hint" class="hint">
           JPEG, PNG and WebP only, done in this browser (WebAssembly); the choice is remembered here.
         </p>
-        <ul class="uploads" aria-label="Uploads">
-          {uploads.items.map((u, i) => (
-            <li key={i} data-testid="upload" data-state={u.state}>
-              <label for={`upload-${i}`}>{u.name}</label>
-              <progress id={`upload-${i}`} max={100} value={u.percent} aria-valuetext={`${u.percent}%`} />
-              <span>
-                {u.state === 'done'
-                  ? 'Uploaded'
-                  : u.state === 'failed'
-                    ? 'Failed'
-                    : u.state === 'shrinking'
-                      ? 'Shrinking…'
-                      : `${u.percent}%`}
-              </span>
-              {/* Always there, one text: a span that came and went kept its first text in a re-render. */}
-              <span class="upload-sizes" data-testid="upload-sizes" hidden={!u.sizes}>
-                {`${u.sizes ?? ''}`}
-              </span>
-              {u.error && (
-                <span class="field-error" role="alert">
-                  {u.error}
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
+        <UploadList
+          items={uploads.items}
+          onCancel$={cancel}
+          onRetry$={retry}
+          onDismiss$={(id) => {
+            uploads.items = uploads.items.filter((it) => it.id !== id);
+          }}
+        />
         {images.length === 0 ? (
           <p>No images yet.</p>
         ) : (
