@@ -103,6 +103,7 @@ export function sampleArticle(overrides: Partial<Article> = {}): Article {
     status: 'offline',
     siteId: null,
     authorIds: [],
+    tagIds: [],
     createdAt: new Date('2026-11-25T21:00:00.001Z'),
     updatedAt: new Date('2026-11-25T21:00:00.001Z'),
     publishedAt: null,

@@ -97,7 +97,7 @@ describe('API key scopes', () => {
   it('grant exactly what the scope table says, and never an owner-only or account permission', () => {
     expect(allowed([])).toEqual([]);
     expect(allowed(['content:read'])).toEqual(['content.readOffline']);
-    expect(allowed(['content:write'])).toEqual(['authors.write', 'content.write', 'sites.write']);
+    expect(allowed(['content:write'])).toEqual(['authors.write', 'content.write', 'sites.write', 'tags.write']);
     expect(allowed(['media:write'])).toEqual(['media.manage', 'media.read', 'media.upload']);
     const everything = allowed(['content:read', 'content:write', 'media:write']);
     for (const [permission, needs] of Object.entries(POLICY)) {

@@ -20,6 +20,16 @@ describe('admin article fields', () => {
     });
   });
 
+  it('sends the tags as tagIds when their order or set changed; no tags and an older draft without them are the same', () => {
+    const red = { id: 'r', name: 'Red', slug: 'red' };
+    const blue = { id: 'b', name: 'Blue', slug: 'blue' };
+    const tagged = { ...base, tags: [red, blue] };
+    expect(changedFields(tagged, { ...tagged, tags: [blue, red] })).toEqual({ tagIds: ['b', 'r'] });
+    expect(changedFields(tagged, { ...tagged, tags: [red, { ...blue, name: 'Renamed' }] })).toEqual({});
+    expect(changedFields(tagged, base)).toEqual({ tagIds: [] });
+    expect(sameFields(base, { ...base, tags: [] })).toBe(true);
+  });
+
   it('sends a cleared site as null, the API’s "no site"', () => {
     expect(changedFields(base, { ...base, siteId: '' })).toEqual({ siteId: null });
   });
@@ -39,6 +49,18 @@ describe('admin article fields after a stale save (412)', () => {
       merged: { ...base, title: 'Their title', body: 'My body' },
       conflicts: [],
     });
+  });
+
+  it('merges tags like any field: theirs when only they changed them, a conflict when both did differently', () => {
+    const red = { id: 'r', name: 'Red', slug: 'red' };
+    const blue = { id: 'b', name: 'Blue', slug: 'blue' };
+    const tagged = { ...base, tags: [red] };
+    expect(mergeFields(tagged, { ...tagged, body: 'Mine' }, { ...tagged, tags: [red, blue] })).toEqual({
+      merged: { ...tagged, body: 'Mine', tags: [red, blue] },
+      conflicts: [],
+    });
+    const mine = { ...tagged, tags: [blue] };
+    expect(mergeFields(tagged, mine, { ...tagged, tags: [] }).conflicts).toEqual(['tags']);
   });
 
   it('names a field both changed differently, and not one both changed alike', () => {

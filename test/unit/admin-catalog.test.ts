@@ -25,6 +25,13 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
     });
   });
 
+  it('leaves an empty tag slug out (the API makes it, or says why it cannot) and checks a given one', () => {
+    expect(toBody('tag', { name: ' 東京 ', slug: ' ' }, true)).toEqual({ body: { name: '東京' } });
+    expect(toBody('tag', { name: 'News', slug: 'news' }, false)).toEqual({ body: { name: 'News', slug: 'news' } });
+    const bad = toBody('tag', { name: 'News', slug: 'News!' }, true);
+    expect('issues' in bad && bad.issues.map((i) => i.path)).toEqual(['slug']);
+  });
+
   it('keeps a textarea as typed and trims one-line fields', () => {
     expect(
       toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true),

@@ -1,4 +1,5 @@
 import type { ArticleDto, ArticleFormat } from '../../../worker/src/features/articles/article.schema';
+import type { TagRef } from '../../../worker/src/features/tags/tags.schema';
 
 /** What the editor changes on an article (PATCH /v1/articles/:id), as the fields hold it. */
 export interface ArticleFields {
@@ -7,25 +8,39 @@ export interface ArticleFields {
   format: ArticleFormat;
   siteId: string;
   authorIds: string[];
+  /** In order, with their names (for the picker and local drafts); sent as `tagIds`. Absent: none (older drafts). */
+  tags?: TagRef[];
 }
+
+/** What a PATCH sends for the fields. */
+export type ArticleFieldsBody = Partial<
+  Omit<ArticleFields, 'siteId' | 'tags'> & { siteId: string | null; tagIds: string[] }
+>;
+
+const tagIdsOf = (f: ArticleFields): string[] => (f.tags ?? []).map((t) => t.id);
 
 export const EMPTY_FIELDS: ArticleFields = { title: '', body: '', format: 'markdown', siteId: '', authorIds: [] };
 
 export function fieldsOf(a: ArticleDto): ArticleFields {
-  return { title: a.title, body: a.body, format: a.format, siteId: a.siteId ?? '', authorIds: [...a.authorIds] };
+  return {
+    title: a.title,
+    body: a.body,
+    format: a.format,
+    siteId: a.siteId ?? '',
+    authorIds: [...a.authorIds],
+    tags: a.tags.map(({ id, name, slug }) => ({ id, name, slug })),
+  };
 }
 
 /** The request body for what differs from `base`: only changed fields are sent, so a save never reverts another's. */
-export function changedFields(
-  base: ArticleFields,
-  now: ArticleFields,
-): Partial<Omit<ArticleFields, 'siteId'> & { siteId: string | null }> {
-  const out: Partial<Omit<ArticleFields, 'siteId'> & { siteId: string | null }> = {};
+export function changedFields(base: ArticleFields, now: ArticleFields): ArticleFieldsBody {
+  const out: ArticleFieldsBody = {};
   if (now.title !== base.title) out.title = now.title;
   if (now.body !== base.body) out.body = now.body;
   if (now.format !== base.format) out.format = now.format;
   if (now.siteId !== base.siteId) out.siteId = now.siteId || null;
   if (now.authorIds.join() !== base.authorIds.join()) out.authorIds = [...now.authorIds];
+  if (tagIdsOf(now).join() !== tagIdsOf(base).join()) out.tagIds = tagIdsOf(now);
   return out;
 }
 
@@ -45,7 +60,11 @@ export const FIELD_LABELS: Record<FieldName, string> = {
   format: 'Format',
   siteId: 'Site',
   authorIds: 'Authors',
+  tags: 'Tags',
 };
+
+/** The request body's key for a field (tags travel as their ids). */
+const bodyKey = (name: FieldName): string => (name === 'tags' ? 'tagIds' : name);
 
 /**
  * After a 412: three-way merge of this editor's fields (`mine`, edited from
@@ -61,13 +80,13 @@ export function mergeFields(
 ): { merged: ArticleFields; conflicts: FieldName[] } {
   const ours = changedFields(base, mine);
   const other = changedFields(base, theirs);
-  const merged: ArticleFields = { ...mine, authorIds: [...mine.authorIds] };
+  const merged: ArticleFields = { ...mine, authorIds: [...mine.authorIds], ...(mine.tags && { tags: [...mine.tags] }) };
   const conflicts: FieldName[] = [];
   for (const name of Object.keys(FIELD_LABELS) as FieldName[]) {
-    const mineChanged = name in ours;
-    const theirsChanged = name in other;
+    const mineChanged = bodyKey(name) in ours;
+    const theirsChanged = bodyKey(name) in other;
     if (theirsChanged && !mineChanged) (merged as unknown as Record<FieldName, unknown>)[name] = theirs[name];
-    else if (theirsChanged && mineChanged && name in changedFields(theirs, mine)) conflicts.push(name);
+    else if (theirsChanged && mineChanged && bodyKey(name) in changedFields(theirs, mine)) conflicts.push(name);
   }
   return { merged, conflicts };
 }

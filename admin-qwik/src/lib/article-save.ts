@@ -55,8 +55,9 @@ export async function saveArticle(
   const problem = titleProblem(now.title);
   if (!id) {
     if (problem) return { kind: 'invalid', message: problem };
+    const { tags, ...fields } = now;
     const res = await call('post', '/v1/articles', {
-      body: { ...now, siteId: now.siteId || null, authorIds: now.authorIds },
+      body: { ...fields, siteId: now.siteId || null, tagIds: (tags ?? []).map((t) => t.id) },
     });
     if (!res.ok) return failed(res);
     return settled(res.data.article.id, true, now, res.data.article, res.etag ?? null, true);

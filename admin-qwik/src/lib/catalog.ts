@@ -5,16 +5,17 @@ import {
   UpdateAuthorSchema,
 } from '../../../worker/src/features/authors/author.schema';
 import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/features/sites/site.schema';
+import { CreateTagSchema, type TagDto, UpdateTagSchema } from '../../../worker/src/features/tags/tags.schema';
 import type { Issue } from './result';
 
-export type { AuthorDto, SiteDto };
+export type { AuthorDto, SiteDto, TagDto };
 
 /**
- * Sites and authors: two small catalogues with one screen shape (list with
+ * Sites, authors and tags: small catalogues with one screen shape (list with
  * paging, create, edit, delete with confirmation). What differs is data,
  * described here; the rules are the API's own zod schemas, imported as is.
  */
-export type CatalogKind = 'site' | 'author';
+export type CatalogKind = 'site' | 'author' | 'tag';
 
 export interface FieldDef {
   name: string;
@@ -84,9 +85,33 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
       },
     ],
   },
+  tag: {
+    kind: 'tag',
+    noun: 'tag',
+    title: 'Tags',
+    endpoint: '/v1/tags',
+    metaField: 'slug',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 200 },
+      {
+        name: 'slug',
+        label: 'Slug',
+        type: 'text',
+        required: false,
+        maxLength: 100,
+        hint: 'How sites ask for the tag (?tag=…): lower-case letters and digits joined by hyphens; left empty on a new tag, it is made from the name.',
+      },
+    ],
+  },
 };
 
-export type CatalogItem = (SiteDto | AuthorDto) & Record<string, unknown>;
+const SCHEMAS = {
+  site: { create: CreateSiteSchema, update: UpdateSiteSchema },
+  author: { create: CreateAuthorSchema, update: UpdateAuthorSchema },
+  tag: { create: CreateTagSchema, update: UpdateTagSchema },
+} as const;
+
+export type CatalogItem = (SiteDto | AuthorDto | TagDto) & Record<string, unknown>;
 
 /** `Ada Lovelace` → `ada-lovelace` (accents dropped; what the API's slug rule accepts). */
 export function slugify(text: string): string {
@@ -102,7 +127,7 @@ export function slugify(text: string): string {
 
 /**
  * The form's values → the request body, checked with the API's schema.
- * Empty optional text becomes null (cleared); an empty slug is made from the name.
+ * Empty optional text becomes null (cleared); an empty slug is made from the name (a tag's by the API).
  */
 export function toBody(
   kind: CatalogKind,
@@ -113,13 +138,13 @@ export function toBody(
   for (const f of CATALOGS[kind].fields) {
     const raw = values[f.name] ?? '';
     const value = f.type === 'textarea' ? raw : raw.trim();
-    if (f.name === 'slug' && value === '') body.slug = slugify(values.name ?? '');
-    else if (!f.required && value === '') body[f.name] = null;
+    // The API makes a tag's slug itself (and says so when the name gives none); authors need one.
+    if (f.name === 'slug' && value === '') {
+      if (kind !== 'tag') body.slug = slugify(values.name ?? '');
+    } else if (!f.required && value === '') body[f.name] = null;
     else body[f.name] = value;
   }
-  const schema =
-    kind === 'site' ? (isNew ? CreateSiteSchema : UpdateSiteSchema) : isNew ? CreateAuthorSchema : UpdateAuthorSchema;
-  const result = schema.safeParse(body);
+  const result = SCHEMAS[kind][isNew ? 'create' : 'update'].safeParse(body);
   if (result.success) return { body };
   return { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
 }

@@ -9,6 +9,7 @@ import {
   IconMedia,
   IconSettings,
   IconSites,
+  IconTags,
   IconUsers,
   IconWebhooks,
 } from '../components/icons/icons';
@@ -44,6 +45,7 @@ export const SCREENS: readonly Screen[] = [
     icon: IconAuthors,
     ready: true,
   },
+  { href: '/tags', label: 'Tags', summary: 'Topics articles are filed under.', icon: IconTags, ready: true },
   { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
   {
     href: '/users',

@@ -11,6 +11,7 @@ import { schedulingFeature } from '../features/scheduling/scheduling.feature.js'
 import { sitesFeature } from '../features/sites/sites.feature.js';
 import { syndicationFeature } from '../features/syndication/syndication.feature.js';
 import { systemFeature } from '../features/system/system.feature.js';
+import { tagsFeature } from '../features/tags/tags.feature.js';
 import { webhooksFeature } from '../features/webhooks/webhooks.feature.js';
 
 /**
@@ -27,6 +28,7 @@ export const FEATURES = [
   syndicationFeature,
   sitesFeature,
   authorsFeature,
+  tagsFeature,
   purgeFeature,
   mediaFeature,
   previewsFeature,

@@ -16,6 +16,7 @@ import { ReauthDialog } from './reauth-dialog';
 import { SaveState } from './save-state';
 import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
+import { TagPicker } from './tag-picker';
 import { useArticleEditor } from './use-article-editor';
 
 /**
@@ -252,6 +253,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           sites={ed.sites.value}
           authors={ed.authors.value}
         />
+        <section class="card">
+          <TagPicker selected={ed.tags} />
+        </section>
         {id ? (
           <ImageUploader
             articleId={id}

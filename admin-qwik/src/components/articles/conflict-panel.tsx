@@ -26,6 +26,7 @@ export const ConflictPanel = component$(
       if (name === 'siteId') return props.sites.find((s) => s.id === f.siteId)?.name ?? (f.siteId || 'No site');
       if (name === 'authorIds')
         return f.authorIds.map((id) => props.authors.find((a) => a.id === id)?.name ?? id).join(', ') || 'No authors';
+      if (name === 'tags') return (f.tags ?? []).map((t) => t.name).join(', ') || 'No tags';
       return f[name] || '(empty)';
     };
     return (

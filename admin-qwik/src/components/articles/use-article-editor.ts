@@ -41,6 +41,7 @@ export function useArticleEditor(isNew: boolean) {
     format: useSignal<ArticleFields['format']>('markdown'),
     siteId: useSignal(''),
     authorIds: useSignal<string[]>([]),
+    tags: useSignal<NonNullable<ArticleFields['tags']>>([]),
     titleTouched: useSignal(false),
     error: useSignal<string | null>(null),
     status: useSignal<string | null>(null),
@@ -60,13 +61,14 @@ export function useArticleEditor(isNew: boolean) {
     // The title as it is now (typing can outrun the input handler while the page resumes).
     const input = document.getElementById('article-title') as HTMLInputElement | null;
     if (input) s.title.value = input.value;
-    const { title, body, format, siteId, authorIds } = s;
+    const { title, body, format, siteId, authorIds, tags } = s;
     return {
       title: title.value,
       body: body.value,
       format: format.value,
       siteId: siteId.value,
       authorIds: authorIds.value,
+      tags: tags.value,
     };
   });
   const key = $(() => draftKey(session.user?.id, s.id.value));
@@ -82,6 +84,7 @@ export function useArticleEditor(isNew: boolean) {
     s.format.value = f.format;
     s.siteId.value = f.siteId;
     s.authorIds.value = [...f.authorIds];
+    s.tags.value = [...(f.tags ?? [])];
   });
 
   /** A 412: their version becomes the base; what only they changed comes in, what both changed is asked. */
@@ -217,7 +220,7 @@ export function useArticleEditor(isNew: boolean) {
   });
 
   useVisibleTask$(({ track }) => {
-    track(() => [s.body.value, s.format.value, s.siteId.value, s.authorIds.value, s.nudge.value]);
+    track(() => [s.body.value, s.format.value, s.siteId.value, s.authorIds.value, s.tags.value, s.nudge.value]);
     void changed();
   });
 
@@ -232,6 +235,7 @@ export function useArticleEditor(isNew: boolean) {
       format: s.format.value,
       siteId: s.siteId.value,
       authorIds: s.authorIds.value,
+      tags: s.tags.value,
     };
     const blankNew = !s.id.value && isBlank(now);
     if (blankNew || (s.saveState.value === 'saved' && sameFields(s.base.value, now))) return false;

@@ -3,7 +3,7 @@ import { type ApiBody, call, type Result } from '../../lib/typed-api';
 
 type Page = { items: CatalogItem[]; nextCursor: string | null };
 
-/** The four calls of a catalogue screen, the same for sites and authors, each typed by its own route. */
+/** The four calls of a catalogue screen, the same for sites, authors and tags, each typed by its own route. */
 export interface CatalogApi {
   list(query: { limit: string; cursor?: string }): Promise<Result<Page>>;
   /** `body` comes from toBody(), checked with the route's own zod schema. */
@@ -39,5 +39,15 @@ export const CATALOG_API: Record<CatalogKind, CatalogApi> = {
         await call('patch', '/v1/authors/{id}', { path: { id }, body: body as ApiBody<'/v1/authors/{id}', 'patch'> }),
       ),
     remove: (id) => call('delete', '/v1/authors/{id}', { path: { id } }),
+  },
+  tag: {
+    list: (query) => call('get', '/v1/tags', { query }),
+    create: async (body) => item('tag', await call('post', '/v1/tags', { body: body as ApiBody<'/v1/tags', 'post'> })),
+    update: async (id, body) =>
+      item(
+        'tag',
+        await call('patch', '/v1/tags/{id}', { path: { id }, body: body as ApiBody<'/v1/tags/{id}', 'patch'> }),
+      ),
+    remove: (id) => call('delete', '/v1/tags/{id}', { path: { id } }),
   },
 };

@@ -118,6 +118,13 @@ export const IconAuthors = (p: IconProps) => (
   </Icon>
 );
 
+export const IconTags = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 12V4h8l10 10-8 8z" />
+    <circle cx="7.5" cy="8.5" r="1.5" />
+  </Icon>
+);
+
 export const IconProfile = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="8" r="4" />

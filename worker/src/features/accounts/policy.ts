@@ -18,6 +18,7 @@ export const POLICY = {
   'activity.read': 'verified',
   'sites.write': 'verified',
   'authors.write': 'verified',
+  'tags.write': 'verified',
   'system.read': 'verified',
   'purge.configure': 'owner',
   'purge.run': 'owner',
@@ -39,7 +40,7 @@ export type Permission = keyof typeof POLICY;
  */
 export const SCOPE_GRANTS: Record<ApiKeyScope, readonly Permission[]> = {
   'content:read': ['content.readOffline'],
-  'content:write': ['content.write', 'sites.write', 'authors.write'],
+  'content:write': ['content.write', 'sites.write', 'authors.write', 'tags.write'],
   'media:write': ['media.upload', 'media.read', 'media.manage'],
 };
 export type Decision = 'allow' | 'unauthenticated' | 'forbidden';

@@ -4,6 +4,7 @@ import { ErrorSchema } from '../../contract/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
 import { ImageSchema } from '../media/media.schema.js';
+import { TagRefSchema, TagSlugSchema } from '../tags/tags.schema.js';
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
 export { LONE_SURROGATE };
@@ -36,6 +37,8 @@ export const CreateArticleSchema = z.object({
   format: ArticleFormatSchema.optional().default('markdown'),
   siteId: IdSchema.nullable().optional(),
   authorIds: z.array(IdSchema).max(50).optional(),
+  /** In the order the article shows them. */
+  tagIds: z.array(IdSchema).max(50).optional(),
   seo: SeoInputSchema.optional(),
 });
 export type CreateArticleInput = z.output<typeof CreateArticleSchema>;
@@ -46,12 +49,15 @@ export const UpdateArticleSchema = z.object({
   format: ArticleFormatSchema.optional(),
   siteId: IdSchema.nullable().optional(),
   authorIds: z.array(IdSchema).max(50).optional(),
+  tagIds: z.array(IdSchema).max(50).optional(),
 });
 export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
 
 export const ListArticlesQuerySchema = PageQuerySchema.extend({
   status: z.enum(ARTICLE_STATUSES).optional(),
   siteId: IdSchema.optional(),
+  /** A tag's slug: only the articles that carry it. */
+  tag: TagSlugSchema.optional(),
 });
 
 export const ArticleSchema = z
@@ -63,6 +69,7 @@ export const ArticleSchema = z
     status: z.enum(ARTICLE_STATUSES),
     siteId: z.uuid().nullable(),
     authorIds: z.array(z.uuid()),
+    tags: z.array(TagRefSchema),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     publishedAt: TimestampSchema.nullable(),

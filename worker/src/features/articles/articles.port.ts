@@ -14,6 +14,8 @@ export interface Article {
   siteId: string | null;
   /** In the order the editor gave them. */
   authorIds: string[];
+  /** In the order the editor gave them. */
+  tagIds: string[];
   createdAt: Date;
   updatedAt: Date;
   /** First publication; null while never published. */
@@ -28,12 +30,16 @@ export interface Article {
 export interface ArticleListQuery {
   status?: ArticleStatus;
   siteId?: string;
+  /** A tag's slug. */
+  tag?: string;
   limit: number;
   /** Keyset: only articles with an id lower than this (ids are UUIDv7, newest first). */
   beforeId?: string;
 }
 
-export type ArticlePatch = Partial<Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'seo'>>;
+export type ArticlePatch = Partial<
+  Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'tagIds' | 'seo'>
+>;
 
 /**
  * The versions a write is conditional on (an If-Match): it happens only while
@@ -51,7 +57,7 @@ export class StaleArticle extends DomainError {
 }
 
 export interface ArticlesRepository {
-  /** Unknown siteId or authorIds → DomainError('invalid_request'). */
+  /** Unknown siteId, authorIds or tagIds → DomainError('invalid_request'), naming them. */
   create(article: Article): Promise<void>;
   findById(id: string): Promise<Article | null>;
   /** Newest first (id descending). */

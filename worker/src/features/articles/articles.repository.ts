@@ -15,6 +15,7 @@ import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from '../../adapters
 import { DomainError } from '../../core/domain/errors.js';
 import type { Image } from '../media/images.port.js';
 import { toImage } from '../media/images.repository.js';
+import { createArticleTagLinks } from '../tags/article-tags.repository.js';
 import {
   type Article,
   type ArticleListQuery,
@@ -27,7 +28,12 @@ import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
 
-const toArticle = (row: ArticleRow, authorIds: string[]): Article => ({ ...row, authorIds, seo: parseSeo(row.seo) });
+const toArticle = (row: ArticleRow, authorIds: string[], tagIds: string[]): Article => ({
+  ...row,
+  authorIds,
+  tagIds,
+  seo: parseSeo(row.seo),
+});
 
 /** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
 function parseSeo(text: string | null): SeoDto {
@@ -77,6 +83,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       .orderBy(asc(articleAuthors.position)),
     'article_authors_by_article',
   );
+  const tagLinks = createArticleTagLinks(kit);
 
   function authorIdsOf(input: string[] | undefined): string[] | undefined {
     if (input === undefined) return undefined;
@@ -106,15 +113,16 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return map;
   }
 
-  // One prepared statement per combination of filters (8 at most), values as placeholders.
+  // One prepared statement per combination of filters (16 at most), values as placeholders.
   const listReads = new Map<string, PreparedRead<ArticleRow>>();
-  function listRead(status: boolean, site: boolean, before: boolean): PreparedRead<ArticleRow> {
-    const name = `articles_list_${Number(status)}${Number(site)}${Number(before)}`;
+  function listRead(status: boolean, site: boolean, tag: boolean, before: boolean): PreparedRead<ArticleRow> {
+    const name = `articles_list_${Number(status)}${Number(site)}${Number(tag)}${Number(before)}`;
     let read = listReads.get(name);
     if (!read) {
       const conditions = [
         status ? eq(articles.status, sql.placeholder('status')) : undefined,
         site ? eq(articles.siteId, sql.placeholder('siteId')) : undefined,
+        tag ? tagLinks.carrying(sql.placeholder('tag')) : undefined,
         before ? lt(articles.id, sql.placeholder('before')) : undefined,
       ];
       read = kit.prepare(
@@ -132,7 +140,11 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   }
 
   /** After a foreign-key failure: name what was missing, so the client can fix it. */
-  async function missingReferences(siteId: string | null | undefined, authorIds: string[] | undefined) {
+  async function missingReferences(
+    siteId: string | null | undefined,
+    authorIds: string[] | undefined,
+    tagIds?: string[],
+  ) {
     const issues: { path: string; message: string }[] = [];
     if (siteId) {
       const found = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).limit(1);
@@ -148,7 +160,8 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         if (!known.has(id)) issues.push({ path: `authorIds.${i}`, message: `author ${id} does not exist` });
       });
     }
-    const message = issues.map((i) => i.message).join('; ') || 'a referenced site or author does not exist';
+    issues.push(...(await tagLinks.missing(tagIds)));
+    const message = issues.map((i) => i.message).join('; ') || 'a referenced site, author or tag does not exist';
     return new DomainError('invalid_request', message, issues);
   }
 
@@ -198,12 +211,17 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   async function findById(id: string): Promise<Article | null> {
     const key = normalizeId(id);
     if (key === null) return null;
-    // Both reads at once: two overlapping round trips on a server database instead of two in a row.
-    const [[row], links] = await Promise.all([byId({ id: key }), authorsOf({ id: key })]);
+    // The reads at once: overlapping round trips on a server database instead of one after another.
+    const [[row], links, tagIds] = await Promise.all([
+      byId({ id: key }),
+      authorsOf({ id: key }),
+      tagLinks.ofArticle(key),
+    ]);
     if (!row) return null;
     return toArticle(
       row,
       links.map((l) => l.authorId),
+      tagIds,
     );
   }
 
@@ -214,6 +232,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const id = requireId(article.id, 'id');
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
       const authorIds = authorIdsOf(article.authorIds) ?? [];
+      const tagIds = tagLinks.idsOf(article.tagIds) ?? [];
       refuseNul({ title: article.title, body: article.body });
       refuseOversizedRow(kit, { title: article.title, body: article.body, seo: seoText(article.seo) });
       try {
@@ -233,9 +252,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             version: article.version,
           }),
           ...linkInserts(tx, id, authorIds),
+          ...tagLinks.writes(tx, id, tagIds, false),
         ]);
       } catch (err) {
-        if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds);
+        if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds, tagIds);
         if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An article with this id already exists');
         throw err;
       }
@@ -246,10 +266,12 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
       if (siteId === null) return [];
       const before = query.beforeId === undefined ? undefined : requireId(query.beforeId, 'cursor');
-      const read = listRead(query.status !== undefined, siteId !== undefined, before !== undefined);
-      const rows = await read({ status: query.status, siteId, before, limit });
-      const links = await linksFor(rows.map((r) => r.id));
-      return rows.map((row) => toArticle(row, links.get(row.id) ?? []));
+      const tag = query.tag !== undefined;
+      const read = listRead(query.status !== undefined, siteId !== undefined, tag, before !== undefined);
+      const rows = await read({ status: query.status, siteId, tag: query.tag, before, limit });
+      const ids = rows.map((r) => r.id);
+      const [links, tags] = await Promise.all([linksFor(ids), tagLinks.ofArticles(ids)]);
+      return rows.map((row) => toArticle(row, links.get(row.id) ?? [], tags.get(row.id) ?? []));
     },
 
     async update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion) {
@@ -259,6 +281,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId =
         patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
       const authorIds = authorIdsOf(patch.authorIds);
+      const tagIds = tagLinks.idsOf(patch.tagIds);
       const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
       refuseNul({ title: patch.title, body: patch.body });
       refuseOversizedRow(kit, { title: patch.title, body: patch.body, seo });
@@ -277,16 +300,23 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         // The article's own row is written last, so its result says whether the write happened.
         results = await kit.atomic((tx) => {
           const row = tx.update(articles).set(set).where(where);
-          if (authorIds === undefined) return [row];
+          // Conditional: the links change only while the article is at a named version.
+          const atVersion = ifVersion === undefined ? undefined : where;
+          const tagWrites = tagIds === undefined ? [] : tagLinks.writes(tx, key, tagIds, true, atVersion);
+          if (authorIds === undefined) return [...(atVersion && tagIds ? [lockRow(tx, key)] : []), ...tagWrites, row];
           const unlink = tx.delete(articleAuthors);
           if (ifVersion === undefined) {
-            return [unlink.where(eq(articleAuthors.articleId, key)), ...linkInserts(tx, key, authorIds), row];
+            return [
+              unlink.where(eq(articleAuthors.articleId, key)),
+              ...linkInserts(tx, key, authorIds),
+              ...tagWrites,
+              row,
+            ];
           }
-          // Conditional: the links change only while the article is at a named version.
-          const atVersion = sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
+          const stillAt = sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
           return [
             lockRow(tx, key),
-            unlink.where(and(eq(articleAuthors.articleId, key), atVersion)),
+            unlink.where(and(eq(articleAuthors.articleId, key), stillAt)),
             ...authorIds.map((authorId, position) =>
               tx.insert(articleAuthors).select(
                 tx
@@ -299,6 +329,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
                   .where(where),
               ),
             ),
+            ...tagWrites,
             row,
           ];
         });
@@ -306,7 +337,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         if (!kit.isForeignKeyViolation(err)) throw err;
         // The new links also fail when the article itself is gone.
         if (!(await exists(key))) return null;
-        throw await missingReferences(siteId, authorIds);
+        throw await missingReferences(siteId, authorIds, tagIds);
       }
       if (kit.affectedRows(results[results.length - 1]) === 0) return missedWrite(key, ifVersion);
       return findById(key);

@@ -11,6 +11,7 @@ import { originalKey } from '../media/blob-keys.js';
 import { toImageDto } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { ImageDto } from '../media/media.schema.js';
+import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';
 import { type Article, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
@@ -58,10 +59,11 @@ export interface ListArticlesInput {
   cursor?: string | undefined;
   status?: ArticleStatus | undefined;
   siteId?: string | undefined;
+  tag?: string | undefined;
 }
 
-/** Domain → wire. */
-export function toArticleDto(a: Article, images: Image[]): ArticleDto {
+/** Domain → wire; `tags` holds every known tag (a tag deleted meanwhile is left out). */
+export function toArticleDto(a: Article, images: Image[], tags: ReadonlyMap<string, TagRef>): ArticleDto {
   return {
     id: a.id,
     title: a.title,
@@ -70,6 +72,7 @@ export function toArticleDto(a: Article, images: Image[]): ArticleDto {
     status: a.status,
     siteId: a.siteId,
     authorIds: a.authorIds,
+    tags: a.tagIds.flatMap((id) => tags.get(id) ?? []),
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
     publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
@@ -84,8 +87,11 @@ export function createArticlesService(deps: ArticlesDeps) {
   const { repos, blobs, clock, ids, logError } = deps;
 
   const withImages = async (article: Article): Promise<ArticleDto> => {
-    const images = await repos.images.listForArticles([article.id]);
-    return toArticleDto(article, images.get(article.id) ?? []);
+    const [images, tags] = await Promise.all([
+      repos.images.listForArticles([article.id]),
+      repos.tags.refsByIds(article.tagIds),
+    ]);
+    return toArticleDto(article, images.get(article.id) ?? [], tags);
   };
 
   /** Unknown and hidden look the same from outside: one uniform 404. */
@@ -132,8 +138,12 @@ export function createArticlesService(deps: ArticlesDeps) {
       // The images are asked for beside the article, not after it: on a
       // server database the round trips overlap (docs/benchmarks.md). They
       // are used only once the article is known to be visible to the caller.
-      const [article, images] = await Promise.all([visible(actor, id), repos.images.listForArticles([id])]);
-      return toArticleDto(article, images.get(id) ?? []);
+      const [article, images, tags] = await Promise.all([
+        visible(actor, id),
+        repos.images.listForArticles([id]),
+        repos.tags.refsOfArticle(id),
+      ]);
+      return toArticleDto(article, images.get(id) ?? [], new Map(tags.map((t) => [t.id, t])));
     },
 
     /** The article as a read answers it, whatever its status: for previews, webhooks and the scheduler. */
@@ -147,12 +157,17 @@ export function createArticlesService(deps: ArticlesDeps) {
       const rows = await repos.articles.list({
         status,
         siteId: input.siteId,
+        tag: input.tag,
         limit: input.limit + 1,
         beforeId: decodeCursor(input.cursor),
       });
       const page = rows.slice(0, input.limit);
-      const images = await repos.images.listForArticles(page.map((a) => a.id));
-      return toPage(rows, input.limit, (a) => toArticleDto(a, images.get(a.id) ?? []));
+      // One read for the page's images, one for its tags: never one per article.
+      const [images, tags] = await Promise.all([
+        repos.images.listForArticles(page.map((a) => a.id)),
+        repos.tags.refsByIds(page.flatMap((a) => a.tagIds)),
+      ]);
+      return toPage(rows, input.limit, (a) => toArticleDto(a, images.get(a.id) ?? [], tags));
     },
 
     async create(input: CreateArticleInput): Promise<ArticleDto> {
@@ -165,6 +180,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         status: 'offline',
         siteId: input.siteId ?? null,
         authorIds: input.authorIds ?? [],
+        tagIds: input.tagIds ?? [],
         createdAt: now,
         updatedAt: now,
         publishedAt: null,
@@ -173,7 +189,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         version: 1,
       };
       await repos.articles.create(article);
-      return toArticleDto(article, []);
+      return toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds));
     },
 
     /** `changed` is false for a patch that names no field: nothing is written, `updatedAt` stays. */

@@ -76,12 +76,16 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
           await source.request('/v1/authors', { method: 'POST', token: owner, json: { name: 'Ada', slug: 'ada' } })
         ).json()
       ).author;
+      const tag = (
+        await (await source.request('/v1/tags', { method: 'POST', token: owner, json: { name: 'Travel' } })).json()
+      ).tag;
       const article = await createArticle(source, owner, {
         title: 'Moved',
         body: '# Hi\n\nthere',
         format: 'markdown',
         siteId: site.id,
         authorIds: [author.id],
+        tagIds: [tag.id],
       });
       articleId = article.id;
       const image = (await (await upload(source, owner, articleId, JPEG_400x300)).json()).image;
@@ -110,7 +114,17 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect(all[0]).toMatchObject({ kind: 'header', format: 'edge-cms.export/1', product: 'edge-cms' });
       expect(all.at(-1)).toEqual({ kind: 'end', rows: all.filter((r) => r.kind === 'row').length, blobs: 2 });
       const tables = new Set(all.filter((r) => r.kind === 'row').map((r) => r.table));
-      for (const t of ['users', 'sites', 'authors', 'articles', 'articleAuthors', 'images', 'articleImages'])
+      for (const t of [
+        'users',
+        'sites',
+        'authors',
+        'tags',
+        'articles',
+        'articleAuthors',
+        'articleTags',
+        'images',
+        'articleImages',
+      ])
         expect(tables).toContain(t);
       const text = lines.join('\n');
       for (const secret of [
@@ -145,7 +159,7 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect(imported).toMatchObject({
         images: 2,
         accountsWithoutPassword: 1,
-        rows: { articles: 2, sites: 1, authors: 1 },
+        rows: { articles: 2, sites: 1, authors: 1, tags: 1, articleTags: 1 },
       });
       expect(await read(api, token)).toEqual(before.article);
       expect(await seo(api, token)).toEqual(before.seo);

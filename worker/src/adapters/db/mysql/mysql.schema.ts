@@ -124,6 +124,35 @@ export const articleAuthors = mysqlTable(
   ],
 );
 
+/** Tags articles carry (features/tags/); `slug` is how the public asks for them (`?tag=`). */
+export const tags = mysqlTable('tags', {
+  id: id('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  slug: varchar('slug', { length: 255 }).notNull().unique('tags_slug_unique'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/** An article's tags, in the editor's order; deleting either side removes the link. */
+export const articleTags = mysqlTable(
+  'article_tags',
+  {
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    tagId: id('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    position: int('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'article_tags_pk', columns: [t.articleId, t.tagId] }),
+    // The `?tag=` filter goes from the tag to its articles.
+    index('article_tags_tag_id_idx').on(t.tagId),
+    index('article_tags_article_id_position_idx').on(t.articleId, t.position),
+  ],
+);
+
 export const images = mysqlTable(
   'images',
   {
