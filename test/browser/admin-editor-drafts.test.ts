@@ -69,6 +69,7 @@ describe('admin editor keeps what was typed', () => {
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
     await page.goto(`${base}/articles/new`);
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).pressSequentially('Quick');
     await page.locator('#image-file').waitFor({ state: 'attached', ...POLL });
     await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);

@@ -272,7 +272,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             <p>Give the article a title: it is saved as a draft, and images can be added to it.</p>
           </section>
         )}
-        {a && id && <SeoPanel articleId={id} title={a.title} images={ed.images.value} />}
+        {a && id && <SeoPanel articleId={id} title={a.title} images={ed.images.value} etag={ed.etag} />}
         {a && id && <ScheduleAndPreview article={ed.article} />}
       </aside>
       <ReauthDialog />

@@ -219,6 +219,14 @@ export function useArticleEditor(isNew: boolean) {
     s.status.value = online ? 'Saved and published: the article is online.' : 'Unpublished: the article is offline.';
   });
 
+  // Writes from the side panel (schedule) hand back the article: its version names the current one, so the
+  // next save's If-Match is not stale because of our own change (the ETag is `"v<version>"`, see the API).
+  useVisibleTask$(({ track }) => {
+    const version = track(() => s.article.value?.version);
+    const known = Number(/^"v(\d+)"$/.exec(s.etag.value ?? '')?.[1] ?? 0);
+    if (version && known && version > known) s.etag.value = `"v${version}"`;
+  });
+
   useVisibleTask$(({ track }) => {
     track(() => [s.body.value, s.format.value, s.siteId.value, s.authorIds.value, s.tags.value, s.nudge.value]);
     void changed();

@@ -1,0 +1,102 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiCall,
+  bodyText,
+  type Cms,
+  createOwner,
+  expectNoProblems,
+  fillBody,
+  newPage,
+  POLL,
+  signIn,
+  startCms,
+} from './admin-helpers.js';
+
+const EMAIL = 'conflict-owner@example.com';
+
+interface Article {
+  id: string;
+  title: string;
+  body: string;
+  version: number;
+}
+
+/**
+ * Issue #15, "stale saves overwrite others": the editor sends only what it
+ * changed, with If-Match; on a 412 it merges what only the other side
+ * changed and asks about what both changed.
+ */
+describe('admin editor and a version saved meanwhile', () => {
+  let cms: Cms;
+  let token: string;
+  beforeAll(async () => {
+    cms = await startCms();
+    token = await createOwner(cms.server, EMAIL);
+  });
+  afterAll(async () => {
+    await cms?.stop();
+  });
+
+  const stored = async (id: string) =>
+    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  /** Editor A, elsewhere: a PATCH through the API while B's page is open. */
+  const otherEditorSaves = async (id: string, body: Partial<Article>) =>
+    expect((await apiCall(cms.server, 'PATCH', `/v1/articles/${id}`, token, body)).status).toBe(200);
+  /** Editor B: a page opened before A saved. */
+  async function openStale(
+    title: string,
+  ): Promise<{ id: string; page: Page; problems: Awaited<ReturnType<typeof newPage>>['problems'] }> {
+    const { id } = (
+      await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })
+    ).body.article;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, cms.server.url, EMAIL);
+    await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    expect(await bodyText(page)).toBe('Old body.');
+    return { id, page, problems };
+  }
+
+  it('keeps the other editor’s new title when a stale page saves a body change', async () => {
+    const { id, page, problems } = await openStale('Original title');
+    await otherEditorSaves(id, { title: 'Title by A' });
+    await fillBody(page, 'Body by B.');
+    await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body by B.');
+    expect((await stored(id)).title).toBe('Title by A');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue(), POLL).toBe('Title by A');
+    await page
+      .getByTestId('editor-status')
+      .getByText('Merged with changes someone else saved meanwhile.')
+      .waitFor(POLL);
+    expect(await page.getByTestId('conflict').count()).toBe(0);
+    expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 412 }]);
+  });
+
+  it('shows both versions of a field both changed, saves nothing until asked, and keeps the one chosen', async () => {
+    const { id, page, problems } = await openStale('Both edit the body');
+    await otherEditorSaves(id, { body: 'Body by A.' });
+    await fillBody(page, 'Body by B.');
+    const conflict = page.getByTestId('conflict');
+    await conflict.getByRole('heading', { name: 'Someone else saved this article meanwhile' }).waitFor(POLL);
+    expect(await conflict.getByTestId('conflict-body').getByTestId('theirs').textContent()).toBe('Body by A.');
+    expect(await conflict.getByTestId('conflict-body').getByTestId('mine').textContent()).toBe('Body by B.');
+    // Nothing is sent while both are on screen, even when typing on.
+    await fillBody(page, 'Body by B, still typing.');
+    await page.waitForTimeout(2_500);
+    expect((await stored(id)).body).toBe('Body by A.');
+    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body by B, still typing.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+
+    // Again, and this time theirs is taken.
+    await otherEditorSaves(id, { body: 'A again.' });
+    await fillBody(page, 'B again.');
+    await conflict.getByRole('button', { name: 'Take theirs' }).click();
+    await expect.poll(() => bodyText(page), POLL).toBe('A again.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+    expect((await stored(id)).body).toBe('A again.');
+    // (One entry stands for each of the 412s the two stale saves got.)
+    expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 412 }]);
+  });
+});
