@@ -132,6 +132,10 @@ export default component$(() => {
             <button type="button" class="button" onClick$={() => (detail.value = null)}>
               Close
             </button>
+            {/* ?download=1: the server sends it as an attachment under the name it was uploaded with. */}
+            <a class="button" href={`${d.url}?download=1`} download>
+              Download original
+            </a>
             <ConfirmButton
               label="Delete image"
               question={`Delete ${d.filename} and its variants?`}
