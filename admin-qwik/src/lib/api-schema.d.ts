@@ -5560,6 +5560,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request */
             400: {
                 headers: {
@@ -5693,6 +5700,13 @@ export interface operations {
                         tag: components["schemas"]["Tag"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, bad or expired token */
             401: {
