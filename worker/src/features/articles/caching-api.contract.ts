@@ -55,6 +55,7 @@ export function runCachingApiContract(name: string, setup: SetupApi) {
       `/v1/sites/${siteId}/feed.xml`,
       '/v1/authors',
       `/v1/authors/${authorId}`,
+      '/v1/tags',
     ];
 
     it('gives every public read a strong ETag and the public Cache-Control, and a 304 to a matching If-None-Match', async () => {
