@@ -3,6 +3,7 @@ import { QwikCityProvider, RouterOutlet } from '@builder.io/qwik-city';
 import { RouterHead } from './components/router-head';
 import './global.css';
 import './styles/article-list.css';
+import './styles/navigation.css';
 
 export default component$(() => (
   <QwikCityProvider>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
 import {
   bodyText,
@@ -40,7 +41,7 @@ describe('admin articles and media', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Articles' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Articles' }).click();
     await page.getByRole('link', { name: 'New article' }).click();
     await page.waitForURL(`${base}/articles/new`, POLL);
 
@@ -243,7 +244,7 @@ describe('admin articles and media', () => {
     expect((await fetch(`${base}${jpeg.url}?w=${stats.presets[0]}`)).status).toBe(200);
 
     await editorSettings(page, false);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Media' }).click();
     const grid = page.getByTestId('media-grid');
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
@@ -251,10 +252,19 @@ describe('admin articles and media', () => {
     await page.getByLabel('Search file names').fill(jpeg.filename.slice(0, 12));
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(1);
+    // The tile is a WebP variant, not the original: with the one fetched above, two variants.
+    await expect
+      .poll(() => grid.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL)
+      .toBe(true);
+    expect(await grid.locator('img').evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(
+      /\?w=\d+&format=webp$/,
+    );
     await page.getByRole('button', { name: `Open ${jpeg.filename}` }).click();
     const detail = page.getByTestId('media-detail');
     await detail.getByRole('heading', { name: jpeg.filename }).waitFor(POLL);
-    expect(await detail.locator('tbody tr').count()).toBe(1);
+    expect(
+      (await detail.locator('tbody tr').allTextContents()).map((row) => row.includes('image/webp')).sort(),
+    ).toEqual([false, true]);
     await expectNoSideScroll(page);
     expect(await detail.locator('tbody').textContent()).toContain(String(stats.presets[0]));
 
