@@ -227,7 +227,7 @@ describe('admin articles and media', () => {
     await expect.poll(() => images.locator('li').count(), POLL).toBe(2);
     await expectNoSideScroll(page);
     const apiImages = (await (await apiCall('GET', `/v1/articles/${id}/images`)).json()) as {
-      items: { url: string; filename: string; width: number }[];
+      items: { url: string; filename: string; originalName: string | null; width: number }[];
     };
     expect(apiImages.items.map((i) => i.width).sort()).toEqual([1, 400]);
     // Every image is loaded from the same origin (img-src 'self').
@@ -249,7 +249,7 @@ describe('admin articles and media', () => {
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
 
-    await page.getByLabel('Search file names').fill(jpeg.filename.slice(0, 12));
+    await page.getByLabel('Search images').fill(jpeg.filename.slice(0, 12));
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(1);
     // The tile is a WebP variant, not the original: with the one fetched above, two variants.
@@ -259,9 +259,11 @@ describe('admin articles and media', () => {
     expect(await grid.locator('img').evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(
       /\?w=\d+&format=webp$/,
     );
-    await page.getByRole('button', { name: `Open ${jpeg.filename}` }).click();
+    // Tiles and the detail name an image by the file name it was uploaded with.
+    const shown = jpeg.originalName ?? jpeg.filename;
+    await page.getByRole('button', { name: `Open ${shown}` }).click();
     const detail = page.getByTestId('media-detail');
-    await detail.getByRole('heading', { name: jpeg.filename }).waitFor(POLL);
+    await detail.getByRole('heading', { name: shown }).waitFor(POLL);
     expect(
       (await detail.locator('tbody tr').allTextContents()).map((row) => row.includes('image/webp')).sort(),
     ).toEqual([false, true]);

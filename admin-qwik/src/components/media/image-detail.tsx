@@ -2,6 +2,7 @@ import { component$, type QRL } from '@builder.io/qwik';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { type ApiAnswer, call } from '../../lib/typed-api';
 import { ConfirmButton } from '../ui/confirm-button';
+import { ImageWords, type SavedImage } from './image-words';
 
 /** GET /v1/media/{id}: the image and its stored variants. */
 export type ImageDetailDto = ApiAnswer<'/v1/media/{id}', 'get'>['image'];
@@ -9,23 +10,30 @@ export type ImageDetailDto = ApiAnswer<'/v1/media/{id}', 'get'>['image'];
 interface Props {
   image: ImageDetailDto;
   onClose$: QRL<() => void>;
+  onSaved$: QRL<(image: SavedImage) => void>;
   onDeleted$: QRL<(id: string, filename: string) => void>;
   onError$: QRL<(message: string) => void>;
 }
 
-/** One image of the library: its facts, its variants, delete. Close (or Escape, handled by the page) goes back. */
+/** One image of the library: its name and words (editable), facts, variants, delete. Close (or Escape, handled by the page) goes back. */
 export const ImageDetail = component$((props: Props) => {
   const d = props.image;
   return (
     <section class="card" aria-labelledby="detail-heading" data-testid="media-detail">
       <h2 id="detail-heading" tabIndex={-1}>
-        {d.filename}
+        {d.originalName ?? d.filename}
       </h2>
-      <img class="detail-image" src={d.url} alt={d.filename} width={d.width} height={d.height} />
+      <img class="detail-image" src={d.url} alt={d.alt} width={d.width} height={d.height} />
+      {d.caption && <p class="detail-caption">{d.caption}</p>}
+      <ImageWords image={d} onSaved$={props.onSaved$} />
       <dl class="facts">
         <dt>Size</dt>
         <dd>
           {d.width}×{d.height}, {formatBytes(d.bytes)} ({d.contentType})
+        </dd>
+        <dt>Stored as</dt>
+        <dd>
+          <code>{d.filename}</code>
         </dd>
         <dt>Uploaded</dt>
         <dd>{formatDateTime(d.createdAt)}</dd>
@@ -71,7 +79,7 @@ export const ImageDetail = component$((props: Props) => {
         </a>
         <ConfirmButton
           label="Delete image"
-          question={`Delete ${d.filename} and its variants?`}
+          question={`Delete ${d.originalName ?? d.filename} and its variants?`}
           confirmLabel="Yes, delete"
           danger
           onConfirm$={async () => {
@@ -80,7 +88,7 @@ export const ImageDetail = component$((props: Props) => {
               await props.onError$(res.message);
               return;
             }
-            await props.onDeleted$(d.id, d.filename);
+            await props.onDeleted$(d.id, d.originalName ?? d.filename);
           }}
         />
       </div>

@@ -94,8 +94,18 @@ export default component$(() => {
         preventdefault:submit
         onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}
       >
-        <label for="media-q">Search file names</label>
-        <input id="media-q" name="q" type="search" maxLength={48} />
+        <label for="media-q">Search images</label>
+        <input
+          id="media-q"
+          name="q"
+          type="search"
+          maxLength={48}
+          placeholder="Name, alt text or caption"
+          aria-describedby="media-q-hint"
+        />
+        <p class="hint" id="media-q-hint">
+          Matches the file's name, its alt text and its caption.
+        </p>
         <button type="submit" class="button">
           Search
         </button>
@@ -106,6 +116,10 @@ export default component$(() => {
         <ImageDetail
           image={d}
           onClose$={close}
+          onSaved$={(image) => {
+            detail.value = detail.value && { ...detail.value, ...image };
+            list.items = list.items.map((x) => (x.id === image.id ? image : x));
+          }}
           onDeleted$={async (id, filename) => {
             list.items = list.items.filter((x) => x.id !== id);
             status.value = `${filename} was deleted.`;
@@ -125,7 +139,7 @@ export default component$(() => {
               id={`open-${img.id}`}
               class="media-open"
               onClick$={() => open(img.id)}
-              aria-label={`Open ${img.filename}`}
+              aria-label={`Open ${img.originalName ?? img.filename}`}
             >
               {tile(img) && (
                 <img
@@ -140,7 +154,7 @@ export default component$(() => {
                 />
               )}
             </button>
-            <span class="media-name">{img.filename}</span>
+            <span class="media-name">{img.originalName ?? img.filename}</span>
             <span class="item-meta">
               {img.width}×{img.height}, {formatBytes(img.bytes)}
             </span>
