@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   type Cms,
   expectNoProblems,
@@ -73,8 +74,7 @@ describe('admin accounts', () => {
     await page.getByLabel('E-mail address').fill('owner@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.waitFor(POLL);
+    const nav = await mainNav(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), POLL).toBe('Edge CMS');
     expect(await page.getByTestId('whoami').textContent()).toContain('Olive Owner');
     expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(1);

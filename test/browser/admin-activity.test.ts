@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   apiCall,
   type Cms,
@@ -40,7 +41,7 @@ describe('admin activity log', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Activity' }).click();
     const total = page.getByTestId('activity-total');
     await total.waitFor(POLL);
     const summary = (

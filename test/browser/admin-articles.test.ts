@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import { JPEG_400x300, PNG_1x1 } from '../support/images.js';
 import {
   bodyText,
@@ -40,7 +41,7 @@ describe('admin articles and media', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, EMAIL);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Articles' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Articles' }).click();
     await page.getByRole('link', { name: 'New article' }).click();
     await page.waitForURL(`${base}/articles/new`, POLL);
 
@@ -226,7 +227,7 @@ describe('admin articles and media', () => {
     await expect.poll(() => images.locator('li').count(), POLL).toBe(2);
     await expectNoSideScroll(page);
     const apiImages = (await (await apiCall('GET', `/v1/articles/${id}/images`)).json()) as {
-      items: { url: string; filename: string; width: number }[];
+      items: { url: string; filename: string; originalName: string | null; width: number }[];
     };
     expect(apiImages.items.map((i) => i.width).sort()).toEqual([1, 400]);
     // Every image is loaded from the same origin (img-src 'self').
@@ -243,18 +244,29 @@ describe('admin articles and media', () => {
     expect((await fetch(`${base}${jpeg.url}?w=${stats.presets[0]}`)).status).toBe(200);
 
     await editorSettings(page, false);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Media' }).click();
     const grid = page.getByTestId('media-grid');
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
 
-    await page.getByLabel('Search file names').fill(jpeg.filename.slice(0, 12));
+    await page.getByLabel('Search images').fill(jpeg.filename.slice(0, 12));
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => grid.locator('li').count(), POLL).toBe(1);
-    await page.getByRole('button', { name: `Open ${jpeg.filename}` }).click();
+    // The tile is a WebP variant, not the original: with the one fetched above, two variants.
+    await expect
+      .poll(() => grid.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), POLL)
+      .toBe(true);
+    expect(await grid.locator('img').evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(
+      /\?w=\d+&format=webp$/,
+    );
+    // Tiles and the detail name an image by the file name it was uploaded with.
+    const shown = jpeg.originalName ?? jpeg.filename;
+    await page.getByRole('button', { name: `Open ${shown}` }).click();
     const detail = page.getByTestId('media-detail');
-    await detail.getByRole('heading', { name: jpeg.filename }).waitFor(POLL);
-    expect(await detail.locator('tbody tr').count()).toBe(1);
+    await detail.getByRole('heading', { name: shown }).waitFor(POLL);
+    expect(
+      (await detail.locator('tbody tr').allTextContents()).map((row) => row.includes('image/webp')).sort(),
+    ).toEqual([false, true]);
     await expectNoSideScroll(page);
     expect(await detail.locator('tbody').textContent()).toContain(String(stats.presets[0]));
 

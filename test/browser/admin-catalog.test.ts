@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   apiCall,
   type Cms,
@@ -30,7 +31,7 @@ describe('admin sites and authors', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Sites' }).click();
     await page.getByRole('heading', { name: 'New site' }).waitFor(POLL);
     await page.getByText('No sites yet.').waitFor(POLL);
 
@@ -116,7 +117,7 @@ describe('admin sites and authors', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Authors' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Authors' }).click();
     await page.getByRole('heading', { name: 'New author' }).waitFor(POLL);
 
     await page.locator('#new-name').fill('Ada Lovelace');

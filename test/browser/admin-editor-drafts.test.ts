@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   apiCall,
   bodyText,
@@ -54,7 +55,7 @@ describe('admin editor keeps what was typed', () => {
     await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).fill('Left by the nav');
     await fillBody(page, 'Typed, then a click on Sites.');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL(`${base}/sites`, POLL);
     const stored = await byTitle('Left by the nav');
     expect(stored?.body).toBe('Typed, then a click on Sites.');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   apiCall,
   type Cms,
@@ -33,7 +34,7 @@ describe('admin integrations', () => {
     const { page, context, problems } = await newPage(cms);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Integrations' }).click();
     await page.getByText('No API keys yet.').waitFor(POLL);
 
     // Checked before sending.
@@ -104,9 +105,7 @@ describe('admin integrations', () => {
     await createAdmin(cms.server, token, ADMIN);
     const { page, problems } = await newPage(cms);
     await signIn(page, cms.server.url, ADMIN);
-    expect(
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).count(),
-    ).toBe(0);
+    expect(await (await mainNav(page)).getByRole('link', { name: 'Integrations' }).count()).toBe(0);
     await page.goto(`${cms.server.url}/integrations`);
     await page.getByText('Only the owner manages API keys.').waitFor(POLL);
     expectNoProblems(problems);

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
+import { mainNav } from '../support/browser.js';
 import { type Cms, createOwner, expectNoProblems, newPage, startCms, TOKEN_KEY } from './admin-helpers.js';
 
 /** The admin as `npm start` serves it: the real Node server, its real headers, Chromium. */
@@ -44,7 +45,7 @@ describe('admin on the Node server', () => {
     await page.getByText(`Version ${version.version}`).waitFor({ timeout: 20_000 });
     expect(await page.getByText(version.commit).count()).toBe(1);
     await page.goto(`${cms.server.url}/`);
-    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByText(`Version ${version.version}`).waitFor({ timeout: 20_000 });
     expectNoProblems(problems);
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import { PNG_1x1 } from '../support/images.js';
 import {
   apiCall,
@@ -57,7 +58,7 @@ describe('admin media purge', () => {
 
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Media' }).click();
     await page.getByRole('link', { name: 'Purge settings and runs' }).click();
     await page.getByRole('heading', { name: 'Media purge' }).waitFor(POLL);
     const form = page.getByTestId('purge-settings');

@@ -6,13 +6,12 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
-import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser';
+import { type BrowserProblems, launchChromium, mainNav, watchProblems } from '../support/browser';
 
 /**
  * The built admin (admin-qwik/dist) in Chromium under the production CSP,
  * served by a stand-in for the real servers: same CSP, same routing
- * (`/settings` → settings/index.html, unknown pages → index.html, unknown
- * files → 404.html) and a fixed /v1/system/version.
+ * (`/settings` → settings/index.html, unknown pages and files → 404.html) and a fixed /v1/system/version.
  */
 
 // Spelled out here, not imported, so loosening admin-qwik/csp.ts fails this test.
@@ -69,7 +68,7 @@ function resolveAsset(pathname: string): { file: string; status: number } {
   if (path.posix.extname(pathname)) return { file: path.join(dist, '404.html'), status: 404 };
   const page = fileIn(dist, `${pathname.replace(/\/$/, '')}/index.html`);
   if (page) return { file: page, status: 200 };
-  return { file: path.join(dist, 'index.html'), status: 200 };
+  return { file: path.join(dist, '404.html'), status: 404 };
 }
 
 function startServer(): Promise<Server> {
@@ -200,7 +199,7 @@ describe('admin static build under the production CSP', () => {
     await page.goto(`${origin}/`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), POLL).toBe('Edge CMS');
     await expect.poll(() => page.getByTestId('health').textContent(), POLL).toContain('API ready');
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = await mainNav(page);
     for (const label of ['Articles', 'Media', 'Users', 'Activity', 'Integrations', 'Settings']) {
       expect(await nav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
     }
@@ -216,7 +215,9 @@ describe('admin static build under the production CSP', () => {
     expect(await page.evaluate(() => (window as unknown as { __spa?: boolean }).__spa)).toBe(true);
     expect(await page.getByText(VERSION.commit).count()).toBe(1);
     expect(await page.getByText('Node.js').count()).toBe(1);
-    expect(await nav.getByRole('link', { name: 'Settings', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await (await mainNav(page)).getByRole('link', { name: 'Settings', exact: true }).getAttribute('aria-current'),
+    ).toBe('page');
     expect(await page.title()).toBe('Settings · Edge CMS');
 
     // Deep link: a fresh document for /settings.
@@ -313,7 +314,7 @@ describe('admin static build under the production CSP', () => {
     expect(problems.pageErrors).toEqual([]);
   });
 
-  it('answers unknown files with the 404 page, and unknown pages with the app shell', async () => {
+  it('answers unknown files and unknown pages with the not-found page, never the dashboard', async () => {
     const { page, problems } = await newContext();
     const missing = await page.goto(`${origin}/no-such-file.txt`);
     expect(missing?.status()).toBe(404);
@@ -322,13 +323,15 @@ describe('admin static build under the production CSP', () => {
     await page.waitForURL(`${origin}/`);
     await expect.poll(() => page.getByTestId('health').textContent(), POLL).toContain('API ready');
 
-    const shell = await page.goto(`${origin}/articles/some-id`);
-    expect(shell?.status()).toBe(200);
+    const unknown = await page.goto(`${origin}/articles/some-id`);
+    expect(unknown?.status()).toBe(404);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    expect(await page.getByTestId('health').count()).toBe(0);
 
-    // The 404 response is the one console error expected.
-    expect(problems.consoleErrors).toHaveLength(1);
-    expect(problems.consoleErrors[0]).toMatch(/status of 404/);
+    // The two 404 responses are the console errors expected.
+    expect(problems.consoleErrors).toHaveLength(2);
+    for (const line of problems.consoleErrors) expect(line).toMatch(/status of 404/);
     expect(problems.cspViolations).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   apiCall,
   type Cms,
@@ -37,7 +38,7 @@ describe('admin tags', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Tags' }).click();
     await page.getByRole('heading', { name: 'New tag' }).waitFor(POLL);
     await page.getByText('No tags yet.').waitFor(POLL);
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import {
   type Cms,
   createOwner,
@@ -37,7 +38,7 @@ describe('admin users and invitations', () => {
     const base = cms.server.url;
     const owner = await newPage(cms);
     await signIn(owner.page, base, OWNER);
-    await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+    await (await mainNav(owner.page)).getByRole('link', { name: 'Users' }).click();
     await owner.page.getByRole('heading', { name: 'Accounts' }).waitFor(POLL);
     await expect.poll(() => owner.page.getByTestId('user-list').locator('li').count(), POLL).toBe(1);
 
@@ -68,8 +69,7 @@ describe('admin users and invitations', () => {
     await invited.page.getByLabel('Display name').fill('Ada Admin');
     await invited.page.getByLabel('Password').fill(PASSWORD);
     await invited.page.getByRole('button', { name: 'Accept and sign in' }).click();
-    const nav = invited.page.getByRole('navigation', { name: 'Main' });
-    await nav.waitFor(POLL);
+    const nav = await mainNav(invited.page);
     await expect.poll(() => invited.page.getByTestId('whoami').textContent(), POLL).toContain('Ada Admin');
     expect(await nav.getByRole('link', { name: 'Articles' }).count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
@@ -78,9 +78,7 @@ describe('admin users and invitations', () => {
     await invited.page.getByRole('button', { name: 'Sign out' }).click();
     await invited.page.waitForURL(`${base}/login`, POLL);
     await signIn(invited.page, base, ADMIN);
-    expect(
-      await invited.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(),
-    ).toBe(0);
+    expect(await (await mainNav(invited.page)).getByRole('link', { name: 'Users' }).count()).toBe(0);
     await invited.page.goto(`${base}/users`);
     await invited.page.getByText('Only the owner manages users and invitations.').waitFor(POLL);
     expectNoProblems(invited.problems);
@@ -122,10 +120,7 @@ describe('admin users and invitations', () => {
     await heirRow.getByRole('button', { name: 'Yes, transfer' }).click();
     await owner.page.getByText('Only the owner manages users and invitations.').waitFor(POLL);
     await expect
-      .poll(
-        () => owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(),
-        POLL,
-      )
+      .poll(async () => (await mainNav(owner.page)).getByRole('link', { name: 'Users' }).count(), POLL)
       .toBe(0);
     expect(await owner.page.getByTestId('whoami').textContent()).toContain('admin');
     expectNoProblems(owner.problems);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainNav } from '../support/browser.js';
 import { verifyStandardWebhook } from '../support/standard-webhooks.js';
 import { type ReceiverServer, startReceiver } from '../support/webhook-receiver.node.js';
 import {
@@ -40,7 +41,7 @@ describe('admin webhooks', () => {
     const { page, context, problems } = await newPage(cms);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await signIn(page, base, OWNER);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No webhooks yet.').waitFor(POLL);
 
     // Checked before sending.
@@ -138,9 +139,7 @@ describe('admin webhooks', () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);
     await signIn(page, base, ADMIN);
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).count()).toBe(
-      0,
-    );
+    expect(await (await mainNav(page)).getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
     await page.goto(`${base}/webhooks`);
     await page.getByText('Only the owner manages webhooks.').waitFor(POLL);
     expectNoProblems(problems);

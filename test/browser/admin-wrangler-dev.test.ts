@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CSP } from '../../admin-qwik/csp.ts';
-import { launchChromium, watchProblems } from '../support/browser.js';
+import { launchChromium, mainNav, watchProblems } from '../support/browser.js';
 import { JPEG_400x300 } from '../support/images.js';
 import { startWranglerDev } from '../support/wrangler-dev.js';
 import { editorSettings, expectNoProblems, fillBody, PASSWORD, POLL, waitForMailLink } from './admin-helpers.js';
@@ -52,7 +52,7 @@ describe('admin on wrangler dev (Workers target)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
 
-    // A deep link on a hard load: the Worker maps it to the app shell.
+    // A deep link on a hard load: the Worker serves the prerendered page.
     await page.goto(`${base}/articles/new`);
     await page.getByLabel('Title', { exact: true }).fill('Served by workerd');
     await fillBody(page, 'Hello from **D1**.');
@@ -132,12 +132,12 @@ describe('admin on wrangler dev (Workers target)', () => {
       [400, 300],
     ]);
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Media' }).click();
     await expect.poll(() => page.getByTestId('media-grid').locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);
 
     // The activity log lives in D1 on this target.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Activity' }).click();
     await page.getByTestId('activity-list').getByText('image.upload').first().waitFor(POLL);
     await page.getByTestId('activity-list').getByText('article.publish').first().waitFor(POLL);
     expectNoProblems(problems);

@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type LaunchOptions } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type LaunchOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 
 /**
  * Debian's Chromium driven by playwright-core (no downloaded browsers).
@@ -70,4 +77,16 @@ export async function watchProblems(context: BrowserContext): Promise<BrowserPro
     page.on('pageerror', (err) => problems.pageErrors.push(err.stack ?? err.message));
   });
   return problems;
+}
+
+/**
+ * The admin's main navigation, opened first where it is folded behind its
+ * "Menu" button (narrow screens), so its links can be read and clicked.
+ */
+export async function mainNav(page: Page, timeout = 15_000): Promise<Locator> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.waitFor({ timeout });
+  const toggle = nav.getByRole('button', { name: /^Menu/ });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  return nav;
 }

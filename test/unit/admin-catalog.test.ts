@@ -40,12 +40,15 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
     });
   });
 
-  it('returns the schema issues by field instead of a body', () => {
+  it('returns the schema issues by field, in the labels people see, instead of a body', () => {
     const site = toBody('site', { name: '', baseUrl: 'ftp://x', description: '' }, true);
     expect('issues' in site && site.issues.map((i) => i.path).sort()).toEqual(['baseUrl', 'name']);
+    expect('issues' in site && site.issues.find((i) => i.path === 'baseUrl')?.message).toBe(
+      'Base URL must be an http(s) URL',
+    );
     const author = toBody('author', { name: 'Ada', slug: 'Not A Slug', bio: '', avatarUrl: '' }, false);
     expect('issues' in author && author.issues).toEqual([
-      { path: 'slug', message: 'slug must be lower-case letters and digits separated by single hyphens' },
+      { path: 'slug', message: 'Slug must be lower-case letters and digits separated by single hyphens' },
     ]);
   });
 });

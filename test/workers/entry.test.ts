@@ -4,7 +4,7 @@ import { expectSecurityHeaders } from '../../worker/src/features/system/system-a
 
 /** The deployed shape: requests through the real Worker entry, assets binding included. */
 describe('Worker entry', () => {
-  it('serves the API and the admin shell with security headers', async () => {
+  it('serves the API, the admin pages and its not-found page with security headers', async () => {
     const version = await SELF.fetch('https://cms.example/v1/system/version');
     expect(version.status).toBe(200);
     expect(await version.json()).toMatchObject({ target: 'workers' });
@@ -13,12 +13,17 @@ describe('Worker entry', () => {
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
 
-    for (const path of ['/', '/settings', '/articles/some-deep-link']) {
+    for (const path of ['/', '/settings', '/articles/new']) {
       const page = await SELF.fetch(`https://cms.example${path}`);
       expect(page.status, path).toBe(200);
       expect(await page.text(), path).toContain('<html');
       expectSecurityHeaders(page, path);
     }
+    // An unknown page is the not-found page, not the dashboard.
+    const unknown = await SELF.fetch('https://cms.example/articles/some-deep-link');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('Page not found');
+    expectSecurityHeaders(unknown, 'unknown page');
     const missing = await SELF.fetch('https://cms.example/v1/nope');
     expect(missing.status).toBe(404);
     expectSecurityHeaders(missing, '404');

@@ -591,7 +591,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Articles, newest first (the public sees online ones)
+         * Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site and author (the public sees online ones)
          * @description Public.
          */
         get: operations["getV1Articles"];
@@ -3776,6 +3776,10 @@ export interface operations {
                 status?: "online" | "offline";
                 siteId?: string;
                 tag?: string;
+                authorId?: string;
+                q?: string;
+                sort?: "createdAt" | "updatedAt" | "publishedAt" | "title";
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;

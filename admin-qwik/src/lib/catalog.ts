@@ -6,6 +6,7 @@ import {
 } from '../../../worker/src/features/authors/author.schema';
 import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/features/sites/site.schema';
 import { CreateTagSchema, type TagDto, UpdateTagSchema } from '../../../worker/src/features/tags/tags.schema';
+import { issueInWords } from './field-labels';
 import type { Issue } from './result';
 
 export type { AuthorDto, SiteDto, TagDto };
@@ -146,5 +147,5 @@ export function toBody(
   }
   const result = SCHEMAS[kind][isNew ? 'create' : 'update'].safeParse(body);
   if (result.success) return { body };
-  return { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  return { issues: result.error.issues.map((i) => issueInWords({ path: i.path.join('.'), message: i.message })) };
 }

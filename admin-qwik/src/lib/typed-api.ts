@@ -1,6 +1,7 @@
 import type { paths } from './api-schema';
 import type { BodyOf, MethodsOf, Operation, PathParamsOf, QueryOf, SuccessOf } from './api-types';
 import { BOOKMARK_HEADER, currentBookmark, rememberBookmark } from './d1-bookmark';
+import { inWords, issueInWords } from './field-labels';
 import { requestReauth } from './reauth';
 import { type Issue, isRecord, type Result } from './result';
 import { clearToken, getToken, loginHref } from './session';
@@ -158,10 +159,14 @@ function toResult<T>(
   if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) return { ok: true, status, data: body as T };
   if (status === 401 && sentToken && endSession) signedOut();
   const error = isRecord(body) && isRecord(body.error) ? body.error : {};
+  // Field keys become the labels people see (lib/field-labels.ts).
   const issues = Array.isArray(error.issues)
-    ? error.issues.filter(isRecord).map((i) => ({ path: String(i.path ?? ''), message: String(i.message ?? '') }))
+    ? error.issues
+        .filter(isRecord)
+        .map((i) => issueInWords({ path: String(i.path ?? ''), message: String(i.message ?? '') }))
     : [];
-  const message = typeof error.message === 'string' && error.message ? error.message : `The server answered ${status}.`;
+  const message =
+    typeof error.message === 'string' && error.message ? inWords(error.message) : `The server answered ${status}.`;
   const code = typeof error.code === 'string' ? error.code : 'error';
   return {
     ...failure(status, code, status === 429 ? `${message} Please wait a moment and try again.` : message, issues),

@@ -40,3 +40,21 @@ export function describeLastApply(a: NonNullable<UpdateStatus['lastApply']>): st
         : 'failed, nothing was switched';
   return `${op}: ${how}${a.reason ? ` (${a.reason})` : ''}.`;
 }
+
+const NOT_SUPERVISED = 'This server was not started by the supervisor, so it cannot restart into another release.';
+
+/** Why "Restart to apply" cannot be pressed now, or null when it can. */
+export function applyBlocked(s: UpdateStatus): string | null {
+  if (s.supervised === false) return NOT_SUPERVISED;
+  if (s.pending) return `An ${s.pending.operation} to ${s.pending.version} is under way.`;
+  if (!s.staged) return 'Nothing is staged: download and verify a release first.';
+  return null;
+}
+
+/** Why "Roll back" cannot be pressed now, or null when it can. */
+export function rollbackBlocked(s: UpdateStatus): string | null {
+  if (s.supervised === false) return NOT_SUPERVISED;
+  if (s.pending) return `An ${s.pending.operation} to ${s.pending.version} is under way.`;
+  if (s.previous === null) return 'There is no previous release to go back to.';
+  return null;
+}

@@ -1,5 +1,6 @@
 import { component$, Slot, useContextProvider, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { useLocation, useNavigate } from '@builder.io/qwik-city';
+import { RouteAnnouncer } from '../components/layout/route-announcer';
 import { SiteHeader } from '../components/layout/site-header';
 import { SiteNav } from '../components/layout/site-nav';
 import { LoadingNotice } from '../components/status/loading-notice';
@@ -60,6 +61,7 @@ export default component$(() => {
       </a>
       <SiteHeader />
       <SiteNav />
+      <RouteAnnouncer />
       <main id="main" tabIndex={-1} class="content">
         {!ready && <LoadingNotice>Checking your session…</LoadingNotice>}
         <div hidden={!ready}>

@@ -2,7 +2,14 @@ import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.
 import { formatDateTime } from '../../lib/format';
 import { SessionContext } from '../../lib/session';
 import { call } from '../../lib/typed-api';
-import { actionError, describeLastApply, type UpdateAction, type UpdateStatus } from '../../lib/update';
+import {
+  actionError,
+  applyBlocked,
+  describeLastApply,
+  rollbackBlocked,
+  type UpdateAction,
+  type UpdateStatus,
+} from '../../lib/update';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
@@ -90,6 +97,18 @@ export const UpdatePanel = component$(() => {
 
   const s = status.value;
   const isOwner = session.user?.role === 'owner';
+  const applyReason = s ? applyBlocked(s) : null;
+  const rollbackReason = s ? rollbackBlocked(s) : null;
+  // Why a switch cannot be pressed, said once when both have the same reason.
+  const same = applyReason !== null && applyReason === rollbackReason;
+  const applyHint = same ? 'switch-reason' : 'apply-reason';
+  const rollbackHint = same ? 'switch-reason' : 'rollback-reason';
+  const reasons = same
+    ? [{ id: 'switch-reason', text: `Restart to apply and Roll back are not available: ${applyReason}` }]
+    : [
+        ...(applyReason ? [{ id: 'apply-reason', text: `Restart to apply is not available: ${applyReason}` }] : []),
+        ...(rollbackReason ? [{ id: 'rollback-reason', text: `Roll back is not available: ${rollbackReason}` }] : []),
+      ];
   return (
     <section class="card" aria-labelledby="update-heading" data-testid="update-panel">
       <h2 id="update-heading">Updates</h2>
@@ -127,11 +146,6 @@ export const UpdatePanel = component$(() => {
           )}
           {s.pending && <p class="notice">{`An ${s.pending.operation} to ${s.pending.version} is under way.`}</p>}
           {s.lastApply && <p data-testid="last-apply">{describeLastApply(s.lastApply)}</p>}
-          {s.supervised === false && isOwner && (
-            <p class="hint">
-              This server was not started by the supervisor: it cannot restart into another release by itself.
-            </p>
-          )}
         </>
       )}
       <Status message={message.value} testId="update-status" />
@@ -163,7 +177,8 @@ export const UpdatePanel = component$(() => {
                 : 'Restart into the staged release?'
             }
             confirmLabel="Yes, restart"
-            disabled={!!busy.value}
+            disabled={!!busy.value || !!applyReason}
+            describedBy={applyReason ? applyHint : undefined}
             onConfirm$={() => run('apply')}
           />
           <ConfirmButton
@@ -175,11 +190,19 @@ export const UpdatePanel = component$(() => {
             }
             confirmLabel="Yes, roll back"
             danger
-            disabled={!!busy.value}
+            disabled={!!busy.value || !!rollbackReason}
+            describedBy={rollbackReason ? rollbackHint : undefined}
             onConfirm$={() => run('rollback')}
           />
         </div>
       )}
+      {s &&
+        isOwner &&
+        reasons.map((r) => (
+          <p key={r.id} class="hint" id={r.id} data-testid={r.id}>
+            {r.text}
+          </p>
+        ))}
     </section>
   );
 });

@@ -10,6 +10,8 @@ interface ConfirmButtonProps {
   onConfirm$: QRL<() => unknown>;
   danger?: boolean;
   disabled?: boolean;
+  /** The id of the text that says why the action is disabled (or what it does). */
+  describedBy?: string;
 }
 
 /** A two-step action: the first press asks, the second does it. Focus moves to the answer; Escape or Cancel goes back. */
@@ -36,6 +38,7 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
           type="button"
           class={['button', props.danger && 'button-danger']}
           disabled={props.disabled || busy.value}
+          aria-describedby={props.describedBy}
           onClick$={() => (armed.value = true)}
         >
           {props.label}

@@ -1,15 +1,15 @@
-import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useOnDocument, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { ImageDetail, type ImageDetailDto } from '../../components/media/image-detail';
 import { LoadingNotice } from '../../components/status/loading-notice';
 import { ConfirmButton } from '../../components/ui/confirm-button';
 import { FormError, Status } from '../../components/ui/form-error';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatBytes } from '../../lib/format';
 import { type ApiAnswer, call } from '../../lib/typed-api';
+import { TILE_SIZES, tileSources } from '../../lib/variants';
 
 type VariantStats = ApiAnswer<'/v1/media/variants', 'get'>;
-/** GET /v1/media/{id}: the image and its stored variants. */
-type ImageDetail = ApiAnswer<'/v1/media/{id}', 'get'>['image'];
 
 /** The media library: every image, search by file name, detail with variants, delete; the variant cache panel. */
 export default component$(() => {
@@ -19,7 +19,7 @@ export default component$(() => {
     loading: true,
   });
   const applied = useSignal('');
-  const detail = useSignal<ImageDetail | null>(null);
+  const detail = useSignal<ImageDetailDto | null>(null);
   const stats = useSignal<VariantStats | null>(null);
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
@@ -59,7 +59,26 @@ export default component$(() => {
     setTimeout(() => document.getElementById('detail-heading')?.focus(), 0);
   });
 
+  /** Closes the detail and gives focus back to the tile that opened it. */
+  const close = $(() => {
+    const id = detail.value?.id;
+    detail.value = null;
+    if (id) setTimeout(() => document.getElementById(`open-${id}`)?.focus(), 0);
+  });
+
+  // Escape closes the detail, wherever focus is, unless a question (delete?) is open: Escape cancels that first.
+  useOnDocument(
+    'keydown',
+    $((e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !detail.value) return;
+      if (e.target instanceof Element && e.target.closest('.confirm-ask')) return;
+      void close();
+    }),
+  );
+
   const d = detail.value;
+  // Variants only: until the server has said which widths it makes, a tile shows no picture, not the original.
+  const tile = (img: ImageDto) => (stats.value ? tileSources(img, stats.value.presets) : null);
   return (
     <>
       <div class="page-head">
@@ -75,8 +94,18 @@ export default component$(() => {
         preventdefault:submit
         onSubmit$={(_, form) => (applied.value = String(new FormData(form).get('q') ?? '').trim())}
       >
-        <label for="media-q">Search file names</label>
-        <input id="media-q" name="q" type="search" maxLength={48} />
+        <label for="media-q">Search images</label>
+        <input
+          id="media-q"
+          name="q"
+          type="search"
+          maxLength={48}
+          placeholder="Name, alt text or caption"
+          aria-describedby="media-q-hint"
+        />
+        <p class="hint" id="media-q-hint">
+          Matches the file's name, its alt text and its caption.
+        </p>
         <button type="submit" class="button">
           Search
         </button>
@@ -84,86 +113,48 @@ export default component$(() => {
       <FormError message={error.value} />
       <Status message={status.value} testId="media-status" />
       {d && (
-        <section class="card" aria-labelledby="detail-heading" data-testid="media-detail">
-          <h2 id="detail-heading" tabIndex={-1}>
-            {d.filename}
-          </h2>
-          <img class="detail-image" src={d.url} alt={d.filename} width={d.width} height={d.height} />
-          <dl class="facts">
-            <dt>Size</dt>
-            <dd>
-              {d.width}×{d.height}, {formatBytes(d.bytes)} ({d.contentType})
-            </dd>
-            <dt>Uploaded</dt>
-            <dd>{formatDateTime(d.createdAt)}</dd>
-            <dt>Address</dt>
-            <dd>
-              <code>{d.url}</code>
-            </dd>
-          </dl>
-          <h3>Variants</h3>
-          {d.variants.length === 0 ? (
-            <p>No variants made yet (they are made on first request).</p>
-          ) : (
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Width</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Address</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.variants.map((v) => (
-                  <tr key={v.url}>
-                    <td>{v.requestedWidth ?? 'full'}</td>
-                    <td>{v.contentType}</td>
-                    <td>{formatBytes(v.bytes)}</td>
-                    <td>
-                      <code>{v.url}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <div class="actions">
-            <button type="button" class="button" onClick$={() => (detail.value = null)}>
-              Close
-            </button>
-            {/* ?download=1: the server sends it as an attachment under the name it was uploaded with. */}
-            <a class="button" href={`${d.url}?download=1`} download>
-              Download original
-            </a>
-            <ConfirmButton
-              label="Delete image"
-              question={`Delete ${d.filename} and its variants?`}
-              confirmLabel="Yes, delete"
-              danger
-              onConfirm$={async () => {
-                const { id, filename } = detail.value!;
-                const res = await call('delete', '/v1/media/{id}', { path: { id } });
-                if (!res.ok) {
-                  error.value = res.message;
-                  return;
-                }
-                list.items = list.items.filter((x) => x.id !== id);
-                status.value = `${filename} was deleted.`;
-                detail.value = null;
-                await loadStats();
-              }}
-            />
-          </div>
-        </section>
+        <ImageDetail
+          image={d}
+          onClose$={close}
+          onSaved$={(image) => {
+            detail.value = detail.value && { ...detail.value, ...image };
+            list.items = list.items.map((x) => (x.id === image.id ? image : x));
+          }}
+          onDeleted$={async (id, filename) => {
+            list.items = list.items.filter((x) => x.id !== id);
+            status.value = `${filename} was deleted.`;
+            detail.value = null;
+            await loadStats();
+          }}
+          onError$={(message) => {
+            error.value = message;
+          }}
+        />
       )}
       <ul class="media-grid" aria-label="Images" aria-busy={list.loading} data-testid="media-grid">
         {list.items.map((img) => (
           <li key={img.id} class="media-tile">
-            <button type="button" class="media-open" onClick$={() => open(img.id)} aria-label={`Open ${img.filename}`}>
-              <img src={img.url} alt="" width={img.width} height={img.height} loading="lazy" />
+            <button
+              type="button"
+              id={`open-${img.id}`}
+              class="media-open"
+              onClick$={() => open(img.id)}
+              aria-label={`Open ${img.originalName ?? img.filename}`}
+            >
+              {tile(img) && (
+                <img
+                  src={tile(img)!.src}
+                  srcset={tile(img)!.srcset}
+                  sizes={TILE_SIZES}
+                  alt=""
+                  width={img.width}
+                  height={img.height}
+                  loading="lazy"
+                  decoding="async"
+                />
+              )}
             </button>
-            <span class="media-name">{img.filename}</span>
+            <span class="media-name">{img.originalName ?? img.filename}</span>
             <span class="item-meta">
               {img.width}×{img.height}, {formatBytes(img.bytes)}
             </span>

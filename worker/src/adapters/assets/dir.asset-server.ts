@@ -7,7 +7,7 @@ import type { AssetServer } from '../../ports/runtime.js';
 /**
  * The admin's static build served from a directory (Node target), with the
  * same routing Workers' assets give: `/settings` → `settings/index.html`,
- * unknown page paths → `index.html` (the SPA shell), unknown files → 404.
+ * unknown pages and files → `404.html` with status 404.
  */
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -51,12 +51,9 @@ export function createDirAssetServer(rootDir: string): AssetServer {
       const found = await fileAt(root, rel);
       if (found) return { ...found, status: 200 };
     }
-    if (path.posix.extname(pathname)) {
-      const notFound = await fileAt(root, '/404.html');
-      return notFound ? { ...notFound, status: 404 } : null;
-    }
-    const shell = await fileAt(root, '/index.html');
-    return shell ? { ...shell, status: 200 } : null;
+    // Every screen is a prerendered page: anything else is the not-found page, never the dashboard.
+    const notFound = await fileAt(root, '/404.html');
+    return notFound ? { ...notFound, status: 404 } : null;
   }
 
   return {

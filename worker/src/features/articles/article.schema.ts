@@ -53,11 +53,43 @@ export const UpdateArticleSchema = z.object({
 });
 export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
 
+export const ARTICLE_SORTS = ['createdAt', 'updatedAt', 'publishedAt', 'title'] as const;
+export type ArticleSort = (typeof ARTICLE_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/**
+ * `GET /v1/articles`. One field per filter: a new filter is one more line
+ * here, one more condition in the list read. Strings arrive as strings; a
+ * repeated parameter arrives as an array and is refused.
+ */
 export const ListArticlesQuerySchema = PageQuerySchema.extend({
+  // A sorted page's cursor carries the last article's sort value (a title is up to 200 characters).
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,1200}$/, 'cursor is not one this server gave out')
+    .optional(),
   status: z.enum(ARTICLE_STATUSES).optional(),
   siteId: IdSchema.optional(),
   /** A tag's slug: only the articles that carry it. */
   tag: TagSlugSchema.optional(),
+  authorId: IdSchema.optional().meta({ description: 'Only articles this author is credited on' }),
+  q: z
+    .string({ error: 'q must be a single string' })
+    .trim()
+    .max(48, 'q must be at most 48 characters')
+    .refine((t) => !CONTROL_CHARS.test(t), 'q must not contain control characters')
+    .refine((t) => !LONE_SURROGATE.test(t), 'q must be valid Unicode (no lone surrogates)')
+    .optional()
+    .transform((t) => (t === '' ? undefined : t))
+    .meta({
+      description:
+        'Text the title or body contains, taken literally (`%`, `_` are not wildcards); A–Z match either case; at most 48 bytes once `%`, `_` and `!` count twice; empty means no filter',
+    }),
+  sort: z.enum(ARTICLE_SORTS).optional().default('createdAt').meta({
+    description: 'Sort key; ties go by id. `publishedAt`: never-published articles come last in either order',
+  }),
+  order: z.enum(SORT_ORDERS).optional().default('desc').meta({ description: 'Sort order (default newest first)' }),
 });
 
 export const ArticleSchema = z

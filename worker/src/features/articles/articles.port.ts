@@ -1,6 +1,6 @@
 import { DomainError } from '../../core/domain/errors.js';
 import type { Image } from '../media/images.port.js';
-import type { ArticleFormat, ArticleStatus } from './article.schema.js';
+import type { ArticleFormat, ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
 
 /** Articles: what the core needs from storage. */
@@ -27,14 +27,30 @@ export interface Article {
   version: number;
 }
 
+/** Where the previous page ended: its last article's id and sort value (a Date for the time sorts; null for createdAt, or an unpublished article). */
+export interface ArticleListPosition {
+  id: string;
+  value: string | Date | null;
+}
+
 export interface ArticleListQuery {
   status?: ArticleStatus;
   siteId?: string;
   /** A tag's slug. */
   tag?: string;
+  /** Articles this author is credited on. */
+  authorId?: string;
+  /** Title or body contains this text, literally; ASCII letters match either case. */
+  text?: string;
+  /** Default createdAt (that is, id order: ids are UUIDv7 made at creation). */
+  sort?: ArticleSort;
+  /** Default desc. */
+  order?: SortOrder;
   limit: number;
-  /** Keyset: only articles with an id lower than this (ids are UUIDv7, newest first). */
+  /** Keyset for the default order: only articles with an id lower than this (ids are UUIDv7, newest first). */
   beforeId?: string;
+  /** Keyset for any sort and order: only articles after this one. */
+  after?: ArticleListPosition;
 }
 
 export type ArticlePatch = Partial<
@@ -60,7 +76,7 @@ export interface ArticlesRepository {
   /** Unknown siteId, authorIds or tagIds → DomainError('invalid_request'), naming them. */
   create(article: Article): Promise<void>;
   findById(id: string): Promise<Article | null>;
-  /** Newest first (id descending). */
+  /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
   /** Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold. */
   update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion): Promise<Article | null>;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, ne, notInArray, type SQL, sql, exists as sqlExists } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, type SQL, sql, exists as sqlExists } from 'drizzle-orm';
 import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
 import {
   chunk,
@@ -9,13 +9,13 @@ import {
   refuseNul,
   refuseOversizedRow,
   requireId,
-  requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
-import type { PreparedRead, SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
+import type { SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Image } from '../media/images.port.js';
 import { toImage } from '../media/images.repository.js';
 import { createArticleTagLinks } from '../tags/article-tags.repository.js';
+import { createArticleListRead } from './article-list.repository.js';
 import {
   type Article,
   type ArticleListQuery,
@@ -113,31 +113,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return map;
   }
 
-  // One prepared statement per combination of filters (16 at most), values as placeholders.
-  const listReads = new Map<string, PreparedRead<ArticleRow>>();
-  function listRead(status: boolean, site: boolean, tag: boolean, before: boolean): PreparedRead<ArticleRow> {
-    const name = `articles_list_${Number(status)}${Number(site)}${Number(tag)}${Number(before)}`;
-    let read = listReads.get(name);
-    if (!read) {
-      const conditions = [
-        status ? eq(articles.status, sql.placeholder('status')) : undefined,
-        site ? eq(articles.siteId, sql.placeholder('siteId')) : undefined,
-        tag ? tagLinks.carrying(sql.placeholder('tag')) : undefined,
-        before ? lt(articles.id, sql.placeholder('before')) : undefined,
-      ];
-      read = kit.prepare(
-        db
-          .select()
-          .from(articles)
-          .where(and(...conditions))
-          .orderBy(desc(articles.id))
-          .limit(sql.placeholder('limit')),
-        name,
-      );
-      listReads.set(name, read);
-    }
-    return read;
-  }
+  const listRows = createArticleListRead(kit, tagLinks.carrying);
 
   /** After a foreign-key failure: name what was missing, so the client can fix it. */
   async function missingReferences(
@@ -262,13 +238,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     },
 
     async list(query: ArticleListQuery) {
-      const limit = requireLimit(query.limit);
-      const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
-      if (siteId === null) return [];
-      const before = query.beforeId === undefined ? undefined : requireId(query.beforeId, 'cursor');
-      const tag = query.tag !== undefined;
-      const read = listRead(query.status !== undefined, siteId !== undefined, tag, before !== undefined);
-      const rows = await read({ status: query.status, siteId, tag: query.tag, before, limit });
+      const rows = await listRows(query);
       const ids = rows.map((r) => r.id);
       const [links, tags] = await Promise.all([linksFor(ids), tagLinks.ofArticles(ids)]);
       return rows.map((row) => toArticle(row, links.get(row.id) ?? [], tags.get(row.id) ?? []));

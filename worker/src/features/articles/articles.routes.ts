@@ -58,7 +58,8 @@ export const articlesRoutes = [
   route({
     method: 'get',
     path: '/v1/articles',
-    summary: 'Articles, newest first (the public sees online ones)',
+    summary:
+      'Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site and author (the public sees online ones)',
     allow: 'public',
     cache,
     query: ListArticlesQuerySchema,

@@ -12,7 +12,15 @@ import { toImageDto } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { ImageDto } from '../media/media.schema.js';
 import type { TagRef } from '../tags/tags.schema.js';
-import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';
+import type {
+  ArticleDto,
+  ArticleSort,
+  ArticleStatus,
+  CreateArticleInput,
+  SortOrder,
+  UpdateArticleInput,
+} from './article.schema.js';
+import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
 import { type Article, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
@@ -60,6 +68,10 @@ export interface ListArticlesInput {
   status?: ArticleStatus | undefined;
   siteId?: string | undefined;
   tag?: string | undefined;
+  authorId?: string | undefined;
+  q?: string | undefined;
+  sort?: ArticleSort | undefined;
+  order?: SortOrder | undefined;
 }
 
 /** Domain → wire; `tags` holds every known tag (a tag deleted meanwhile is left out). */
@@ -154,12 +166,18 @@ export function createArticlesService(deps: ArticlesDeps) {
     async list(actor: Actor, input: ListArticlesInput): Promise<Page<ArticleDto>> {
       // The public sees online articles only, whatever it asks for.
       const status = canReadOffline(actor) ? input.status : 'online';
+      const sort = input.sort ?? 'createdAt';
+      const order = input.order ?? 'desc';
       const rows = await repos.articles.list({
         status,
         siteId: input.siteId,
         tag: input.tag,
+        authorId: input.authorId,
+        text: input.q,
+        sort,
+        order,
         limit: input.limit + 1,
-        beforeId: decodeCursor(input.cursor),
+        after: decodeArticleCursor(input.cursor, sort, order),
       });
       const page = rows.slice(0, input.limit);
       // One read for the page's images, one for its tags: never one per article.
@@ -167,7 +185,11 @@ export function createArticlesService(deps: ArticlesDeps) {
         repos.images.listForArticles(page.map((a) => a.id)),
         repos.tags.refsByIds(page.flatMap((a) => a.tagIds)),
       ]);
-      return toPage(rows, input.limit, (a) => toArticleDto(a, images.get(a.id) ?? [], tags));
+      const last = page[page.length - 1];
+      return {
+        items: page.map((a) => toArticleDto(a, images.get(a.id) ?? [], tags)),
+        nextCursor: rows.length > input.limit && last ? encodeArticleCursor(sort, order, last) : null,
+      };
     },
 
     async create(input: CreateArticleInput): Promise<ArticleDto> {

@@ -45,13 +45,18 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
       });
     });
 
-    it('serves the admin shell, deep links included', async () => {
-      for (const path of ['/', '/settings', '/articles/0190a000-0000-7000-8000-000000000000']) {
+    it('serves the admin pages, deep links included, and its not-found page for unknown pages', async () => {
+      for (const path of ['/', '/settings', '/articles/edit', '/articles/new']) {
         const res = await api.request(path);
         expect(res.status, path).toBe(200);
         expect(res.headers.get('content-type'), path).toContain('text/html');
         expect(await res.text(), path).toContain('<html');
       }
+      // Every screen is a prerendered page: any other address is the not-found page, never the dashboard.
+      const unknown = await api.request('/articles/0190a000-0000-7000-8000-000000000000');
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('content-type')).toContain('text/html');
+      expect(await unknown.text()).toContain('Page not found');
     });
 
     it('puts the security headers on every kind of response', async () => {
