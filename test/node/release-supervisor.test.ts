@@ -128,7 +128,7 @@ beforeAll(async () => {
   site = path.join(tmp, 'site');
   keyFiles = [path.join(tmp, 'keys/k1.pem'), path.join(tmp, 'keys/k2.pem')];
   pins = keyFiles.map((k) => {
-    const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', k))!;
+    const m = /"keyId":"([0-9a-f]{16})","publicKey":"([A-Za-z0-9_-]{43})"/.exec(release('keygen', '--out', k))!;
     return { keyId: m[1]!, publicKey: m[2]!, status: 'active' as const };
   }) as [PinnedKey, PinnedKey];
   makeAppFixture(install, { version: '0.1.0', pins, withNodeModules: true });

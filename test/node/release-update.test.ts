@@ -52,7 +52,7 @@ beforeAll(async () => {
   site = path.join(tmp, 'site');
   releasesDir = path.join(tmp, 'app/releases');
   const key = path.join(tmp, 'keys/k.pem');
-  const m = /keyId: '([0-9a-f]{16})', publicKey: '([A-Za-z0-9_-]{43})'/.exec(release('keygen', '--out', key))!;
+  const m = /"keyId":"([0-9a-f]{16})","publicKey":"([A-Za-z0-9_-]{43})"/.exec(release('keygen', '--out', key))!;
   pinned = { keyId: m[1]!, publicKey: m[2]!, status: 'active' };
   release(
     'build',

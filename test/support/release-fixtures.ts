@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { base64urlEncode, keyIdOf, sha256Hex } from '../../worker/src/core/releases/bytes.js';
 import { signedBytes } from '../../worker/src/core/releases/canonical-json.js';
@@ -77,49 +77,57 @@ export interface AppFixtureOptions {
 }
 
 /**
- * Replaces the one place `from` occurs; any run of whitespace in `from`
- * matches any run in the bundle, since the bundler keeps the source's line
- * breaks inside object literals.
+ * Replaces the one place `from` occurs in all of the bundle's files together
+ * (the build splits it into chunks, so a text may live in any of them); any
+ * run of whitespace in `from` matches any run in the bundle, since the
+ * bundler keeps the source's line breaks inside object literals.
  */
-function replaceOnce(text: string, from: string, to: string): string {
-  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  const parts = text.split(new RegExp(escaped));
-  if (parts.length !== 2)
-    throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${parts.length - 1}`);
-  return parts.join(to);
+function replaceOnce(files: Map<string, string>, from: string, to: string): void {
+  const escaped = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
+  const found = [...files].map(([name, text]) => [name, text.split(escaped)] as const).filter(([, p]) => p.length > 1);
+  const count = found.reduce((n, [, parts]) => n + parts.length - 1, 0);
+  if (count !== 1) throw new Error(`fixture: expected one ${JSON.stringify(from)} in the bundle, found ${count}`);
+  const [name, parts] = found[0]!;
+  files.set(name, parts.join(to));
 }
 
 /**
- * A built release tree in `dir` made from the real dist/node/server.mjs
- * (built by scripts/build-node.ts), the way `release build --from DIR`
- * packs it: the bundle relabelled with another version and pinned to test
- * keys, made active (the committed ones may all be retired), both by exact,
- * counted replacements so that a changed bundle fails loudly; the migrations, package files and the supervisor.
+ * A built release tree in `dir` made from the real dist/node bundle (built
+ * by scripts/build-node.ts: the server, its chunks and its render thread),
+ * the way `release build --from DIR` packs it: relabelled with another
+ * version and pinned to test keys, made active (the committed ones may all
+ * be retired), both by exact, counted replacements so that a changed bundle
+ * fails loudly; the migrations, package files and the supervisor.
  */
 export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-  let bundle = readFileSync(path.join(REPO_ROOT, 'dist/node/server.mjs'), 'utf8');
-  bundle = replaceOnce(
-    bundle,
+  const built = path.join(REPO_ROOT, 'dist/node');
+  const files = new Map(
+    readdirSync(built)
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => [f, readFileSync(path.join(built, f), 'utf8')] as const),
+  );
+  replaceOnce(
+    files,
     `name: "edge-cms",\n  version: "${pkg.version}",`,
     `name: "edge-cms",\n  version: "${opts.version}",`,
   );
   PINNED_RELEASE_KEYS.forEach((real, i) => {
     const pin = opts.pins[i]!;
-    bundle = replaceOnce(
-      bundle,
+    replaceOnce(
+      files,
       `keyId: "${real.keyId}", publicKey: "${real.publicKey}", status: "${real.status}"`,
       `keyId: "${pin.keyId}", publicKey: "${pin.publicKey}", status: "active"`,
     );
   });
   if (opts.brokenAfterMigrating)
-    bundle = replaceOnce(
-      bundle,
+    replaceOnce(
+      files,
       'const app = createApp(deps);',
       'throw new Error("fixture: this release fails after its migrations");',
     );
   mkdirSync(path.join(dir, 'dist/node'), { recursive: true });
-  writeFileSync(path.join(dir, 'dist/node/server.mjs'), bundle);
+  for (const [name, text] of files) writeFileSync(path.join(dir, 'dist/node', name), text);
   mkdirSync(path.join(dir, 'admin-qwik/dist'), { recursive: true });
   writeFileSync(
     path.join(dir, 'admin-qwik/dist/index.html'),
