@@ -105,6 +105,10 @@ async function sendOnce<T>(
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
+      // Public reads may be served stale for a while (stale-while-revalidate,
+      // docs/caching.md); the admin must see its own writes, so the browser
+      // always asks again (a 304 when nothing changed).
+      cache: 'no-cache',
       signal,
     });
   } catch (err) {
