@@ -1432,6 +1432,13 @@ export interface components {
             bytes: number;
             presets: number[];
         };
+        Picture: {
+            url: string;
+            alt: string;
+            width: number;
+            height: number;
+            srcset: string;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -1488,6 +1495,11 @@ export interface components {
             seo: components["schemas"]["Seo"];
             images: components["schemas"]["Image"][];
             version: number;
+            slug: string;
+            excerpt: string;
+            html: string;
+            featureImageId: string | null;
+            featureImage: components["schemas"]["Picture"] | null;
         };
         ArticleConflict: {
             error: {
@@ -1501,6 +1513,33 @@ export interface components {
             };
             version: number;
             article?: components["schemas"]["Article"];
+        };
+        ArticleListItem: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            body: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            /** @enum {string} */
+            status: "online" | "offline";
+            siteId: string | null;
+            authorIds: string[];
+            tags: components["schemas"]["TagRef"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            publishedAt: string | null;
+            scheduledAt: string | null;
+            seo: components["schemas"]["Seo"];
+            images: components["schemas"]["Image"][];
+            version: number;
+            slug: string;
+            excerpt: string;
+            html?: string;
+            featureImageId: string | null;
+            featureImage: components["schemas"]["Picture"] | null;
         };
         ImportSummary: {
             /** @description Rows imported, by table */
@@ -3780,6 +3819,8 @@ export interface operations {
                 q?: string;
                 sort?: "createdAt" | "updatedAt" | "publishedAt" | "title";
                 order?: "asc" | "desc";
+                slug?: string;
+                include?: "html";
             };
             header?: never;
             path?: never;
@@ -3794,7 +3835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Article"][];
+                        items: components["schemas"]["ArticleListItem"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3863,6 +3904,9 @@ export interface operations {
                         ogImage?: string | null;
                         noindex?: boolean;
                     };
+                    slug?: string;
+                    excerpt?: string | null;
+                    featureImageId?: string | null;
                 };
             };
         };
@@ -3900,6 +3944,15 @@ export interface operations {
             };
             /** @description Not allowed for this role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4079,6 +4132,9 @@ export interface operations {
                     siteId?: string | null;
                     authorIds?: string[];
                     tagIds?: string[];
+                    slug?: string;
+                    excerpt?: string | null;
+                    featureImageId?: string | null;
                 };
             };
         };
@@ -4134,6 +4190,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,7 +23,7 @@ export interface HttpDeps
     Omit<RateLimitDeps, 'settings' | 'logger' | 'peerAddress'> {
   settings: ActivityRecorderDeps['settings'] &
     RateLimitDeps['settings'] &
-    Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes' | 'publicCache'>;
+    Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes' | 'publicCache' | 'imageVariantWidths'>;
   logger: Logger;
   /** Carries the request's id into every log line written for it. */
   requestScope: RequestScope;
@@ -56,7 +56,8 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     .use(activityRecorder(deps))
     .use(authenticate)
     .use(cache ? storeReads(cache) : (_c, next) => next());
-  const mount = { services, limits, fallbackDefer: deps.defer, caching };
+  const links = { origin: '', widths: deps.settings.imageVariantWidths };
+  const mount = { services, limits, fallbackDefer: deps.defer, caching, linkBase: () => links };
   mountRoutes(
     api,
     routes.filter((r) => r.path.startsWith(`${API}/`)),

@@ -2,6 +2,7 @@ import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import type * as z from 'zod';
+import type { LinkBase } from '../contract/links.js';
 import { notFound } from '../core/domain/errors.js';
 import type { Permission } from '../features/accounts/policy.js';
 import type { Defer } from '../ports/runtime.js';
@@ -70,6 +71,8 @@ export interface RouteInput<P, Q, B> {
   defer: Defer;
   /** The rate limiter, for a handler that spends a budget only once it knows the request is an attempt. */
   limits: RateLimits;
+  /** What the answer's URLs are built from. */
+  links: LinkBase;
 }
 
 type Unwrap<S> = S extends Described<infer B> ? B : S;
@@ -187,9 +190,11 @@ export interface MountDeps {
   fallbackDefer: Defer;
   /** Validators and Cache-Control of the routes that declare `cache`. */
   caching: PublicCaching;
+  /** The base of the answer's URLs for this request. */
+  linkBase: (c: Context<AppEnv>) => LinkBase;
 }
 
-function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) {
+function handlerOf(r: RouteDef, { services, limits, fallbackDefer, linkBase }: MountDeps) {
   const names = Object.keys(r.params ?? {});
   const specs = r.params ?? {};
   return (c: Context<AppEnv>): Response | Promise<Response> => {
@@ -215,6 +220,7 @@ function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) 
       services,
       defer,
       limits,
+      links: linkBase(c),
     });
   };
 }

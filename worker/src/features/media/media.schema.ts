@@ -100,3 +100,15 @@ export const VariantCacheSchema = z
   .object({ count: z.int(), bytes: z.int(), presets: z.array(z.int()) })
   .meta({ id: 'VariantCache' });
 export type VariantCacheDto = z.output<typeof VariantCacheSchema>;
+
+/** An image as a page shows it (an article's feature image): `srcset` has a candidate per variant width up to the original's. */
+export const PictureSchema = z
+  .object({
+    url: z.string(),
+    alt: z.string(),
+    width: z.int(),
+    height: z.int(),
+    srcset: z.string(),
+  })
+  .meta({ id: 'Picture' });
+export type PictureDto = z.output<typeof PictureSchema>;
