@@ -1407,6 +1407,7 @@ export interface components {
             articleId: string;
             filename: string;
             url: string;
+            srcset: string;
             /** @enum {string} */
             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
             bytes: number;
@@ -6417,6 +6418,7 @@ export interface operations {
                             articleId: string;
                             filename: string;
                             url: string;
+                            srcset: string;
                             /** @enum {string} */
                             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
                             bytes: number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
-import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import { type ApiHarness, PUBLIC_URL } from '../../../../test/support/api-harness.js';
 import { JPEG_400x300 } from '../../../../test/support/images.js';
 
 type Json = Record<string, unknown>;
@@ -137,6 +137,15 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       );
       const text = await (await patch(a.id, { body: 'line one\nline two' })).json();
       expect(text.article.html).toBe('<p>line one<br>\nline two</p>');
+
+      // Links to our images are absolute (PUBLIC_URL); the site's own paths stay the site's.
+      const image = '/static/uploadedImages/0190a000-0000-7000-8000-000000000001.png';
+      const linked = await (
+        await patch(a.id, { format: 'markdown', body: `![pic](${image}) [home](/about) [big](${image})` })
+      ).json();
+      expect(linked.article.html).toBe(
+        `<p><img src="${PUBLIC_URL}${image}" alt="pic"> <a href="/about">home</a> <a href="${PUBLIC_URL}${image}">big</a></p>\n`,
+      );
     });
 
     it('takes one of the article’s images as feature image, with its size and srcset', async () => {

@@ -1,6 +1,6 @@
 import { plainExcerpt } from '../../core/content/excerpt.js';
 import { renderArticleHtml } from '../../core/content/render.js';
-import { type LinkBase, toImageDto, toPicture } from '../media/image-dto.js';
+import { IMAGE_URL_PREFIX, type LinkBase, toImageDto, toPicture } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleDto, ArticleListItemDto } from './article.schema.js';
@@ -11,12 +11,14 @@ export const renderStoredHtml = (a: Pick<Article, 'body' | 'format'>): string =>
 
 // The sanitiser writes every attribute as name="value" with `"` escaped in
 // values and in text (sanitize-html.ts), so `␠src="` and `␠href="` occur only
-// where an attribute starts: one linear replace makes root-relative links absolute.
-const ROOT_RELATIVE = / (src|href)="\/(?!\/)/g;
+// where an attribute starts: one linear replace makes links to our files
+// absolute. Other root-relative links are left alone: on the site's own
+// origin `/about` means the site's page, not ours.
+const OUR_FILES = new RegExp(` (src|href)="${IMAGE_URL_PREFIX}`, 'g');
 
-/** Stored html with its root-relative links (our images, `/…` links) made absolute. */
+/** Stored html with its links to our uploaded images made absolute. */
 export function absoluteHtml(html: string, origin: string): string {
-  return origin === '' ? html : html.replace(ROOT_RELATIVE, (_m, name: string) => ` ${name}="${origin}/`);
+  return origin === '' ? html : html.replace(OUR_FILES, (_m, name: string) => ` ${name}="${origin}${IMAGE_URL_PREFIX}`);
 }
 
 /** Domain → wire, without `html`: a list item unless asked for it. */

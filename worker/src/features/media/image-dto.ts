@@ -21,11 +21,13 @@ export function srcsetOf(url: string, width: number, base: LinkBase): string {
 
 /** Domain → wire. Only public fields leave. */
 export function toImageDto(i: Image, base: LinkBase): ImageDto {
+  const url = imageUrl(i, base);
   return {
     id: i.id,
     articleId: i.articleId,
     filename: i.filename,
-    url: imageUrl(i, base),
+    url,
+    srcset: srcsetOf(url, i.width, base),
     contentType: i.contentType,
     bytes: i.bytes,
     width: i.width,

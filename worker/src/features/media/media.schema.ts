@@ -20,7 +20,10 @@ export const ImageSchema = z
     id: z.uuid(),
     articleId: z.uuid(),
     filename: z.string(),
+    /** Absolute: PUBLIC_URL (or the request's origin) + /static/uploadedImages/{filename}. */
     url: z.string(),
+    /** `url?w=N Nw` for each IMAGE_VARIANT_WIDTHS width up to the image's own; "" when it is narrower than all. */
+    srcset: z.string(),
     contentType: z.enum(IMAGE_CONTENT_TYPES),
     bytes: z.int(),
     width: z.int(),
