@@ -7000,6 +7000,7 @@ export interface operations {
             query?: {
                 w?: string;
                 format?: string;
+                download?: string;
             };
             header?: never;
             path: {

@@ -24,6 +24,7 @@ export const staticImagesRoutes = [
     query: z.object({
       w: z.string().optional().meta({ description: 'A width of IMAGE_VARIANT_WIDTHS' }),
       format: z.string().optional().meta({ description: 'webp, jpeg or png' }),
+      download: z.string().optional().meta({ description: '1: the original as an attachment' }),
     }),
     responses: { 200: rawBody(IMAGE_CONTENT_TYPES, { binary: true }), 304: null },
     // The query is checked by hand (`w` and `format` once each, nothing else); the row is read from the database.
