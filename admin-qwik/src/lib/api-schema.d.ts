@@ -1626,6 +1626,7 @@ export interface components {
             name: string;
             baseUrl: string;
             description: string | null;
+            urlPattern: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -5185,6 +5186,8 @@ export interface operations {
                     baseUrl: string;
                     /** @default null */
                     description?: string | null;
+                    /** @default null */
+                    urlPattern?: string | null;
                 };
             };
         };
@@ -5403,6 +5406,7 @@ export interface operations {
                     name?: string;
                     baseUrl?: string;
                     description?: string | null;
+                    urlPattern?: string | null;
                 };
             };
         };

@@ -66,6 +66,7 @@ export const sites = mysqlTable('sites', {
   id: id('id').primaryKey(),
   name: varchar('name', { length: 255 }).notNull(),
   baseUrl: varchar('base_url', { length: 2048 }).notNull(),
+  urlPattern: varchar('url_pattern', { length: 200 }),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),

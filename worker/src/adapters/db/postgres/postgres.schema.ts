@@ -56,6 +56,7 @@ export const sites = pgTable('sites', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   baseUrl: text('base_url').notNull(),
+  urlPattern: text('url_pattern'),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),

@@ -49,6 +49,8 @@ export const sites = sqliteTable('sites', {
   name: text('name').notNull(),
   baseUrl: text('base_url').notNull(),
   description: text('description'),
+  /** Where an article lives under baseUrl, e.g. `/blog/{slug}`; null: `/{slug}`. */
+  urlPattern: text('url_pattern'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
