@@ -7,7 +7,9 @@ import { apiCall, type Cms, createOwner, expectNoProblems, newPage, POLL, startC
 /**
  * What a site's own frontend does, in Chromium: a page served from another
  * origin (another host name and port) shows a CMS image and fetches a CMS
- * article. The CMS allows the site's origin because a site record names it.
+ * article with its rendered html (whose image links point at the CMS) and
+ * its feature image (with srcset). The CMS allows the site's origin because
+ * a site record names it.
  */
 
 interface Frontend {
@@ -37,11 +39,21 @@ const frontendPage = (cms: string, imagePath: string, articleId: string) => `<!d
 <img id="photo" alt="" src="${cms}${imagePath}">
 <img id="variant" alt="" src="${cms}${imagePath}?w=160&format=webp">
 <h1 id="title">…</h1>
+<img id="feature" alt="">
+<div id="content"></div>
 <p id="error"></p>
 <script>
 fetch(${JSON.stringify(`${cms}/v1/articles/${articleId}`)})
   .then((res) => res.json())
-  .then((body) => { document.getElementById('title').textContent = body.article.title; })
+  .then((body) => {
+    const { title, html, featureImage } = body.article;
+    document.getElementById('title').textContent = title;
+    document.getElementById('content').innerHTML = html;
+    const feature = document.getElementById('feature');
+    feature.srcset = featureImage.srcset;
+    feature.sizes = '160px';
+    feature.src = featureImage.url;
+  })
   .catch((err) => { document.getElementById('error').textContent = String(err); });
 </script>
 </body></html>`;
@@ -68,7 +80,14 @@ describe('a frontend on another origin', () => {
       body: form,
     });
     expect(uploaded.status).toBe(201);
-    imagePath = new URL(((await uploaded.json()) as { image: { url: string } }).image.url, cms.server.url).pathname;
+    const image = ((await uploaded.json()) as { image: { id: string; url: string } }).image;
+    imagePath = new URL(image.url).pathname;
+    // The body names the image by its path, as the admin writes it; the html the API answers links it absolutely.
+    const edited = await apiCall(cms.server, 'PATCH', `/v1/articles/${articleId}`, token, {
+      body: `Some **bold** words.\n\n![in the text](${imagePath})`,
+      featureImageId: image.id,
+    });
+    expect(edited.status).toBe(200);
   });
   afterAll(async () => {
     for (const f of frontends) await f.close();
@@ -95,6 +114,18 @@ describe('a frontend on another origin', () => {
     }
     expect(await page.locator('#photo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
     expect(await page.locator('#variant').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    // The article's html, on this page: its image comes from the CMS.
+    await expect.poll(() => page.locator('#content strong').textContent(), POLL).toBe('bold');
+    const inText = page.locator('#content img');
+    expect(await inText.getAttribute('src')).toBe(`${cms.server.url}${imagePath}`);
+    await expect
+      .poll(() => inText.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), POLL)
+      .toBe(400);
+    // The feature image, picked from its srcset: a variant no wider than the original.
+    await expect
+      .poll(() => page.locator('#feature').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), POLL)
+      .toBeGreaterThan(0);
+    expect(await page.locator('#feature').evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\?w=\d+$/);
     expect(await page.locator('#error').textContent()).toBe('');
     expectNoProblems(problems);
   });

@@ -42,7 +42,7 @@ function instance(db: NodeDatabase, now: Date, recorded: ActivityEvent[]) {
     repos,
     clock,
     ids: uuidV7Ids,
-    readArticle: (id) => articles.read(id),
+    readArticle: (id) => articles.read(id, { origin: '', widths: [] }),
     record: async (event) => {
       recorded.push(event);
     },

@@ -86,7 +86,7 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     clock,
     logger: createJsonLogger((line) => logLines.push(line), { level: deps.settings.logLevel }),
     mailer: options.delivered ? deps.mailer : createLogMailer(createJsonLogger((line) => mailLog.push(line))),
-    settings: { ...deps.settings, publicUrl: PUBLIC_URL },
+    settings: { ...deps.settings, publicUrl: PUBLIC_URL, publicUrlConfigured: true },
     peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
     // Deferred work (e-mails sent after the response) finishes before request() returns.
     defer: (work) => void pending.push(work.catch(() => {})),
@@ -99,7 +99,9 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     clock,
     deps: appDeps,
     cleanup,
-    async request(path, options = {}) {
+    async request(url, options = {}) {
+      // Answers link absolutely (PUBLIC_URL): such a link is requested as its path.
+      const path = url.startsWith(PUBLIC_URL) ? url.slice(PUBLIC_URL.length) : url;
       const headers = new Headers(options.headers);
       if (options.token) headers.set('authorization', `Bearer ${options.token}`);
       let body = options.body;

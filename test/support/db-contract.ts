@@ -95,8 +95,9 @@ export function sampleUser(overrides: Partial<NewUser> = {}): NewUser {
 }
 
 export function sampleArticle(overrides: Partial<Article> = {}): Article {
+  const id = overrides.id ?? newId();
   return {
-    id: newId(),
+    id,
     title: 'A title',
     body: 'A body',
     format: 'markdown',
@@ -110,6 +111,10 @@ export function sampleArticle(overrides: Partial<Article> = {}): Article {
     scheduledAt: null,
     seo: { ...EMPTY_SEO },
     version: 1,
+    slug: `sample-${id}`,
+    excerpt: null,
+    html: null,
+    featureImageId: null,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ describe('parseSettings', () => {
       port: 8787,
       host: '0.0.0.0',
       publicUrl: 'http://localhost:8787',
+      publicUrlConfigured: false,
       databaseUrl: 'sqlite:./data/cms.db',
       storageUrl: 'file:./data/uploads',
       s3AccessKeyId: undefined,
@@ -163,6 +164,7 @@ describe('parseSettings', () => {
     expect(s).toMatchObject({
       port: 9000,
       publicUrl: 'https://cms.example.com',
+      publicUrlConfigured: true,
       trustProxy: ['10.0.0.1', '::1'],
       maxUploadBytes: 2048,
       decodeTimeLimitMs: 2500,

@@ -11,6 +11,8 @@ import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
 
 const ID = '0190a000-0000-7000-8000-0000000000aa';
+/** Links as an answer makes them, relative to this origin. */
+const LINKS = { origin: 'http://cms.test', widths: [160, 320] };
 
 async function storeOriginal(blobs: ReturnType<typeof memoryBlobStore>, bytes: Uint8Array): Promise<Image> {
   const header = readImageHeader(bytes)!;
@@ -80,8 +82,8 @@ describe('variants service', () => {
     const fresh = await read(await variants.open(second, { width: 16 }));
     expect(readImageHeader(fresh)).toMatchObject({ width: 16, height: 8 });
     expect(decodes).toBe(2);
-    expect((await variants.list(second)).map((v) => v.url)).toEqual([
-      `/static/uploadedImages/${ID}.jpg?w=16&format=jpeg`,
+    expect((await variants.list(second, LINKS)).map((v) => v.url)).toEqual([
+      `http://cms.test/static/uploadedImages/${ID}.jpg?w=16&format=jpeg`,
     ]);
     expect(variants.etag(first, { width: 16 })).not.toBe(variants.etag(second, { width: 16 }));
   });
@@ -134,7 +136,7 @@ describe('variants service', () => {
     expect(retryMarkerKey(image)).toMatch(/\/unreadable\.txt$/);
     expect(blobs.keys()).toContain(retryMarkerKey(image));
     expect(await variants.stats()).toMatchObject({ count: 0 });
-    expect(await variants.list(image)).toEqual([]);
+    expect(await variants.list(image, LINKS)).toEqual([]);
   });
 
   it('a renderer that cannot run (busy, not started) refuses without marking the image', async () => {
@@ -156,7 +158,7 @@ describe('variants service', () => {
     const stats = await variants.stats();
     expect(stats.count).toBe(4);
     expect(stats.presets).toEqual([16, 160, 320]);
-    expect(await variants.list(image)).toHaveLength(4);
+    expect(await variants.list(image, LINKS)).toHaveLength(4);
     await variants.clearFor(image.id);
     expect(await variants.stats()).toMatchObject({ count: 0, bytes: 0 });
     expect(blobs.keys()).toEqual([`originals/${image.filename}`]);

@@ -1407,6 +1407,7 @@ export interface components {
             articleId: string;
             filename: string;
             url: string;
+            srcset: string;
             /** @enum {string} */
             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
             bytes: number;
@@ -1431,6 +1432,13 @@ export interface components {
             count: number;
             bytes: number;
             presets: number[];
+        };
+        Picture: {
+            url: string;
+            alt: string;
+            width: number;
+            height: number;
+            srcset: string;
         };
         Error: {
             error: {
@@ -1488,6 +1496,11 @@ export interface components {
             seo: components["schemas"]["Seo"];
             images: components["schemas"]["Image"][];
             version: number;
+            slug: string;
+            excerpt: string;
+            html: string;
+            featureImageId: string | null;
+            featureImage: components["schemas"]["Picture"] | null;
         };
         ArticleConflict: {
             error: {
@@ -1501,6 +1514,33 @@ export interface components {
             };
             version: number;
             article?: components["schemas"]["Article"];
+        };
+        ArticleListItem: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            body: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            /** @enum {string} */
+            status: "online" | "offline";
+            siteId: string | null;
+            authorIds: string[];
+            tags: components["schemas"]["TagRef"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            publishedAt: string | null;
+            scheduledAt: string | null;
+            seo: components["schemas"]["Seo"];
+            images: components["schemas"]["Image"][];
+            version: number;
+            slug: string;
+            excerpt: string;
+            html?: string;
+            featureImageId: string | null;
+            featureImage: components["schemas"]["Picture"] | null;
         };
         ImportSummary: {
             /** @description Rows imported, by table */
@@ -1586,6 +1626,7 @@ export interface components {
             name: string;
             baseUrl: string;
             description: string | null;
+            urlPattern: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1678,6 +1719,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getReadyz: {
@@ -1701,6 +1751,15 @@ export interface operations {
                             [key: string]: boolean;
                         };
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -1735,6 +1794,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -1777,6 +1845,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -1813,6 +1890,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpdateStatus"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -1992,6 +2078,15 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateStatus"];
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -2046,6 +2141,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpdateStatus"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -2296,6 +2400,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -2331,6 +2444,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -2550,6 +2672,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -2837,6 +2968,15 @@ export interface operations {
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -3194,6 +3334,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -3252,6 +3401,15 @@ export interface operations {
                     "application/json": {
                         invitation: components["schemas"]["Invitation"];
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -3376,6 +3534,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -3431,6 +3598,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -3730,6 +3906,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -3780,6 +3965,8 @@ export interface operations {
                 q?: string;
                 sort?: "createdAt" | "updatedAt" | "publishedAt" | "title";
                 order?: "asc" | "desc";
+                slug?: string;
+                include?: "html";
             };
             header?: never;
             path?: never;
@@ -3794,7 +3981,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Article"][];
+                        items: components["schemas"]["ArticleListItem"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3863,6 +4050,9 @@ export interface operations {
                         ogImage?: string | null;
                         noindex?: boolean;
                     };
+                    slug?: string;
+                    excerpt?: string | null;
+                    featureImageId?: string | null;
                 };
             };
         };
@@ -3900,6 +4090,15 @@ export interface operations {
             };
             /** @description Not allowed for this role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3958,6 +4157,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4009,6 +4217,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -4079,6 +4296,9 @@ export interface operations {
                     siteId?: string | null;
                     authorIds?: string[];
                     tagIds?: string[];
+                    slug?: string;
+                    excerpt?: string | null;
+                    featureImageId?: string | null;
                 };
             };
         };
@@ -4134,6 +4354,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4205,6 +4434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -4289,6 +4527,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4364,6 +4611,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -4688,6 +4944,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4744,6 +5009,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -4799,6 +5073,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -4903,6 +5186,8 @@ export interface operations {
                     baseUrl: string;
                     /** @default null */
                     description?: string | null;
+                    /** @default null */
+                    urlPattern?: string | null;
                 };
             };
         };
@@ -4994,6 +5279,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -5040,6 +5334,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -5103,6 +5406,7 @@ export interface operations {
                     name?: string;
                     baseUrl?: string;
                     description?: string | null;
+                    urlPattern?: string | null;
                 };
             };
         };
@@ -5350,6 +5654,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -5396,6 +5709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -5712,6 +6034,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -5758,6 +6089,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -5918,6 +6258,15 @@ export interface operations {
                             nextRunAt: string | null;
                         };
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -6253,6 +6602,15 @@ export interface operations {
                     "application/json": components["schemas"]["VariantCache"];
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -6297,6 +6655,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -6352,6 +6719,7 @@ export interface operations {
                             articleId: string;
                             filename: string;
                             url: string;
+                            srcset: string;
                             /** @enum {string} */
                             contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
                             bytes: number;
@@ -6366,6 +6734,15 @@ export interface operations {
                             variants: components["schemas"]["Variant"][];
                         };
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -6423,6 +6800,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -6566,6 +6952,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -6606,7 +7001,11 @@ export interface operations {
     };
     getStaticUploadedImagesByFilename: {
         parameters: {
-            query?: never;
+            query?: {
+                w?: string;
+                format?: string;
+                download?: string;
+            };
             header?: never;
             path: {
                 filename: string;
@@ -6764,6 +7163,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -6822,6 +7230,15 @@ export interface operations {
                     "application/json": {
                         article: components["schemas"]["Article"];
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */
@@ -6971,6 +7388,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -7179,6 +7605,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -7234,6 +7669,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No, bad or expired token */
             401: {
@@ -7382,6 +7826,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No, bad or expired token */
             401: {
                 headers: {
@@ -7518,6 +7971,15 @@ export interface operations {
                 };
                 content: {
                     "application/gzip": string;
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No, bad or expired token */

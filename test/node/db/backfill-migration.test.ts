@@ -1,29 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../support/db-contract.js';
-import {
-  MIGRATIONS_ROOT,
-  mysqlHarness,
-  type NodeDbHarness,
-  postgresHarness,
-  sqliteHarness,
-} from '../../support/db-node-harness.js';
-
-/** The migrations of one dialect in journal order, each split where drizzle splits it. */
-function migrations(dialect: string): { tag: string; statements: string[] }[] {
-  const dir = path.join(MIGRATIONS_ROOT, dialect, 'migrations');
-  const journal = JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  return journal.entries.map(({ tag }) => ({
-    tag,
-    statements: readFileSync(path.join(dir, `${tag}.sql`), 'utf8')
-      .split('--> statement-breakpoint')
-      .map((s) => s.trim())
-      .filter((s) => s.replace(/--[^\n]*\n?/g, '').trim() !== ''),
-  }));
-}
+import { mysqlHarness, type NodeDbHarness, postgresHarness, sqliteHarness } from '../../support/db-node-harness.js';
+import { migrations, statementRunner } from '../../support/migration-steps.js';
 
 const DIALECTS = [
   { name: 'SQLite', dialect: 'sqlite', make: sqliteHarness, mark: (_i: number) => '?', now: Date.now() },
@@ -47,20 +25,11 @@ describe.each(DIALECTS)('article_images backfill migration on $name', ({ dialect
 
   it('links every existing image to the article it was uploaded for', async () => {
     harness = await make();
-    // The SQLite harness's file lives in a directory openNodeDatabase would create.
     const h = harness;
-    let exec = async (statement: string, params: unknown[] = []) => void (await h.query(statement, params));
-    if (dialect === 'sqlite') {
-      mkdirSync(path.dirname(h.url.slice('sqlite:'.length)), { recursive: true });
-      // The harness reads with all(); DDL and INSERT … SELECT need a statement runner.
-      const { default: Database } = await import('better-sqlite3');
-      const db = new Database(h.url.slice('sqlite:'.length));
-      closeSqlite = () => db.close();
-      exec = async (statement, params = []) => void db.prepare(statement).run(...params);
-    }
-    // As openNodeDatabase does: with a schema in the URL, references point into it.
-    const schema = dialect === 'postgres' ? new URL(h.url).searchParams.get('search_path') : null;
-    const local = (statement: string) => (schema ? statement.replaceAll('"public".', `"${schema}".`) : statement);
+    const runner = await statementRunner(h, dialect);
+    closeSqlite = runner.close;
+    const exec = runner.exec;
+    const local = (statement: string) => statement;
     const all = migrations(dialect);
     const split = all.findIndex((m) => m.tag.endsWith('_article_images_purge'));
     expect(split).toBeGreaterThan(0);

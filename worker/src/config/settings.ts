@@ -189,6 +189,8 @@ export interface Settings {
   /** Node: the address it listens on. */
   host: string;
   publicUrl: string;
+  /** PUBLIC_URL was set: answers' links use it; otherwise they use the request's own origin. */
+  publicUrlConfigured: boolean;
   databaseUrl: string;
   storageUrl: string;
   /** S3_ACCESS_KEY_ID, else AWS_ACCESS_KEY_ID; likewise the secret. */
@@ -292,6 +294,7 @@ export function parseSettings(raw: object, target: Target): Settings {
     port: s.PORT,
     host: s.HOST,
     publicUrl: s.PUBLIC_URL ?? defaultPublicUrl(target, s.HOST, s.PORT),
+    publicUrlConfigured: s.PUBLIC_URL !== undefined,
     databaseUrl: s.DATABASE_URL,
     storageUrl: s.STORAGE_URL,
     s3AccessKeyId,

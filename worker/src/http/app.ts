@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Settings } from '../config/settings.js';
+import { requestLinks } from '../contract/links.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
 import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
@@ -23,7 +24,10 @@ export interface HttpDeps
     Omit<RateLimitDeps, 'settings' | 'logger' | 'peerAddress'> {
   settings: ActivityRecorderDeps['settings'] &
     RateLimitDeps['settings'] &
-    Pick<Settings, 'maxJsonBytes' | 'maxArticleBytes' | 'publicCache'>;
+    Pick<
+      Settings,
+      'maxJsonBytes' | 'maxArticleBytes' | 'publicCache' | 'imageVariantWidths' | 'publicUrl' | 'publicUrlConfigured'
+    >;
   logger: Logger;
   /** Carries the request's id into every log line written for it. */
   requestScope: RequestScope;
@@ -56,7 +60,14 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     .use(activityRecorder(deps))
     .use(authenticate)
     .use(cache ? storeReads(cache) : (_c, next) => next());
-  const mount = { services, limits, fallbackDefer: deps.defer, caching };
+  const links = requestLinks(deps.settings);
+  const mount = {
+    services,
+    limits,
+    fallbackDefer: deps.defer,
+    caching,
+    linkBase: (c: Context<AppEnv>) => links(c.req.url),
+  };
   mountRoutes(
     api,
     routes.filter((r) => r.path.startsWith(`${API}/`)),

@@ -2,7 +2,8 @@ import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import type * as z from 'zod';
-import { notFound } from '../core/domain/errors.js';
+import type { LinkBase } from '../contract/links.js';
+import { DomainError, notFound } from '../core/domain/errors.js';
 import type { Permission } from '../features/accounts/policy.js';
 import type { Defer } from '../ports/runtime.js';
 import { deferFor } from './defer.js';
@@ -70,6 +71,8 @@ export interface RouteInput<P, Q, B> {
   defer: Defer;
   /** The rate limiter, for a handler that spends a budget only once it knows the request is an attempt. */
   limits: RateLimits;
+  /** What the answer's URLs are built from. */
+  links: LinkBase;
 }
 
 type Unwrap<S> = S extends Described<infer B> ? B : S;
@@ -99,6 +102,11 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   /** A budget of the rate limiter, taken before anything else runs. */
   rateLimit?: RateBudget | { budget: RateBudget; refundOnSuccess: true };
   params?: P;
+  /**
+   * The query string, as a z.object of its parameters: any other parameter
+   * is refused with 400 before the handler runs (a route without one takes
+   * no parameters). Adding a parameter is adding its line to the object.
+   */
   query?: Q;
   /** A JSON body. */
   body?: B;
@@ -162,7 +170,8 @@ export const routesOf =
 /** The statuses a route answers with the error body, from what it declares. */
 export function errorStatuses(r: RouteDef): number[] {
   const statuses = new Set<number>(r.errors);
-  if (r.query || r.body || r.upload || r.stream) statuses.add(400);
+  // Every route refuses query parameters it does not declare.
+  statuses.add(400);
   // Every JSON body has a size limit (MAX_JSON_BYTES, article writes MAX_ARTICLE_BYTES).
   if (r.body) statuses.add(413);
   // Every /v1 request is authenticated first: a token that is not ours is
@@ -179,6 +188,34 @@ export function errorStatuses(r: RouteDef): number[] {
 
 const NO_PARAMS = Object.freeze({});
 
+/** The parameter names a query schema declares: the keys of its z.object (refinements keep the shape). */
+export function queryNames(r: RouteDef): ReadonlySet<string> {
+  if (!r.query) return new Set();
+  const shape = (r.query as { shape?: Record<string, unknown> }).shape;
+  if (!shape) throw new Error(`${r.method.toUpperCase()} ${r.path}: declare the query as a z.object of its parameters`);
+  return new Set(Object.keys(shape));
+}
+
+/**
+ * Refuses a parameter the route does not declare, naming it (issue #16): a
+ * misspelt or unsupported filter is an error, never silently a wider answer.
+ */
+function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
+  const known = names.size === 0 ? 'this route takes none' : `known: ${[...names].join(', ')}`;
+  return async (c, next) => {
+    const url = c.req.url;
+    const start = url.indexOf('?');
+    if (start !== -1) {
+      for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+        if (names.has(name)) continue;
+        const message = `Unknown query parameter ${JSON.stringify(name)} (${known})`;
+        throw new DomainError('invalid_request', message, [{ path: name, message }]);
+      }
+    }
+    await next();
+  };
+}
+
 /** What a handler needs besides the context, fixed when the routes are mounted. */
 export interface MountDeps {
   services: Services;
@@ -187,9 +224,11 @@ export interface MountDeps {
   fallbackDefer: Defer;
   /** Validators and Cache-Control of the routes that declare `cache`. */
   caching: PublicCaching;
+  /** The base of the answer's URLs for this request. */
+  linkBase: (c: Context<AppEnv>) => LinkBase;
 }
 
-function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) {
+function handlerOf(r: RouteDef, { services, limits, fallbackDefer, linkBase }: MountDeps) {
   const names = Object.keys(r.params ?? {});
   const specs = r.params ?? {};
   return (c: Context<AppEnv>): Response | Promise<Response> => {
@@ -215,6 +254,7 @@ function handlerOf(r: RouteDef, { services, limits, fallbackDefer }: MountDeps) 
       services,
       defer,
       limits,
+      links: linkBase(c),
     });
   };
 }
@@ -239,6 +279,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
       chain.push(deps.limits(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
     }
     chain.push(...(r.before ?? []));
+    chain.push(strictQuery(queryNames(r)));
     if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);
     if (r.body) chain.push(validate('json', r.body) as MiddlewareHandler<AppEnv>);
     const path = r.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');

@@ -10,6 +10,7 @@ import { ArticlePreview } from '../ui/markdown-preview';
 import { ArticleSettings } from './article-settings';
 import { altFromFileName, BodyEditor, insertImageIntoBody } from './body-editor';
 import { ConflictPanel } from './conflict-panel';
+import { ContentFields } from './content-fields';
 import { DraftOffer } from './draft-offer';
 import { ImageUploader } from './image-uploader';
 import { ReauthDialog } from './reauth-dialog';
@@ -274,6 +275,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         )}
         {a && id && <SeoPanel articleId={id} title={a.title} images={ed.images.value} etag={ed.etag} />}
         {a && id && <ScheduleAndPreview article={ed.article} />}
+        {a && id && <ContentFields article={ed.article} etag={ed.etag} images={ed.images.value} />}
       </aside>
       <ReauthDialog />
     </div>

@@ -11,6 +11,7 @@ import {
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { describeSize, SHRINK_MAX_SIDE, shrinkPlan } from '../../lib/image-fit';
+import { imagePath } from '../../lib/image-path';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';
 import { uploadImage } from '../../lib/typed-api';
 import { isActive, type UploadItem, UploadList } from '../media/upload-list';
@@ -226,13 +227,13 @@ export const ImageUploader = component$(
                   {img.width}×{img.height}, {formatBytes(img.bytes)},{' '}
                   <time dateTime={img.createdAt}>{formatDateTime(img.createdAt)}</time>
                 </span>
-                <code class="media-md">![]({img.url})</code>
+                <code class="media-md">![]({imagePath(img)})</code>
                 {props.onInsert$ && (
                   <button
                     type="button"
                     class="button button-quiet"
                     aria-label={`Insert ${img.filename} into the text`}
-                    onClick$={() => props.onInsert$?.(img.url, img.filename.replace(/\.[a-z0-9]+$/i, ''))}
+                    onClick$={() => props.onInsert$?.(imagePath(img), img.filename.replace(/\.[a-z0-9]+$/i, ''))}
                   >
                     Insert into text
                   </button>

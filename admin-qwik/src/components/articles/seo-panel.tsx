@@ -1,5 +1,6 @@
 import { component$, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { imagePath } from '../../lib/image-path';
 import { SEO_LIMITS, type SeoDto, seoFromForm } from '../../lib/seo';
 import { call, type Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
@@ -212,7 +213,7 @@ export const SeoPanel = component$(
                 >
                   <option value="">Use one of this article’s images…</option>
                   {props.images.map((img) => (
-                    <option key={img.id} value={img.url}>
+                    <option key={img.id} value={imagePath(img)}>
                       {img.filename}
                     </option>
                   ))}

@@ -1,6 +1,6 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
-import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
+import type { ArticleListItemDto } from '../../../../worker/src/features/articles/article.schema';
 import { ArticleListFilters } from '../../components/articles/article-list-filters';
 import { BulkActions } from '../../components/articles/bulk-actions';
 import { LoadingNotice } from '../../components/status/loading-notice';
@@ -58,7 +58,12 @@ export default component$(() => {
   const outcome = useSignal<string | null>(null);
   const outcomeFailed = useSignal(false);
   const request = useSignal(0);
-  const list = useStore<{ items: ArticleDto[]; nextCursor: string | null; loading: boolean; error: string | null }>({
+  const list = useStore<{
+    items: ArticleListItemDto[];
+    nextCursor: string | null;
+    loading: boolean;
+    error: string | null;
+  }>({
     items: [],
     nextCursor: null,
     loading: true,

@@ -116,8 +116,12 @@ const TEXT_ALIGN = /^\s*text-align\s*:\s*(left|right|center)\s*;?\s*$/i;
 const LANGUAGE_CLASS = /^language-[\w#+.-]{1,40}$/;
 const ATTRIBUTE_LIMIT = 32;
 
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+// Quotes are escaped in text too: then `name="` appears only where an
+// attribute starts, which lets answers make our root-relative links absolute
+// with one linear replace (features/articles/article-dto.ts).
+const escapeText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeAttribute = escapeText;
 
 /** An attribute's value as written out, or null to leave the attribute out. */
 function attributeValue(tag: string, name: string, value: string, options: SanitizeOptions): string | null {

@@ -1,4 +1,18 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type Placeholder,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import {
   invalid,
   normalizeId,
@@ -11,6 +25,8 @@ import type { ArticleSort, SortOrder } from './article.schema.js';
 import type { ArticleListPosition, ArticleListQuery } from './articles.port.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
+/** A row as lists read it: without `html` unless asked for (it is as large as the body). */
+export type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
 
 // D1 refuses LIKE patterns over 50 bytes; the same limit everywhere.
 const MAX_LIKE_PATTERN_BYTES = 50;
@@ -36,6 +52,7 @@ interface Filters {
   tag?: string | undefined;
   authorId?: string | undefined;
   pattern?: string | undefined;
+  slug?: string | undefined;
 }
 
 /**
@@ -64,7 +81,9 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     const tag = b('tag');
     const author = b('authorId');
     const pattern = b('pattern');
+    const slug = b('slug');
     return [
+      slug === undefined ? undefined : eq(articles.slug, slug as never),
       status === undefined ? undefined : eq(articles.status, status as never),
       site === undefined ? undefined : eq(articles.siteId, site as never),
       tag === undefined ? undefined : carryingTag(tag as string | Placeholder),
@@ -86,10 +105,15 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     ];
   }
 
-  const byIdReads = new Map<string, PreparedRead<ArticleRow>>();
-  function byIdRead(f: Filters, before: boolean, order: SortOrder): PreparedRead<ArticleRow> {
-    const flags = [f.status, f.siteId, f.tag, f.authorId, f.pattern].map((v) => Number(v !== undefined)).join('');
-    const name = `articles_list_${flags}${Number(before)}_${order}`;
+  const { html: _html, ...listColumns } = getTableColumns(articles);
+  const columns = (withHtml: boolean) => (withHtml ? getTableColumns(articles) : listColumns);
+
+  const byIdReads = new Map<string, PreparedRead<ListedRow>>();
+  function byIdRead(f: Filters, before: boolean, order: SortOrder, withHtml: boolean): PreparedRead<ListedRow> {
+    const flags = [f.status, f.siteId, f.tag, f.authorId, f.pattern, f.slug]
+      .map((v) => Number(v !== undefined))
+      .join('');
+    const name = `articles_list_${flags}${Number(before)}${Number(withHtml)}_${order}`;
     let read = byIdReads.get(name);
     if (!read) {
       const where = [
@@ -98,7 +122,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
       ];
       read = kit.prepare(
         db
-          .select()
+          .select(columns(withHtml))
           .from(articles)
           .where(and(...where))
           .orderBy(dir(order)(articles.id))
@@ -134,7 +158,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     return { orderBy: [asc(unpublishedLast), o(column), o(articles.id)], keyset };
   }
 
-  return async function listRows(query: ArticleListQuery): Promise<ArticleRow[]> {
+  return async function listRows(query: ArticleListQuery): Promise<ListedRow[]> {
     const limit = requireLimit(query.limit);
     const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
     const authorId = query.authorId === undefined ? undefined : normalizeId(query.authorId);
@@ -146,18 +170,20 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
       tag: query.tag,
       authorId,
       pattern: query.text === undefined || query.text === '' ? undefined : containsPattern('q', query.text),
+      slug: query.slug,
     };
+    const withHtml = query.withHtml === true;
     const sort = query.sort ?? 'createdAt';
     const order = query.order ?? 'desc';
     const afterId = query.after?.id ?? query.beforeId;
     const before = afterId === undefined ? undefined : requireId(afterId, 'cursor');
     if (sort === 'createdAt') {
-      return byIdRead(filters, before !== undefined, order)({ ...filters, before, limit });
+      return byIdRead(filters, before !== undefined, order, withHtml)({ ...filters, before, limit });
     }
     const after = before === undefined ? undefined : { id: before, value: query.after?.value ?? null };
     const { orderBy, keyset } = sortedBy(sort, order, after);
     return db
-      .select()
+      .select(columns(withHtml))
       .from(articles)
       .where(and(...conditions(filters, (_, value) => value), keyset))
       .orderBy(...orderBy)

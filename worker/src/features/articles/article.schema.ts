@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
 import { ErrorSchema } from '../../contract/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { ArticleSlugSchema } from '../../contract/slug.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { ImageSchema } from '../media/media.schema.js';
+import { ImageSchema, PictureSchema } from '../media/media.schema.js';
 import { TagRefSchema, TagSlugSchema } from '../tags/tags.schema.js';
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
@@ -28,6 +29,18 @@ export const ARTICLE_FORMATS = ['markdown', 'html', 'plaintext'] as const;
 export const ArticleFormatSchema = z.enum(ARTICLE_FORMATS);
 export type ArticleFormat = z.infer<typeof ArticleFormatSchema>;
 
+/** The author's summary: up to 500 characters; `""` or null clears it (answers then derive one from the body). */
+export const ExcerptInputSchema = z
+  .string({ error: 'excerpt must be a string' })
+  .max(500, 'excerpt must be at most 500 characters')
+  .refine((e) => !e.includes('\u0000'), 'excerpt must not contain NUL characters')
+  .refine((e) => !LONE_SURROGATE.test(e), 'excerpt must be valid Unicode (no lone surrogates)')
+  .transform((e) => (e.trim() === '' ? null : e))
+  .nullable();
+
+/** One of the article's images, or null for none. */
+const FeatureImageIdSchema = IdSchema.transform((id) => id.toLowerCase()).nullable();
+
 export const ARTICLE_STATUSES = ['online', 'offline'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
@@ -40,6 +53,10 @@ export const CreateArticleSchema = z.object({
   /** In the order the article shows them. */
   tagIds: z.array(IdSchema).max(50).optional(),
   seo: SeoInputSchema.optional(),
+  /** Made from the title when absent (with `-2`, `-3`… when that one is taken). */
+  slug: ArticleSlugSchema.optional(),
+  excerpt: ExcerptInputSchema.optional(),
+  featureImageId: FeatureImageIdSchema.optional(),
 });
 export type CreateArticleInput = z.output<typeof CreateArticleSchema>;
 
@@ -50,6 +67,9 @@ export const UpdateArticleSchema = z.object({
   siteId: IdSchema.nullable().optional(),
   authorIds: z.array(IdSchema).max(50).optional(),
   tagIds: z.array(IdSchema).max(50).optional(),
+  slug: ArticleSlugSchema.optional(),
+  excerpt: ExcerptInputSchema.optional(),
+  featureImageId: FeatureImageIdSchema.optional(),
 });
 export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
 
@@ -90,6 +110,8 @@ export const ListArticlesQuerySchema = PageQuerySchema.extend({
     description: 'Sort key; ties go by id. `publishedAt`: never-published articles come last in either order',
   }),
   order: z.enum(SORT_ORDERS).optional().default('desc').meta({ description: 'Sort order (default newest first)' }),
+  slug: ArticleSlugSchema.optional(),
+  include: z.literal('html', { error: 'include must be html' }).optional(),
 });
 
 export const ArticleSchema = z
@@ -111,6 +133,13 @@ export const ArticleSchema = z
     images: z.array(ImageSchema),
     /** Raised by one on every write; the `ETag` of an editor's read and of write answers is `"v<version>"`. */
     version: z.number().int().min(1),
+    slug: z.string(),
+    /** The author's excerpt, else plain text from the start of the body (≤ 300 characters). */
+    excerpt: z.string(),
+    /** The body rendered to sanitised HTML (links to our images absolute). */
+    html: z.string(),
+    featureImageId: z.uuid().nullable(),
+    featureImage: PictureSchema.nullable(),
   })
   .meta({ id: 'Article' });
 export type ArticleDto = z.output<typeof ArticleSchema>;
@@ -120,3 +149,8 @@ export const ArticleConflictSchema = ErrorSchema.extend({
   version: z.number().int().min(1),
   article: ArticleSchema.optional(),
 }).meta({ id: 'ArticleConflict' });
+/** An article in a list: `html` only with `?include=html`. */
+export const ArticleListItemSchema = ArticleSchema.extend({ html: z.string().optional() }).meta({
+  id: 'ArticleListItem',
+});
+export type ArticleListItemDto = z.output<typeof ArticleListItemSchema>;

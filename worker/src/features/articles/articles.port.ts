@@ -25,6 +25,14 @@ export interface Article {
   seo: SeoDto;
   /** 1 when created, raised by one on every write to the article's own fields: its ETag. */
   version: number;
+  /** Unique among the articles of its site (those without a site share one scope). */
+  slug: string;
+  /** The author's excerpt; null when none was given. */
+  excerpt: string | null;
+  /** The body rendered when written; null when not rendered yet (rows from before the column). */
+  html: string | null;
+  /** One of the article's images, as the editor chose it; not a foreign key (see the schema). */
+  featureImageId: string | null;
 }
 
 /** Where the previous page ended: its last article's id and sort value (a Date for the time sorts; null for createdAt, or an unpublished article). */
@@ -46,6 +54,9 @@ export interface ArticleListQuery {
   sort?: ArticleSort;
   /** Default desc. */
   order?: SortOrder;
+  slug?: string;
+  /** Read the stored `html` too (left out otherwise: lists rarely want it, and it is as large as the body). */
+  withHtml?: boolean;
   limit: number;
   /** Keyset for the default order: only articles with an id lower than this (ids are UUIDv7, newest first). */
   beforeId?: string;
@@ -54,7 +65,20 @@ export interface ArticleListQuery {
 }
 
 export type ArticlePatch = Partial<
-  Pick<Article, 'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'tagIds' | 'seo'>
+  Pick<
+    Article,
+    | 'title'
+    | 'body'
+    | 'format'
+    | 'siteId'
+    | 'authorIds'
+    | 'tagIds'
+    | 'seo'
+    | 'slug'
+    | 'excerpt'
+    | 'html'
+    | 'featureImageId'
+  >
 >;
 
 /**
@@ -73,12 +97,20 @@ export class StaleArticle extends DomainError {
 }
 
 export interface ArticlesRepository {
-  /** Unknown siteId, authorIds or tagIds → DomainError('invalid_request'), naming them. */
+  /**
+   * Unknown siteId, authorIds or tagIds → DomainError('invalid_request'), naming them; a slug taken in its
+   * scope → DomainError('conflict').
+   */
   create(article: Article): Promise<void>;
+  /** The slugs starting with `prefix` in the scope of `siteId` (null: the articles without a site). */
+  slugsStartingWith(siteId: string | null, prefix: string): Promise<Set<string>>;
   findById(id: string): Promise<Article | null>;
   /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
-  /** Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold. */
+  /**
+   * Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold; a slug taken
+   * in its (new) scope → DomainError('conflict').
+   */
   update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion): Promise<Article | null>;
   /**
    * Sets the status and clears `scheduledAt`; `publishedAt` is set on the first publication only. Null when unknown;

@@ -27,13 +27,19 @@ import {
 import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
+/** A row as lists read it: without `html` unless asked for. */
+type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
 
-const toArticle = (row: ArticleRow, authorIds: string[], tagIds: string[]): Article => ({
+const toArticle = ({ slugScope: _, ...row }: ListedRow, authorIds: string[], tagIds: string[]): Article => ({
   ...row,
+  html: row.html ?? null,
   authorIds,
   tagIds,
   seo: parseSeo(row.seo),
 });
+
+/** Articles without a site share the scope ''. */
+const scopeOf = (siteId: string | null): string => siteId ?? '';
 
 /** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
 function parseSeo(text: string | null): SeoDto {
@@ -155,6 +161,33 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return map;
   }
 
+  /** After a unique violation: the slug's, when another article holds it in this scope. */
+  async function slugTaken(scope: string, slug: string, self: string): Promise<DomainError | null> {
+    const rows = await db
+      .select({ id: articles.id })
+      .from(articles)
+      .where(and(eq(articles.slugScope, scope), eq(articles.slug, slug), ne(articles.id, self)))
+      .limit(1);
+    if (rows.length === 0) return null;
+    const message = `slug ${slug} is already used by another article${scope === '' ? ' without a site' : ' of this site'}`;
+    return new DomainError('conflict', message, [{ path: 'slug', message }]);
+  }
+
+  /**
+   * The rendered html is a cache of the body: where the database's row limit
+   * (D1) has no room for both, it is not stored and reads render it, so an
+   * article that fits without it is never refused for it.
+   */
+  function storableHtml(fields: Record<string, string | null | undefined>, html: string | null): string | null {
+    if (html === null) return null;
+    try {
+      refuseOversizedRow(kit, { ...fields, html });
+      return html;
+    } catch {
+      return null;
+    }
+  }
+
   async function exists(id: string): Promise<boolean> {
     return (await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1)).length > 0;
   }
@@ -209,8 +242,12 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
       const authorIds = authorIdsOf(article.authorIds) ?? [];
       const tagIds = tagLinks.idsOf(article.tagIds) ?? [];
-      refuseNul({ title: article.title, body: article.body });
-      refuseOversizedRow(kit, { title: article.title, body: article.body, seo: seoText(article.seo) });
+      const featureImageId =
+        article.featureImageId === null ? null : requireId(article.featureImageId, 'featureImageId');
+      refuseNul({ title: article.title, body: article.body, excerpt: article.excerpt });
+      const fields = { title: article.title, body: article.body, seo: seoText(article.seo), excerpt: article.excerpt };
+      refuseOversizedRow(kit, fields);
+      const html = storableHtml(fields, article.html);
       try {
         await kit.atomic((tx) => [
           tx.insert(articles).values({
@@ -226,15 +263,37 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             scheduledAt: article.scheduledAt,
             seo: seoText(article.seo),
             version: article.version,
+            slug: article.slug,
+            slugScope: scopeOf(siteId),
+            excerpt: article.excerpt,
+            html,
+            featureImageId,
           }),
           ...linkInserts(tx, id, authorIds),
           ...tagLinks.writes(tx, id, tagIds, false),
         ]);
       } catch (err) {
         if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds, tagIds);
-        if (kit.isUniqueViolation(err)) throw new DomainError('conflict', 'An article with this id already exists');
+        if (kit.isUniqueViolation(err)) {
+          throw (
+            (await slugTaken(scopeOf(siteId), article.slug, id)) ??
+            new DomainError('conflict', 'An article with this id already exists')
+          );
+        }
         throw err;
       }
+    },
+
+    async slugsStartingWith(siteId, prefix) {
+      const scope = scopeOf(siteId === null ? null : requireId(siteId, 'siteId'));
+      if (!/^[a-z0-9-]*$/.test(prefix)) return new Set();
+      // Not LIKE: D1 refuses patterns over 50 bytes; a range would follow PostgreSQL's collation.
+      const head = sql`substr(${articles.slug}, 1, ${sql.raw(String(prefix.length))})`;
+      const rows = await db
+        .select({ slug: articles.slug })
+        .from(articles)
+        .where(and(eq(articles.slugScope, scope), prefix === '' ? undefined : eq(head, prefix)));
+      return new Set(rows.map((r) => r.slug));
     },
 
     async list(query: ArticleListQuery) {
@@ -253,14 +312,24 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const authorIds = authorIdsOf(patch.authorIds);
       const tagIds = tagLinks.idsOf(patch.tagIds);
       const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
-      refuseNul({ title: patch.title, body: patch.body });
-      refuseOversizedRow(kit, { title: patch.title, body: patch.body, seo });
+      const featureImageId =
+        patch.featureImageId === undefined || patch.featureImageId === null
+          ? patch.featureImageId
+          : requireId(patch.featureImageId, 'featureImageId');
+      refuseNul({ title: patch.title, body: patch.body, excerpt: patch.excerpt });
+      const fields = { title: patch.title, body: patch.body, seo, excerpt: patch.excerpt };
+      refuseOversizedRow(kit, fields);
+      const html = patch.html === undefined ? undefined : storableHtml(fields, patch.html);
       const set = {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.body !== undefined && { body: patch.body }),
         ...(patch.format !== undefined && { format: patch.format }),
-        ...(siteId !== undefined && { siteId }),
+        ...(siteId !== undefined && { siteId, slugScope: scopeOf(siteId) }),
         ...(seo !== undefined && { seo }),
+        ...(patch.slug !== undefined && { slug: patch.slug }),
+        ...(patch.excerpt !== undefined && { excerpt: patch.excerpt }),
+        ...(html !== undefined && { html }),
+        ...(featureImageId !== undefined && { featureImageId }),
         updatedAt: now,
         version: sql`${articles.version} + 1`,
       };
@@ -304,6 +373,16 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
           ];
         });
       } catch (err) {
+        if (kit.isUniqueViolation(err)) {
+          const current = await findById(key);
+          if (!current) return null;
+          const clash = await slugTaken(
+            scopeOf(siteId === undefined ? current.siteId : siteId),
+            patch.slug ?? current.slug,
+            key,
+          );
+          throw clash ?? err;
+        }
         if (!kit.isForeignKeyViolation(err)) throw err;
         // The new links also fail when the article itself is gone.
         if (!(await exists(key))) return null;

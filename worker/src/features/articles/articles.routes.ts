@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
+import type { LinkBase } from '../../contract/links.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import { subject } from '../../http/activity.js';
@@ -12,6 +13,7 @@ import { articleEventData } from '../webhooks/webhook-events.js';
 import {
   ArticleConflictSchema,
   type ArticleDto,
+  ArticleListItemSchema,
   ArticleSchema,
   CreateArticleSchema,
   ListArticlesQuerySchema,
@@ -40,9 +42,10 @@ function answer<T extends object>(c: Context<AppEnv>, article: ArticleDto, body:
 }
 
 /** The caller's If-Match (docs/api.md#optimistic-concurrency); none: the write is unconditional. */
-const precondition = (c: Context<AppEnv>): Precondition => ({
+const precondition = (c: Context<AppEnv>, links: LinkBase): Precondition => ({
   actor: c.var.actor,
   ifMatch: parseIfMatch(c.req.header('if-match')),
+  links,
 });
 const Stale = described(
   ArticleConflictSchema,
@@ -63,8 +66,8 @@ export const articlesRoutes = [
     allow: 'public',
     cache,
     query: ListArticlesQuerySchema,
-    responses: { 200: pageOf(ArticleSchema) },
-    handler: async (c, { query, services }) => c.json(await services.articles.list(c.var.actor, query)),
+    responses: { 200: pageOf(ArticleListItemSchema) },
+    handler: async (c, { query, services, links }) => c.json(await services.articles.list(c.var.actor, query, links)),
   }),
   route({
     method: 'post',
@@ -74,8 +77,10 @@ export const articlesRoutes = [
     body: CreateArticleSchema,
     responses: { 201: ArticleAnswer },
     etag: 'read',
-    handler: async (c, { body, services, defer }) => {
-      const article = await services.articles.create(body);
+    // The slug is taken in the article's site.
+    errors: [409],
+    handler: async (c, { body, services, defer, links }) => {
+      const article = await services.articles.create(body, links);
       c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.created', articleEventData(article), defer);
       return c.json({ article }, 201, { ETag: articleETag(article.version) });
@@ -90,8 +95,8 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: ArticleAnswer },
     etag: 'read',
-    handler: async (c, { params, services }) => {
-      const article = await services.articles.get(c.var.actor, params.id);
+    handler: async (c, { params, services, links }) => {
+      const article = await services.articles.get(c.var.actor, params.id, links);
       // For editors, whose answer is their own (they may read offline
       // articles, so no shared cache keeps it): the version their next
       // conditional write names. Handed to c.json so a caching layer keeps it
@@ -114,8 +119,10 @@ export const articlesRoutes = [
     body: UpdateArticleSchema,
     responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, body: input, services, defer }) => {
-      const { article, changed } = await services.articles.update(params.id, input, precondition(c));
+    // The slug is taken in the article's (new) site.
+    errors: [409],
+    handler: async (c, { params, body: input, services, defer, links }) => {
+      const { article, changed } = await services.articles.update(params.id, input, links, precondition(c, links));
       if (changed) {
         c.var.audit('article.update', {
           ...subject('article', article.id),
@@ -134,8 +141,8 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer }) => {
-      const article = await services.articles.setStatus(params.id, 'online', precondition(c));
+    handler: async (c, { params, services, defer, links }) => {
+      const article = await services.articles.setStatus(params.id, 'online', links, precondition(c, links));
       c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.published', articleEventData(article), defer);
       return answer(c, article, { article });
@@ -149,8 +156,8 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer }) => {
-      const article = await services.articles.setStatus(params.id, 'offline', precondition(c));
+    handler: async (c, { params, services, defer, links }) => {
+      const article = await services.articles.setStatus(params.id, 'offline', links, precondition(c, links));
       c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
       await services.webhooks.emit('article.unpublished', articleEventData(article), defer);
       return answer(c, article, { article });
@@ -164,8 +171,8 @@ export const articlesRoutes = [
     params: id,
     responses: { 204: null, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer }) => {
-      await services.articles.delete(params.id, precondition(c));
+    handler: async (c, { params, services, defer, links }) => {
+      await services.articles.delete(params.id, precondition(c, links));
       c.var.audit('article.delete', subject('article', params.id));
       await services.webhooks.emit('article.deleted', { id: params.id }, defer);
       return c.body(null, 204);
@@ -180,7 +187,7 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: SeoAnswer },
     handler: async (c, { params, services }) =>
-      c.json({ seo: (await services.articles.get(c.var.actor, params.id)).seo }),
+      c.json({ seo: (await services.articles.visible(c.var.actor, params.id)).seo }),
   }),
   route({
     method: 'put',
@@ -191,8 +198,8 @@ export const articlesRoutes = [
     body: SeoInputSchema,
     responses: { 200: SeoAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, body, services, defer }) => {
-      const article = await services.articles.setSeo(params.id, toSeo(body), precondition(c));
+    handler: async (c, { params, body, services, defer, links }) => {
+      const article = await services.articles.setSeo(params.id, toSeo(body), links, precondition(c, links));
       c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
       await services.webhooks.emit('article.updated', articleEventData(article), defer);
       return answer(c, article, { seo: article.seo });
@@ -207,7 +214,7 @@ export const articlesRoutes = [
     params: id,
     query: PageQuerySchema,
     responses: { 200: pageOf(ImageSchema) },
-    handler: async (c, { params, query, services }) =>
-      c.json(await services.articles.listImages(c.var.actor, params.id, query.limit, query.cursor)),
+    handler: async (c, { params, query, services, links }) =>
+      c.json(await services.articles.listImages(c.var.actor, params.id, query, links)),
   }),
 ];

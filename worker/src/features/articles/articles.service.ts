@@ -1,4 +1,6 @@
+import type { LinkBase } from '../../contract/links.js';
 import type { Page } from '../../contract/pagination.schema.js';
+import { freeSlug, slugify } from '../../contract/slug.js';
 import { DomainError, notFound, PreconditionFailed } from '../../core/domain/errors.js';
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
@@ -9,11 +11,10 @@ import type { Actor } from '../accounts/actor.js';
 import { canReadOffline } from '../accounts/policy.js';
 import { originalKey } from '../media/blob-keys.js';
 import { toImageDto } from '../media/image-dto.js';
-import type { Image } from '../media/images.port.js';
 import type { ImageDto } from '../media/media.schema.js';
-import type { TagRef } from '../tags/tags.schema.js';
 import type {
   ArticleDto,
+  ArticleListItemDto,
   ArticleSort,
   ArticleStatus,
   CreateArticleInput,
@@ -21,7 +22,8 @@ import type {
   UpdateArticleInput,
 } from './article.schema.js';
 import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
-import { type Article, type IfVersion, StaleArticle } from './articles.port.js';
+import { renderStoredHtml, toArticleDto, toArticleListItem } from './article-dto.js';
+import { type Article, type ArticlePatch, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
 export interface ArticlesDeps {
@@ -60,6 +62,8 @@ export function versionsOf(ifMatch: IfMatch | undefined): IfVersion {
 export interface Precondition {
   actor: Actor;
   ifMatch: IfMatch | undefined;
+  /** The base of the links in a 412's article. */
+  links: LinkBase;
 }
 
 export interface ListArticlesInput {
@@ -72,39 +76,51 @@ export interface ListArticlesInput {
   q?: string | undefined;
   sort?: ArticleSort | undefined;
   order?: SortOrder | undefined;
+  slug?: string | undefined;
+  include?: 'html' | undefined;
 }
 
-/** Domain → wire; `tags` holds every known tag (a tag deleted meanwhile is left out). */
-export function toArticleDto(a: Article, images: Image[], tags: ReadonlyMap<string, TagRef>): ArticleDto {
-  return {
-    id: a.id,
-    title: a.title,
-    body: a.body,
-    format: a.format,
-    status: a.status,
-    siteId: a.siteId,
-    authorIds: a.authorIds,
-    tags: a.tagIds.flatMap((id) => tags.get(id) ?? []),
-    createdAt: a.createdAt.toISOString(),
-    updatedAt: a.updatedAt.toISOString(),
-    publishedAt: a.publishedAt ? a.publishedAt.toISOString() : null,
-    scheduledAt: a.scheduledAt ? a.scheduledAt.toISOString() : null,
-    seo: { ...a.seo },
-    version: a.version,
-    images: images.map(toImageDto),
-  };
-}
+/** A generated slug lost a race for its name this many times in a row: give up with the 409. */
+const SLUG_ATTEMPTS = 3;
 
 export function createArticlesService(deps: ArticlesDeps) {
   const { repos, blobs, clock, ids, logError } = deps;
 
-  const withImages = async (article: Article): Promise<ArticleDto> => {
+  const withImages = async (article: Article, links: LinkBase): Promise<ArticleDto> => {
     const [images, tags] = await Promise.all([
       repos.images.listForArticles([article.id]),
       repos.tags.refsByIds(article.tagIds),
     ]);
-    return toArticleDto(article, images.get(article.id) ?? [], tags);
+    return toArticleDto(article, images.get(article.id) ?? [], tags, links);
   };
+
+  /** The title's slug, or the first of `-2`, `-3`… free in the site's scope. */
+  async function generatedSlug(title: string, siteId: string | null): Promise<string> {
+    const base = slugify(title);
+    // A suffix is at most 11 characters (`-` and a safe integer): every candidate starts with this.
+    return freeSlug(base, await repos.articles.slugsStartingWith(siteId, base.slice(0, 189).replace(/-+$/, '')));
+  }
+
+  /** A feature image must be one the article shows (null clears it). */
+  async function checkFeatureImage(articleId: string, imageId: string | null | undefined): Promise<void> {
+    if (imageId === undefined || imageId === null) return;
+    const shown = (await repos.images.listForArticles([articleId])).get(articleId) ?? [];
+    if (shown.some((i) => i.id === imageId)) return;
+    const message = `featureImageId ${imageId} is not one of this article's images`;
+    throw new DomainError('invalid_request', message, [{ path: 'featureImageId', message }]);
+  }
+
+  /** What a patch writes: the html kept in step with the body and format it names. */
+  async function withHtml(id: string, patch: ArticlePatch): Promise<ArticlePatch> {
+    if (patch.body === undefined && patch.format === undefined) return patch;
+    let { body, format } = patch;
+    if (body === undefined || format === undefined) {
+      const current = await existing(id);
+      body ??= current.body;
+      format ??= current.format;
+    }
+    return { ...patch, html: renderStoredHtml({ body, format }) };
+  }
 
   /** Unknown and hidden look the same from outside: one uniform 404. */
   async function visible(actor: Actor, id: string): Promise<Article> {
@@ -131,7 +147,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       return await write(versionsOf(pre?.ifMatch));
     } catch (err) {
       if (!(err instanceof StaleArticle) || !pre) throw err;
-      const article = await withImages(err.current);
+      const article = await withImages(err.current, pre.links);
       throw new PreconditionFailed(
         'The article has changed since the version named in If-Match; nothing was written',
         articleETag(article.version),
@@ -146,7 +162,7 @@ export function createArticlesService(deps: ArticlesDeps) {
     /** What a write may answer: the article as it now stands, only to a caller who may read it. */
     readableBy,
 
-    async get(actor: Actor, id: string): Promise<ArticleDto> {
+    async get(actor: Actor, id: string, links: LinkBase): Promise<ArticleDto> {
       // The images are asked for beside the article, not after it: on a
       // server database the round trips overlap (docs/benchmarks.md). They
       // are used only once the article is known to be visible to the caller.
@@ -155,19 +171,20 @@ export function createArticlesService(deps: ArticlesDeps) {
         repos.images.listForArticles([id]),
         repos.tags.refsOfArticle(id),
       ]);
-      return toArticleDto(article, images.get(id) ?? [], new Map(tags.map((t) => [t.id, t])));
+      return toArticleDto(article, images.get(id) ?? [], new Map(tags.map((t) => [t.id, t])), links);
     },
 
     /** The article as a read answers it, whatever its status: for previews, webhooks and the scheduler. */
-    async read(id: string): Promise<ArticleDto> {
-      return withImages(await existing(id));
+    async read(id: string, links: LinkBase): Promise<ArticleDto> {
+      return withImages(await existing(id), links);
     },
 
-    async list(actor: Actor, input: ListArticlesInput): Promise<Page<ArticleDto>> {
+    async list(actor: Actor, input: ListArticlesInput, links: LinkBase): Promise<Page<ArticleListItemDto>> {
       // The public sees online articles only, whatever it asks for.
       const status = canReadOffline(actor) ? input.status : 'online';
       const sort = input.sort ?? 'createdAt';
       const order = input.order ?? 'desc';
+      const withHtml = input.include === 'html';
       const rows = await repos.articles.list({
         status,
         siteId: input.siteId,
@@ -176,6 +193,8 @@ export function createArticlesService(deps: ArticlesDeps) {
         text: input.q,
         sort,
         order,
+        slug: input.slug,
+        withHtml,
         limit: input.limit + 1,
         after: decodeArticleCursor(input.cursor, sort, order),
       });
@@ -187,34 +206,49 @@ export function createArticlesService(deps: ArticlesDeps) {
       ]);
       const last = page[page.length - 1];
       return {
-        items: page.map((a) => toArticleDto(a, images.get(a.id) ?? [], tags)),
+        items: page.map((a) => toArticleListItem(a, images.get(a.id) ?? [], tags, links, withHtml)),
         nextCursor: rows.length > input.limit && last ? encodeArticleCursor(sort, order, last) : null,
       };
     },
 
-    async create(input: CreateArticleInput): Promise<ArticleDto> {
-      const now = clock.now();
-      const article: Article = {
-        id: ids.newId(),
-        title: input.title,
-        body: input.body,
-        format: input.format,
-        status: 'offline',
-        siteId: input.siteId ?? null,
-        authorIds: input.authorIds ?? [],
-        tagIds: input.tagIds ?? [],
-        createdAt: now,
-        updatedAt: now,
-        publishedAt: null,
-        scheduledAt: null,
-        seo: toSeo(input.seo),
-        version: 1,
-      };
-      await repos.articles.create(article);
-      return toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds));
+    async create(input: CreateArticleInput, links: LinkBase): Promise<ArticleDto> {
+      const siteId = input.siteId ?? null;
+      const id = ids.newId();
+      // A new article shows no image yet: only null passes.
+      await checkFeatureImage(id, input.featureImageId);
+      for (let attempt = 1; ; attempt++) {
+        const now = clock.now();
+        const article: Article = {
+          id,
+          title: input.title,
+          body: input.body,
+          format: input.format,
+          status: 'offline',
+          siteId,
+          authorIds: input.authorIds ?? [],
+          tagIds: input.tagIds ?? [],
+          createdAt: now,
+          updatedAt: now,
+          publishedAt: null,
+          scheduledAt: null,
+          seo: toSeo(input.seo),
+          version: 1,
+          slug: input.slug ?? (await generatedSlug(input.title, siteId)),
+          excerpt: input.excerpt ?? null,
+          html: renderStoredHtml(input),
+          featureImageId: null,
+        };
+        try {
+          await repos.articles.create(article);
+          return toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds), links);
+        } catch (err) {
+          // A generated slug taken meanwhile by another create: pick again.
+          const lostRace = err instanceof DomainError && err.code === 'conflict' && err.issues?.[0]?.path === 'slug';
+          if (input.slug !== undefined || !lostRace || attempt >= SLUG_ATTEMPTS) throw err;
+        }
+      }
     },
 
-    /** `changed` is false for a patch that names no field: nothing is written, `updatedAt` stays. */
     /**
      * `changed` is false for a patch that names no field: nothing is written,
      * `updatedAt` and the version stay (an If-Match is still checked).
@@ -222,34 +256,37 @@ export function createArticlesService(deps: ArticlesDeps) {
     async update(
       id: string,
       input: UpdateArticleInput,
+      links: LinkBase,
       pre?: Precondition,
     ): Promise<{ article: ArticleDto; changed: boolean }> {
-      const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      const patch: ArticlePatch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (Object.keys(patch).length === 0) {
         const article = await existing(id);
         await conditional(pre, async (ifVersion) => {
           if (ifVersion !== undefined && !ifVersion.includes(article.version)) throw new StaleArticle(article);
         });
-        return { article: await withImages(article), changed: false };
+        return { article: await withImages(article, links), changed: false };
       }
-      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, patch, clock.now(), ifVersion));
+      await checkFeatureImage(id, patch.featureImageId);
+      const write = await withHtml(id, patch);
+      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, write, clock.now(), ifVersion));
       if (!updated) throw notFound();
-      return { article: await withImages(updated), changed: true };
+      return { article: await withImages(updated, links), changed: true };
     },
 
     /** Replaces the article's SEO record (PUT semantics: what is left out is cleared). */
-    async setSeo(id: string, seo: SeoDto, pre?: Precondition): Promise<ArticleDto> {
+    async setSeo(id: string, seo: SeoDto, links: LinkBase, pre?: Precondition): Promise<ArticleDto> {
       const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, { seo }, clock.now(), ifVersion));
       if (!updated) throw notFound();
-      return withImages(updated);
+      return withImages(updated, links);
     },
 
-    async setStatus(id: string, status: ArticleStatus, pre?: Precondition): Promise<ArticleDto> {
+    async setStatus(id: string, status: ArticleStatus, links: LinkBase, pre?: Precondition): Promise<ArticleDto> {
       const updated = await conditional(pre, (ifVersion) =>
         repos.articles.setStatus(id, status, clock.now(), ifVersion),
       );
       if (!updated) throw notFound();
-      return withImages(updated);
+      return withImages(updated, links);
     },
 
     async delete(id: string, pre?: Precondition): Promise<void> {
@@ -262,10 +299,16 @@ export function createArticlesService(deps: ArticlesDeps) {
       await deps.dropVariants(removed.map((img) => img.id));
     },
 
-    async listImages(actor: Actor, id: string, limit: number, cursor?: string): Promise<Page<ImageDto>> {
+    async listImages(
+      actor: Actor,
+      id: string,
+      page: { limit: number; cursor?: string | undefined },
+      links: LinkBase,
+    ): Promise<Page<ImageDto>> {
       await visible(actor, id);
+      const { limit, cursor } = page;
       const rows = await repos.images.listByArticle(id, { limit: limit + 1, beforeId: decodeCursor(cursor) });
-      return toPage(rows, limit, toImageDto);
+      return toPage(rows, limit, (i) => toImageDto(i, links));
     },
   };
 }

@@ -64,7 +64,7 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
           },
         },
       });
-      get = async (path, method = 'GET') => app.fetch(new Request(`http://localhost${path}`, { method }));
+      get = async (path, method = 'GET') => app.fetch(new Request(new URL(path, 'http://localhost'), { method }));
     });
     afterAll(async () => {
       await api?.cleanup();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
-import type { ApiHarness, ApiTarget } from '../../../../test/support/api-harness.js';
+import { type ApiHarness, type ApiTarget, PUBLIC_URL } from '../../../../test/support/api-harness.js';
 import {
   GIF_1x1,
   HTML,
@@ -42,7 +42,7 @@ export function runImagesApiContract(name: string, setup: () => Promise<ApiHarne
         const { image } = await res.json();
         expect(image).toMatchObject({ articleId, contentType, bytes: bytes.length, width, height });
         expect(image.filename).toMatch(new RegExp(`^[0-9a-f-]{36}\\.${ext}$`));
-        expect(image.url).toBe(`/static/uploadedImages/${image.filename}`);
+        expect(image.url).toBe(`${PUBLIC_URL}/static/uploadedImages/${image.filename}`);
         expect(image.sha256).toMatch(/^[0-9a-f]{64}$/);
 
         const served = await api.request(image.url);

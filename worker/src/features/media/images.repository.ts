@@ -215,10 +215,19 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
             version: sql`${articles.version} + 1`,
           })
           .where(seoMentions),
+        // The stored html is the body rendered: its links move with the body's.
+        tx
+          .update(articles)
+          .set({ html: sql`replace(${articles.html}, ${duplicate.filename}, ${survivor.filename})` })
+          .where(sql`${articles.html} LIKE ${`%${duplicate.filename}%`}`),
+        tx
+          .update(articles)
+          .set({ featureImageId: keep, version: sql`${articles.version} + 1` })
+          .where(eq(articles.featureImageId, dup)),
         // The duplicate's own links go with it (ON DELETE CASCADE).
         tx.delete(images).where(eq(images.id, dup)),
       ]);
-      return kit.affectedRows(results[3]) > 0;
+      return kit.affectedRows(results[results.length - 1]) > 0;
     },
   };
   return guarded(kit, repo);

@@ -1,3 +1,4 @@
+import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { readImageHeader } from '../../core/media/image-header.js';
 import { inspectStructure, isHostile } from '../../core/media/image-integrity.js';
@@ -34,7 +35,12 @@ export function createImagesService(deps: ImagesDeps) {
     maxUploadBytes: deps.maxUploadBytes,
 
     /** The article must exist (checked by the caller before the body is read, and again by the row's foreign key). */
-    async upload(articleId: string, bytes: Uint8Array, words: ImageWords = NO_WORDS): Promise<ImageDto> {
+    async upload(
+      articleId: string,
+      bytes: Uint8Array,
+      links: LinkBase,
+      words: ImageWords = NO_WORDS,
+    ): Promise<ImageDto> {
       if (bytes.byteLength > deps.maxUploadBytes) {
         throw new DomainError('payload_too_large', `The file is larger than ${deps.maxUploadBytes} bytes`);
       }
@@ -68,7 +74,7 @@ export function createImagesService(deps: ImagesDeps) {
         await blobs.delete(originalKey(image.filename)).catch((e) => logError('orphan blob after failed insert', e));
         throw err;
       }
-      return toImageDto(image);
+      return toImageDto(image, links);
     },
 
     /** The row decides: a deleted image is 404 at once, whatever storage still holds. */

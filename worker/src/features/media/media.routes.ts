@@ -49,10 +49,10 @@ export const mediaRoutes = [
     ],
     responses: { 201: z.object({ image: ImageSchema }) },
     errors: [413],
-    handler: async (c, { params, services, defer }) => {
+    handler: async (c, { params, services, defer, links }) => {
       const { images } = services;
       const file = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
-      const image = await images.upload(params.id, file.bytes, {
+      const image = await images.upload(params.id, file.bytes, links, {
         originalName: sanitizeFileName(file.name),
         alt: formText(AltSchema, 'alt', file.text('alt')),
         caption: formText(CaptionSchema, 'caption', file.text('caption')),
@@ -72,7 +72,7 @@ export const mediaRoutes = [
     allow: 'media.read',
     query: MediaListQuerySchema,
     responses: { 200: pageOf(ImageSchema) },
-    handler: async (c, { query, services }) => c.json(await services.media.list(query)),
+    handler: async (c, { query, services, links }) => c.json(await services.media.list(query, links)),
   }),
   route({
     method: 'get',
@@ -101,7 +101,7 @@ export const mediaRoutes = [
     allow: 'media.read',
     params: id,
     responses: { 200: z.object({ image: ImageWithVariantsSchema }) },
-    handler: async (c, { params, services }) => c.json({ image: await services.media.get(params.id) }),
+    handler: async (c, { params, services, links }) => c.json({ image: await services.media.get(params.id, links) }),
   }),
   route({
     method: 'patch',
@@ -111,8 +111,8 @@ export const mediaRoutes = [
     params: id,
     body: UpdateImageSchema,
     responses: { 200: z.object({ image: ImageSchema }) },
-    handler: async (c, { params, body, services }) => {
-      const image = await services.media.update(params.id, body);
+    handler: async (c, { params, body, services, links }) => {
+      const image = await services.media.update(params.id, body, links);
       const fields = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);
       // A patch that names no field changes nothing, and is no activity either.
       if (fields.length > 0) c.var.audit('image.update', { ...subject('image', image.id), details: { fields } });

@@ -20,7 +20,10 @@ export const ImageSchema = z
     id: z.uuid(),
     articleId: z.uuid(),
     filename: z.string(),
+    /** Absolute: PUBLIC_URL (or the request's origin) + /static/uploadedImages/{filename}. */
     url: z.string(),
+    /** `url?w=N Nw` for each IMAGE_VARIANT_WIDTHS width up to the image's own; "" when it is narrower than all. */
+    srcset: z.string(),
     contentType: z.enum(IMAGE_CONTENT_TYPES),
     bytes: z.int(),
     width: z.int(),
@@ -100,3 +103,15 @@ export const VariantCacheSchema = z
   .object({ count: z.int(), bytes: z.int(), presets: z.array(z.int()) })
   .meta({ id: 'VariantCache' });
 export type VariantCacheDto = z.output<typeof VariantCacheSchema>;
+
+/** An image as a page shows it (an article's feature image): `srcset` has a candidate per variant width up to the original's. */
+export const PictureSchema = z
+  .object({
+    url: z.string(),
+    alt: z.string(),
+    width: z.int(),
+    height: z.int(),
+    srcset: z.string(),
+  })
+  .meta({ id: 'Picture' });
+export type PictureDto = z.output<typeof PictureSchema>;

@@ -1,3 +1,4 @@
+import type { LinkBase } from '../../contract/links.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
@@ -26,19 +27,19 @@ export function createMediaService(deps: MediaDeps) {
   }
 
   return {
-    async list(query: MediaListQuery): Promise<Page<ImageDto>> {
+    async list(query: MediaListQuery, links: LinkBase): Promise<Page<ImageDto>> {
       const rows = await repos.images.list({
         limit: query.limit + 1,
         beforeId: decodeCursor(query.cursor),
         articleId: query.articleId,
         textContains: query.q,
       });
-      return toPage(rows, query.limit, toImageDto);
+      return toPage(rows, query.limit, (i) => toImageDto(i, links));
     },
 
-    async get(id: string): Promise<ImageWithVariantsDto> {
+    async get(id: string, links: LinkBase): Promise<ImageWithVariantsDto> {
       const image = await existing(id);
-      return { ...toImageDto(image), variants: await variants.list(image) };
+      return { ...toImageDto(image, links), variants: await variants.list(image, links) };
     },
 
     /**
@@ -54,11 +55,11 @@ export function createMediaService(deps: MediaDeps) {
     },
 
     /** An image's words (name, alt, caption); its bytes never change. */
-    async update(id: string, input: UpdateImageInput): Promise<ImageDto> {
+    async update(id: string, input: UpdateImageInput, links: LinkBase): Promise<ImageDto> {
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       const image = await repos.images.update(id, patch);
       if (!image) throw notFound();
-      return toImageDto(image);
+      return toImageDto(image, links);
     },
 
     async clearVariants(id: string): Promise<void> {

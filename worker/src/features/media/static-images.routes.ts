@@ -20,6 +20,12 @@ export const staticImagesRoutes = [
       'An uploaded image, or a variant with ?w= and ?format=webp|jpeg|png; ?download=1 (original only) serves it as an attachment under its original name',
     allow: 'public',
     params: { filename: z.string() },
+    // Declared for the description and the strict query check; the rules (presets, formats) are the handler's.
+    query: z.object({
+      w: z.string().optional().meta({ description: 'A width of IMAGE_VARIANT_WIDTHS' }),
+      format: z.string().optional().meta({ description: 'webp, jpeg or png' }),
+      download: z.string().optional().meta({ description: '1: the original as an attachment' }),
+    }),
     responses: { 200: rawBody(IMAGE_CONTENT_TYPES, { binary: true }), 304: null },
     // The query is checked by hand (`w` and `format` once each, nothing else); the row is read from the database.
     errors: [400, 503],

@@ -1,3 +1,4 @@
+import type { LinkBase } from '../../contract/links.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { readJpegOrientation } from '../../core/media/exif-orientation.js';
 import { readImageHeader } from '../../core/media/image-header.js';
@@ -188,7 +189,7 @@ export function createVariantsService(deps: VariantsDeps) {
     },
 
     /** The variants stored for this image's current bytes. */
-    async list(image: Image): Promise<VariantDto[]> {
+    async list(image: Image, links: LinkBase): Promise<VariantDto[]> {
       const items = await listAll(contentVariantsPrefix(image.id, image.sha256));
       return items.flatMap((item) => {
         const m = VARIANT_NAME.exec(item.key.slice(item.key.lastIndexOf('/') + 1));
@@ -201,7 +202,7 @@ export function createVariantsService(deps: VariantsDeps) {
             requestedWidth: m[1] === 'full' ? null : Number(m[1]),
             contentType: item.contentType,
             bytes: item.size,
-            url: `${IMAGE_URL_PREFIX}${image.filename}?${params}`,
+            url: `${links.origin}${IMAGE_URL_PREFIX}${image.filename}?${params}`,
             createdAt: item.uploadedAt.toISOString(),
           },
         ];

@@ -16,7 +16,7 @@ export const previewsFeature = defineFeature({
     previews: createPreviewsService({
       ...deps,
       publicUrl: deps.settings.publicUrl,
-      readArticle: (id) => deps.services.articles.read(id),
+      readArticle: (id, links) => deps.services.articles.read(id, links),
     }),
   }),
   routes: previewsRoutes,

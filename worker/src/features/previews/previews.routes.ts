@@ -48,8 +48,8 @@ export const previewsRoutes = [
     allow: 'public',
     params: { token: PreviewTokenParamSchema },
     responses: { 200: z.object({ article: ArticleSchema }) },
-    handler: async (c, { params, services }) => {
-      const article = await services.previews.read(params.token);
+    handler: async (c, { params, services, links }) => {
+      const article = await services.previews.read(params.token, links);
       c.header('cache-control', 'no-store');
       c.header('x-robots-tag', 'noindex');
       return c.json({ article });

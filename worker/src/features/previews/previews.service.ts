@@ -1,3 +1,4 @@
+import type { LinkBase } from '../../contract/links.js';
 import { notFound } from '../../core/domain/errors.js';
 import { constantTimeEqual, newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
 import type { Repositories } from '../../ports/repositories.js';
@@ -11,7 +12,7 @@ export interface PreviewsDeps {
   ids: IdGenerator;
   publicUrl: string;
   /** The article as a read answers it, whatever its status (ArticlesService.read). */
-  readArticle(id: string): Promise<ArticleDto>;
+  readArticle(id: string, links: LinkBase): Promise<ArticleDto>;
 }
 
 /**
@@ -39,17 +40,18 @@ export function createPreviewsService(deps: PreviewsDeps) {
     },
 
     /** The article the link shows, online or not; 404 for an unknown, revoked or expired link. */
-    async read(token: string): Promise<ArticleDto> {
+    async read(token: string, links: LinkBase): Promise<ArticleDto> {
       const hash = await sha256Hex(token);
       const found = await repos.previewTokens.findByHash(hash);
       if (!found || !constantTimeEqual(found.tokenHash, hash)) throw notFound();
       if (found.expiresAt.getTime() <= clock.now().getTime()) throw notFound();
-      return deps.readArticle(found.articleId);
+      return deps.readArticle(found.articleId, links);
     },
 
     /** Every link of the article stops working; 404 for an unknown article. */
     async revokeAll(articleId: string): Promise<void> {
-      await deps.readArticle(articleId);
+      // Only whether it exists matters here: no links are made.
+      await deps.readArticle(articleId, { origin: '', widths: [] });
       await repos.previewTokens.revokeAll(articleId);
     },
 

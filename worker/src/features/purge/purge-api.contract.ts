@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
-import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import { type ApiHarness, PUBLIC_URL } from '../../../../test/support/api-harness.js';
 import { GIF_1x1, JPEG_400x300, PNG_QUADRANTS, WEBP_1x1 } from '../../../../test/support/images.js';
 import type { AppDeps } from '../../app/deps.js';
 import { scheduledJobs } from '../../app/services.js';
@@ -302,7 +302,7 @@ export function runPurgeApiContract(name: string, setup: () => Promise<ApiHarnes
         folded.survivorId,
       );
       const after = (await (await api.request(`/v1/articles/${second}`)).json()).article;
-      expect(after.body).toBe(`![copy](/static/uploadedImages/${folded.survivorFilename})`);
+      expect(after.body).toBe(`![copy](${PUBLIC_URL}/static/uploadedImages/${folded.survivorFilename})`);
       expect(after.images.map((i: Img) => i.id)).toEqual([folded.survivorId]);
       expect((await api.request(`/static/uploadedImages/${folded.survivorFilename}`)).status).toBe(200);
     });

@@ -130,6 +130,11 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       );
       const duplicate = sampleImage(b, { id: dupId, filename: dupName });
       await db.repos.images.create(duplicate);
+      await db.repos.articles.update(
+        b,
+        { html: `<p><img src="/static/uploadedImages/${dupName}"></p>`, featureImageId: dupId },
+        NOW,
+      );
       const c = await article('no images here');
       expect(await db.repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(true);
       expect(await db.repos.images.findById(duplicate.id)).toBeNull();
@@ -143,6 +148,11 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
         `![x](/static/uploadedImages/${survivor.filename}?w=400&format=webp) and <img src="/static/uploadedImages/${survivor.filename}">`,
       );
       expect((await db.repos.articles.findById(c))!.body).toBe('no images here');
+      // The stored html and the feature image follow the body.
+      expect((await db.repos.articles.findById(b))!.html).toBe(
+        `<p><img src="/static/uploadedImages/${survivor.filename}"></p>`,
+      );
+      expect((await db.repos.articles.findById(b))!.featureImageId).toBe(survivor.id);
       // Gone or the same image: nothing to do.
       expect(await db.repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(false);
       expect(await db.repos.images.mergeDuplicate(survivor.id, survivor.id)).toBe(false);

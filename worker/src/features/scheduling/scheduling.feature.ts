@@ -1,4 +1,5 @@
 import { defineFeature } from '../../app/feature.js';
+import { serverLinks } from '../../contract/links.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { schedulingRoutes } from './scheduling.routes.js';
 import { createSchedulingService, type SchedulingService } from './scheduling.service.js';
@@ -15,7 +16,7 @@ export const schedulingFeature = defineFeature({
   services: (deps) => ({
     scheduling: createSchedulingService({
       ...deps,
-      readArticle: (id) => deps.services.articles.read(id),
+      readArticle: (id) => deps.services.articles.read(id, serverLinks(deps.settings)),
       record: (event) => deps.services.activity.record(event),
     }),
   }),

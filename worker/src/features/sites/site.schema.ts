@@ -6,10 +6,25 @@ const BaseUrlSchema = z
   .max(2000, 'baseUrl must be at most 2,000 characters')
   .refine(isHttpUrl, 'baseUrl must be an http(s) URL');
 
+/**
+ * Where an article lives under the site's baseUrl: a path holding `{slug}`
+ * once (`/blog/{slug}`, `/{slug}.html`), of URL-safe path characters so that
+ * the URL it makes needs no escaping; null: `/{slug}`.
+ */
+const UrlPatternSchema = z
+  .string({ error: 'urlPattern must be a string' })
+  .max(200, 'urlPattern must be at most 200 characters')
+  .regex(
+    /^\/[A-Za-z0-9._~/-]*\{slug\}[A-Za-z0-9._~/-]*$/,
+    'urlPattern must be a path starting with / that holds {slug} once, e.g. /blog/{slug}',
+  )
+  .nullable();
+
 export const CreateSiteSchema = z.object({
   name: nameSchema('name'),
   baseUrl: BaseUrlSchema,
   description: longTextSchema('description').optional().default(null),
+  urlPattern: UrlPatternSchema.optional().default(null),
 });
 export type CreateSiteInput = z.output<typeof CreateSiteSchema>;
 
@@ -17,6 +32,7 @@ export const UpdateSiteSchema = z.object({
   name: nameSchema('name').optional(),
   baseUrl: BaseUrlSchema.optional(),
   description: longTextSchema('description').optional(),
+  urlPattern: UrlPatternSchema.optional(),
 });
 export type UpdateSiteInput = z.output<typeof UpdateSiteSchema>;
 
@@ -26,6 +42,8 @@ export const SiteSchema = z
     name: z.string(),
     baseUrl: z.string(),
     description: z.string().nullable(),
+    /** Where an article lives under baseUrl (`/blog/{slug}`); null: `/{slug}`. */
+    urlPattern: z.string().nullable(),
     createdAt: TimestampSchema,
   })
   .meta({ id: 'Site' });

@@ -45,7 +45,7 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       });
       expect(res.status).toBe(201);
       const { site } = await res.json();
-      expect(Object.keys(site).sort()).toEqual(['baseUrl', 'createdAt', 'description', 'id', 'name']);
+      expect(Object.keys(site).sort()).toEqual(['baseUrl', 'createdAt', 'description', 'id', 'name', 'urlPattern']);
       expect(site).toMatchObject({
         name: 'My blog',
         baseUrl: 'https://blog.example/path',

@@ -19,6 +19,7 @@ export function sampleSite(overrides: Partial<Site> = {}): Site {
     name: 'A site',
     baseUrl: 'https://example.com/blog',
     description: 'Where the articles go',
+    urlPattern: '/posts/{slug}',
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,
@@ -68,8 +69,12 @@ export function runSitesRepositoryContract(name: string, setup: SetupRepositorie
     it('updates only the given fields and bumps updatedAt; unknown ids give null', async () => {
       const site = sampleSite();
       await db.repos.sites.create(site);
-      const updated = await db.repos.sites.update(site.id, { description: null, name: 'Renamed' }, LATER);
-      expect(updated).toEqual({ ...site, name: 'Renamed', description: null, updatedAt: LATER });
+      const updated = await db.repos.sites.update(
+        site.id,
+        { description: null, name: 'Renamed', urlPattern: null },
+        LATER,
+      );
+      expect(updated).toEqual({ ...site, name: 'Renamed', description: null, urlPattern: null, updatedAt: LATER });
       expect(await db.repos.sites.findById(site.id)).toEqual(updated);
       const moved = await db.repos.sites.update(site.id, { baseUrl: 'http://other.example/' }, LATER);
       expect(moved).toEqual({ ...updated, baseUrl: 'http://other.example/' });

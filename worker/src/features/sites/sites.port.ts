@@ -5,11 +5,13 @@ export interface Site {
   name: string;
   baseUrl: string;
   description: string | null;
+  /** Where an article lives under `baseUrl`: `/blog/{slug}`; null: `/{slug}`. */
+  urlPattern: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description'>>;
+export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description' | 'urlPattern'>>;
 
 export interface SitesRepository {
   create(site: Site): Promise<void>;

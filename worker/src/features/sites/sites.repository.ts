@@ -17,6 +17,7 @@ const toSite = (row: SiteRow): Site => ({
   name: row.name,
   baseUrl: row.baseUrl,
   description: row.description,
+  urlPattern: row.urlPattern,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -40,7 +41,7 @@ export function createSitesRepository(kit: SqlKit): SitesRepository {
 
     async create(site) {
       const id = requireId(site.id, 'id');
-      refuseNul({ name: site.name, baseUrl: site.baseUrl, description: site.description });
+      refuseNul({ name: site.name, baseUrl: site.baseUrl, description: site.description, urlPattern: site.urlPattern });
       await db.insert(sites).values({ ...site, id });
     },
 
@@ -62,6 +63,7 @@ export function createSitesRepository(kit: SqlKit): SitesRepository {
       if (patch.name !== undefined) set.name = patch.name;
       if (patch.baseUrl !== undefined) set.baseUrl = patch.baseUrl;
       if (patch.description !== undefined) set.description = patch.description;
+      if (patch.urlPattern !== undefined) set.urlPattern = patch.urlPattern;
       const result = await db.update(sites).set(set).where(eq(sites.id, key));
       if (kit.affectedRows(result) === 0) return null;
       return findById(key);

@@ -19,6 +19,7 @@ export const toSiteDto = (site: Site): SiteDto => ({
   name: site.name,
   baseUrl: site.baseUrl,
   description: site.description,
+  urlPattern: site.urlPattern,
   createdAt: site.createdAt.toISOString(),
 });
 
@@ -43,6 +44,7 @@ export function createSitesService({ repos, clock, ids, changed = () => {} }: Si
         name: input.name,
         baseUrl: input.baseUrl,
         description: input.description,
+        urlPattern: input.urlPattern,
         createdAt: now,
         updatedAt: now,
       };
@@ -56,6 +58,7 @@ export function createSitesService({ repos, clock, ids, changed = () => {} }: Si
       if (input.name !== undefined) patch.name = input.name;
       if (input.baseUrl !== undefined) patch.baseUrl = input.baseUrl;
       if (input.description !== undefined) patch.description = input.description;
+      if (input.urlPattern !== undefined) patch.urlPattern = input.urlPattern;
       // A patch that names no field changes nothing, `updatedAt` included.
       const site =
         Object.keys(patch).length === 0

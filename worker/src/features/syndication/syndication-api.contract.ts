@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticle, registerOwner } from '../../../../test/support/api-flows.js';
+import { createArticle, errorOf, registerOwner } from '../../../../test/support/api-flows.js';
 import type { ApiHarness } from '../../../../test/support/api-harness.js';
 
 const HOSTILE_TITLE = `Tom & Jerry's <script>alert("x")</script> ]]> \u0007bell`;
@@ -78,10 +78,29 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
         ),
       ).toBe(true);
       const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]).sort();
-      expect(locs).toEqual(
-        ['https://elsewhere.example/a?b=1&amp;c=2', `https://news.example/articles/${ids.plain}`].sort(),
-      );
+      expect(locs).toEqual(['https://elsewhere.example/a?b=1&amp;c=2', 'https://news.example/plain'].sort());
       expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T[\d:.]+Z<\/lastmod>/);
+    });
+
+    it('links articles by slug under the site’s URL pattern, which is checked', async () => {
+      const setPattern = (urlPattern: unknown) =>
+        api.request(`/v1/sites/${siteId}`, { method: 'PATCH', token: owner, json: { urlPattern } });
+      const res = await setPattern('/blog/{slug}.html');
+      expect(res.status).toBe(200);
+      expect((await res.json()).site.urlPattern).toBe('/blog/{slug}.html');
+      const sitemap = await (await api.request(`/v1/sites/${siteId}/sitemap.xml`)).text();
+      expect(sitemap).toContain('<loc>https://news.example/blog/plain.html</loc>');
+      const feed = await (await api.request(`/v1/sites/${siteId}/feed.xml`)).text();
+      expect(feed).toContain('<link>https://news.example/blog/plain.html</link>');
+      for (const bad of ['blog/{slug}', '/blog/', '/{slug}/{slug}', '/a b/{slug}', '/x?{slug}', 7]) {
+        const refused = await setPattern(bad);
+        expect(refused.status).toBe(400);
+        expect((await errorOf(refused)).code).toBe('invalid_request');
+      }
+      expect((await (await setPattern(null)).json()).site.urlPattern).toBeNull();
+      expect(await (await api.request(`/v1/sites/${siteId}/sitemap.xml`)).text()).toContain(
+        '<loc>https://news.example/plain</loc>',
+      );
     });
 
     it('serves an RSS 2.0 feed with every text escaped', async () => {
@@ -124,7 +143,7 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
 
       const plain = await (await api.request(`/v1/articles/${ids.plain}/structured-data`)).json();
       expect(plain.jsonLd.author).toEqual([{ '@type': 'Person', name: 'Ada Lovelace' }]);
-      expect(plain.openGraph['og:url']).toBe(`https://news.example/articles/${ids.plain}`);
+      expect(plain.openGraph['og:url']).toBe('https://news.example/plain');
       expect((await (await api.request(`/v1/articles/${ids.noindex}/structured-data`)).json()).robots).toBe('noindex');
       expect((await api.request(`/v1/articles/${ids.offline}/structured-data`)).status).toBe(404);
       expect((await api.request(`/v1/articles/${ids.offline}/structured-data`, { token: owner })).status).toBe(200);

@@ -26,10 +26,13 @@ function withoutTrailingSlashes(s: string): string {
   return s.slice(0, end);
 }
 
-/** Where an article lives on its site: its canonical URL, else `{baseUrl}/articles/{id}`. */
+/** Where an article lives on its site: its canonical URL, else `{baseUrl}{urlPattern}` with its slug (`/{slug}` by default). */
 export function articleUrl(site: Site | null, article: Article): string | null {
   if (article.seo.canonicalUrl) return article.seo.canonicalUrl;
-  return site ? `${withoutTrailingSlashes(site.baseUrl)}/articles/${article.id}` : null;
+  if (!site) return null;
+  // Slugs and patterns are URL-safe by their rules: nothing to escape.
+  const path = (site.urlPattern ?? '/{slug}').replace('{slug}', article.slug);
+  return `${withoutTrailingSlashes(site.baseUrl)}${path}`;
 }
 
 /**

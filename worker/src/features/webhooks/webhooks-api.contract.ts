@@ -128,7 +128,11 @@ export function runWebhooksApiContract(name: string, setup: SetupApi, target: Ap
         'article.deleted',
       ]);
       const d = await hook(deletes, ['article.deleted']);
-      const article = await createArticle(api, owner, { title: 'Signed', body: 'secret body text' });
+      const article = await createArticle(api, owner, {
+        title: 'Signed',
+        body: 'secret body text',
+        excerpt: 'A summary.',
+      });
       await api.request(`/v1/articles/${article.id}`, {
         method: 'PATCH',
         token: owner,

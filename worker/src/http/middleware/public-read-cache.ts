@@ -19,8 +19,15 @@ export const HIT_HEADERS: Readonly<Record<string, string>> = {
   Vary: 'Origin',
 };
 
-/** Path and query as sent: the same URL, the same answer. */
-export const keyOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
+/**
+ * The host, then path and query as sent: the same URL, the same answer.
+ * The host is part of it because answers link to the origin they were asked
+ * at while PUBLIC_URL is unset. A path, so the edge cache can append it.
+ */
+export const keyOf = (url: string) => {
+  const start = url.indexOf('//') + 2;
+  return `/${url.slice(start)}`;
+};
 
 /**
  * Stores anonymous answers, and empties the cache after any successful

@@ -66,6 +66,7 @@ export const sites = mysqlTable('sites', {
   id: id('id').primaryKey(),
   name: varchar('name', { length: 255 }).notNull(),
   baseUrl: varchar('base_url', { length: 2048 }).notNull(),
+  urlPattern: varchar('url_pattern', { length: 200 }),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
@@ -98,8 +99,14 @@ export const articles = mysqlTable(
     scheduledAt: timestamp('scheduled_at'),
     /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
     version: int('version').notNull().default(1),
+    slug: varchar('slug', { length: 200 }).notNull().default(''),
+    slugScope: varchar('slug_scope', { length: 36 }).notNull().default(''),
+    excerpt: text('excerpt'),
+    html: longtext('html'),
+    featureImageId: id('feature_image_id'),
   },
   (t) => [
+    unique('articles_slug_scope_slug_unique').on(t.slugScope, t.slug),
     index('articles_status_id_idx').on(t.status, t.id),
     index('articles_site_id_id_idx').on(t.siteId, t.id),
     index('articles_scheduled_at_idx').on(t.scheduledAt),

@@ -56,6 +56,7 @@ export const sites = pgTable('sites', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   baseUrl: text('base_url').notNull(),
+  urlPattern: text('url_pattern'),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
@@ -87,8 +88,14 @@ export const articles = pgTable(
     scheduledAt: timestamp('scheduled_at'),
     /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
     version: integer('version').notNull().default(1),
+    slug: text('slug').notNull().default(''),
+    slugScope: text('slug_scope').notNull().default(''),
+    excerpt: text('excerpt'),
+    html: text('html'),
+    featureImageId: uuid('feature_image_id'),
   },
   (t) => [
+    unique('articles_slug_scope_slug_unique').on(t.slugScope, t.slug),
     index('articles_status_id_idx').on(t.status, t.id),
     index('articles_site_id_id_idx').on(t.siteId, t.id),
     index('articles_scheduled_at_idx').on(t.scheduledAt),

@@ -49,6 +49,8 @@ export const sites = sqliteTable('sites', {
   name: text('name').notNull(),
   baseUrl: text('base_url').notNull(),
   description: text('description'),
+  /** Where an article lives under baseUrl, e.g. `/blog/{slug}`; null: `/{slug}`. */
+  urlPattern: text('url_pattern'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
@@ -81,8 +83,19 @@ export const articles = sqliteTable(
     scheduledAt: timestamp('scheduled_at'),
     /** Raised by one on every write: the article's ETag, checked by If-Match in the write itself. */
     version: integer('version').notNull().default(1),
+    /** `a-z0-9-`, unique per scope (the default '' only lets the migration add the column to filled tables). */
+    slug: text('slug').notNull().default(''),
+    /** The slug's scope: the site id, or '' for articles without a site (they share one scope; NULLs would never clash). */
+    slugScope: text('slug_scope').notNull().default(''),
+    /** The author's excerpt; null: derived from the body when answered. */
+    excerpt: text('excerpt'),
+    /** The body rendered and sanitised when it was written; null: not rendered yet (rendered when read). */
+    html: text('html'),
+    /** One of the article's images (no foreign key: an image that is no longer linked reads as no feature image). */
+    featureImageId: text('feature_image_id'),
   },
   (t) => [
+    unique('articles_slug_scope_slug_unique').on(t.slugScope, t.slug),
     index('articles_status_id_idx').on(t.status, t.id),
     index('articles_site_id_id_idx').on(t.siteId, t.id),
     index('articles_scheduled_at_idx').on(t.scheduledAt),

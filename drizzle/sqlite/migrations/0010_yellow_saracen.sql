@@ -1,0 +1,1 @@
+ALTER TABLE `sites` ADD `url_pattern` text;
