@@ -132,6 +132,8 @@ describe('admin on wrangler dev (Workers target)', () => {
       [400, 300],
     ]);
 
+    // The settings drawer covers the page on a phone: close it before using the navigation.
+    await editorSettings(page, false);
     await (await mainNav(page)).getByRole('link', { name: 'Media' }).click();
     await expect.poll(() => page.getByTestId('media-grid').locator('li').count(), POLL).toBe(2);
     await expect.poll(() => page.getByTestId('variant-stats').textContent(), POLL).toMatch(/^1 variants/);

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import net from 'node:net';
 
 /**
  * POSTs a JSON body of `totalBytes` that is one huge string field, streamed
@@ -21,6 +21,13 @@ export interface FloodAnswer {
   error?: string;
 }
 
+/**
+ * Over a raw socket, not http.request: a server that answers 413 early and
+ * closes makes the runner's next write fail (EPIPE), and Node's HTTP client
+ * then reports that error instead of the answer already received. Here the
+ * answer's status line is read from whatever came back; write errors only
+ * stop the writing.
+ */
 export function floodJson(
   origin: string,
   { path, totalBytes, field, extra = {}, token, timeoutMs = 60_000 }: FloodOptions,
@@ -33,33 +40,47 @@ export function floodJson(
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
+    let received = '';
+    let writeError: string | undefined;
     const done = (value: Omit<FloodAnswer, 'ms'>) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
+      socket.destroy();
       resolve({ ...value, ms: performance.now() - started });
     };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'content-length': String(head.length + fill + tail.length),
-    };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const req = http.request(
-      { host: url.hostname, port: url.port, method: 'POST', path, headers, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => done({ status: res.statusCode ?? 0 }));
-        res.on('error', (err) => done({ status: res.statusCode ?? 0, error: err.message }));
-      },
-    );
-    req.on('error', (err) => done({ status: 0, error: err.message }));
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    const statusOf = () => /^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1];
+    const socket = net.connect(Number(url.port), url.hostname);
+    const timer = setTimeout(() => done({ status: 0, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    socket.on('data', (d) => {
+      received += d.toString('latin1');
+      // The status line and headers are enough: the body is the error JSON.
+      if (received.includes('\r\n\r\n') && statusOf()) done({ status: Number(statusOf()) });
+    });
+    socket.on('error', (err) => {
+      writeError ??= err.message;
+    });
+    socket.on('close', () => {
+      const status = statusOf();
+      done(status ? { status: Number(status) } : { status: 0, error: writeError ?? 'closed without an answer' });
+    });
+    const lines = [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${url.host}`,
+      'Content-Type: application/json',
+      `Content-Length: ${head.length + fill + tail.length}`,
+      'Connection: close',
+      ...(token ? [`Authorization: Bearer ${token}`] : []),
+    ];
     (async () => {
-      const write = (b: Buffer) => (req.write(b) ? Promise.resolve() : new Promise<void>((r) => req.once('drain', r)));
+      const write = (b: Buffer) =>
+        socket.write(b) ? Promise.resolve() : new Promise<void>((r) => socket.once('drain', () => r()));
+      await write(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`));
       await write(head);
-      for (let left = fill; left > 0 && !settled && !req.destroyed; left -= chunk.length) {
+      for (let left = fill; left > 0 && !settled && !socket.destroyed; left -= chunk.length) {
         await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
       }
-      if (!req.destroyed) req.end(tail);
+      if (!socket.destroyed) socket.write(tail);
     })().catch(() => undefined);
   });
 }

@@ -48,6 +48,14 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       expect(long.slug).toMatch(/^[a-z0-9-]+$/);
     });
 
+    it('gives twenty articles of one title created at once twenty distinct slugs, none refused', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => post({ title: 'Same title' })));
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+      const slugs = await Promise.all(answers.map(async (r) => (await r.json()).article.slug as string));
+      expect(new Set(slugs).size).toBe(20);
+      for (const slug of slugs) expect(slug).toMatch(/^same-title(-[a-z0-9]+)?$/);
+    });
+
     it('takes an explicit slug, refuses a clash with 409 conflict and a malformed one with 400', async () => {
       const a = await createArticle(api, owner, { title: 'Mine', slug: 'my-own-slug' });
       expect(a.slug).toBe('my-own-slug');

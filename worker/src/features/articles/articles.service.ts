@@ -1,6 +1,6 @@
 import type { LinkBase } from '../../contract/links.js';
 import type { Page } from '../../contract/pagination.schema.js';
-import { freeSlug, slugify } from '../../contract/slug.js';
+import { ARTICLE_SLUG_MAX, freeSlug, slugify } from '../../contract/slug.js';
 import { DomainError, notFound, PreconditionFailed } from '../../core/domain/errors.js';
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
@@ -81,7 +81,13 @@ export interface ListArticlesInput {
 }
 
 /** A generated slug lost a race for its name this many times in a row: give up with the 409. */
-const SLUG_ATTEMPTS = 3;
+/**
+ * A generated slug can lose a race with another create of the same title;
+ * after two lost races the next candidates carry a random suffix, so many
+ * creates at once (a bulk import, fifty clients) still all succeed.
+ */
+const SLUG_ATTEMPTS = 6;
+const RANDOM_SLUG_AFTER = 2;
 
 export function createArticlesService(deps: ArticlesDeps) {
   const { repos, blobs, clock, ids, logError } = deps;
@@ -94,9 +100,13 @@ export function createArticlesService(deps: ArticlesDeps) {
     return toArticleDto(article, images.get(article.id) ?? [], tags, links);
   };
 
-  /** The title's slug, or the first of `-2`, `-3`… free in the site's scope. */
-  async function generatedSlug(title: string, siteId: string | null): Promise<string> {
+  /** The title's slug, or the first of `-2`, `-3`… free in the site's scope (or `-<random>` after lost races). */
+  async function generatedSlug(title: string, siteId: string | null, random = false): Promise<string> {
     const base = slugify(title);
+    if (random) {
+      const suffix = `-${crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36)}`;
+      return `${base.slice(0, ARTICLE_SLUG_MAX - suffix.length).replace(/-+$/, '')}${suffix}`;
+    }
     // A suffix is at most 11 characters (`-` and a safe integer): every candidate starts with this.
     return freeSlug(base, await repos.articles.slugsStartingWith(siteId, base.slice(0, 189).replace(/-+$/, '')));
   }
@@ -233,7 +243,7 @@ export function createArticlesService(deps: ArticlesDeps) {
           scheduledAt: null,
           seo: toSeo(input.seo),
           version: 1,
-          slug: input.slug ?? (await generatedSlug(input.title, siteId)),
+          slug: input.slug ?? (await generatedSlug(input.title, siteId, attempt > RANDOM_SLUG_AFTER)),
           excerpt: input.excerpt ?? null,
           html: renderStoredHtml(input),
           featureImageId: null,
