@@ -131,7 +131,7 @@ describe('admin editor for writing', () => {
 
     // Every reference is an image of this article, and the server has the text.
     const urls = [...(await bodyText(page)).matchAll(/!\[[^\]]*\]\((\/[^)]+)\)/g)].map((m) => m[1]!);
-    for (const url of urls) expect((await fetch(`${base}${url}`)).status).toBe(200);
+    for (const url of urls) expect((await fetch(new URL(url, base))).status).toBe(200);
     const id = new URL(page.url()).searchParams.get('id');
     await expect
       .poll(

@@ -102,7 +102,7 @@ describe('admin image shrink before upload', () => {
     // The list shows the bytes that were sent: the stored file's.
     expect(sizes).toBe(`3000×2000, ${formatBytes(original.length)} → 2560×1707, ${formatBytes(stored[0]!.bytes)}`);
     // The stored file is a real JPEG of that size (the server's figures are read from its bytes).
-    const meta = await sharp(Buffer.from(await (await fetch(`${base}${stored[0]!.url}`)).arrayBuffer())).metadata();
+    const meta = await sharp(Buffer.from(await (await fetch(new URL(stored[0]!.url, base))).arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 2560, 1707]);
 
     // Unticked: the same file goes up as it is, and the choice survives a reload.
@@ -165,7 +165,7 @@ describe('admin image shrink before upload', () => {
     ]);
     // Lossy WebP ('VP8 ' chunk), not photon's lossless writer ('VP8L').
     const webp = Buffer.from(
-      await (await fetch(`${base}${stored.find((i) => i.filename.endsWith('.webp'))!.url}`)).arrayBuffer(),
+      await (await fetch(new URL(stored.find((i) => i.filename.endsWith('.webp'))!.url, base))).arrayBuffer(),
     );
     expect(webp.toString('latin1', 12, 16)).toBe('VP8 ');
     expectNoProblems(problems);

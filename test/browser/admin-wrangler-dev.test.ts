@@ -109,10 +109,10 @@ describe('admin on wrangler dev (Workers target)', () => {
     const { items } = (await (await fetch(`${base}/v1/articles/${articleId}/images`)).json()) as {
       items: { url: string }[];
     };
-    const first = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
+    const first = await fetch(`${new URL(items[0]!.url, base).href}?w=160&format=webp`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('image/webp');
-    const again = await fetch(`${base}${items[0]!.url}?w=160&format=webp`);
+    const again = await fetch(`${new URL(items[0]!.url, base).href}?w=160&format=webp`);
     expect(Buffer.from(await again.arrayBuffer())).toEqual(Buffer.from(await first.arrayBuffer()));
 
     // The pre-upload shrink: photon's and libwebp's wasm from this target's static assets (application/wasm, under the CSP).
