@@ -1,6 +1,7 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import { deleteDraft } from '../../lib/draft-store';
+import { imagePath } from '../../lib/image-path';
 import { titleProblem } from '../../lib/title';
 import { call, uploadImage } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
@@ -63,7 +64,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         ed.error.value = `${file.name}: ${res.status === 413 ? 'larger than the upload limit' : res.message}`;
         continue;
       }
-      insertImageIntoBody(res.data.image.url, altFromFileName(file.name), place);
+      insertImageIntoBody(imagePath(res.data.image), altFromFileName(file.name), place);
       place = null;
       ed.status.value = 'Image inserted. Its alt text is selected: type to describe the image.';
     }
