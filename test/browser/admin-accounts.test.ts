@@ -77,7 +77,8 @@ describe('admin accounts', () => {
     const nav = await mainNav(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), POLL).toBe('Edge CMS');
     expect(await page.getByTestId('whoami').textContent()).toContain('Olive Owner');
-    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(1);
+    // The owner's links appear once the session is read: wait for them, do not sample once.
+    await expect.poll(() => nav.getByRole('link', { name: 'Users' }).count(), POLL).toBe(1);
     expect(await page.getByTestId('registration-open').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Sign out' }).click();

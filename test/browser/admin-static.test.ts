@@ -201,7 +201,8 @@ describe('admin static build under the production CSP', () => {
     await expect.poll(() => page.getByTestId('health').textContent(), POLL).toContain('API ready');
     const nav = await mainNav(page);
     for (const label of ['Articles', 'Media', 'Users', 'Activity', 'Integrations', 'Settings']) {
-      expect(await nav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
+      // The owner's links appear once the session is read: wait for them, do not sample once.
+      await expect.poll(() => nav.getByRole('link', { name: label, exact: true }).count(), POLL).toBe(1);
     }
     // Usable at 375 px: nothing forces sideways scrolling.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
