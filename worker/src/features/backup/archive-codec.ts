@@ -63,12 +63,3 @@ function decodeValue(table: string, column: ColumnInfo, value: unknown, line: nu
       return value;
   }
 }
-
-const CHUNK = 0x8000;
-/** Standard base64 of bytes, in chunks (no Buffer on Workers; one char at a time would be slow for 10 MiB). */
-export function toBase64(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += CHUNK)
-    parts.push(String.fromCharCode(...bytes.subarray(i, Math.min(i + CHUNK, bytes.length))));
-  return btoa(parts.join(''));
-}

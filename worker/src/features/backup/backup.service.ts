@@ -1,10 +1,10 @@
 import { DomainError } from '../../core/domain/errors.js';
-import { fromBase64, toHex } from '../../core/shared/crypto.js';
+import { base64, fromBase64, toHex } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import { originalKey } from '../media/blob-keys.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
-import { decodeRow, encodeRow, invalidArchive, toBase64 } from './archive-codec.js';
+import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
 import type { ExportedTableInfo } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
 import { ndjsonLines } from './ndjson-lines.js';
@@ -82,7 +82,7 @@ export function createBackupService(deps: BackupDeps) {
         }
         const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
         blobs += 1;
-        yield JSON.stringify({ kind: 'blob', key, contentType: String(image.contentType), data: toBase64(bytes) });
+        yield JSON.stringify({ kind: 'blob', key, contentType: String(image.contentType), data: base64(bytes) });
       }
       if (page.length < PAGE) break;
     }
