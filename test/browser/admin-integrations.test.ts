@@ -105,7 +105,10 @@ describe('admin integrations', () => {
     await createAdmin(cms.server, token, ADMIN);
     const { page, problems } = await newPage(cms);
     await signIn(page, cms.server.url, ADMIN);
-    expect(await (await mainNav(page)).getByRole('link', { name: 'Integrations' }).count()).toBe(0);
+    // Wait until the session's links are drawn, or "no Integrations link" would hold before any link exists.
+    const nav = await mainNav(page);
+    await nav.getByRole('link', { name: 'Articles' }).waitFor(POLL);
+    expect(await nav.getByRole('link', { name: 'Integrations' }).count()).toBe(0);
     await page.goto(`${cms.server.url}/integrations`);
     await page.getByText('Only the owner manages API keys.').waitFor(POLL);
     expectNoProblems(problems);

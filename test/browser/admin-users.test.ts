@@ -71,7 +71,8 @@ describe('admin users and invitations', () => {
     await invited.page.getByRole('button', { name: 'Accept and sign in' }).click();
     const nav = await mainNav(invited.page);
     await expect.poll(() => invited.page.getByTestId('whoami').textContent(), POLL).toContain('Ada Admin');
-    expect(await nav.getByRole('link', { name: 'Articles' }).count()).toBe(1);
+    // The links appear once the session is read; wait for them rather than count once.
+    await expect.poll(() => nav.getByRole('link', { name: 'Articles' }).count(), POLL).toBe(1);
     expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
 
     // Signed out and in again as the admin: still no users screen, and a deep link says why.
