@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugify, toBody } from '../../admin-qwik/src/lib/catalog.js';
+import { fieldNotes, slugify, toBody } from '../../admin-qwik/src/lib/catalog.js';
 
 describe('admin author slugs', () => {
   it('makes what the API slug rule accepts: lower case, accents dropped, single hyphens, no ends', () => {
@@ -36,7 +36,7 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
     expect(
       toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true),
     ).toEqual({
-      body: { name: 'Blog', baseUrl: 'https://blog.example.com', description: '  two\nlines ' },
+      body: { name: 'Blog', baseUrl: 'https://blog.example.com', description: '  two\nlines ', urlPattern: null },
     });
   });
 
@@ -50,5 +50,40 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
     expect('issues' in author && author.issues).toEqual([
       { path: 'slug', message: 'Slug must be lower-case letters and digits separated by single hyphens' },
     ]);
+  });
+});
+
+describe('admin site URL pattern', () => {
+  it('sends a trimmed pattern, clears an empty one, and names a refused one at its field in the label people see', () => {
+    const site = (urlPattern: string) =>
+      toBody('site', { name: 'Blog', baseUrl: 'https://blog.example.com', description: '', urlPattern }, false);
+    expect(site(' /blog/{slug}.html ')).toMatchObject({ body: { urlPattern: '/blog/{slug}.html' } });
+    expect(site('  ')).toMatchObject({ body: { urlPattern: null } });
+    for (const bad of ['blog/{slug}', '/blog/', '/{slug}/{slug}', '/a b/{slug}', '/x?{slug}']) {
+      expect(site(bad)).toEqual({
+        issues: [
+          {
+            path: 'urlPattern',
+            message: 'Article URL pattern must be a path starting with / that holds {slug} once, e.g. /blog/{slug}',
+          },
+        ],
+      });
+    }
+  });
+
+  it('previews the link an article gets, as feeds and sitemaps make it', () => {
+    expect(fieldNotes('site', { baseUrl: 'https://news.example/', urlPattern: '/blog/{slug}.html' })).toEqual({
+      urlPattern: 'An article with the slug my-article is linked as https://news.example/blog/my-article.html',
+    });
+    expect(fieldNotes('site', { baseUrl: ' https://news.example ', urlPattern: '' }).urlPattern).toBe(
+      'An article with the slug my-article is linked as https://news.example/my-article',
+    );
+    expect(fieldNotes('site', { baseUrl: '', urlPattern: '/p/{slug}' }).urlPattern).toBe(
+      'An article with the slug my-article is linked as /p/my-article under the base URL.',
+    );
+    expect(fieldNotes('site', { baseUrl: 'https://news.example', urlPattern: '/p/' }).urlPattern).toBe(
+      'The link preview shows once the pattern is a path with {slug}.',
+    );
+    expect(fieldNotes('author', { name: 'Ada' })).toEqual({});
   });
 });

@@ -1,10 +1,17 @@
 import './zod-csp';
+import { isHttpUrl } from '../../../worker/src/contract/common.schema';
 import {
   type AuthorDto,
   CreateAuthorSchema,
   UpdateAuthorSchema,
 } from '../../../worker/src/features/authors/author.schema';
-import { CreateSiteSchema, type SiteDto, UpdateSiteSchema } from '../../../worker/src/features/sites/site.schema';
+import { siteArticleUrl } from '../../../worker/src/features/sites/article-url';
+import {
+  CreateSiteSchema,
+  type SiteDto,
+  UpdateSiteSchema,
+  UrlPatternSchema,
+} from '../../../worker/src/features/sites/site.schema';
 import { CreateTagSchema, type TagDto, UpdateTagSchema } from '../../../worker/src/features/tags/tags.schema';
 import { issueInWords } from './field-labels';
 import type { Issue } from './result';
@@ -57,6 +64,15 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
         hint: 'Where the site is published, e.g. https://example.com',
       },
       { name: 'description', label: 'Description', type: 'textarea', required: false, maxLength: 5000 },
+      {
+        name: 'urlPattern',
+        label: 'Article URL pattern',
+        type: 'text',
+        required: false,
+        maxLength: 200,
+        // The API's rule (site.schema.ts, docs/api.md) in its own words.
+        hint: 'Where an article lives under the base URL, for its links in feeds and sitemaps: a path starting with / that holds {slug} once, of letters, digits and - . _ ~ /, e.g. /blog/{slug} or /{slug}.html. Left empty, it is /{slug}.',
+      },
     ],
   },
   author: {
@@ -105,6 +121,30 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
     ],
   },
 };
+
+/** The slug the Sites form's link preview is shown with. */
+export const PREVIEW_SLUG = 'my-article';
+
+/**
+ * Text shown live under a field, by field name: for a site, the link an
+ * article gets from the pattern and base URL as typed (the server's own
+ * function makes it, so the preview is what feeds and sitemaps will say).
+ */
+export function fieldNotes(kind: CatalogKind, values: Record<string, unknown>): Record<string, string> {
+  if (kind !== 'site') return {};
+  const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string).trim() : '');
+  const pattern = text('urlPattern') || null;
+  if (pattern !== null && !UrlPatternSchema.safeParse(pattern).success) {
+    return { urlPattern: 'The link preview shows once the pattern is a path with {slug}.' };
+  }
+  const base = text('baseUrl');
+  const said = `An article with the slug ${PREVIEW_SLUG} is linked as`;
+  return {
+    urlPattern: isHttpUrl(base)
+      ? `${said} ${siteArticleUrl(base, pattern, PREVIEW_SLUG)}`
+      : `${said} ${siteArticleUrl('', pattern, PREVIEW_SLUG)} under the base URL.`,
+  };
+}
 
 const SCHEMAS = {
   site: { create: CreateSiteSchema, update: UpdateSiteSchema },

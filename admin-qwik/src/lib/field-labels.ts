@@ -44,6 +44,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   slug: 'Slug',
   title: 'Title',
   url: 'Address',
+  urlPattern: 'Article URL pattern',
 };
 
 // A key at the start of the message or of one of its `; `-joined parts, with an optional `.index`.

@@ -1,64 +1,14 @@
 import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import { CATALOGS, type CatalogItem, type CatalogKind, type FieldDef, toBody } from '../../lib/catalog';
+import { CATALOGS, type CatalogItem, type CatalogKind, type FieldDef, fieldNotes, toBody } from '../../lib/catalog';
 import { formatDateTime } from '../../lib/format';
 import type { Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { CATALOG_API } from './catalog-api';
+import { Fields } from './catalog-fields';
 
 const PAGE_SIZE = 20;
-
-/** Form fields for a site or an author; uncontrolled (read on submit), errors tied to their field. */
-const Fields = component$(
-  (props: { fields: FieldDef[]; prefix: string; values: Record<string, unknown>; issues: Issue[] }) => (
-    <>
-      {props.fields.map((f) => {
-        const id = `${props.prefix}-${f.name}`;
-        const problem = props.issues.find((i) => i.path === f.name)?.message;
-        const describedBy = [f.hint && `${id}-hint`, problem && `${id}-error`].filter(Boolean).join(' ') || undefined;
-        const value = props.values[f.name];
-        const common = {
-          id,
-          name: f.name,
-          maxLength: f.maxLength,
-          'aria-invalid': problem ? true : undefined,
-          'aria-describedby': describedBy,
-        };
-        return (
-          <div class="field" key={f.name}>
-            <label for={id}>
-              {f.label}
-              {!f.required && <span class="optional"> (optional)</span>}
-            </label>
-            {f.type === 'textarea' ? (
-              <textarea {...common} rows={3} value={typeof value === 'string' ? value : ''} />
-            ) : (
-              <input
-                {...common}
-                type={f.type}
-                required={f.required}
-                autoComplete="off"
-                inputMode={f.type === 'url' ? 'url' : undefined}
-                value={typeof value === 'string' ? value : ''}
-              />
-            )}
-            {f.hint && (
-              <p class="hint" id={`${id}-hint`}>
-                {f.hint}
-              </p>
-            )}
-            {problem && (
-              <p class="field-error" id={`${id}-error`}>
-                {problem}
-              </p>
-            )}
-          </div>
-        );
-      })}
-    </>
-  ),
-);
 
 function formValues(form: HTMLFormElement): Record<string, string> {
   const out: Record<string, string> = {};
@@ -87,6 +37,8 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
   const busy = useSignal(false);
+  const createNotes = useSignal<Record<string, string>>(fieldNotes(props.kind, {}));
+  const editNotes = useSignal<Record<string, string>>({});
 
   const load = $(async (cursor: string | null) => {
     list.loading = true;
@@ -120,6 +72,9 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                   noValidate
                   aria-label={`Edit ${item.name}`}
                   preventdefault:submit
+                  onInput$={(_, form) => {
+                    editNotes.value = fieldNotes(props.kind, formValues(form));
+                  }}
                   onKeyDown$={(e) => {
                     if (e.key === 'Escape') {
                       editing.value = null;
@@ -150,7 +105,13 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                     await focusLater(`edit-${item.id}`);
                   }}
                 >
-                  <Fields fields={def.fields} prefix={`e-${item.id}`} values={item} issues={editIssues.value} />
+                  <Fields
+                    fields={def.fields}
+                    prefix={`e-${item.id}`}
+                    values={item}
+                    issues={editIssues.value}
+                    notes={editNotes.value}
+                  />
                   <div class="actions">
                     <button type="submit" class="button button-primary">
                       Save
@@ -188,6 +149,7 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                       aria-label={`Edit ${item.name}`}
                       onClick$={() => {
                         editIssues.value = [];
+                        editNotes.value = fieldNotes(props.kind, item);
                         editing.value = item.id;
                         void focusLater(`e-${item.id}-name`);
                       }}
@@ -232,6 +194,9 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
           class="stack"
           noValidate
           preventdefault:submit
+          onInput$={(_, form) => {
+            createNotes.value = fieldNotes(props.kind, formValues(form));
+          }}
           onSubmit$={async (_, form) => {
             const d = CATALOGS[props.kind];
             createError.value = null;
@@ -255,10 +220,11 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
             createIssues.value = [];
             list.items = [item, ...list.items.filter((x) => x.id !== item.id)];
             form.reset();
+            createNotes.value = fieldNotes(props.kind, {});
             status.value = `${item.name} was created.`;
           }}
         >
-          <Fields fields={def.fields} prefix="new" values={{}} issues={createIssues.value} />
+          <Fields fields={def.fields} prefix="new" values={{}} issues={createIssues.value} notes={createNotes.value} />
           <FormError message={createError.value} />
           <button type="submit" class="button button-primary" disabled={busy.value}>
             Create {def.noun}

@@ -11,7 +11,7 @@ const BaseUrlSchema = z
  * once (`/blog/{slug}`, `/{slug}.html`), of URL-safe path characters so that
  * the URL it makes needs no escaping; null: `/{slug}`.
  */
-const UrlPatternSchema = z
+export const UrlPatternSchema = z
   .string({ error: 'urlPattern must be a string' })
   .max(200, 'urlPattern must be at most 200 characters')
   .regex(

@@ -4,6 +4,7 @@ import type { Repositories } from '../../ports/repositories.js';
 import type { Actor } from '../accounts/actor.js';
 import { canReadOffline } from '../accounts/policy.js';
 import type { Article } from '../articles/articles.port.js';
+import { siteArticleUrl, withoutTrailingSlashes } from '../sites/article-url.js';
 import type { Site } from '../sites/sites.port.js';
 import type { StructuredDataDto } from './syndication.schema.js';
 import { rfc822, xmlText } from './xml.js';
@@ -19,20 +20,11 @@ export const SITEMAP_MAX_URLS = 50_000;
 const FEED_ITEMS = 50;
 const PAGE = 1000;
 
-/** `s` without its trailing slashes, in one pass (`/\/+$/` retries from every slash: quadratic on a long run). */
-function withoutTrailingSlashes(s: string): string {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
-  return s.slice(0, end);
-}
-
 /** Where an article lives on its site: its canonical URL, else `{baseUrl}{urlPattern}` with its slug (`/{slug}` by default). */
 export function articleUrl(site: Site | null, article: Article): string | null {
   if (article.seo.canonicalUrl) return article.seo.canonicalUrl;
   if (!site) return null;
-  // Slugs and patterns are URL-safe by their rules: nothing to escape.
-  const path = (site.urlPattern ?? '/{slug}').replace('{slug}', article.slug);
-  return `${withoutTrailingSlashes(site.baseUrl)}${path}`;
+  return siteArticleUrl(site.baseUrl, site.urlPattern, article.slug);
 }
 
 /**
