@@ -2,6 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+import { PhotonImage } from '@cf-wasm/photon';
 import type { RenderJob } from '../../ports/image-codec.js';
 import { renderWithCodec } from './codec.renderer.js';
 import { createPhotonImageCodec } from './photon.image-codec.js';
@@ -54,4 +55,20 @@ port.on('message', async ({ id, job }: RenderRequest) => {
     port.postMessage(reply);
   }
 });
-port.postMessage({ type: 'ready' } satisfies RenderReply);
+/**
+ * Two tiny renders (JPEG, then WebP) before saying ready. A fresh thread's first job otherwise
+ * pays for warming up the decoders and loading libwebp, ten times a small render's time, and
+ * that would count against the pool's time limit, which is there to stop runaway renders, not
+ * cold threads. A failure here is left to the first real job to report.
+ */
+async function warmUp(): Promise<void> {
+  const side = 64;
+  const jpeg = new PhotonImage(new Uint8Array(side * side * 4).fill(128), side, side).get_bytes_jpeg(80);
+  for (const format of ['jpeg', 'webp'] as const) {
+    await renderWithCodec(codec, { bytes: jpeg, width: 16, height: 16, orientation: 1, format, quality: 80 });
+  }
+}
+warmUp().then(
+  () => port.postMessage({ type: 'ready' } satisfies RenderReply),
+  () => port.postMessage({ type: 'ready' } satisfies RenderReply),
+);
