@@ -18,6 +18,13 @@ import { type ServerProcess, startServer } from '../support/server-process.js';
  * garbage collection) does not count as the server's.
  */
 const HEALTHZ_BOUND_MS = 150;
+/**
+ * On a loaded machine /healthz waits for a core even when nothing is decoded. The bound then
+ * grows to three times the worst wait of a quiet window measured just before (no renders), so
+ * that load alone does not fail the test; on an idle machine the quiet worst is a few ms and
+ * the bound stays 150 ms, far below one 16 MP render (about a second) on the event loop.
+ */
+const QUIET_WINDOW_MS = 2000;
 
 const PROBE = `
 let worst = 0, samples = 0, running = true;
@@ -65,13 +72,19 @@ describe('the Node server renders variants off its event loop', () => {
   beforeAll(async () => {
     await buildNode();
     cwd = await mkdtemp(path.join(tmpdir(), 'cms-decode-'));
-    server = await startServer(cwd, { JWT_SECRET: 'decode-event-loop-test-secret-0123456789' });
+    // The time limit has its own test (render-pool.test.ts); here a loaded machine (the render
+    // thread runs at a lower priority) must not turn a legal render into a refusal.
+    server = await startServer(cwd, {
+      JWT_SECRET: 'decode-event-loop-test-secret-0123456789',
+      DECODE_TIME_LIMIT_MS: '120000',
+    });
     const account = { email: 'owner@example.com', password: 'a long enough password' };
     expect((await api('POST', '/v1/auth/register', account)).status).toBe(201);
     const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(server.output())?.[1];
     expect((await api('POST', '/v1/auth/verify', { code })).status).toBe(200);
     token = (await api('POST', '/v1/auth/login', account)).body.token;
     articleId = (await api('POST', '/v1/articles', { title: 'Decoding' })).body.article.id;
+    await healthzBound(); // the quiet window, before any render
   });
   afterAll(async () => {
     await server?.stop();
@@ -92,6 +105,15 @@ describe('the Node server renders variants off its event loop', () => {
       await ended;
     }
     return JSON.parse(out);
+  }
+
+  let bound: number | undefined;
+  async function healthzBound(): Promise<number> {
+    if (bound === undefined) {
+      const quiet = await worstHealthz(() => new Promise((r) => setTimeout(r, QUIET_WINDOW_MS)));
+      bound = Math.max(HEALTHZ_BOUND_MS, 3 * quiet.worst);
+    }
+    return bound;
   }
 
   it('answers /healthz promptly while a 16-megapixel PNG, the costliest legal JPEG and a PNG bomb render', async () => {
@@ -123,7 +145,7 @@ describe('the Node server renders variants off its event loop', () => {
     });
     expect(statuses).toEqual(new Array(6).fill(200));
     expect(samples).toBeGreaterThan(10);
-    expect(worst).toBeLessThan(HEALTHZ_BOUND_MS);
+    expect(worst).toBeLessThan(await healthzBound());
   });
 
   it('answers /healthz promptly while hostile uploads are refused from their structure', async () => {
@@ -134,6 +156,6 @@ describe('the Node server renders variants off its event loop', () => {
       for (const bytes of [flood, webpCanvasLie()]) statuses.push((await upload(bytes)).status);
     });
     expect(statuses).toEqual([400, 400]);
-    expect(worst).toBeLessThan(HEALTHZ_BOUND_MS);
+    expect(worst).toBeLessThan(await healthzBound());
   });
 });

@@ -56,13 +56,17 @@ const HOSTILE: [string, ArticleFormat, (size: number) => string][] = [
 
 describe('renderArticleHtml: linear on hostile bodies', () => {
   const SIZE = 25_000;
-  it.each(HOSTILE)('%s (%s): eight times the body costs less than twenty-four times as much', (_, format, make) => {
-    const small = make(SIZE);
-    const large = make(SIZE * 8);
-    const [smallMs, largeMs] = fastestOfEach(
-      () => renderArticleHtml(small, format),
-      () => renderArticleHtml(large, format),
-    );
-    expect(largeMs / smallMs).toBeLessThan(24);
-  });
+  it.each(HOSTILE)(
+    '%s (%s): eight times the body costs less than twenty-four times as much',
+    (_, format, make) => {
+      const small = make(SIZE);
+      const large = make(SIZE * 8);
+      const [smallMs, largeMs] = fastestOfEach(
+        () => renderArticleHtml(small, format),
+        () => renderArticleHtml(large, format),
+      );
+      expect(largeMs / smallMs).toBeLessThan(24);
+    },
+    60_000,
+  ); // the ratio is in CPU time; a loaded machine stretches only the wall time
 });
