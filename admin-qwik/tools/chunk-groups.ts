@@ -5,11 +5,18 @@ import type { Plugin } from 'vite';
  * segment (Qwik's default: dozens of files of 0.1 to 3 KB, each compressed on
  * its own, so their gzip headers and unshared dictionaries add up). A group
  * holds only what its screens need together, so no screen fetches another's
- * code. One group for now, the only screen with a budget of its own:
+ * code:
  *
  * - `article-editor`: the editor's own components (components/articles, the
  *   preview component), visible tasks included; the article list's filters
- *   and bulk actions stay apart so that the list does not fetch the editor.
+ *   and bulk actions stay apart so that the list does not fetch the editor;
+ * - `shell`: the frame every screen draws (layout, header, navigation, route
+ *   announcer, colour-mode switch, icons, loading and error notices, and
+ *   lib/screens.ts, which the navigation and the icons share: left out, it
+ *   made a cycle of chunks);
+ * - `ui`: the small form pieces most screens use (form errors and status,
+ *   the confirm button, the copy field, the secret card). It imports the
+ *   shell's icons; the shell must never import it, or the two make a cycle.
  *
  * Applied as Rollup's `manualChunks` in the client build only, before Qwik's
  * own placement (which applies to everything else); the server build, which
@@ -20,6 +27,11 @@ const GROUPS: [RegExp, string][] = [
     /[\\/]src[\\/]components[\\/](articles[\\/](?!article-list-filters|bulk-actions)|ui[\\/]markdown-preview)/,
     'article-editor',
   ],
+  [
+    /[\\/]src[\\/](components[\\/](layout|icons|status)[\\/]|components[\\/]router-head|routes[\\/]layout\.tsx|lib[\\/](screens|color-mode)\.ts)/,
+    'shell',
+  ],
+  [/[\\/]src[\\/]components[\\/]ui[\\/](form-error|confirm-button|copy-field|secret-card)\./, 'ui'],
 ];
 
 export function chunkGroup(id: string): string | null {
