@@ -81,6 +81,9 @@ describe('admin accessibility (axe)', () => {
     for (const [route, heading] of [
       ['/login', 'Sign in'],
       ['/register', 'Create the first account'],
+      ['/reset-password', 'Reset your password'],
+      ['/verify', 'Verify your e-mail'],
+      ['/accept-invite', 'Accept your invitation'],
     ] as const) {
       await page.goto(`${cms.server.url}${route}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor(POLL);
@@ -97,6 +100,8 @@ describe('admin accessibility (axe)', () => {
       ['/', /./],
       ['/articles', 'Articles'],
       ['/media', 'Media'],
+      ['/media/purge', 'Media purge'],
+      ['/articles/new', 'New article'],
       ['/sites', 'Sites'],
       ['/authors', 'Authors'],
       ['/tags', 'Tags'],
