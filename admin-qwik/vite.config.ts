@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { qwikVite } from '@builder.io/qwik/optimizer';
 import { qwikCity } from '@builder.io/qwik-city/vite';
 import { defineConfig } from 'vite';
+import { chunkGroups } from './tools/chunk-groups';
+import { onDemandChunks } from './tools/on-demand-chunks';
 
 /**
  * The admin's client build. Paths are absolute because the build is started
@@ -33,6 +35,8 @@ export default defineConfig(() => ({
       // usePreventNavigate$: the editor asks (or saves first) before a link, Back or a reload leaves unsaved text.
       experimental: ['preventNavigate'],
     }),
+    onDemandChunks(),
+    chunkGroups(),
   ],
   resolve: {
     // The server's photon codec (worker/src/adapters/image) imports the

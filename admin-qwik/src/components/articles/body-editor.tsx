@@ -142,7 +142,6 @@ export const BodyEditor = component$(
                 key={label}
                 type="button"
                 class="button button-quiet"
-                aria-label={label}
                 title={keys ? `${label} (${keys})` : label}
                 aria-keyshortcuts={keys}
                 disabled={!loaded.value}
@@ -150,7 +149,9 @@ export const BodyEditor = component$(
                 // Only the label is captured: an action's function cannot be serialised into the page.
                 onClick$={() => run(label)}
               >
-                {GLYPHS[label]}
+                {/* The name is the words, not the glyph ("1." is no name for a list): no aria-label whose words are not on the button. */}
+                <span aria-hidden="true">{GLYPHS[label]}</span>
+                <span class="visually-hidden">{label}</span>
               </button>
             ))}
             <label for="body-image-file" class="button button-quiet" title="Insert images (or paste or drop them)">

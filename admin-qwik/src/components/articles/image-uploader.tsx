@@ -232,10 +232,10 @@ export const ImageUploader = component$(
                   <button
                     type="button"
                     class="button button-quiet"
-                    aria-label={`Insert ${img.filename} into the text`}
                     onClick$={() => props.onInsert$?.(imagePath(img), img.filename.replace(/\.[a-z0-9]+$/i, ''))}
                   >
-                    Insert into text
+                    {/* Named from its words (an aria-label must contain the visible ones): "Insert photo.jpg into the text". */}
+                    Insert<span class="visually-hidden"> {img.filename}</span> into the text
                   </button>
                 )}
               </li>

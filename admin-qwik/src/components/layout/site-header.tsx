@@ -8,7 +8,7 @@ export const SiteHeader = component$(() => {
   const session = useContext(SessionContext);
   return (
     <header class="site-header">
-      <Link href="/" class="brand">
+      <Link href="/" class="brand" prefetch={false}>
         <svg class="brand-mark" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false">
           <rect width="32" height="32" rx="7" fill="currentColor" />
           <path d="M9 10h14M9 16h14M9 22h9" stroke="var(--bg)" stroke-width="3" stroke-linecap="round" />
