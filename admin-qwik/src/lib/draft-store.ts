@@ -10,6 +10,12 @@ import type { ArticleFields } from './article-fields';
  */
 export interface LocalDraft {
   fields: ArticleFields;
+  /**
+   * The server's fields the draft was edited from (an existing article):
+   * restoring merges field by field against it, so what only the server
+   * changed since is kept. Absent for a new article and older drafts.
+   */
+  base?: ArticleFields;
   /** When it was written (ms since the epoch). */
   savedAt: number;
 }
@@ -60,8 +66,14 @@ export async function readDraft(key: string): Promise<LocalDraft | null> {
   return value && typeof value === 'object' && 'fields' in value ? value : null;
 }
 
-export async function writeDraft(key: string, fields: ArticleFields): Promise<boolean> {
-  const draft: LocalDraft = { fields: { ...fields, authorIds: [...fields.authorIds] }, savedAt: Date.now() };
+const copy = (f: ArticleFields): ArticleFields => ({
+  ...f,
+  authorIds: [...f.authorIds],
+  ...(f.tags && { tags: f.tags.map((t) => ({ ...t })) }),
+});
+
+export async function writeDraft(key: string, fields: ArticleFields, base?: ArticleFields): Promise<boolean> {
+  const draft: LocalDraft = { fields: copy(fields), ...(base && { base: copy(base) }), savedAt: Date.now() };
   return (await run('readwrite', (s) => s.put(draft, key))) !== null;
 }
 

@@ -129,11 +129,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         {ed.offer.value && (
           <DraftOffer
             draft={ed.offer.value}
-            onRestore$={async () => {
-              await ed.fill(ed.offer.value!.fields);
-              ed.offer.value = null;
-              await ed.changed();
-            }}
+            onRestore$={() => ed.restore(ed.offer.value!)}
             onDiscard$={async () => {
               ed.offer.value = null;
               await deleteDraft(await ed.key());

@@ -6,11 +6,14 @@ export interface Conflict {
   theirs: ArticleFields;
   mine: ArticleFields;
   fields: FieldName[];
+  /** 'draft': a restored local draft met a newer server version (else a save got 412). */
+  source?: 'draft';
 }
 
 /**
  * Someone else saved the article while it was open here (the API answered
- * 412), and changed some of the same fields differently. Both versions of
+ * 412), or since a restored local draft was made, and changed some of the
+ * same fields differently. Both versions of
  * each such field are shown; the editor keeps theirs or theirs. Fields only
  * one side changed were merged already, so nothing of either is lost.
  */
@@ -29,25 +32,30 @@ export const ConflictPanel = component$(
       if (name === 'tags') return (f.tags ?? []).map((t) => t.name).join(', ') || 'No tags';
       return f[name] || '(empty)';
     };
+    const draft = props.conflict.source === 'draft';
     return (
       <section class="card conflict" aria-labelledby="conflict-heading" data-testid="conflict" role="alert">
-        <h2 id="conflict-heading">Someone else saved this article meanwhile</h2>
+        <h2 id="conflict-heading">
+          {draft ? 'The article changed on the server since this draft' : 'Someone else saved this article meanwhile'}
+        </h2>
         <p>
-          Their changes to other fields are in the editor now. These fields were changed on both sides: choose which
-          version to keep. Nothing is saved until you choose.
+          {draft
+            ? 'The draft’s other changes are in the editor now, and so are the server’s. '
+            : 'Their changes to other fields are in the editor now. '}
+          These fields were changed on both sides: choose which version to keep. Nothing is saved until you choose.
         </p>
         {props.conflict.fields.map((name) => (
           <div key={name} class="conflict-field" data-testid={`conflict-${name}`}>
             <h3>{FIELD_LABELS[name]}</h3>
             <div class="conflict-versions">
               <div>
-                <h4>Their version</h4>
+                <h4>{draft ? 'On the server' : 'Their version'}</h4>
                 <pre class="conflict-text" data-testid="theirs">
                   {show(name, props.conflict.theirs)}
                 </pre>
               </div>
               <div>
-                <h4>Your version</h4>
+                <h4>{draft ? 'In your draft' : 'Your version'}</h4>
                 <pre class="conflict-text" data-testid="mine">
                   {show(name, props.conflict.mine)}
                 </pre>

@@ -23,7 +23,8 @@ const LOCAL_MS = 250;
  * is created by its first save); only changed fields are sent, with
  * If-Match; a 412 is merged field by field and what both sides changed is
  * put to the editor; leaving with changes the server lacks saves first or
- * asks; a draft left behind is offered back; Ctrl/Cmd+S saves.
+ * asks; a draft left behind is offered back and merged like a 412 when
+ * restored; Ctrl/Cmd+S saves.
  */
 export function useArticleEditor(isNew: boolean) {
   const loc = useLocation();
@@ -181,7 +182,11 @@ export function useArticleEditor(isNew: boolean) {
     clearTimeout(timers.local);
     clearTimeout(timers.server);
     if (!dirty) return;
-    timers.local = window.setTimeout(async () => writeDraft(await key(), await current()), LOCAL_MS);
+    // With the server's version it was edited from, so that restoring it later merges field by field.
+    timers.local = window.setTimeout(
+      async () => writeDraft(await key(), await current(), s.id.value ? s.base.value : undefined),
+      LOCAL_MS,
+    );
     timers.server = window.setTimeout(() => saveNow(false), AUTOSAVE_MS);
   });
 
@@ -196,6 +201,25 @@ export function useArticleEditor(isNew: boolean) {
     }
     s.conflict.value = null;
     await saveNow(true);
+  });
+
+  /**
+   * A draft this browser kept, restored: what it changed from the version it was made from comes back,
+   * what only the server changed since stays, and what both changed is put to the editor as after a 412.
+   */
+  const restore = $(async (draft: LocalDraft) => {
+    s.offer.value = null;
+    if (!draft.base || !s.id.value) await fill(draft.fields);
+    else {
+      const theirs = s.base.value;
+      const { merged, conflicts } = mergeFields(draft.base, draft.fields, theirs);
+      await fill(merged);
+      if (conflicts.length) {
+        s.conflict.value = { theirs, mine: merged, fields: conflicts, source: 'draft' };
+        s.saveState.value = 'failed';
+      }
+    }
+    await changed();
   });
 
   const publish = $(async (online: boolean) => {
@@ -299,7 +323,9 @@ export function useArticleEditor(isNew: boolean) {
         await loadImages(articleId);
       }
       const draft = await readDraft(await key());
-      if (draft && !sameFields(draft.fields, s.base.value) && !isBlank(draft.fields)) s.offer.value = draft;
+      // Offered when it holds something the server lacks (with its base: a change of its own, not just an older version).
+      const own = draft && (!draft.base || !sameFields(draft.base, draft.fields));
+      if (draft && own && !sameFields(draft.fields, s.base.value) && !isBlank(draft.fields)) s.offer.value = draft;
       timers.ready = true;
       s.ready.value = true;
       // Whatever was typed into a new article while this loaded.
@@ -308,5 +334,5 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, saveNow, publish, resolve, loadImages };
+  return { ...s, key, fill, changed, saveNow, publish, resolve, restore, loadImages };
 }
