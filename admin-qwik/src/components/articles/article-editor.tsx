@@ -1,5 +1,6 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
+import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
@@ -278,7 +279,16 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             <p>Give the article a title: it is saved as a draft, and images can be added to it.</p>
           </section>
         )}
-        {a && id && <SeoPanel articleId={id} title={a.title} images={ed.images.value} etag={ed.etag} />}
+        {a && id && (
+          <SeoPanel
+            articleId={id}
+            title={a.title}
+            images={ed.images.value}
+            etag={ed.etag}
+            // A 412 on the SEO save: the article's own fields are merged with the newer version too.
+            onStale$={(article: ArticleDto, etag: string | null) => ed.merge(article, etag)}
+          />
+        )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
         {a && id && <ContentFields article={ed.article} etag={ed.etag} images={ed.images.value} />}
       </aside>

@@ -2,6 +2,43 @@ import { component$, type QRL } from '@builder.io/qwik';
 import { type ArticleFields, FIELD_LABELS, type FieldName } from '../../lib/article-fields';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
 
+/** One field's two versions side by side (the body's and the SEO panel's conflicts). */
+export const ConflictVersions = component$(
+  (props: { level: 4 | 5; labels: [string, string]; theirs: string; mine: string }) => {
+    const Label = props.level === 4 ? 'h4' : 'h5';
+    return (
+      <div class="conflict-versions">
+        <div>
+          <Label>{props.labels[0]}</Label>
+          <pre class="conflict-text" data-testid="theirs">
+            {props.theirs}
+          </pre>
+        </div>
+        <div>
+          <Label>{props.labels[1]}</Label>
+          <pre class="conflict-text" data-testid="mine">
+            {props.mine}
+          </pre>
+        </div>
+      </div>
+    );
+  },
+);
+
+/** The choice under both versions (the body's and the SEO panel's conflicts). */
+export const ConflictChoice = component$(
+  (props: { onKeepMine$: QRL<() => unknown>; onTakeTheirs$: QRL<() => unknown> }) => (
+    <div class="actions">
+      <button type="button" class="button button-primary" onClick$={props.onKeepMine$}>
+        Keep mine
+      </button>
+      <button type="button" class="button" onClick$={props.onTakeTheirs$}>
+        Take theirs
+      </button>
+    </div>
+  ),
+);
+
 export interface Conflict {
   theirs: ArticleFields;
   mine: ArticleFields;
@@ -47,30 +84,15 @@ export const ConflictPanel = component$(
         {props.conflict.fields.map((name) => (
           <div key={name} class="conflict-field" data-testid={`conflict-${name}`}>
             <h3>{FIELD_LABELS[name]}</h3>
-            <div class="conflict-versions">
-              <div>
-                <h4>{draft ? 'On the server' : 'Their version'}</h4>
-                <pre class="conflict-text" data-testid="theirs">
-                  {show(name, props.conflict.theirs)}
-                </pre>
-              </div>
-              <div>
-                <h4>{draft ? 'In your draft' : 'Your version'}</h4>
-                <pre class="conflict-text" data-testid="mine">
-                  {show(name, props.conflict.mine)}
-                </pre>
-              </div>
-            </div>
+            <ConflictVersions
+              level={4}
+              labels={draft ? ['On the server', 'In your draft'] : ['Their version', 'Your version']}
+              theirs={show(name, props.conflict.theirs)}
+              mine={show(name, props.conflict.mine)}
+            />
           </div>
         ))}
-        <div class="actions">
-          <button type="button" class="button button-primary" onClick$={props.onKeepMine$}>
-            Keep mine
-          </button>
-          <button type="button" class="button" onClick$={props.onTakeTheirs$}>
-            Take theirs
-          </button>
-        </div>
+        <ConflictChoice onKeepMine$={props.onKeepMine$} onTakeTheirs$={props.onTakeTheirs$} />
       </section>
     );
   },

@@ -334,5 +334,5 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, saveNow, publish, resolve, restore, loadImages };
+  return { ...s, key, fill, changed, merge, saveNow, publish, resolve, restore, loadImages };
 }
