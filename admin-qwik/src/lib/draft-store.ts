@@ -1,4 +1,4 @@
-import type { ArticleFields } from './article-fields';
+import { type ArticleFields, type FieldName, isBlank, mergeFields, sameFields } from './article-fields';
 
 /**
  * The editor's local drafts, in IndexedDB: what was typed survives a crash,
@@ -79,4 +79,25 @@ export async function writeDraft(key: string, fields: ArticleFields, base?: Arti
 
 export async function deleteDraft(key: string): Promise<void> {
   await run('readwrite', (s) => s.delete(key));
+}
+
+/** Worth offering back: it holds something the server lacks (with a base: a change of its own, not just an older version). */
+export function draftOnOffer(draft: LocalDraft, server: ArticleFields): boolean {
+  if (draft.base && sameFields(draft.base, draft.fields)) return false;
+  return !sameFields(draft.fields, server) && !isBlank(draft.fields);
+}
+
+/**
+ * The fields a restored draft puts into the editor: with its base, merged
+ * field by field with the server's version (mergeFields, as after a 412),
+ * and the fields both changed differently; without (a new article, an older
+ * draft), the draft as it is.
+ */
+export function restoredDraft(
+  draft: LocalDraft,
+  server: ArticleFields,
+): { fields: ArticleFields; conflicts: FieldName[] } {
+  if (!draft.base) return { fields: draft.fields, conflicts: [] };
+  const { merged, conflicts } = mergeFields(draft.base, draft.fields, server);
+  return { fields: merged, conflicts };
 }

@@ -5,7 +5,15 @@ import type { ImageDto } from '../../../../worker/src/features/media/media.schem
 import { type ArticleFields, EMPTY_FIELDS, fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
 import { loadArticle, type SaveOutcome, saveArticle, serialised, setOnline } from '../../lib/article-save';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
-import { deleteDraft, draftKey, type LocalDraft, readDraft, writeDraft } from '../../lib/draft-store';
+import {
+  deleteDraft,
+  draftKey,
+  draftOnOffer,
+  type LocalDraft,
+  readDraft,
+  restoredDraft,
+  writeDraft,
+} from '../../lib/draft-store';
 import { SessionContext } from '../../lib/session';
 import { call } from '../../lib/typed-api';
 import { queryParam } from '../../lib/url';
@@ -209,15 +217,11 @@ export function useArticleEditor(isNew: boolean) {
    */
   const restore = $(async (draft: LocalDraft) => {
     s.offer.value = null;
-    if (!draft.base || !s.id.value) await fill(draft.fields);
-    else {
-      const theirs = s.base.value;
-      const { merged, conflicts } = mergeFields(draft.base, draft.fields, theirs);
-      await fill(merged);
-      if (conflicts.length) {
-        s.conflict.value = { theirs, mine: merged, fields: conflicts, source: 'draft' };
-        s.saveState.value = 'failed';
-      }
+    const { fields, conflicts } = restoredDraft(s.id.value ? draft : { ...draft, base: undefined }, s.base.value);
+    await fill(fields);
+    if (conflicts.length) {
+      s.conflict.value = { theirs: s.base.value, mine: fields, fields: conflicts, source: 'draft' };
+      s.saveState.value = 'failed';
     }
     await changed();
   });
@@ -323,9 +327,7 @@ export function useArticleEditor(isNew: boolean) {
         await loadImages(articleId);
       }
       const draft = await readDraft(await key());
-      // Offered when it holds something the server lacks (with its base: a change of its own, not just an older version).
-      const own = draft && (!draft.base || !sameFields(draft.base, draft.fields));
-      if (draft && own && !sameFields(draft.fields, s.base.value) && !isBlank(draft.fields)) s.offer.value = draft;
+      if (draft && draftOnOffer(draft, s.base.value)) s.offer.value = draft;
       timers.ready = true;
       s.ready.value = true;
       // Whatever was typed into a new article while this loaded.
