@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ArticleFields,
   changedFields,
   EMPTY_FIELDS,
   isBlank,
@@ -72,7 +73,7 @@ describe('admin article fields after a stale save (412)', () => {
 });
 
 describe('admin local draft restored against a newer server version', () => {
-  const draft = (fields: typeof base, from?: typeof base) => ({ fields, ...(from && { base: from }), savedAt: 0 });
+  const draft = (fields: ArticleFields, from?: ArticleFields) => ({ fields, ...(from && { base: from }), savedAt: 0 });
 
   it('keeps what only the server changed since the draft was made, and brings back what the draft changed', () => {
     const server = { ...base, title: 'Server title' };
