@@ -5,6 +5,7 @@ import {
   bodyText,
   type Cms,
   createOwner,
+  editorSettings,
   expectNoProblems,
   fillBody,
   newPage,
@@ -98,5 +99,55 @@ describe('admin editor and a version saved meanwhile', () => {
     expect((await stored(id)).body).toBe('A again.');
     // (One entry stands for each of the 412s the two stale saves got.)
     expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 412 }]);
+  });
+
+  it('SEO: a stale save merges what only the other changed, shows what both changed, and saves the choice', async () => {
+    const { id, page, problems } = await openStale('SEO on both sides');
+    const seoOf = async () =>
+      (await apiCall<{ seo: Record<string, unknown> }>(cms.server, 'GET', `/v1/articles/${id}/seo`, token)).body.seo;
+    const otherEditorSavesSeo = async (seo: Record<string, unknown>) =>
+      expect((await apiCall(cms.server, 'PUT', `/v1/articles/${id}/seo`, token, seo)).status).toBe(200);
+    await editorSettings(page);
+    const panel = page.getByTestId('seo-panel');
+    await panel.getByLabel(/^Meta title/).waitFor(POLL);
+
+    // Both change the meta title; only A the description, only B the canonical URL.
+    await otherEditorSavesSeo({ metaTitle: 'Meta by A', metaDescription: 'Description by A' });
+    await panel.getByLabel(/^Meta title/).fill('Meta by B');
+    await panel.getByLabel(/^Canonical URL/).fill('https://b.example/post');
+    await panel.getByRole('button', { name: 'Save SEO' }).click();
+    const conflict = page.getByTestId('seo-conflict');
+    await conflict.getByRole('heading', { name: 'Someone else saved these SEO settings meanwhile' }).waitFor(POLL);
+    expect(await conflict.getByTestId('seo-conflict-metaTitle').getByTestId('theirs').textContent()).toBe('Meta by A');
+    expect(await conflict.getByTestId('seo-conflict-metaTitle').getByTestId('mine').textContent()).toBe('Meta by B');
+    expect(await conflict.getByTestId('seo-conflict-metaDescription').count()).toBe(0);
+    expect(await panel.getByLabel(/^Meta description/).inputValue()).toBe('Description by A');
+    // Nothing was written over A's version.
+    expect(await seoOf()).toMatchObject({ metaTitle: 'Meta by A', canonicalUrl: null });
+    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    await panel
+      .getByTestId('seo-status')
+      .getByText('SEO settings merged with changes saved meanwhile, and saved.')
+      .waitFor(POLL);
+    expect(await seoOf()).toMatchObject({
+      metaTitle: 'Meta by B',
+      metaDescription: 'Description by A',
+      canonicalUrl: 'https://b.example/post',
+    });
+
+    // Again, A first; this time B takes theirs.
+    await otherEditorSavesSeo({ metaTitle: 'A again', canonicalUrl: 'https://b.example/post' });
+    await panel.getByLabel(/^Meta title/).fill('B again');
+    await panel.getByRole('button', { name: 'Save SEO' }).click();
+    await conflict.getByRole('button', { name: 'Take theirs' }).click();
+    await expect.poll(async () => (await seoOf()).metaTitle, POLL).toBe('A again');
+    expect(await panel.getByLabel(/^Meta title/).inputValue()).toBe('A again');
+    // A cleared the description; B did not touch it: it stays cleared.
+    expect((await seoOf()).metaDescription).toBeNull();
+    // The body editor's version moved on with it: a body change saves without another 412.
+    await editorSettings(page, false);
+    await fillBody(page, 'Body after the SEO merge.');
+    await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body after the SEO merge.');
+    expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}/seo$`), status: 412 }]);
   });
 });

@@ -60,6 +60,35 @@ describe('admin editor for writing', () => {
     expectNoProblems(problems);
   });
 
+  it('continues lists and quotes on Enter, counting up, and ends them on an empty item', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/new`);
+    await fillBody(page, '');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    /** Types each piece, pressing Enter after all but the last. */
+    const lines = async (...parts: string[]) => {
+      for (const [i, part] of parts.entries()) {
+        if (part) await editor.pressSequentially(part);
+        if (i < parts.length - 1) await editor.press('Enter');
+      }
+    };
+    const cases: [string[], string][] = [
+      [['- one', 'two', '', 'After.'], '- one\n- two\nAfter.'],
+      [['* star', 'next'], '* star\n* next'],
+      [['1. first', 'second', 'third', '', ''], '1. first\n2. second\n3. third\n'],
+      [['- [x] done', 'open', '', ''], '- [x] done\n- [ ] open\n'],
+      [['> quoted', 'more', '', 'After.'], '> quoted\n> more\nAfter.'],
+    ];
+    for (const [parts, expected] of cases) {
+      await fillBody(page, '');
+      await lines(...parts);
+      expect(await bodyText(page)).toBe(expected);
+    }
+    expectNoProblems(problems);
+  });
+
   it('gives the text the page on a wide screen, with the settings beside it; a drawer on a phone', async () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);

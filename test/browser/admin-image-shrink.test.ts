@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../../admin-qwik/src/lib/format.js';
 import {
   apiCall,
+  bodyText,
   type Cms,
   createOwner,
   editorSettings,
   expectNoProblems,
+  fillBody,
   newPage,
   POLL,
   signIn,
@@ -125,6 +127,33 @@ describe('admin image shrink before upload', () => {
     expect(kept).toMatchObject({ width: 3000, height: 2000, bytes: original.length });
 
     await box.check();
+    expectNoProblems(problems);
+  });
+
+  it('shrinks a large JPEG dropped onto the text too, before it is uploaded and inserted', async () => {
+    const { id, page, problems } = await openEditor('Dropped large picture');
+    await editorSettings(page, false);
+    await fillBody(page, 'Intro.');
+    const original = await bigJpeg();
+    // Dropped onto the body as the browser delivers it: a DataTransfer with the File.
+    await page.locator('#article-body').evaluate((el, b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'dropped-big.jpg', { type: 'image/jpeg' }));
+      const r = el.getBoundingClientRect();
+      el.dispatchEvent(
+        new DragEvent('drop', {
+          dataTransfer: dt,
+          bubbles: true,
+          cancelable: true,
+          clientX: r.right - 8,
+          clientY: r.bottom - 8,
+        }),
+      );
+    }, original.toString('base64'));
+    await expect.poll(() => bodyText(page), { timeout: 30_000 }).toMatch(/!\[dropped big\]\(\/[^)]+\)/);
+    const stored = await storedImages(id);
+    expect(stored.map((i) => [i.width, i.height])).toEqual([[2560, 1707]]);
     expectNoProblems(problems);
   });
 

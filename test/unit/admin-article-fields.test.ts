@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ArticleFields,
   changedFields,
   EMPTY_FIELDS,
   isBlank,
   mergeFields,
   sameFields,
 } from '../../admin-qwik/src/lib/article-fields.js';
+import { draftOnOffer, restoredDraft } from '../../admin-qwik/src/lib/draft-store.js';
 
 const base = { title: 'T', body: 'B', format: 'markdown' as const, siteId: 's1', authorIds: ['a', 'b'] };
 
@@ -67,5 +69,37 @@ describe('admin article fields after a stale save (412)', () => {
     const theirs = { ...base, body: 'Their body', siteId: '' };
     const mine = { ...base, body: 'My body', siteId: '' };
     expect(mergeFields(base, mine, theirs)).toEqual({ merged: mine, conflicts: ['body'] });
+  });
+});
+
+describe('admin local draft restored against a newer server version', () => {
+  const draft = (fields: ArticleFields, from?: ArticleFields) => ({ fields, ...(from && { base: from }), savedAt: 0 });
+
+  it('keeps what only the server changed since the draft was made, and brings back what the draft changed', () => {
+    const server = { ...base, title: 'Server title' };
+    expect(restoredDraft(draft({ ...base, body: 'Draft body' }, base), server)).toEqual({
+      fields: { ...base, title: 'Server title', body: 'Draft body' },
+      conflicts: [],
+    });
+  });
+
+  it('names the fields both changed differently', () => {
+    const server = { ...base, body: 'Server body' };
+    expect(restoredDraft(draft({ ...base, body: 'Draft body' }, base), server).conflicts).toEqual(['body']);
+  });
+
+  it('restores a draft without a base (a new article, an older draft) as it is', () => {
+    const fields = { ...base, body: 'Draft body' };
+    expect(restoredDraft(draft(fields), { ...base, title: 'Server title' })).toEqual({ fields, conflicts: [] });
+  });
+
+  it('offers a draft only when it holds a change of its own that the server lacks', () => {
+    const server = { ...base, title: 'Server title' };
+    expect(draftOnOffer(draft({ ...base, body: 'Draft body' }, base), server)).toBe(true);
+    // Just the older version: nothing of its own.
+    expect(draftOnOffer(draft(base, base), server)).toBe(false);
+    expect(draftOnOffer(draft(server, base), server)).toBe(false);
+    expect(draftOnOffer(draft(EMPTY_FIELDS), server)).toBe(false);
+    expect(draftOnOffer(draft({ ...base, body: 'x' }), server)).toBe(true);
   });
 });

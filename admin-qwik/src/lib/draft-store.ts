@@ -1,4 +1,4 @@
-import type { ArticleFields } from './article-fields';
+import { type ArticleFields, type FieldName, isBlank, mergeFields, sameFields } from './article-fields';
 
 /**
  * The editor's local drafts, in IndexedDB: what was typed survives a crash,
@@ -10,6 +10,12 @@ import type { ArticleFields } from './article-fields';
  */
 export interface LocalDraft {
   fields: ArticleFields;
+  /**
+   * The server's fields the draft was edited from (an existing article):
+   * restoring merges field by field against it, so what only the server
+   * changed since is kept. Absent for a new article and older drafts.
+   */
+  base?: ArticleFields;
   /** When it was written (ms since the epoch). */
   savedAt: number;
 }
@@ -60,11 +66,38 @@ export async function readDraft(key: string): Promise<LocalDraft | null> {
   return value && typeof value === 'object' && 'fields' in value ? value : null;
 }
 
-export async function writeDraft(key: string, fields: ArticleFields): Promise<boolean> {
-  const draft: LocalDraft = { fields: { ...fields, authorIds: [...fields.authorIds] }, savedAt: Date.now() };
+const copy = (f: ArticleFields): ArticleFields => ({
+  ...f,
+  authorIds: [...f.authorIds],
+  ...(f.tags && { tags: f.tags.map((t) => ({ ...t })) }),
+});
+
+export async function writeDraft(key: string, fields: ArticleFields, base?: ArticleFields): Promise<boolean> {
+  const draft: LocalDraft = { fields: copy(fields), ...(base && { base: copy(base) }), savedAt: Date.now() };
   return (await run('readwrite', (s) => s.put(draft, key))) !== null;
 }
 
 export async function deleteDraft(key: string): Promise<void> {
   await run('readwrite', (s) => s.delete(key));
+}
+
+/** Worth offering back: it holds something the server lacks (with a base: a change of its own, not just an older version). */
+export function draftOnOffer(draft: LocalDraft, server: ArticleFields): boolean {
+  if (draft.base && sameFields(draft.base, draft.fields)) return false;
+  return !sameFields(draft.fields, server) && !isBlank(draft.fields);
+}
+
+/**
+ * The fields a restored draft puts into the editor: with its base, merged
+ * field by field with the server's version (mergeFields, as after a 412),
+ * and the fields both changed differently; without (a new article, an older
+ * draft), the draft as it is.
+ */
+export function restoredDraft(
+  draft: LocalDraft,
+  server: ArticleFields,
+): { fields: ArticleFields; conflicts: FieldName[] } {
+  if (!draft.base) return { fields: draft.fields, conflicts: [] };
+  const { merged, conflicts } = mergeFields(draft.base, draft.fields, server);
+  return { fields: merged, conflicts };
 }

@@ -1,9 +1,9 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from '@codemirror/commands';
-import { defineLanguageFacet, HighlightStyle, Language, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import { GFM, parser } from '@lezer/markdown';
+import { markdownEnter, markdownLanguage } from './markdown-enter';
 
 /**
  * The body editor: CodeMirror 6 (well kept, accessible: a contenteditable
@@ -59,14 +59,6 @@ const theme = EditorView.theme({
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--bg-soft)' },
 });
 
-/**
- * Markdown (CommonMark + GFM, as the server renders it) straight from
- * @lezer/markdown, whose parser carries its own highlighting tags.
- * @codemirror/lang-markdown is not used: it imports the HTML, CSS and
- * JavaScript languages for embedded code (about 130 KB gzip), which would
- * break the editor route's 200 KB budget.
- */
-const markdownLanguage = new Language(defineLanguageFacet({}), parser.configure([GFM]), [], 'markdown');
 const language = (format: Format) => (format === 'markdown' ? markdownLanguage : []);
 
 export function createMarkdownEditor(
@@ -110,6 +102,8 @@ export function createMarkdownEditor(
           { key: 'Mod-b', run: () => wrapped('**', '**') },
           { key: 'Mod-i', run: () => wrapped('_', '_') },
           { key: 'Mod-k', run: () => wrapped('[', '](https://)') },
+          // Lists and quotes continue on Enter (Markdown only: elsewhere it answers false, a plain new line).
+          { key: 'Enter', run: markdownEnter },
           ...defaultKeymap,
           ...historyKeymap,
           indentWithTab,

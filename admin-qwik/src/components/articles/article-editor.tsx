@@ -1,7 +1,10 @@
 import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
+import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { imagePath } from '../../lib/image-path';
+import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
+import { getShrinkSetting } from '../../lib/shrink-setting';
 import { titleProblem } from '../../lib/title';
 import { call, uploadImage } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
@@ -44,7 +47,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
       toggle.value.focus();
   });
 
-  /** Images into the text (toolbar, paste, drop): the draft is created first if need be, then each is uploaded and inserted. */
+  /** Images into the text (toolbar, paste, drop): the draft is created first if need be, then each is shrunk when large, uploaded and inserted. */
   const imagesIntoText = $(async (files: File[], at: number | null) => {
     if (!ed.id.value) {
       const input = document.getElementById('article-title') as HTMLInputElement | null;
@@ -57,7 +60,13 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     const id = ed.id.value;
     if (!id) return;
     let place = at;
-    for (const file of files) {
+    // Shrunk first like the Images card's uploads, by the same box (the remembered choice while the panel is closed).
+    const box = document.getElementById('shrink-large') as HTMLInputElement | null;
+    const shrinkOn = box ? box.checked : getShrinkSetting();
+    for (const original of files) {
+      const { file } = await shrinkBeforeUpload(original, shrinkOn, (sizes) => {
+        ed.status.value = `Shrinking ${original.name} (${sizes})`;
+      });
       ed.status.value = `Uploading ${file.name}…`;
       const res = await uploadImage(id, file, () => {});
       if (!res.ok) {
@@ -121,11 +130,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         {ed.offer.value && (
           <DraftOffer
             draft={ed.offer.value}
-            onRestore$={async () => {
-              await ed.fill(ed.offer.value!.fields);
-              ed.offer.value = null;
-              await ed.changed();
-            }}
+            onRestore$={() => ed.restore(ed.offer.value!)}
             onDiscard$={async () => {
               ed.offer.value = null;
               await deleteDraft(await ed.key());
@@ -274,7 +279,16 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             <p>Give the article a title: it is saved as a draft, and images can be added to it.</p>
           </section>
         )}
-        {a && id && <SeoPanel articleId={id} title={a.title} images={ed.images.value} etag={ed.etag} />}
+        {a && id && (
+          <SeoPanel
+            articleId={id}
+            title={a.title}
+            images={ed.images.value}
+            etag={ed.etag}
+            // A 412 on the SEO save: the article's own fields are merged with the newer version too.
+            onStale$={(article: ArticleDto, etag: string | null) => ed.merge(article, etag)}
+          />
+        )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
         {a && id && <ContentFields article={ed.article} etag={ed.etag} images={ed.images.value} />}
       </aside>

@@ -2,15 +2,55 @@ import { component$, type QRL } from '@builder.io/qwik';
 import { type ArticleFields, FIELD_LABELS, type FieldName } from '../../lib/article-fields';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
 
+/** One field's two versions side by side (the body's and the SEO panel's conflicts). */
+export const ConflictVersions = component$(
+  (props: { level: 4 | 5; labels: [string, string]; theirs: string; mine: string }) => {
+    const Label = props.level === 4 ? 'h4' : 'h5';
+    return (
+      <div class="conflict-versions">
+        <div>
+          <Label>{props.labels[0]}</Label>
+          <pre class="conflict-text" data-testid="theirs">
+            {props.theirs}
+          </pre>
+        </div>
+        <div>
+          <Label>{props.labels[1]}</Label>
+          <pre class="conflict-text" data-testid="mine">
+            {props.mine}
+          </pre>
+        </div>
+      </div>
+    );
+  },
+);
+
+/** The choice under both versions (the body's and the SEO panel's conflicts). */
+export const ConflictChoice = component$(
+  (props: { onKeepMine$: QRL<() => unknown>; onTakeTheirs$: QRL<() => unknown> }) => (
+    <div class="actions">
+      <button type="button" class="button button-primary" onClick$={props.onKeepMine$}>
+        Keep mine
+      </button>
+      <button type="button" class="button" onClick$={props.onTakeTheirs$}>
+        Take theirs
+      </button>
+    </div>
+  ),
+);
+
 export interface Conflict {
   theirs: ArticleFields;
   mine: ArticleFields;
   fields: FieldName[];
+  /** 'draft': a restored local draft met a newer server version (else a save got 412). */
+  source?: 'draft';
 }
 
 /**
  * Someone else saved the article while it was open here (the API answered
- * 412), and changed some of the same fields differently. Both versions of
+ * 412), or since a restored local draft was made, and changed some of the
+ * same fields differently. Both versions of
  * each such field are shown; the editor keeps theirs or theirs. Fields only
  * one side changed were merged already, so nothing of either is lost.
  */
@@ -29,40 +69,30 @@ export const ConflictPanel = component$(
       if (name === 'tags') return (f.tags ?? []).map((t) => t.name).join(', ') || 'No tags';
       return f[name] || '(empty)';
     };
+    const draft = props.conflict.source === 'draft';
     return (
       <section class="card conflict" aria-labelledby="conflict-heading" data-testid="conflict" role="alert">
-        <h2 id="conflict-heading">Someone else saved this article meanwhile</h2>
+        <h2 id="conflict-heading">
+          {draft ? 'The article changed on the server since this draft' : 'Someone else saved this article meanwhile'}
+        </h2>
         <p>
-          Their changes to other fields are in the editor now. These fields were changed on both sides: choose which
-          version to keep. Nothing is saved until you choose.
+          {draft
+            ? 'The draft’s other changes are in the editor now, and so are the server’s. '
+            : 'Their changes to other fields are in the editor now. '}
+          These fields were changed on both sides: choose which version to keep. Nothing is saved until you choose.
         </p>
         {props.conflict.fields.map((name) => (
           <div key={name} class="conflict-field" data-testid={`conflict-${name}`}>
             <h3>{FIELD_LABELS[name]}</h3>
-            <div class="conflict-versions">
-              <div>
-                <h4>Their version</h4>
-                <pre class="conflict-text" data-testid="theirs">
-                  {show(name, props.conflict.theirs)}
-                </pre>
-              </div>
-              <div>
-                <h4>Your version</h4>
-                <pre class="conflict-text" data-testid="mine">
-                  {show(name, props.conflict.mine)}
-                </pre>
-              </div>
-            </div>
+            <ConflictVersions
+              level={4}
+              labels={draft ? ['On the server', 'In your draft'] : ['Their version', 'Your version']}
+              theirs={show(name, props.conflict.theirs)}
+              mine={show(name, props.conflict.mine)}
+            />
           </div>
         ))}
-        <div class="actions">
-          <button type="button" class="button button-primary" onClick$={props.onKeepMine$}>
-            Keep mine
-          </button>
-          <button type="button" class="button" onClick$={props.onTakeTheirs$}>
-            Take theirs
-          </button>
-        </div>
+        <ConflictChoice onKeepMine$={props.onKeepMine$} onTakeTheirs$={props.onTakeTheirs$} />
       </section>
     );
   },

@@ -10,20 +10,18 @@ import {
 } from '@builder.io/qwik';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { formatBytes, formatDateTime } from '../../lib/format';
-import { describeSize, SHRINK_MAX_SIDE, shrinkPlan } from '../../lib/image-fit';
+import { SHRINK_MAX_SIDE } from '../../lib/image-fit';
 import { imagePath } from '../../lib/image-path';
+import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';
 import { uploadImage } from '../../lib/typed-api';
 import { isActive, type UploadItem, UploadList } from '../media/upload-list';
 
-// Enough for any header: a JPEG's frame size follows its EXIF (≤ 64 KiB per segment, a few segments).
-const HEADER_BYTES = 1024 * 1024;
-
 /**
  * The editor's Images card: picker, drag and drop, an upload list with
  * progress, and the article's images. Large JPEG / PNG / WebP files are
- * shrunk to fit SHRINK_MAX_SIDE in the browser first (WebAssembly, loaded
- * only then) unless the user turned that off.
+ * shrunk to fit SHRINK_MAX_SIDE in the browser first (lib/shrink-before-upload.ts,
+ * as for images put into the text) unless the user turned that off.
  */
 export const ImageUploader = component$(
   (props: {
@@ -49,31 +47,10 @@ export const ImageUploader = component$(
       if (!file) return;
       const controller = new AbortController();
       update({ state: 'uploading', percent: 0, error: null, sizes: null, controller: noSerialize(controller) });
-      let toSend: File = file;
-      const plan = shrinkPlan(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()));
-      if (plan && !shrinkOn)
-        update({ sizes: `${describeSize(plan.from, file.size)}, uploaded as is (shrinking is off)` });
-      if (plan && shrinkOn) {
-        update({
-          state: 'shrinking',
-          sizes: `${describeSize(plan.from, file.size)} → shrinking to ${plan.to.width}×${plan.to.height}…`,
-        });
-        try {
-          const { shrinkImage } = await import('../../lib/image-shrink');
-          const shrunk = await shrinkImage(file, plan);
-          toSend = shrunk.file;
-          update({
-            state: 'uploading',
-            sizes: `${describeSize(plan.from, file.size)} → ${describeSize(shrunk.size, shrunk.file.size)}`,
-          });
-        } catch (err) {
-          const why = err instanceof Error ? err.message : String(err);
-          update({
-            state: 'uploading',
-            sizes: `${describeSize(plan.from, file.size)}, could not be shrunk here (${why}): uploaded as is`,
-          });
-        }
-      }
+      const { file: toSend, sizes } = await shrinkBeforeUpload(file, shrinkOn, (note) =>
+        update({ state: 'shrinking', sizes: note }),
+      );
+      update({ state: 'uploading', sizes });
       // A Cancel pressed while shrinking: uploadImage answers 'aborted' at once.
       const res = await uploadImage(
         props.articleId,

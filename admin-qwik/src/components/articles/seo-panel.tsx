@@ -1,43 +1,22 @@
-import { component$, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, type QRL, type Signal, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { loadArticle } from '../../lib/article-save';
 import { imagePath } from '../../lib/image-path';
-import { SEO_LIMITS, type SeoDto, seoFromForm } from '../../lib/seo';
+import { SEO_LIMITS, type SeoDto, seoFromForm, seoFromFormValues } from '../../lib/seo';
+import { mergeSeo, type SeoValues, seoValues, takeSeo } from '../../lib/seo-merge';
 import { call, type Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { FormError, Status } from '../ui/form-error';
+import { SeoConflict, type SeoConflictState } from './seo-conflict';
+import { CharCount, type Draft, SerpPreview } from './seo-preview';
 
 type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'ogImage';
-interface Draft {
-  metaTitle: string;
-  metaDescription: string;
-  canonicalUrl: string;
-}
-
-/*
- * What follows the typing lives in components of its own: the form itself
- * does not re-render while one types, so no field is ever reset under the cursor.
+/**
+ * The SEO panel of the editor: GET / PUT /v1/articles/:id/seo, checked with
+ * the API's schema, with a search-result preview; a stale save (412) is
+ * merged, and fields both sides changed are put to the editor (seo-conflict.tsx).
  */
-const CharCount = component$(
-  (props: { id: string; draft: Signal<Draft>; field: 'metaTitle' | 'metaDescription'; max: number }) => (
-    <p class="hint" id={props.id}>{`${props.draft.value[props.field].length} of ${props.max} characters`}</p>
-  ),
-);
-
-const SerpPreview = component$((props: { draft: Signal<Draft>; title: string }) => {
-  const d = props.draft.value;
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: a group of text, not of form controls: a fieldset would say otherwise
-    <div class="serp" aria-label="Search result preview" role="group" data-testid="serp">
-      <span class="serp-title">{d.metaTitle.trim() || props.title}</span>
-      {d.canonicalUrl.trim() && <span class="serp-url">{d.canonicalUrl.trim()}</span>}
-      <span class="serp-desc">
-        {d.metaDescription.trim() || 'No description: search engines pick text from the article.'}
-      </span>
-    </div>
-  );
-});
-
-/** The SEO panel of the editor: GET / PUT /v1/articles/:id/seo, checked with the API's schema, with a search-result preview. */
 export const SeoPanel = component$(
   (props: {
     articleId: string;
@@ -45,6 +24,8 @@ export const SeoPanel = component$(
     images: ImageDto[];
     /** The article's version as the editor knows it: sent as If-Match, and moved on by this panel's own saves. */
     etag?: Signal<string | null>;
+    /** A 412: the article as it now stands, for the editor to merge its own fields (and move `etag` on). */
+    onStale$?: QRL<(article: ArticleDto, etag: string | null) => unknown>;
   }) => {
     const seo = useSignal<SeoDto | null>(null);
     const unavailable = useSignal<string | null>(null);
@@ -52,6 +33,87 @@ export const SeoPanel = component$(
     const error = useSignal<string | null>(null);
     const status = useSignal<string | null>(null);
     const draft = useSignal<Draft>({ metaTitle: '', metaDescription: '', canonicalUrl: '' });
+    /** The values as the server had them when loaded or last saved: what a 412 is merged against. */
+    const base = useSignal<SeoValues | null>(null);
+    const conflict = useSignal<SeoConflictState | null>(null);
+
+    /** Puts values into the (uncontrolled) form, and its counts and preview. */
+    const fillForm = $((v: SeoValues) => {
+      for (const name of ['metaTitle', 'metaDescription', 'canonicalUrl', 'ogImage'] as const) {
+        const el = document.getElementById(`seo-${name}`) as HTMLInputElement | HTMLTextAreaElement | null;
+        if (el) el.value = v[name];
+      }
+      const box = document.getElementById('seo-noindex') as HTMLInputElement | null;
+      if (box) box.checked = v.noindex;
+      draft.value = { metaTitle: v.metaTitle, metaDescription: v.metaDescription, canonicalUrl: v.canonicalUrl };
+    });
+
+    /**
+     * PUTs the form with If-Match. On a 412 the article is read again: the editor merges its own fields
+     * (onStale$), and this panel merges the SEO fields against `base` (lib/seo-merge.ts): what only the
+     * other side changed comes into the form and the save is sent again; fields both changed are shown.
+     */
+    const send = $(async (form: HTMLFormElement, merging = false): Promise<void> => {
+      // A few rounds at most: each 412 reads the article again and merges (someone may be saving on and on).
+      for (let round = 0; round < 3; round++) {
+        const checked = seoFromForm(form);
+        if ('issues' in checked) {
+          issues.value = checked.issues;
+          error.value = 'Please correct the marked fields.';
+          setTimeout(() => document.getElementById(`seo-${checked.issues[0]?.path}`)?.focus(), 0);
+          return;
+        }
+        const res = await call('put', '/v1/articles/{id}/seo', {
+          path: { id: props.articleId },
+          body: checked.body,
+          ifMatch: props.etag?.value,
+        });
+        if (res.ok) {
+          if (props.etag && res.etag) props.etag.value = res.etag;
+          issues.value = [];
+          // 204: saved, but this account may not read the article as it now stands.
+          if (res.data) seo.value = res.data.seo;
+          base.value = seoValues(res.data?.seo ?? checked.body);
+          status.value =
+            merging || round ? 'SEO settings merged with changes saved meanwhile, and saved.' : 'SEO settings saved.';
+          return;
+        }
+        issues.value = res.issues;
+        if (res.status !== 412) {
+          error.value = res.message;
+          return;
+        }
+        const current = await loadArticle(props.articleId);
+        if (!current.ok) {
+          error.value =
+            'Someone else saved this article meanwhile, and it could not be read again. Your SEO settings are kept here.';
+          return;
+        }
+        if (props.onStale$) await props.onStale$(current.article, current.etag);
+        else if (props.etag) props.etag.value = current.etag;
+        const theirs = seoValues(current.article.seo);
+        const { merged, conflicts } = mergeSeo(base.value ?? theirs, seoValues(checked.body), theirs);
+        base.value = theirs;
+        await fillForm(merged);
+        if (conflicts.length) {
+          conflict.value = { theirs, mine: merged, fields: conflicts };
+          return;
+        }
+      }
+      error.value = 'The article keeps changing on the server. Your SEO settings are kept here: save again.';
+    });
+
+    /** The choice on a conflict: keep this panel's version of the contested fields, or take theirs; then save. */
+    const resolve = $(async (keepMine: boolean) => {
+      const c = conflict.value;
+      const form = document.getElementById('seo-form') as HTMLFormElement | null;
+      if (!c || !form) return;
+      const now = seoValues(seoFromFormValues(form));
+      if (!keepMine) await fillForm(takeSeo(now, c.theirs, c.fields));
+      conflict.value = null;
+      error.value = null;
+      await send(form, true);
+    });
 
     useVisibleTask$(
       async ({ track }) => {
@@ -62,6 +124,7 @@ export const SeoPanel = component$(
           return;
         }
         seo.value = res.data.seo;
+        base.value = seoValues(res.data.seo);
         draft.value = {
           metaTitle: res.data.seo.metaTitle ?? '',
           metaDescription: res.data.seo.metaDescription ?? '',
@@ -82,6 +145,7 @@ export const SeoPanel = component$(
         {unavailable.value && <p class="notice">{unavailable.value}</p>}
         {s && (
           <form
+            id="seo-form"
             class="stack seo-form"
             noValidate
             preventdefault:submit
@@ -96,31 +160,9 @@ export const SeoPanel = component$(
             onSubmit$={async (_, form) => {
               error.value = null;
               status.value = null;
-              const checked = seoFromForm(form);
-              if ('issues' in checked) {
-                issues.value = checked.issues;
-                error.value = 'Please correct the marked fields.';
-                setTimeout(() => document.getElementById(`seo-${checked.issues[0]?.path}`)?.focus(), 0);
-                return;
-              }
-              const res = await call('put', '/v1/articles/{id}/seo', {
-                path: { id: props.articleId },
-                body: checked.body,
-                ifMatch: props.etag?.value,
-              });
-              if (!res.ok) {
-                issues.value = res.issues;
-                error.value =
-                  res.status === 412
-                    ? 'Someone else saved this article meanwhile: reload the page to see their version, then save again.'
-                    : res.message;
-                return;
-              }
-              if (props.etag && res.etag) props.etag.value = res.etag;
-              issues.value = [];
-              // 204: saved, but this account may not read the article as it now stands.
-              if (res.data) seo.value = res.data.seo;
-              status.value = 'SEO settings saved.';
+              // While both versions are on screen nothing is sent: the editor chooses first.
+              if (conflict.value) return;
+              await send(form);
             }}
           >
             <div class="field">
@@ -233,6 +275,13 @@ export const SeoPanel = component$(
               <label for="seo-noindex">Ask search engines not to index this article (noindex)</label>
             </div>
             <SerpPreview draft={draft} title={props.title} />
+            {conflict.value && (
+              <SeoConflict
+                conflict={conflict.value}
+                onKeepMine$={() => resolve(true)}
+                onTakeTheirs$={() => resolve(false)}
+              />
+            )}
             <FormError message={error.value} />
             <Status message={status.value} testId="seo-status" />
             <button type="submit" class="button button-primary">

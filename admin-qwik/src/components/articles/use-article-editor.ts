@@ -5,7 +5,15 @@ import type { ImageDto } from '../../../../worker/src/features/media/media.schem
 import { type ArticleFields, EMPTY_FIELDS, fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
 import { loadArticle, type SaveOutcome, saveArticle, serialised, setOnline } from '../../lib/article-save';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
-import { deleteDraft, draftKey, type LocalDraft, readDraft, writeDraft } from '../../lib/draft-store';
+import {
+  deleteDraft,
+  draftKey,
+  draftOnOffer,
+  type LocalDraft,
+  readDraft,
+  restoredDraft,
+  writeDraft,
+} from '../../lib/draft-store';
 import { SessionContext } from '../../lib/session';
 import { call } from '../../lib/typed-api';
 import { queryParam } from '../../lib/url';
@@ -23,7 +31,8 @@ const LOCAL_MS = 250;
  * is created by its first save); only changed fields are sent, with
  * If-Match; a 412 is merged field by field and what both sides changed is
  * put to the editor; leaving with changes the server lacks saves first or
- * asks; a draft left behind is offered back; Ctrl/Cmd+S saves.
+ * asks; a draft left behind is offered back and merged like a 412 when
+ * restored; Ctrl/Cmd+S saves.
  */
 export function useArticleEditor(isNew: boolean) {
   const loc = useLocation();
@@ -181,7 +190,11 @@ export function useArticleEditor(isNew: boolean) {
     clearTimeout(timers.local);
     clearTimeout(timers.server);
     if (!dirty) return;
-    timers.local = window.setTimeout(async () => writeDraft(await key(), await current()), LOCAL_MS);
+    // With the server's version it was edited from, so that restoring it later merges field by field.
+    timers.local = window.setTimeout(
+      async () => writeDraft(await key(), await current(), s.id.value ? s.base.value : undefined),
+      LOCAL_MS,
+    );
     timers.server = window.setTimeout(() => saveNow(false), AUTOSAVE_MS);
   });
 
@@ -196,6 +209,21 @@ export function useArticleEditor(isNew: boolean) {
     }
     s.conflict.value = null;
     await saveNow(true);
+  });
+
+  /**
+   * A draft this browser kept, restored: what it changed from the version it was made from comes back,
+   * what only the server changed since stays, and what both changed is put to the editor as after a 412.
+   */
+  const restore = $(async (draft: LocalDraft) => {
+    s.offer.value = null;
+    const { fields, conflicts } = restoredDraft(s.id.value ? draft : { ...draft, base: undefined }, s.base.value);
+    await fill(fields);
+    if (conflicts.length) {
+      s.conflict.value = { theirs: s.base.value, mine: fields, fields: conflicts, source: 'draft' };
+      s.saveState.value = 'failed';
+    }
+    await changed();
   });
 
   const publish = $(async (online: boolean) => {
@@ -299,7 +327,7 @@ export function useArticleEditor(isNew: boolean) {
         await loadImages(articleId);
       }
       const draft = await readDraft(await key());
-      if (draft && !sameFields(draft.fields, s.base.value) && !isBlank(draft.fields)) s.offer.value = draft;
+      if (draft && draftOnOffer(draft, s.base.value)) s.offer.value = draft;
       timers.ready = true;
       s.ready.value = true;
       // Whatever was typed into a new article while this loaded.
@@ -308,5 +336,5 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, saveNow, publish, resolve, loadImages };
+  return { ...s, key, fill, changed, merge, saveNow, publish, resolve, restore, loadImages };
 }

@@ -21,9 +21,17 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
   const trigger = useSignal<HTMLButtonElement>();
   const busy = useSignal(false);
 
-  useVisibleTask$(({ track }) => {
-    if (track(() => armed.value)) yes.value?.focus();
-  });
+  // 'document-ready', not the default 'intersection-observer': the qwikloader observed the prerendered
+  // button while it was below the fold (the editor's Publish on a phone), and in some client navigations
+  // away it reported the button visible after it had been removed; dispatching to the detached element
+  // threw inside the loader ("Cannot read properties of null (reading 'getAttribute')": it looks up the
+  // element's container). The admin-editor-drafts Back test saw it in about half of its runs.
+  useVisibleTask$(
+    ({ track }) => {
+      if (track(() => armed.value)) yes.value?.focus();
+    },
+    { strategy: 'document-ready' },
+  );
 
   const cancel = $(() => {
     armed.value = false;
