@@ -10,9 +10,9 @@ import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { createArticleTagLinks } from '../tags/article-tags.repository.js';
 import { createArticleDelete } from './article-delete.repository.js';
-import { createOrderedLinks } from './article-links.js';
+import { createOrderedLinks } from './article-links.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
-import { scopeOf, seoText, toArticle } from './article-row.js';
+import { scopeOf, seoText, toArticle } from './article-row.repository.js';
 import {
   type Article,
   type ArticleListQuery,
