@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../worker/src/app/services.js';
-import { type Permission, POLICY, SCOPE_GRANTS } from '../../worker/src/features/accounts/policy.js';
+import {
+  needsOf,
+  type Permission,
+  POLICY,
+  type PolicyPermission,
+  permissionName,
+  SCOPE_GRANTS,
+  scopeGrants,
+} from '../../worker/src/features/accounts/policy.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../worker/src/features/api-keys/api-key.schema.js';
 import type { RouteDef } from '../../worker/src/http/route.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';
@@ -25,7 +33,7 @@ const NO_KEY_REACHES = [
 ] as const;
 
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
-const guarded = ROUTES.filter((op): op is RouteDef & { allow: Permission } => op.allow !== 'public');
+const guarded = ROUTES.filter((op): op is Omit<RouteDef, 'allow'> & { allow: Permission } => op.allow !== 'public');
 
 describe('API key scopes over every route', () => {
   let api: ApiHarness;
@@ -46,7 +54,7 @@ describe('API key scopes over every route', () => {
   });
 
   it('walks every permission of the policy table', () => {
-    const used = new Set<Permission>(guarded.map((op) => op.allow));
+    const used = new Set<PolicyPermission>(guarded.flatMap((op) => (typeof op.allow === 'string' ? [op.allow] : [])));
     // The one permission that guards no route: it decides what a read shows (checked below).
     used.add('content.readOffline');
     expect([...used].sort()).toEqual(Object.keys(POLICY).sort());
@@ -55,6 +63,11 @@ describe('API key scopes over every route', () => {
   it('no scope grants an owner-only permission', () => {
     for (const grants of Object.values(SCOPE_GRANTS)) {
       for (const p of grants) expect(POLICY[p], p).not.toBe('owner');
+    }
+    // Features' own permissions (featurePermission) carry their scopes.
+    for (const op of guarded) {
+      if (typeof op.allow !== 'string' && needsOf(op.allow) === 'owner')
+        expect(op.allow.keyScopes, op.path).toEqual([]);
     }
   });
 
@@ -86,9 +99,9 @@ describe('API key scopes over every route', () => {
           token,
           ...(op.method === 'get' ? {} : { json: {} }),
         });
-        const granted = scopes.some((s) => SCOPE_GRANTS[s].includes(op.allow));
+        const granted = scopes.some((s) => scopeGrants(s, op.allow));
         const reachable = !NO_KEY_REACHES.some((prefix) => op.path.startsWith(prefix));
-        const route = `${op.method.toUpperCase()} ${op.path} (${op.allow})`;
+        const route = `${op.method.toUpperCase()} ${op.path} (${permissionName(op.allow)})`;
         if (res.status === 401) wrong.push(`${route}: 401 for a valid key`);
         if (granted && !reachable) wrong.push(`${route}: granted, but no key may reach it`);
         if (granted !== (res.status !== 403)) wrong.push(`${route}: ${res.status}, granted=${granted}`);

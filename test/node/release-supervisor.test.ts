@@ -1,28 +1,19 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNode } from '../../scripts/build-node.ts';
+import { describe, expect, it } from 'vitest';
 import { loadPrivateKey, signManifest } from '../../scripts/lib/release-keys.ts';
-import type { PinnedKey } from '../../worker/src/core/releases/pinned-keys.js';
 import { REPO_ROOT } from '../support/paths.js';
 import {
   artifactOf,
   eventually,
   feedOf,
-  makeAppFixture,
   makeKey,
   makeManifest,
   runningVersion,
-  type SiteServer,
-  type SupervisorProcess,
-  serveSite,
   sign,
   startSupervisor,
 } from '../support/release-fixtures.js';
-import { freePort } from '../support/server-process.js';
+import { useSupervisedInstall } from '../support/supervised-install.js';
 
 /**
  * The issue's end-to-end test. A local feed server on 127.0.0.1; v1 runs
@@ -36,136 +27,8 @@ import { freePort } from '../support/server-process.js';
  * Releases are `release build --from` fixtures of the real bundle
  * (makeAppFixture): relabelled versions pinned to keys made here.
  */
-let tmp: string;
-let install: string;
-let site: string;
-let feed: SiteServer;
-let base: string;
-let sup: SupervisorProcess;
-let token: string;
-let keyFiles: string[];
-let pins: [PinnedKey, PinnedKey];
-
-function release(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/release.ts'), ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(r.stdout + r.stderr);
-  return r.stdout;
-}
-
-function publish(version: string, sequence: number, opts: { broken?: boolean } = {}) {
-  const src = path.join(tmp, `src-${version}`);
-  makeAppFixture(src, { version, pins, brokenAfterMigrating: opts.broken });
-  release(
-    'build',
-    '--from',
-    src,
-    '--key',
-    keyFiles[0]!,
-    '--out',
-    site,
-    '--min-from',
-    '0.1.0',
-    '--sequence',
-    String(sequence),
-    '--notes',
-    `Release ${version}.`,
-  );
-}
-
-async function api(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the test reads the answers loosely and checks what it reads
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> };
-}
-
-const status = async () => (await api('GET', '/v1/system/update')).body;
-const stagedVersions = () =>
-  readdirSync(path.join(install, 'releases'))
-    .filter((n) => /^\d+\.\d+\.\d+$/.test(n))
-    .sort();
-const tables = () => {
-  const db = new Database(path.join(install, 'data/cms.db'), { readonly: true });
-  try {
-    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (r) => r.name,
-    );
-  } finally {
-    db.close();
-  }
-};
-
-interface Entry {
-  action: string;
-  actorType: string;
-  actorId: string | null;
-  subjectId: string | null;
-  details: Record<string, unknown> | null;
-}
-/** The activity log's update entries, oldest first. */
-async function updateActivity(): Promise<Entry[]> {
-  const r = await api('GET', '/v1/activity?limit=100');
-  return (r.body.items as Entry[]).filter((e) => e.action.startsWith('update.')).reverse();
-}
-const eventuallyLogged = (what: string, match: (e: Entry) => boolean) =>
-  eventually(what, async () => (await updateActivity()).find(match), 15_000);
-
-async function siteNames(): Promise<string[]> {
-  const r = await api('GET', '/v1/sites?limit=100');
-  return (r.body.items as { name: string }[]).map((s) => s.name).sort();
-}
-
-beforeAll(async () => {
-  await buildNode();
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'cms-supervisor-'));
-  install = path.join(tmp, 'install');
-  site = path.join(tmp, 'site');
-  keyFiles = [path.join(tmp, 'keys/k1.pem'), path.join(tmp, 'keys/k2.pem')];
-  pins = keyFiles.map((k) => {
-    const m = /"keyId":"([0-9a-f]{16})","publicKey":"([A-Za-z0-9_-]{43})"/.exec(release('keygen', '--out', k))!;
-    return { keyId: m[1]!, publicKey: m[2]!, status: 'active' as const };
-  }) as [PinnedKey, PinnedKey];
-  makeAppFixture(install, { version: '0.1.0', pins, withNodeModules: true });
-
-  feed = await serveSite(site);
-
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  // `npm start` in an install without sources runs the supervisor
-  sup = await startSupervisor(
-    install,
-    { PORT: String(port), UPDATE_FEED_URL: `${feed.url}/feed.json`, CMS_HEALTH_TIMEOUT_MS: '30000' },
-    'scripts/start.ts',
-  );
-  expect(await eventually('v1 to answer', () => runningVersion(base), 30_000)).toBe('0.1.0');
-
-  const reg = await fetch(`${base}/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'owner@example.com', password: 'a long enough password' }),
-  });
-  token = ((await reg.json()) as { token: string }).token;
-  const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(sup.output())![1];
-  const verified = await fetch(`${base}/v1/auth/verify`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code }),
-  });
-  expect(verified.status).toBe(200);
-}, 120_000);
-
-afterAll(async () => {
-  await sup?.stop();
-  if (process.env.CMS_TEST_SUPERVISOR_LOG) writeFileSync(process.env.CMS_TEST_SUPERVISOR_LOG, sup?.output() ?? '');
-  await feed?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const { ctx, publish, api, status, stagedVersions, tables, updateActivity, eventuallyLogged, siteNames } =
+  useSupervisedInstall();
 
 describe('self-update under the supervisor (real server, local feed)', () => {
   it('v2 is published, notified, downloaded, verified, staged and applied; v2 answers', {
@@ -188,7 +51,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       notes: 'Release 0.2.0.',
     });
     expect((await api('POST', '/v1/system/update/download')).body).toMatchObject({ staged: '0.2.0' });
-    expect(readdirSync(path.join(install, 'releases/0.2.0')).sort()).toEqual([
+    expect(readdirSync(path.join(ctx.install, 'releases/0.2.0')).sort()).toEqual([
       'edge-cms-0.2.0-node.tar.gz',
       'release-manifest.json',
     ]);
@@ -200,7 +63,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     await eventually('the apply to finish', async () =>
       (await status().catch(() => null))?.lastApply ? true : undefined,
     );
-    expect(await runningVersion(base)).toBe('0.2.0');
+    expect(await runningVersion(ctx.base)).toBe('0.2.0');
     expect(await status()).toMatchObject({
       current: '0.2.0',
       staged: null,
@@ -208,8 +71,8 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       pending: null,
       lastApply: { operation: 'apply', version: '0.2.0', from: '0.1.0', outcome: 'applied', reason: null },
     });
-    expect(existsSync(path.join(install, 'releases/0.2.0/app/dist/node/server.mjs'))).toBe(true);
-    expect(readdirSync(path.join(install, 'releases/backups'))).toHaveLength(1);
+    expect(existsSync(path.join(ctx.install, 'releases/0.2.0/app/dist/node/server.mjs'))).toBe(true);
+    expect(readdirSync(path.join(ctx.install, 'releases/backups'))).toHaveLength(1);
     expect(await siteNames()).toEqual(['before v2']);
     // The owner's requests, and the supervisor's outcome as a system entry written by v2 when it started
     await eventuallyLogged('the applied outcome', (e) => e.actorType === 'system');
@@ -230,7 +93,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     const name = 'edge-cms-0.4.0-node.tar.gz';
     const bytes = Buffer.alloc(64 * 1024, 7);
     const artifact = await artifactOf(name, new Uint8Array(bytes));
-    const releaseKey = loadPrivateKey(keyFiles[1]!, REPO_ROOT); // the second pinned key: rotation works too
+    const releaseKey = loadPrivateKey(ctx.keyFiles[1]!, REPO_ROOT); // the second pinned key: rotation works too
     const stranger = await makeKey();
     const m = (over: object = {}) =>
       makeManifest({
@@ -280,8 +143,8 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     try {
       for (const c of [...cases, ...artifactCases]) {
         if (c === artifactCases[0]) expect(await status()).toEqual(before); // no sequence, no latest moved
-        feed.overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
-        feed.overrides.set(name, c.served ?? bytes);
+        ctx.feed.overrides.set('feed.json', Buffer.from(JSON.stringify(feedOf([c.entry]))));
+        ctx.feed.overrides.set(name, c.served ?? bytes);
         const r = await api('POST', '/v1/system/update/download');
         expect({
           reason: c.reason,
@@ -290,10 +153,10 @@ describe('self-update under the supervisor (real server, local feed)', () => {
           issue: r.body.error?.issues?.[0]?.message,
         }).toEqual({ reason: c.reason, status: 400, code: 'invalid_request', issue: c.reason });
         expect(stagedVersions()).toEqual(['0.2.0']);
-        expect(await runningVersion(base)).toBe('0.2.0');
+        expect(await runningVersion(ctx.base)).toBe('0.2.0');
       }
     } finally {
-      feed.overrides.clear();
+      ctx.feed.overrides.clear();
     }
     expect(await status()).toMatchObject({
       current: '0.2.0',
@@ -309,23 +172,25 @@ describe('self-update under the supervisor (real server, local feed)', () => {
 
   it('a kill -9 of the server mid-download leaves v2 running and nothing staged', { timeout: 60_000 }, async () => {
     publish('0.3.0', 500, { broken: true });
-    const downloading = feed.stall('edge-cms-0.3.0-node.tar.gz');
+    const downloading = ctx.feed.stall('edge-cms-0.3.0-node.tar.gz');
     const request = api('POST', '/v1/system/update/download').catch((e: Error) => e);
     await downloading;
     const pid = (
-      JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }
+      JSON.parse(readFileSync(path.join(ctx.install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }
     ).child.pid;
     process.kill(pid, 'SIGKILL');
     expect(await request).toBeInstanceOf(Error); // the connection died with the server
-    feed.drop();
+    ctx.feed.drop();
     await eventually('the supervisor to restart v2', async () => {
       const now = (
-        JSON.parse(readFileSync(path.join(install, 'releases/supervisor.json'), 'utf8')) as { child: { pid: number } }
+        JSON.parse(readFileSync(path.join(ctx.install, 'releases/supervisor.json'), 'utf8')) as {
+          child: { pid: number };
+        }
       ).child.pid;
-      return now !== pid && (await runningVersion(base)) === '0.2.0' ? true : undefined;
+      return now !== pid && (await runningVersion(ctx.base)) === '0.2.0' ? true : undefined;
     });
     expect(stagedVersions()).toEqual(['0.2.0']);
-    expect(readdirSync(path.join(install, 'releases')).filter((n) => n.startsWith('.staging'))).toEqual([]);
+    expect(readdirSync(path.join(ctx.install, 'releases')).filter((n) => n.startsWith('.staging'))).toEqual([]);
     expect((await status()).staged).toBeNull();
   });
 
@@ -347,7 +212,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
       lastApply: { operation: 'apply', from: '0.2.0', outcome: 'rolled_back' },
     });
     expect(after.lastApply.reason).toMatch(/exited .* before it was ready/);
-    expect(sup.output()).toContain('fixture: this release fails after its migrations');
+    expect(ctx.sup.output()).toContain('fixture: this release fails after its migrations');
     // v3's migration ran (the backup is what undid it)
     expect(tables()).not.toContain('fixture_probe');
     expect(await siteNames()).toEqual(['before v2']);
@@ -372,7 +237,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     await eventually('the rollback to finish', async () =>
       (await status().catch(() => null))?.lastApply?.operation === 'rollback' ? true : undefined,
     );
-    expect(await runningVersion(base)).toBe('0.1.0');
+    expect(await runningVersion(ctx.base)).toBe('0.1.0');
     expect(await status()).toMatchObject({
       current: '0.1.0',
       previous: '0.2.0',
@@ -386,7 +251,7 @@ describe('self-update under the supervisor (real server, local feed)', () => {
     await eventually('the second rollback to finish', async () =>
       (await status().catch(() => null))?.lastApply?.version === '0.2.0' ? true : undefined,
     );
-    expect(await runningVersion(base)).toBe('0.2.0');
+    expect(await runningVersion(ctx.base)).toBe('0.2.0');
     expect(await siteNames()).toEqual(['before v2', 'written on v2']);
     const log = await updateActivity();
     expect(log.filter((e) => e.action === 'update.rollback' && e.actorType === 'user')).toHaveLength(2);
@@ -395,24 +260,24 @@ describe('self-update under the supervisor (real server, local feed)', () => {
   it('a kill -9 of the supervisor stops its server too (no orphan on the port); started again, v2 runs', {
     timeout: 60_000,
   }, async () => {
-    sup.child.kill('SIGKILL');
-    await sup.exited;
+    ctx.sup.child.kill('SIGKILL');
+    await ctx.sup.exited;
     await eventually(
       'the orphaned server to stop',
-      async () => ((await runningVersion(base)) === undefined ? true : undefined),
+      async () => ((await runningVersion(ctx.base)) === undefined ? true : undefined),
       15_000,
     );
-    sup = await startSupervisor(
-      install,
-      { PORT: new URL(base).port, UPDATE_FEED_URL: `${feed.url}/feed.json` },
+    ctx.sup = await startSupervisor(
+      ctx.install,
+      { PORT: new URL(ctx.base).port, UPDATE_FEED_URL: `${ctx.feed.url}/feed.json` },
       'scripts/start.ts',
     );
-    expect(await eventually('v2 to answer again', () => runningVersion(base), 30_000)).toBe('0.2.0');
+    expect(await eventually('v2 to answer again', () => runningVersion(ctx.base), 30_000)).toBe('0.2.0');
     expect(await status()).toMatchObject({ current: '0.2.0', previous: '0.1.0', pending: null });
   });
 
   it('apply and rollback need a session', async () => {
     for (const op of ['apply', 'rollback'])
-      expect((await fetch(`${base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
+      expect((await fetch(`${ctx.base}/v1/system/update/${op}`, { method: 'POST' })).status).toBe(401);
   });
 });

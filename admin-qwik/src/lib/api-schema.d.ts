@@ -1451,16 +1451,6 @@ export interface components {
                 }[];
             };
         };
-        Author: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            bio: string | null;
-            avatarUrl: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
         Tag: {
             /** Format: uuid */
             id: string;
@@ -1541,6 +1531,16 @@ export interface components {
             html?: string;
             featureImageId: string | null;
             featureImage: components["schemas"]["Picture"] | null;
+        };
+        Author: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         ImportSummary: {
             /** @description Rows imported, by table */

@@ -1,5 +1,6 @@
 import './zod-csp';
 import { isHttpUrl } from '../../../worker/src/contract/common.schema';
+import { NAME_SLUG_MAX, slugify } from '../../../worker/src/contract/slug';
 import {
   type AuthorDto,
   CreateAuthorSchema,
@@ -154,18 +155,6 @@ const SCHEMAS = {
 
 export type CatalogItem = (SiteDto | AuthorDto | TagDto) & Record<string, unknown>;
 
-/** `Ada Lovelace` → `ada-lovelace` (accents dropped; what the API's slug rule accepts). */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
-}
-
 /**
  * The form's values → the request body, checked with the API's schema.
  * Empty optional text becomes null (cleared); an empty slug is made from the name (a tag's by the API).
@@ -181,7 +170,7 @@ export function toBody(
     const value = f.type === 'textarea' ? raw : raw.trim();
     // The API makes a tag's slug itself (and says so when the name gives none); authors need one.
     if (f.name === 'slug' && value === '') {
-      if (kind !== 'tag') body.slug = slugify(values.name ?? '');
+      if (kind !== 'tag') body.slug = slugify(values.name ?? '', NAME_SLUG_MAX, '');
     } else if (!f.required && value === '') body[f.name] = null;
     else body[f.name] = value;
   }

@@ -1,4 +1,5 @@
-import type { SqlKit } from '../adapters/db/shared/sql-kit.js';
+import type { SqlKit, Tables } from '../adapters/db/shared/sql-kit.js';
+import type { TableExport, TableExports } from '../features/backup/backup.entities.js';
 import type { Services } from '../http/env.js';
 import type { RouteDef } from '../http/route.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -29,8 +30,18 @@ export interface Job {
  * registered with one line in app/features.ts. Every part is optional.
  */
 export interface Feature {
-  /** Its repositories, from the dialect's kit (one implementation for D1, SQLite, MySQL and PostgreSQL). */
-  repositories?(kit: SqlKit): Partial<Repositories>;
+  /**
+   * Its repositories, from the dialect's kit (one implementation for D1,
+   * SQLite, MySQL and PostgreSQL); `tableExports` is every table's place in
+   * an export archive, for the one repository that reads whole tables.
+   */
+  repositories?(kit: SqlKit, tableExports: TableExports): Partial<Repositories>;
+  /**
+   * The tables it adds to the schema, each in an export archive or not and
+   * why (docs/backups.md); app/services.ts fails to compile while a table of
+   * the schema is declared nowhere.
+   */
+  tables?: { readonly [K in keyof Tables]?: TableExport };
   /** Its services, built once per process (per isolate on Workers) from the ports. */
   services?(deps: ServiceDeps): Partial<Services>;
   /** Its routes, in the order they are matched. */

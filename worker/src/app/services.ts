@@ -1,5 +1,7 @@
 import { createPlatformRepositories } from '../adapters/db/shared/repositories.js';
-import type { SqlKit } from '../adapters/db/shared/sql-kit.js';
+import type { SqlKit, Tables } from '../adapters/db/shared/sql-kit.js';
+import type { TableExports } from '../features/backup/backup.entities.js';
+import { TABLE_EXPORT } from '../features/backup/backup-tables.repository.js';
 import type { Services } from '../http/env.js';
 import type { RouteDef } from '../http/route.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -19,11 +21,24 @@ type Built<K extends 'repositories' | 'services'> = UnionToIntersection<
  * app/features.ts fails here, naming what is missing.
  */
 type Missing<Declared, Provided> = Exclude<keyof Declared, keyof Provided>;
-const complete: { repositories: never; services: never } = {} as {
+type FeatureTables = UnionToIntersection<Feature extends infer F ? (F extends { tables: infer T } ? T : never) : never>;
+const complete: { repositories: never; services: never; tables: never } = {} as {
   repositories: Missing<Repositories, Built<'repositories'> & ReturnType<typeof createPlatformRepositories>>;
   services: Missing<Services, Built<'services'>>;
+  tables: Missing<Tables, typeof TABLE_EXPORT & FeatureTables>;
 };
 void complete;
+
+/**
+ * Every table's place in an export archive: the backup feature's list, then
+ * what each feature declares of its own tables, in registry order (parents
+ * before children, test/unit/backup-tables.test.ts checks).
+ */
+export const TABLE_EXPORTS: TableExports = Object.assign(
+  {},
+  TABLE_EXPORT,
+  ...FEATURES.map((f): TableExports => ('tables' in f ? (f.tables as TableExports) : {})),
+);
 
 /** Every route, in the order the features are listed. */
 export const ROUTES: readonly RouteDef[] = FEATURES.flatMap((f: { routes?: readonly RouteDef[] }) => f.routes ?? []);
@@ -31,7 +46,8 @@ export const ROUTES: readonly RouteDef[] = FEATURES.flatMap((f: { routes?: reado
 /** The one implementation of the persistence ports, for any dialect's kit: the platform's and every feature's. */
 export function buildRepositories(kit: SqlKit): Repositories {
   const repos = createPlatformRepositories(kit);
-  for (const feature of FEATURES) if ('repositories' in feature) Object.assign(repos, feature.repositories(kit));
+  for (const feature of FEATURES)
+    if ('repositories' in feature) Object.assign(repos, feature.repositories(kit, TABLE_EXPORTS));
   return repos as Repositories;
 }
 

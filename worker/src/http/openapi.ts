@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ErrorSchema } from '../contract/errors.js';
-import { POLICY } from '../features/accounts/policy.js';
+import { needsOf } from '../features/accounts/policy.js';
 import type { VersionDto } from '../features/system/system.schema.js';
 import { bodyOf, errorStatuses, type RawBody, type RouteDef } from './route.js';
 
@@ -66,7 +66,7 @@ const isRaw = (spec: unknown): spec is RawBody => typeof spec === 'object' && sp
 
 function authText(r: RouteDef): string {
   if (r.allow === 'public') return 'Public.';
-  const needs = POLICY[r.allow];
+  const needs = needsOf(r.allow);
   return `Needs a session: ${needs === 'session' ? 'any account' : needs === 'verified' ? 'a verified account' : 'the owner'}.`;
 }
 

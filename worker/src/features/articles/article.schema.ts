@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
 import { ErrorSchema } from '../../contract/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { ArticleSlugSchema } from '../../contract/slug.js';
+import { ArticleSlugSchema, NameSlugSchema } from '../../contract/slug.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
 import { ImageSchema, PictureSchema } from '../media/media.schema.js';
-import { TagRefSchema, TagSlugSchema } from '../tags/tags.schema.js';
+import { TagRefSchema } from '../tags/tags.schema.js';
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
 export { LONE_SURROGATE };
@@ -92,7 +92,7 @@ export const ListArticlesQuerySchema = PageQuerySchema.extend({
   status: z.enum(ARTICLE_STATUSES).optional(),
   siteId: IdSchema.optional(),
   /** A tag's slug: only the articles that carry it. */
-  tag: TagSlugSchema.optional(),
+  tag: NameSlugSchema.optional(),
   authorId: IdSchema.optional().meta({ description: 'Only articles this author is credited on' }),
   q: z
     .string({ error: 'q must be a single string' })

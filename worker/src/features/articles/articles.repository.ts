@@ -1,21 +1,18 @@
-import { and, asc, eq, inArray, ne, notInArray, type SQL, sql, exists as sqlExists } from 'drizzle-orm';
-import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import {
-  chunk,
   guarded,
-  invalid,
-  MAX_PARAMS,
   normalizeId,
   refuseNul,
   refuseOversizedRow,
   requireId,
 } from '../../adapters/db/shared/repository-support.js';
-import type { SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
+import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { Image } from '../media/images.port.js';
-import { toImage } from '../media/images.repository.js';
 import { createArticleTagLinks } from '../tags/article-tags.repository.js';
+import { createArticleDelete } from './article-delete.repository.js';
+import { createOrderedLinks } from './article-links.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
+import { scopeOf, seoText, toArticle } from './article-row.repository.js';
 import {
   type Article,
   type ArticleListQuery,
@@ -24,55 +21,10 @@ import {
   type IfVersion,
   StaleArticle,
 } from './articles.port.js';
-import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
-
-type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
-/** A row as lists read it: without `html` unless asked for. */
-type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
-
-const toArticle = ({ slugScope: _, ...row }: ListedRow, authorIds: string[], tagIds: string[]): Article => ({
-  ...row,
-  html: row.html ?? null,
-  authorIds,
-  tagIds,
-  seo: parseSeo(row.seo),
-});
-
-/** Articles without a site share the scope ''. */
-const scopeOf = (siteId: string | null): string => siteId ?? '';
-
-/** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
-function parseSeo(text: string | null): SeoDto {
-  if (text === null) return { ...EMPTY_SEO };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return { ...EMPTY_SEO };
-    const record = value as Record<string, unknown>;
-    const str = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : null);
-    return {
-      metaTitle: str('metaTitle'),
-      metaDescription: str('metaDescription'),
-      canonicalUrl: str('canonicalUrl'),
-      ogImage: str('ogImage'),
-      noindex: record.noindex === true,
-    };
-  } catch {
-    return { ...EMPTY_SEO };
-  }
-}
-
-const seoText = (seo: SeoDto): string => JSON.stringify(seo);
-
-/** A bound value in a SELECT list, converted as the column it is inserted into. */
-const bound = <T>(value: T, column: Parameters<typeof sql.param>[1] & { name: string }) =>
-  sql`${sql.param(value, column)}`.as(column.name);
-
-// Three parameters per link row; keeps each insert under D1's parameter cap.
-const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
 
 export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
-  const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
+  const { articles, articleAuthors, authors, sites } = kit.tables;
   const byId = kit.prepare(
     db
       .select()
@@ -81,43 +33,15 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       .limit(1),
     'articles_by_id',
   );
-  const authorsOf = kit.prepare(
-    db
-      .select({ authorId: articleAuthors.authorId })
-      .from(articleAuthors)
-      .where(eq(articleAuthors.articleId, sql.placeholder('id')))
-      .orderBy(asc(articleAuthors.position)),
-    'article_authors_by_article',
-  );
   const tagLinks = createArticleTagLinks(kit);
-
-  function authorIdsOf(input: string[] | undefined): string[] | undefined {
-    if (input === undefined) return undefined;
-    const ids = input.map((id, i) => requireId(id, `authorIds.${i}`));
-    if (new Set(ids).size !== ids.length) throw invalid('authorIds', 'authorIds must not repeat an author');
-    return ids;
-  }
-
-  function linkInserts(tx: SqlDb, articleId: string, authorIds: string[]): WriteStatement[] {
-    const rows = authorIds.map((authorId, position) => ({ articleId, authorId, position }));
-    return chunk(rows, LINKS_PER_INSERT).map((part) => tx.insert(articleAuthors).values(part));
-  }
-
-  const linksOf = preparedInList(kit, 'article_authors_in', (ids) =>
-    db
-      .select({ articleId: articleAuthors.articleId, authorId: articleAuthors.authorId })
-      .from(articleAuthors)
-      .where(inArray(articleAuthors.articleId, ids))
-      .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position)),
-  );
-
-  async function linksFor(ids: string[]): Promise<Map<string, string[]>> {
-    const map = new Map<string, string[]>(ids.map((id) => [id, []]));
-    for (const part of chunk(ids, MAX_PARAMS)) {
-      for (const row of await linksOf(part)) map.get(row.articleId)?.push(row.authorId);
-    }
-    return map;
-  }
+  const authorLinks = createOrderedLinks(kit, {
+    table: articleAuthors,
+    field: 'authorId',
+    targetId: authors.id,
+    input: 'authorIds',
+    noun: 'author',
+    statement: 'article_authors',
+  });
 
   const listRows = createArticleListRead(kit, tagLinks.carrying);
 
@@ -132,33 +56,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       const found = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).limit(1);
       if (found.length === 0) issues.push({ path: 'siteId', message: `site ${siteId} does not exist` });
     }
-    if (authorIds && authorIds.length > 0) {
-      const known = new Set<string>();
-      for (const part of chunk(authorIds, MAX_PARAMS)) {
-        const rows = await db.select({ id: authors.id }).from(authors).where(inArray(authors.id, part));
-        for (const row of rows) known.add(row.id);
-      }
-      authorIds.forEach((id, i) => {
-        if (!known.has(id)) issues.push({ path: `authorIds.${i}`, message: `author ${id} does not exist` });
-      });
-    }
+    issues.push(...(await authorLinks.missing(authorIds)));
     issues.push(...(await tagLinks.missing(tagIds)));
     const message = issues.map((i) => i.message).join('; ') || 'a referenced site, author or tag does not exist';
     return new DomainError('invalid_request', message, issues);
-  }
-
-  /** For each image, one other article that links it (the smallest id, so every dialect picks the same). */
-  async function otherLinks(articleId: string, imageIds: string[]): Promise<Map<string, string>> {
-    const map = new Map<string, string>();
-    for (const part of chunk(imageIds, MAX_PARAMS - 1)) {
-      const rows = await db
-        .select({ imageId: articleImages.imageId, articleId: articleImages.articleId })
-        .from(articleImages)
-        .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, articleId)))
-        .orderBy(asc(articleImages.imageId), asc(articleImages.articleId));
-      for (const row of rows) if (!map.has(row.imageId)) map.set(row.imageId, row.articleId);
-    }
-    return map;
   }
 
   /** After a unique violation: the slug's, when another article holds it in this scope. */
@@ -221,17 +122,12 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     const key = normalizeId(id);
     if (key === null) return null;
     // The reads at once: overlapping round trips on a server database instead of one after another.
-    const [[row], links, tagIds] = await Promise.all([
+    const [[row], authorIds, tagIds] = await Promise.all([
       byId({ id: key }),
-      authorsOf({ id: key }),
+      authorLinks.ofArticle(key),
       tagLinks.ofArticle(key),
     ]);
-    if (!row) return null;
-    return toArticle(
-      row,
-      links.map((l) => l.authorId),
-      tagIds,
-    );
+    return row ? toArticle(row, authorIds, tagIds) : null;
   }
 
   const repo: ArticlesRepository = {
@@ -240,7 +136,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     async create(article) {
       const id = requireId(article.id, 'id');
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
-      const authorIds = authorIdsOf(article.authorIds) ?? [];
+      const authorIds = authorLinks.idsOf(article.authorIds) ?? [];
       const tagIds = tagLinks.idsOf(article.tagIds) ?? [];
       const featureImageId =
         article.featureImageId === null ? null : requireId(article.featureImageId, 'featureImageId');
@@ -269,7 +165,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             html,
             featureImageId,
           }),
-          ...linkInserts(tx, id, authorIds),
+          ...authorLinks.writes(tx, id, authorIds, false),
           ...tagLinks.writes(tx, id, tagIds, false),
         ]);
       } catch (err) {
@@ -299,7 +195,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     async list(query: ArticleListQuery) {
       const rows = await listRows(query);
       const ids = rows.map((r) => r.id);
-      const [links, tags] = await Promise.all([linksFor(ids), tagLinks.ofArticles(ids)]);
+      const [links, tags] = await Promise.all([authorLinks.ofArticles(ids), tagLinks.ofArticles(ids)]);
       return rows.map((row) => toArticle(row, links.get(row.id) ?? [], tags.get(row.id) ?? []));
     },
 
@@ -309,7 +205,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
       const siteId =
         patch.siteId === undefined || patch.siteId === null ? patch.siteId : requireId(patch.siteId, 'siteId');
-      const authorIds = authorIdsOf(patch.authorIds);
+      const authorIds = authorLinks.idsOf(patch.authorIds);
       const tagIds = tagLinks.idsOf(patch.tagIds);
       const seo = patch.seo === undefined ? undefined : seoText(patch.seo);
       const featureImageId =
@@ -338,39 +234,14 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       try {
         // The article's own row is written last, so its result says whether the write happened.
         results = await kit.atomic((tx) => {
-          const row = tx.update(articles).set(set).where(where);
           // Conditional: the links change only while the article is at a named version.
           const atVersion = ifVersion === undefined ? undefined : where;
-          const tagWrites = tagIds === undefined ? [] : tagLinks.writes(tx, key, tagIds, true, atVersion);
-          if (authorIds === undefined) return [...(atVersion && tagIds ? [lockRow(tx, key)] : []), ...tagWrites, row];
-          const unlink = tx.delete(articleAuthors);
-          if (ifVersion === undefined) {
-            return [
-              unlink.where(eq(articleAuthors.articleId, key)),
-              ...linkInserts(tx, key, authorIds),
-              ...tagWrites,
-              row,
-            ];
-          }
-          const stillAt = sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
-          return [
-            lockRow(tx, key),
-            unlink.where(and(eq(articleAuthors.articleId, key), stillAt)),
-            ...authorIds.map((authorId, position) =>
-              tx.insert(articleAuthors).select(
-                tx
-                  .select({
-                    articleId: bound(key, articleAuthors.articleId),
-                    authorId: bound(authorId, articleAuthors.authorId),
-                    position: bound(position, articleAuthors.position),
-                  })
-                  .from(articles)
-                  .where(where),
-              ),
-            ),
-            ...tagWrites,
-            row,
+          const links = [
+            ...(authorIds === undefined ? [] : authorLinks.writes(tx, key, authorIds, true, atVersion)),
+            ...(tagIds === undefined ? [] : tagLinks.writes(tx, key, tagIds, true, atVersion)),
           ];
+          const lock = atVersion && links.length > 0 ? [lockRow(tx, key)] : [];
+          return [...lock, ...links, tx.update(articles).set(set).where(where)];
         });
       } catch (err) {
         if (kit.isUniqueViolation(err)) {
@@ -414,78 +285,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       return findById(key);
     },
 
-    async delete(id, ifVersion) {
-      const key = normalizeId(id);
-      if (key === null) return null;
-      if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
-      const where = target(key, ifVersion);
-      // An image uploaded between the read and the delete makes the article
-      // delete fail on the images foreign key, and so does one another
-      // article started linking meanwhile (the guard below keeps its row);
-      // the retry then sees it, so no blob is ever left without the row that
-      // names it, and no linked image loses its row.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        if (!(await exists(key))) return null;
-        const linked = await db
-          .select()
-          .from(images)
-          .where(
-            inArray(
-              images.id,
-              db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, key)),
-            ),
-          )
-          .orderBy(asc(images.id));
-        const elsewhere = await otherLinks(
-          key,
-          linked.map((r) => r.id),
-        );
-        const doomed = linked.filter((r) => !elsewhere.has(r.id));
-        // Still shown elsewhere: its "uploaded for" moves to an article that shows it.
-        const handedOver = linked.filter((r) => r.articleId === key && elsewhere.has(r.id));
-        const linkedElsewhere = (part: string[]) =>
-          db
-            .select({ id: articleImages.imageId })
-            .from(articleImages)
-            .where(and(inArray(articleImages.imageId, part), ne(articleImages.articleId, key)));
-        let results: unknown[];
-        try {
-          results = await kit.atomic((tx) => {
-            // Conditional: every statement applies only while the article is at a named version.
-            const atVersion =
-              ifVersion === undefined
-                ? undefined
-                : sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
-            return [
-              ...(ifVersion === undefined ? [] : [lockRow(tx, key)]),
-              ...handedOver.map((r) =>
-                tx
-                  .update(images)
-                  .set({ articleId: elsewhere.get(r.id)! })
-                  .where(and(eq(images.id, r.id), eq(images.articleId, key), atVersion)),
-              ),
-              ...chunk(
-                doomed.map((r) => r.id),
-                Math.floor((MAX_PARAMS - 3 - (ifVersion?.length ?? 0)) / 2),
-              ).map((part) =>
-                tx
-                  .delete(images)
-                  .where(and(inArray(images.id, part), notInArray(images.id, linkedElsewhere(part)), atVersion)),
-              ),
-              tx.delete(articleImages).where(and(eq(articleImages.articleId, key), atVersion)),
-              tx.delete(articleAuthors).where(and(eq(articleAuthors.articleId, key), atVersion)),
-              tx.delete(articles).where(where),
-            ];
-          });
-        } catch (err) {
-          if (kit.isForeignKeyViolation(err)) continue;
-          throw err;
-        }
-        if (kit.affectedRows(results[results.length - 1]) === 0) return missedWrite(key, ifVersion);
-        return doomed.map(toImage) as Image[];
-      }
-      throw new DomainError('conflict', 'Images are being added to this article; try again');
-    },
+    delete: createArticleDelete(kit, { exists, missedWrite, target, lockRow }),
   };
   return guarded(kit, repo);
 }

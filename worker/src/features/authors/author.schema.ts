@@ -1,12 +1,6 @@
 import * as z from 'zod';
 import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../contract/common.schema.js';
-
-export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-const SlugSchema = z
-  .string({ error: 'slug must be a string' })
-  .max(100, 'slug must be at most 100 characters')
-  .regex(SLUG, 'slug must be lower-case letters and digits separated by single hyphens');
+import { NameSlugSchema } from '../../contract/slug.js';
 
 const UPLOADED = '/static/uploadedImages/';
 
@@ -23,7 +17,7 @@ const AvatarUrlSchema = z
 
 export const CreateAuthorSchema = z.object({
   name: nameSchema('name'),
-  slug: SlugSchema,
+  slug: NameSlugSchema,
   bio: longTextSchema('bio').optional().default(null),
   avatarUrl: AvatarUrlSchema.optional().default(null),
 });
@@ -31,7 +25,7 @@ export type CreateAuthorInput = z.output<typeof CreateAuthorSchema>;
 
 export const UpdateAuthorSchema = z.object({
   name: nameSchema('name').optional(),
-  slug: SlugSchema.optional(),
+  slug: NameSlugSchema.optional(),
   bio: longTextSchema('bio').optional(),
   avatarUrl: AvatarUrlSchema.optional(),
 });

@@ -1,10 +1,13 @@
 import type { Tables } from '../../adapters/db/shared/sql-kit.js';
-import { NO_PASSWORD, type TableExport } from './backup.entities.js';
+import { NO_PASSWORD, type TableExport, type TableExports } from './backup.entities.js';
 
 /**
- * Every table, said once: in the archive or not, and why. Keyed by the
- * schema's tables, so a new table does not compile until someone decides
- * (docs/backups.md, "What the archive holds").
+ * The tables of the platform and of the features written before features
+ * declared their own (Feature `tables`), said once: in the archive or not,
+ * and why. app/services.ts joins them with the features' into
+ * `TABLE_EXPORTS` and does not compile while a table of the schema is in
+ * neither, so a new table waits for someone to decide (docs/backups.md,
+ * "What the archive holds").
  */
 export const TABLE_EXPORT = {
   users: {
@@ -43,13 +46,10 @@ export const TABLE_EXPORT = {
   webhookDeliveries: { export: false, why: 'delivery outbox of this installation' },
   webhookAttempts: { export: false, why: 'delivery record of this installation' },
   previewTokens: { export: false, why: 'links to this installation; make new ones' },
-} as const satisfies { readonly [K in keyof Tables]: TableExport };
+} as const satisfies { readonly [K in keyof Tables]?: TableExport };
 
-/** Exported tables, parents before children (the order TABLE_EXPORT lists them in). */
-export const EXPORTED = (Object.entries(TABLE_EXPORT) as [ExportedTable, TableExport][])
-  .filter(([, t]) => t.export)
-  .map(([name]) => name);
-
-export type ExportedTable = {
-  [K in keyof typeof TABLE_EXPORT]: (typeof TABLE_EXPORT)[K]['export'] extends true ? K : never;
-}[keyof typeof TABLE_EXPORT];
+/** The exported tables, parents before children (the order the map lists them in). */
+export const exportedTables = (exports: TableExports): (keyof Tables)[] =>
+  Object.entries(exports)
+    .filter(([, t]) => t.export)
+    .map(([name]) => name as keyof Tables);

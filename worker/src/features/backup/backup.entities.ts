@@ -11,6 +11,9 @@ export interface ColumnInfo {
   optional: boolean;
 }
 
+/** Each table's place in the archive, by the schema's property name (app/services.ts `TABLE_EXPORTS`). */
+export type TableExports = Readonly<Record<string, TableExport>>;
+
 export type TableExport =
   | {
       readonly export: true;

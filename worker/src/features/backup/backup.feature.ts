@@ -11,7 +11,7 @@ declare module '../../http/env.js' {
 
 /** Export and import of the whole installation's content, the same archive on both targets. */
 export const backupFeature = defineFeature({
-  repositories: (kit) => ({ backup: createBackupRepository(kit) }),
+  repositories: (kit, tableExports) => ({ backup: createBackupRepository(kit, tableExports) }),
   services: (deps) => ({ backup: createBackupService({ ...deps, maxUploadBytes: deps.settings.maxUploadBytes }) }),
   routes: backupRoutes,
 });

@@ -1,8 +1,10 @@
 import { asc, type Column, getTableColumns, notInArray, sql } from 'drizzle-orm';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import type { ColumnInfo, ColumnKind, ExportedTableInfo } from './backup.entities.js';
+import type { ColumnInfo, ColumnKind, ExportedTableInfo, TableExports } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
-import { EXPORTED, type ExportedTable, TABLE_EXPORT } from './backup-tables.repository.js';
+import { exportedTables } from './backup-tables.repository.js';
+
+type ExportedTable = keyof SqlKit['tables'];
 
 /** D1 binds at most 100 parameters per statement; the server databases allow far more. */
 const MAX_PARAMS = 100;
@@ -15,8 +17,10 @@ const KINDS: Record<string, ColumnKind> = {
   json: 'json',
 };
 
-export function createBackupRepository(kit: SqlKit): BackupRepository {
+/** `exports`: every table's place in the archive (app/services.ts `TABLE_EXPORTS`). */
+export function createBackupRepository(kit: SqlKit, exports: TableExports): BackupRepository {
   const { db } = kit;
+  const EXPORTED = exportedTables(exports);
   const known = (name: string): ExportedTable => {
     if (!(EXPORTED as readonly string[]).includes(name)) throw new Error(`backup: ${name} is not an exported table`);
     return name as ExportedTable;
@@ -40,7 +44,7 @@ export function createBackupRepository(kit: SqlKit): BackupRepository {
   };
 
   const tables: ExportedTableInfo[] = EXPORTED.map((name) => {
-    const spec = TABLE_EXPORT[name] as { omit?: readonly string[]; fill?: Readonly<Record<string, unknown>> };
+    const spec = exports[name] as { omit?: readonly string[]; fill?: Readonly<Record<string, unknown>> };
     return { name, omit: spec.omit ?? [], fill: spec.fill ?? {}, columns: described(name).info };
   });
 

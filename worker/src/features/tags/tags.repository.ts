@@ -1,14 +1,7 @@
-import { asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { createCatalogRows } from '../../adapters/db/shared/catalog-rows.js';
 import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
-import {
-  chunk,
-  guarded,
-  MAX_PARAMS,
-  normalizeId,
-  refuseNul,
-  requireId,
-  requireLimit,
-} from '../../adapters/db/shared/repository-support.js';
+import { chunk, guarded, MAX_PARAMS, normalizeId, refuseNul } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Tag, TagsRepository } from './tags.port.js';
@@ -32,13 +25,10 @@ const slugTaken = () =>
 export function createTagsRepository(kit: SqlKit): TagsRepository {
   const { db } = kit;
   const { tags, articleTags } = kit.tables;
-
-  async function findById(id: string): Promise<Tag | null> {
-    const key = normalizeId(id);
-    if (key === null) return null;
-    const [row] = await db.select().from(tags).where(eq(tags.id, key)).limit(1);
-    return row ? toTag(row) : null;
-  }
+  // article_tags.tag_id cascades: deleting a tag removes its links in the same
+  // statement, and a link a concurrent article write adds either commits
+  // first (and goes too) or fails on the foreign key.
+  const rows = createCatalogRows(kit, { table: tags, toEntity: toTag, uniqueConflict: slugTaken });
 
   const ofArticle = kit.prepare(
     db
@@ -55,53 +45,18 @@ export function createTagsRepository(kit: SqlKit): TagsRepository {
   );
 
   const repo: TagsRepository = {
-    findById,
+    findById: rows.findById,
+    list: rows.list,
+    delete: rows.delete,
 
     async create(tag) {
-      const id = requireId(tag.id, 'id');
       refuseNul({ name: tag.name, slug: tag.slug });
-      try {
-        await db.insert(tags).values({ ...tag, id });
-      } catch (err) {
-        if (kit.isUniqueViolation(err)) throw slugTaken();
-        throw err;
-      }
-    },
-
-    async list({ limit, beforeId }) {
-      const rows = await db
-        .select()
-        .from(tags)
-        .where(beforeId === undefined ? undefined : lt(tags.id, requireId(beforeId, 'cursor')))
-        .orderBy(desc(tags.id))
-        .limit(requireLimit(limit));
-      return rows.map(toTag);
+      await rows.create(tag);
     },
 
     async update(id, patch, now) {
-      const key = normalizeId(id);
-      if (key === null) return null;
       refuseNul({ name: patch.name, slug: patch.slug });
-      const set: Partial<TagRow> = { updatedAt: now };
-      if (patch.name !== undefined) set.name = patch.name;
-      if (patch.slug !== undefined) set.slug = patch.slug;
-      try {
-        const result = await db.update(tags).set(set).where(eq(tags.id, key));
-        if (kit.affectedRows(result) === 0) return null;
-      } catch (err) {
-        if (kit.isUniqueViolation(err)) throw slugTaken();
-        throw err;
-      }
-      return findById(key);
-    },
-
-    async delete(id) {
-      const key = normalizeId(id);
-      if (key === null) return false;
-      // article_tags.tag_id cascades: the links go in the same statement, and
-      // a link a concurrent article write adds either commits first (and goes
-      // too) or fails on the foreign key.
-      return kit.affectedRows(await db.delete(tags).where(eq(tags.id, key))) > 0;
+      return rows.update(id, { name: patch.name, slug: patch.slug }, now);
     },
 
     async refsOfArticle(articleId) {

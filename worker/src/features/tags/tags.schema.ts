@@ -1,25 +1,17 @@
 import * as z from 'zod';
 import { nameSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { SLUG } from '../authors/author.schema.js';
+import { NameSlugSchema } from '../../contract/slug.js';
 
-export const TAG_SLUG_MAX = 100;
-
-export const TagSlugSchema = z
-  .string({ error: 'slug must be a string' })
-  .min(1, 'slug must not be empty')
-  .max(TAG_SLUG_MAX, `slug must be at most ${TAG_SLUG_MAX} characters`)
-  .regex(SLUG, 'slug must be lower-case letters and digits separated by single hyphens');
-
-/** Without a slug, one is made from the name (tag-slug.ts). */
+/** Without a slug, one is made from the name (tags.service.ts). */
 export const CreateTagSchema = z.object({
   name: nameSchema('name'),
-  slug: TagSlugSchema.optional(),
+  slug: NameSlugSchema.optional(),
 });
 export type CreateTagInput = z.output<typeof CreateTagSchema>;
 
 export const UpdateTagSchema = z.object({
   name: nameSchema('name').optional(),
-  slug: TagSlugSchema.optional(),
+  slug: NameSlugSchema.optional(),
 });
 export type UpdateTagInput = z.output<typeof UpdateTagSchema>;
 
