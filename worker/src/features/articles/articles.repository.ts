@@ -1,4 +1,16 @@
-import { and, asc, eq, inArray, ne, notInArray, type SQL, sql, exists as sqlExists } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  inArray,
+  ne,
+  notInArray,
+  type SQL,
+  sql,
+  exists as sqlExists,
+} from 'drizzle-orm';
+import { idsInOrder, orderedIdsSql } from '../../adapters/db/shared/ordered-ids.js';
 import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
 import {
   chunk,
@@ -73,21 +85,32 @@ const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);
 export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
   const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
+  const { articleTags } = kit.tables;
+  // The article with its author and tag links, in one statement (one round trip).
   const byId = kit.prepare(
     db
-      .select()
+      .select({
+        ...getTableColumns(articles),
+        authorLinks: orderedIdsSql(
+          kit,
+          {
+            table: articleAuthors,
+            position: articleAuthors.position,
+            id: articleAuthors.authorId,
+            owner: articleAuthors.articleId,
+          },
+          articles.id,
+        ),
+        tagLinks: orderedIdsSql(
+          kit,
+          { table: articleTags, position: articleTags.position, id: articleTags.tagId, owner: articleTags.articleId },
+          articles.id,
+        ),
+      })
       .from(articles)
       .where(eq(articles.id, sql.placeholder('id')))
       .limit(1),
-    'articles_by_id',
-  );
-  const authorsOf = kit.prepare(
-    db
-      .select({ authorId: articleAuthors.authorId })
-      .from(articleAuthors)
-      .where(eq(articleAuthors.articleId, sql.placeholder('id')))
-      .orderBy(asc(articleAuthors.position)),
-    'article_authors_by_article',
+    'articles_by_id_with_links',
   );
   const tagLinks = createArticleTagLinks(kit);
 
@@ -220,18 +243,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   async function findById(id: string): Promise<Article | null> {
     const key = normalizeId(id);
     if (key === null) return null;
-    // The reads at once: overlapping round trips on a server database instead of one after another.
-    const [[row], links, tagIds] = await Promise.all([
-      byId({ id: key }),
-      authorsOf({ id: key }),
-      tagLinks.ofArticle(key),
-    ]);
+    const [row] = await byId({ id: key });
     if (!row) return null;
-    return toArticle(
-      row,
-      links.map((l) => l.authorId),
-      tagIds,
-    );
+    const { authorLinks, tagLinks: tagText, ...article } = row;
+    return toArticle(article, idsInOrder(authorLinks), idsInOrder(tagText));
   }
 
   const repo: ArticlesRepository = {

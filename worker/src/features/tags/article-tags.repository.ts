@@ -20,14 +20,6 @@ const bound = <T>(value: T, column: Parameters<typeof sql.param>[1] & { name: st
 export function createArticleTagLinks(kit: SqlKit) {
   const { db } = kit;
   const { articles, articleTags, tags } = kit.tables;
-  const ofArticle = kit.prepare(
-    db
-      .select({ tagId: articleTags.tagId })
-      .from(articleTags)
-      .where(eq(articleTags.articleId, sql.placeholder('id')))
-      .orderBy(asc(articleTags.position)),
-    'article_tags_by_article',
-  );
   const ofArticles = preparedInList(kit, 'article_tags_in', (ids) =>
     db
       .select({ articleId: articleTags.articleId, tagId: articleTags.tagId })
@@ -43,10 +35,6 @@ export function createArticleTagLinks(kit: SqlKit) {
       const ids = input.map((id, i) => requireId(id, `tagIds.${i}`));
       if (new Set(ids).size !== ids.length) throw invalid('tagIds', 'tagIds must not repeat a tag');
       return ids;
-    },
-
-    async ofArticle(articleId: string): Promise<string[]> {
-      return (await ofArticle({ id: articleId })).map((row) => row.tagId);
     },
 
     /** Every id is a key; one read per 90 articles. */
