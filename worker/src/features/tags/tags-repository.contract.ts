@@ -135,7 +135,10 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
       ]);
       expect(await db.repos.tags.refsOfArticle('malformed')).toEqual([]);
       // The most an article may carry, read back in order with the article itself (positions past 9 sort as numbers).
-      const fifty = tags.slice(0, 50).map((t) => t.id).reverse();
+      const fifty = tags
+        .slice(0, 50)
+        .map((t) => t.id)
+        .reverse();
       const many = sampleArticle({ tagIds: fifty });
       await db.repos.articles.create(many);
       expect((await db.repos.articles.findById(many.id))?.tagIds).toEqual(fifty);

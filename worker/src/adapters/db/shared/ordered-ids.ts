@@ -22,11 +22,17 @@ export function orderedIdsSql(
   const { table, position, id, owner } = link;
   switch (kit.dialect) {
     case 'postgres':
-      return sql<string | null>`(select string_agg(${position}::text || ':' || ${id}::text, ',') from ${table} where ${owner} = ${ownerId})`;
+      return sql<
+        string | null
+      >`(select string_agg(${position}::text || ':' || ${id}::text, ',') from ${table} where ${owner} = ${ownerId})`;
     case 'mysql':
-      return sql<string | null>`(select group_concat(concat(${position}, ':', ${id}) separator ',') from ${table} where ${owner} = ${ownerId})`;
+      return sql<
+        string | null
+      >`(select group_concat(concat(${position}, ':', ${id}) separator ',') from ${table} where ${owner} = ${ownerId})`;
     default:
-      return sql<string | null>`(select group_concat(${position} || ':' || ${id}, ',') from ${table} where ${owner} = ${ownerId})`;
+      return sql<
+        string | null
+      >`(select group_concat(${position} || ':' || ${id}, ',') from ${table} where ${owner} = ${ownerId})`;
   }
 }
 
