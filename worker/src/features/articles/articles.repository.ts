@@ -86,7 +86,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
   const { articles, articleAuthors, articleImages, authors, sites, images } = kit.tables;
   const { articleTags } = kit.tables;
-  // The article with its author and tag links, in one statement (one round trip).
+  // The article with its author and tag links and whether it shows any image, in one statement (one round trip).
   const byId = kit.prepare(
     db
       .select({
@@ -106,6 +106,9 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
           { table: articleTags, position: articleTags.position, id: articleTags.tagId, owner: articleTags.articleId },
           articles.id,
         ),
+        imageLinks: sql<
+          number | string
+        >`(select count(*) from ${articleImages} where ${articleImages.articleId} = ${articles.id})`,
       })
       .from(articles)
       .where(eq(articles.id, sql.placeholder('id')))
@@ -240,17 +243,26 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return null;
   }
 
-  async function findById(id: string): Promise<Article | null> {
+  async function findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null> {
     const key = normalizeId(id);
     if (key === null) return null;
     const [row] = await byId({ id: key });
     if (!row) return null;
-    const { authorLinks, tagLinks: tagText, ...article } = row;
-    return toArticle(article, idsInOrder(authorLinks), idsInOrder(tagText));
+    const { authorLinks, tagLinks: tagText, imageLinks, ...article } = row;
+    // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
+    return {
+      article: toArticle(article, idsInOrder(authorLinks), idsInOrder(tagText)),
+      linksImages: Number(imageLinks) > 0,
+    };
+  }
+
+  async function findById(id: string): Promise<Article | null> {
+    return (await findForRead(id))?.article ?? null;
   }
 
   const repo: ArticlesRepository = {
     findById,
+    findForRead,
 
     async create(article) {
       const id = requireId(article.id, 'id');
