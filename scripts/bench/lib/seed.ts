@@ -239,7 +239,14 @@ export function explainHotQueries(file: string): Record<string, string> {
     const anyId = db.prepare<[], { id: string }>('SELECT id FROM articles LIMIT 1').get()?.id ?? '';
     return {
       list: plan(`SELECT * FROM articles WHERE status = ? AND id < ? ORDER BY id DESC LIMIT 21`, 'online', anyId),
-      byId: plan(`SELECT * FROM articles WHERE id = ? LIMIT 1`, anyId),
+      // The single read: the article with its links in one statement (articles.repository.ts, ordered-ids.ts).
+      byId: plan(
+        `SELECT *, (SELECT group_concat(position || ':' || author_id, ',') FROM article_authors WHERE article_authors.article_id = articles.id),
+          (SELECT group_concat(position || ':' || tag_id, ',') FROM article_tags WHERE article_tags.article_id = articles.id),
+          (SELECT count(*) FROM article_images WHERE article_images.article_id = articles.id)
+         FROM articles WHERE id = ? LIMIT 1`,
+        anyId,
+      ),
       authors: plan(
         `SELECT * FROM article_authors WHERE article_id IN (?, ?) ORDER BY article_id, position`,
         anyId,
