@@ -20,7 +20,7 @@ import {
 import { benchOptions } from './lib/options.ts';
 import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
-import { explainHotQueries, seedDatabase } from './lib/seed.ts';
+import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
 import { measureStartup } from './startup.ts';
 import { driftRuns, startUncachedServers } from './uncached.ts';
 
@@ -120,7 +120,11 @@ async function main(): Promise<void> {
   const migrating = await startServer(serverOpts('the Node server (migrating)'));
   await migrating.stop();
   log(`schema created by the server in ${t((performance.now() - t0) / 1000)}`);
-  const seeded = seedDatabase(dbFile, { articles: cfg.articles, onlineShare: cfg.onlineShare });
+  const seeded = seedDatabase(dbFile, {
+    articles: cfg.articles,
+    onlineShare: cfg.onlineShare,
+    renderHtml: await appRenderer(root),
+  });
   const { onlineIdsNewestFirst: onlineIds } = seeded;
   const seed = {
     articles: seeded.articles,

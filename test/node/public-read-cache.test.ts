@@ -45,6 +45,35 @@ describe('public read cache (Node, SQLite)', () => {
     expect(api.deps.publicReadCache!.size()).toBeGreaterThan(0);
   });
 
+  it('gives a hit its own X-Request-Id and one access line, and cross-origin hits their CORS headers', async () => {
+    const id = await published('Logged hit');
+    const miss = await api.request(`/v1/articles/${id}`);
+    const hits = [await api.request(`/v1/articles/${id}`), await api.request(`/v1/articles/${id}`)];
+    const ids = [miss, ...hits].map((r) => r.headers.get('x-request-id') ?? '');
+    expect(new Set(ids).size).toBe(3);
+    const access = (requestId: string) =>
+      api.logLines.map((l) => JSON.parse(l)).filter((r) => r.message === 'request' && r.requestId === requestId);
+    expect(access(ids[0]!)).toMatchObject([{ method: 'GET', route: '/v1/articles/{id}', status: 200 }]);
+    // Answered before any route, like every answer no route gave.
+    for (const requestId of ids.slice(1)) {
+      expect(access(requestId)).toMatchObject([{ level: 'info', method: 'GET', route: '/*', status: 200 }]);
+    }
+    // With an Origin the hit goes through the CORS layer: the site's pages may read it.
+    const site = await api.request('/v1/sites', {
+      method: 'POST',
+      token: owner,
+      json: { name: 'Cached site', baseUrl: 'https://cached.example' },
+    });
+    expect(site.status).toBe(201);
+    const fromSite = () => api.request(`/v1/articles/${id}`, { headers: { origin: 'https://cached.example' } });
+    expect((await fromSite()).status).toBe(200); // the site's write emptied the cache: stored again
+    const crossOrigin = await fromSite();
+    expect(crossOrigin.status).toBe(200);
+    expect(access(crossOrigin.headers.get('x-request-id') ?? '')).toMatchObject([{ route: '/*' }]);
+    expect(crossOrigin.headers.get('access-control-allow-origin')).toBe('https://cached.example');
+    expect(await crossOrigin.text()).toBe(await hits[0]!.text());
+  });
+
   it('shows a change on the very next read, for single articles and lists', async () => {
     const id = await published('Before');
     const list = async () =>

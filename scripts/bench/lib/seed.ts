@@ -1,4 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import esbuild from 'esbuild';
 import { v7 as uuidv7 } from 'uuid';
 
 /**
@@ -25,7 +29,20 @@ const FORMATS = ['markdown', 'markdown', 'markdown', 'markdown', 'html', 'plaint
 const COLUMNS: Record<'sites' | 'authors' | 'articles' | 'article_authors', string[]> = {
   sites: ['id', 'name', 'base_url', 'description', 'created_at', 'updated_at'],
   authors: ['id', 'name', 'slug', 'bio', 'avatar_url', 'created_at', 'updated_at'],
-  articles: ['id', 'title', 'body', 'format', 'status', 'site_id', 'created_at', 'updated_at', 'published_at'],
+  articles: [
+    'id',
+    'title',
+    'body',
+    'format',
+    'status',
+    'site_id',
+    'created_at',
+    'updated_at',
+    'published_at',
+    'slug',
+    'slug_scope',
+    'html',
+  ],
   article_authors: ['article_id', 'author_id', 'position'],
 };
 
@@ -88,7 +105,22 @@ export interface Seeded {
   seconds: number;
 }
 
-export function seedDatabase(file: string, { articles = 100_000, onlineShare = 0.5, seed = 20261125 } = {}): Seeded {
+export interface SeedOptions {
+  articles?: number;
+  onlineShare?: number;
+  seed?: number;
+  /**
+   * The html every write stores beside the body (the app's renderer,
+   * `renderStoredHtml`); without it the column stays null and every read
+   * renders the body, which no article written through the API does.
+   */
+  renderHtml?: (body: string, format: string) => string;
+}
+
+export function seedDatabase(
+  file: string,
+  { articles = 100_000, onlineShare = 0.5, seed = 20261125, renderHtml }: SeedOptions = {},
+): Seeded {
   const started = performance.now();
   const rand = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
@@ -158,16 +190,21 @@ export function seedDatabase(file: string, { articles = 100_000, onlineShare = 0
         for (let p = 0; p < parts; p++) body += `\n${pick(paragraphs)}\n`;
         bytes += body.length;
         const siteId = rand() < 0.8 ? pick(siteRows)[0] : null;
+        const format = pick(FORMATS);
         insertArticle.run(
           id,
           title,
           body,
-          pick(FORMATS),
+          format,
           online ? 'online' : 'offline',
           siteId,
           createdAt,
           updatedAt,
           publishedAt,
+          // Unique in its site, as the API's generated slugs are.
+          `article-${i + 1}`,
+          siteId ?? '',
+          renderHtml ? renderHtml(body, format) : null,
         );
         const first = Math.floor(rand() * AUTHORS);
         insertLink.run(id, authorRows[first]![0], 0);
@@ -202,7 +239,14 @@ export function explainHotQueries(file: string): Record<string, string> {
     const anyId = db.prepare<[], { id: string }>('SELECT id FROM articles LIMIT 1').get()?.id ?? '';
     return {
       list: plan(`SELECT * FROM articles WHERE status = ? AND id < ? ORDER BY id DESC LIMIT 21`, 'online', anyId),
-      byId: plan(`SELECT * FROM articles WHERE id = ? LIMIT 1`, anyId),
+      // The single read: the article with its links in one statement (articles.repository.ts, ordered-ids.ts).
+      byId: plan(
+        `SELECT *, (SELECT group_concat(position || ':' || author_id, ',') FROM article_authors WHERE article_authors.article_id = articles.id),
+          (SELECT group_concat(position || ':' || tag_id, ',') FROM article_tags WHERE article_tags.article_id = articles.id),
+          (SELECT count(*) FROM article_images WHERE article_images.article_id = articles.id)
+         FROM articles WHERE id = ? LIMIT 1`,
+        anyId,
+      ),
       authors: plan(
         `SELECT * FROM article_authors WHERE article_id IN (?, ?) ORDER BY article_id, position`,
         anyId,
@@ -213,4 +257,28 @@ export function explainHotQueries(file: string): Record<string, string> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The app's own renderer (core/content/render.ts, as every article write
+ * stores its html), bundled from the TypeScript sources with esbuild.
+ */
+export async function appRenderer(root: string): Promise<(body: string, format: string) => string> {
+  const out = path.join(root, 'node_modules/.cache/edge-cms-bench/render.mjs');
+  mkdirSync(path.dirname(out), { recursive: true });
+  await esbuild.build({
+    stdin: {
+      contents: "export { renderArticleHtml } from './worker/src/core/content/render.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outfile: out,
+    logLevel: 'error',
+  });
+  const { renderArticleHtml } = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);
+  return renderArticleHtml;
 }

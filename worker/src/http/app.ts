@@ -12,7 +12,7 @@ import { type CorsPolicy, cors } from './middleware/cors.js';
 import { edgeCaching } from './middleware/edge-cache.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
-import { serveCachedReads, storeReads } from './middleware/public-read-cache.js';
+import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
@@ -78,7 +78,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
 
   const app = new Hono<AppEnv>({ strict: true });
   // Outermost: the request's id and its access line, for every answer.
-  app.use(requestLog(deps));
+  app.use(requestLog(deps, cache ? earlyCachedReads(cache, caching.cacheControl) : undefined));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache, caching.cacheControl));

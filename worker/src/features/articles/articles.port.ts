@@ -105,6 +105,8 @@ export interface ArticlesRepository {
   /** The slugs starting with `prefix` in the scope of `siteId` (null: the articles without a site). */
   slugsStartingWith(siteId: string | null, prefix: string): Promise<Set<string>>;
   findById(id: string): Promise<Article | null>;
+  /** The article as `findById` reads it (one statement), and whether it links any image: a read asks for images only then. */
+  findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null>;
   /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
   /**

@@ -67,7 +67,8 @@ export const articlesRoutes = [
     cache,
     query: ListArticlesQuerySchema,
     responses: { 200: pageOf(ArticleListItemSchema) },
-    handler: async (c, { query, services, links }) => c.json(await services.articles.list(c.var.actor, query, links)),
+    handler: async (c, { query, services, links }) =>
+      c.json(await services.articles.list(c.get('actor'), query, links)),
   }),
   route({
     method: 'post',
@@ -96,14 +97,14 @@ export const articlesRoutes = [
     responses: { 200: ArticleAnswer },
     etag: 'read',
     handler: async (c, { params, services, links }) => {
-      const article = await services.articles.get(c.var.actor, params.id, links);
+      const actor = c.get('actor');
+      const article = await services.articles.get(actor, params.id, links);
       // For editors, whose answer is their own (they may read offline
       // articles, so no shared cache keeps it): the version their next
       // conditional write names. Handed to c.json so a caching layer keeps it
       // rather than putting a digest of the body in its place. Other callers'
       // answers are shared, and a version does not change when an image is
       // added, so they keep a validator of the bytes.
-      const { actor } = c.var;
       if (decide(actor, 'content.write') === 'allow' && canReadOffline(actor)) {
         return c.json({ article }, 200, { ETag: articleETag(article.version) });
       }

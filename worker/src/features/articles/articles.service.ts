@@ -12,6 +12,7 @@ import { canReadOffline } from '../accounts/policy.js';
 import { originalKey } from '../media/blob-keys.js';
 import { toImageDto } from '../media/image-dto.js';
 import type { ImageDto } from '../media/media.schema.js';
+import type { TagRef } from '../tags/tags.schema.js';
 import type {
   ArticleDto,
   ArticleListItemDto,
@@ -173,15 +174,17 @@ export function createArticlesService(deps: ArticlesDeps) {
     readableBy,
 
     async get(actor: Actor, id: string, links: LinkBase): Promise<ArticleDto> {
-      // The images are asked for beside the article, not after it: on a
-      // server database the round trips overlap (docs/benchmarks.md). They
-      // are used only once the article is known to be visible to the caller.
-      const [article, images, tags] = await Promise.all([
-        visible(actor, id),
-        repos.images.listForArticles([id]),
-        repos.tags.refsOfArticle(id),
+      // One statement reads the article with its links; images and tag
+      // names only when it has some, so a plain article is one round trip
+      // on a server database (docs/benchmarks.md).
+      const found = await repos.articles.findForRead(id);
+      if (!found || (found.article.status === 'offline' && !canReadOffline(actor))) throw notFound();
+      const { article } = found;
+      const [images, tags] = await Promise.all([
+        found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
+        article.tagIds.length > 0 ? repos.tags.refsByIds(article.tagIds) : new Map<string, TagRef>(),
       ]);
-      return toArticleDto(article, images.get(id) ?? [], new Map(tags.map((t) => [t.id, t])), links);
+      return toArticleDto(article, images?.get(article.id) ?? [], tags, links);
     },
 
     /** The article as a read answers it, whatever its status: for previews, webhooks and the scheduler. */

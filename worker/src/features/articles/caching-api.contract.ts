@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticle, registerOwner } from '../../../../test/support/api-flows.js';
+import { createArticle, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, SetupApi } from '../../../../test/support/api-harness.js';
+import { PNG_1x1 } from '../../../../test/support/images.js';
 
 const PUBLIC = 'public, max-age=0, s-maxage=60, stale-while-revalidate=60';
 const STRONG_ETAG = /^"[A-Za-z0-9_-]{16,}"$/;
@@ -98,6 +99,43 @@ export function runCachingApiContract(name: string, setup: SetupApi) {
       const listAfter = await api.request('/v1/articles', { headers: { 'if-none-match': list } });
       expect(listAfter.status).toBe(200);
       expect(listAfter.headers.get('etag')).not.toBe(list);
+    });
+
+    it('changes the single read and its ETag with every author, tag, image and tag rename it shows', async () => {
+      // A plain article is read in one statement, images and tag names only when it has some (articles.service.ts).
+      const id = (await createArticle(api, owner, { title: 'Plain' })).id;
+      expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+      const path = `/v1/articles/${id}`;
+      const seen = new Set<string>();
+      const read = async () => {
+        const res = await api.request(path);
+        expect(res.status).toBe(200);
+        const etag = res.headers.get('etag')!;
+        expect(seen.has(etag), 'a new answer has a new ETag').toBe(false);
+        seen.add(etag);
+        return (await res.json()).article;
+      };
+      const patch = async (json: unknown) =>
+        expect((await api.request(path, { method: 'PATCH', token: owner, json })).status).toBe(200);
+      expect(await read()).toMatchObject({ authorIds: [], tags: [], images: [] });
+      await patch({ authorIds: [authorId] });
+      expect((await read()).authorIds).toEqual([authorId]);
+      const tag = await api.request('/v1/tags', { method: 'POST', token: owner, json: { name: 'News', slug: 'news' } });
+      expect(tag.status).toBe(201);
+      const tagId = (await tag.json()).tag.id;
+      await patch({ tagIds: [tagId] });
+      expect((await read()).tags).toEqual([{ id: tagId, name: 'News', slug: 'news' }]);
+      const renamed = await api.request(`/v1/tags/${tagId}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { name: 'Daily' },
+      });
+      expect(renamed.status).toBe(200);
+      expect((await read()).tags).toEqual([{ id: tagId, name: 'Daily', slug: 'news' }]);
+      expect((await upload(api, owner, id, PNG_1x1, 'dot.png', 'image/png')).status).toBe(201);
+      expect((await read()).images).toHaveLength(1);
+      await patch({ siteId });
+      expect((await read()).siteId).toBe(siteId);
     });
 
     it('keeps answers that show offline articles private; answers every caller gets alike stay public', async () => {

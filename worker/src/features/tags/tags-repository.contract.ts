@@ -134,6 +134,14 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
         { id: tags[2]!.id, name: tags[2]!.name, slug: tags[2]!.slug },
       ]);
       expect(await db.repos.tags.refsOfArticle('malformed')).toEqual([]);
+      // The most an article may carry, read back in order with the article itself (positions past 9 sort as numbers).
+      const fifty = tags
+        .slice(0, 50)
+        .map((t) => t.id)
+        .reverse();
+      const many = sampleArticle({ tagIds: fifty });
+      await db.repos.articles.create(many);
+      expect((await db.repos.articles.findById(many.id))?.tagIds).toEqual(fifty);
     });
 
     it('lists only the articles that carry a tag, by its slug', async () => {

@@ -49,7 +49,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const allow =
   (permission: Permission): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const decision = decide(c.var.actor, permission);
+    const decision = decide(c.get('actor'), permission);
     if (decision === 'unauthenticated') throw unauthorized();
     if (decision === 'forbidden') throw new DomainError('forbidden', 'You may not do this');
     return next();

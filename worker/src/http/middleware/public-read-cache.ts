@@ -67,6 +67,26 @@ export function serveCachedReads(cache: ReadCache, cacheControl: string): Middle
   };
 }
 
+/**
+ * The same answer as `serveCachedReads`, before the request log opens its
+ * scope and before any middleware (docs/benchmarks.md: that layer was most
+ * of a hit's cost). Only for requests without an Origin: CORS headers are
+ * added by their middleware, so cross-origin hits take `serveCachedReads`.
+ */
+export function earlyCachedReads(
+  cache: ReadCache,
+  cacheControl: string,
+): (req: Request, requestId: string) => Response | undefined {
+  const answer = cachedAnswerer(cacheControl);
+  return (req, requestId) => {
+    if (req.method !== 'GET' || cache.size() === 0) return undefined;
+    const headers = req.headers;
+    if (headers.has('authorization') || headers.has('origin')) return undefined;
+    const hit = cache.get(keyOf(req.url));
+    return hit ? answer(hit, req, requestId) : undefined;
+  };
+}
+
 /** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
 export function cachedAnswerer(cacheControl: string): (hit: CachedAnswer, req: Request, requestId: string) => Response {
   const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };

@@ -65,7 +65,8 @@ function without(headers: HeaderRecord | undefined, name: string): { rest: Heade
  */
 export function publicRead(policy: CachePolicy, caching: PublicCaching): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const actor = c.var.actor;
+    // c.get, not c.var: Hono builds c.var anew from every variable on each use.
+    const actor = c.get('actor');
     const shared = policy === 'shared' || actor === undefined || decide(actor, policy.privateFor) !== 'allow';
     const cacheControl = shared ? caching.cacheControl : PRIVATE_NO_STORE;
     const ifNoneMatch = c.req.header('if-none-match');

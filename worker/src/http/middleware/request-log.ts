@@ -12,6 +12,23 @@ export interface RequestLogDeps {
   requestScope: RequestScope;
 }
 
+/**
+ * An answer ready before anything else runs (a read-cache hit), already
+ * carrying the request's id; undefined lets the request go on.
+ */
+export type EarlyAnswer = (req: Request, requestId: string) => Response | undefined;
+
+/** The access line's route, `:id` written `{id}` as the API description does; the same few routes every time. */
+const routeLabels = new Map<string, string>();
+function routeLabel(path: string): string {
+  let label = routeLabels.get(path);
+  if (label === undefined) {
+    label = path.replace(/:(\w+)/g, '{$1}');
+    if (routeLabels.size < 1000) routeLabels.set(path, label);
+  }
+  return label;
+}
+
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** What a proxy's id may look like: enough for UUIDs, trace ids and `host/counter` forms, nothing that can break a line or a header. */
@@ -34,7 +51,7 @@ export const newRequestId = (): string => crypto.randomUUID();
  * duration, never the path, query or headers, so no token, code or secret
  * in a URL reaches the log.
  */
-export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
+export function requestLog(deps: RequestLogDeps, early?: EarlyAnswer): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const offered = c.req.header(REQUEST_ID_HEADER);
@@ -45,12 +62,24 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
         ? offered
         : newRequestId();
     c.set('requestId', requestId);
+    // A hit writes no other line: no log scope, no middleware, only its access line (route `/*`, as any answer no route gave).
+    const ready = early?.(c.req.raw, requestId);
+    if (ready) {
+      deps.logger.info('request', {
+        requestId,
+        method: c.req.method,
+        route: '/*',
+        status: ready.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+      return ready;
+    }
     // Prepared before the handler, like the security headers: every answer made through the context carries it.
     c.header(REQUEST_ID_HEADER, requestId);
     await deps.requestScope.run({ requestId }, next);
     const fields = {
       method: c.req.method,
-      route: routePath(c).replace(/:(\w+)/g, '{$1}'),
+      route: routeLabel(routePath(c)),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
