@@ -45,13 +45,16 @@ export type LoadPath = string | { path: string; headers: Record<string, string> 
 export function autocannonRun(
   origin: string,
   paths: readonly LoadPath[],
-  { connections, seconds }: { connections: number; seconds: number },
+  { connections, seconds, fresh }: { connections: number; seconds: number; fresh?: () => string },
 ): Promise<AutocannonResult> {
-  const requests = paths.map((p) =>
-    typeof p === 'string' ? { method: 'GET' as const, path: p } : { method: 'GET' as const, ...p },
-  );
-  const conditional = typeof paths[0] !== 'string';
-  const first = requests[0]?.path;
+  const requests = fresh
+    ? // A path of its own for every request (cache misses): autocannon asks for it as each request goes out.
+      [{ method: 'GET' as const, setupRequest: (req: { path?: string }) => ({ ...req, path: fresh() }) }]
+    : paths.map((p) =>
+        typeof p === 'string' ? { method: 'GET' as const, path: p } : { method: 'GET' as const, ...p },
+      );
+  const conditional = !fresh && typeof paths[0] === 'object';
+  const first = fresh ? '(fresh paths)' : typeof paths[0] === 'string' ? paths[0] : paths[0]?.path;
   return new Promise((resolve, reject) => {
     autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
       if (err) return reject(err);
@@ -82,6 +85,8 @@ export interface LoadTarget<K extends string> {
   paths: LoadPath[];
   /** The server's pid, for its CPU time (undefined: not measured). */
   pid: number | undefined;
+  /** Instead of cycling through `paths`: a new path for every request (e.g. one the cache has never seen). */
+  fresh?: () => string;
 }
 
 export interface Throughput {
@@ -111,7 +116,7 @@ export async function throughputRounds<K extends string>(
   }));
   for (const t of targets) {
     onRun(`${t.key} warm-up`);
-    await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds });
+    await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds, fresh: t.fresh });
   }
   const each = seconds / rounds;
   for (let round = 0; round < rounds; round++) {
@@ -120,7 +125,7 @@ export async function throughputRounds<K extends string>(
       const t = targets[i]!;
       onRun(`${t.key} round ${round + 1}/${rounds}`);
       const cpu0 = cpuMs(t.pid);
-      const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each });
+      const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each, fresh: t.fresh });
       const cpu1 = cpuMs(t.pid);
       const a = acc[i]!;
       a.requests += r.requests;
@@ -155,6 +160,7 @@ export interface Answer {
   body: string;
   ms: number;
   etag: string | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 export function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -170,6 +176,7 @@ export function get(origin: string, path: string, headers: Record<string, string
           body: Buffer.concat(chunks).toString('utf8'),
           ms,
           etag: typeof res.headers.etag === 'string' ? res.headers.etag : undefined,
+          headers: res.headers,
         });
       });
       res.on('error', reject);

@@ -25,7 +25,19 @@ const FORMATS = ['markdown', 'markdown', 'markdown', 'markdown', 'html', 'plaint
 const COLUMNS: Record<'sites' | 'authors' | 'articles' | 'article_authors', string[]> = {
   sites: ['id', 'name', 'base_url', 'description', 'created_at', 'updated_at'],
   authors: ['id', 'name', 'slug', 'bio', 'avatar_url', 'created_at', 'updated_at'],
-  articles: ['id', 'title', 'body', 'format', 'status', 'site_id', 'created_at', 'updated_at', 'published_at'],
+  articles: [
+    'id',
+    'title',
+    'body',
+    'format',
+    'status',
+    'site_id',
+    'created_at',
+    'updated_at',
+    'published_at',
+    'slug',
+    'slug_scope',
+  ],
   article_authors: ['article_id', 'author_id', 'position'],
 };
 
@@ -168,6 +180,9 @@ export function seedDatabase(file: string, { articles = 100_000, onlineShare = 0
           createdAt,
           updatedAt,
           publishedAt,
+          // Unique per (slug_scope, slug): the id, as migration 0009 gave existing articles.
+          id,
+          siteId ?? '',
         );
         const first = Math.floor(rand() * AUTHORS);
         insertLink.run(id, authorRows[first]![0], 0);
