@@ -284,7 +284,7 @@ function workersRows(
     rows.push(
       ratioRow(`Workers ${what}, cache miss, CPU/request`, miss, base, WORKERS_MISS_LIMIT, 'µs', false),
       ratioRow(`Workers ${what}, cache hit, CPU/request`, hit, base, WORKERS_HIT_LIMIT, 'µs', false),
-      ratioRow(`Workers ${what}, cache hit vs bare Cache API read`, hit, floor, null, 'µs', false),
+      ratioRow(`Workers ${what}, cache hit vs bare Cache API`, hit, floor, null, 'µs', false),
     );
   }
   return rows;
