@@ -33,6 +33,13 @@ export interface WranglerDev {
   stop(): Promise<void>;
 }
 
+/** Offline, and wrangler's own debug logs beside `logFile` (in the run's temp directory), not in ~/.config. */
+const envFor = (logFile: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  ...OFFLINE,
+  WRANGLER_LOG_PATH: path.join(path.dirname(logFile), 'wrangler-logs'),
+});
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tail = (file: string) => {
   try {
@@ -48,7 +55,7 @@ export function wrangler(args: string[], logFile: string): Promise<void> {
     const out = openSync(logFile, 'a');
     const child = spawn(WRANGLER, args, {
       cwd: root,
-      env: { ...process.env, ...OFFLINE },
+      env: envFor(logFile),
       stdio: ['ignore', out, out],
     });
     closeSync(out);
@@ -100,7 +107,7 @@ export async function startWranglerDev({
   const child = spawn(
     WRANGLER,
     ['dev', ...args, '--ip', '127.0.0.1', '--port', String(port), '--show-interactive-dev-session=false'],
-    { cwd: root, env: { ...process.env, ...OFFLINE }, stdio: ['ignore', out, out], detached: true },
+    { cwd: root, env: envFor(logFile), stdio: ['ignore', out, out], detached: true },
   );
   closeSync(out);
   const pgid = child.pid!;
@@ -148,12 +155,15 @@ export async function startWranglerDev({
     workerPid: workers[0]!.pid,
     logFile,
     async stop() {
-      if (child.exitCode !== null) return;
-      kill('SIGTERM');
-      const timer = setTimeout(() => kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-      kill('SIGKILL'); // workerd, should it outlive wrangler
+      if (child.exitCode === null) {
+        // SIGINT to wrangler alone, as Ctrl-C in its terminal: it stops workerd and removes the bundles it
+        // wrote to the project's .wrangler/tmp (a signal to the whole group leaves them behind).
+        child.kill('SIGINT');
+        const timer = setTimeout(() => kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      kill('SIGKILL'); // anything that outlived wrangler
     },
   };
 }
