@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, onCleanup } from './processes.ts';
@@ -103,6 +103,15 @@ export async function startWranglerDev({
   timeoutMs?: number;
 }): Promise<WranglerDev> {
   const port = await freePort();
+  // wrangler bundles the repository's Worker into its .wrangler/tmp and removes that when stopped
+  // gracefully; after a SIGKILL (Ctrl-C of the benchmark) the benchmark removes what appeared there.
+  const bundles = path.join(root, '.wrangler/tmp');
+  const before = new Set(existsSync(bundles) ? readdirSync(bundles) : []);
+  const removeBundles = () => {
+    if (!existsSync(bundles)) return;
+    for (const entry of readdirSync(bundles))
+      if (!before.has(entry)) rmSync(path.join(bundles, entry), { recursive: true, force: true });
+  };
   const out = openSync(logFile, 'a');
   const child = spawn(
     WRANGLER,
@@ -119,6 +128,7 @@ export async function startWranglerDev({
     }
   };
   onCleanup(() => kill('SIGKILL'));
+  onCleanup(removeBundles); // after the kill: nothing writes there any more
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   child.on('error', () => {});
   const url = `http://127.0.0.1:${port}`;
