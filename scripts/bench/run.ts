@@ -23,6 +23,7 @@ import { type BenchResults, formatReport } from './lib/report.ts';
 import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
 import { measureStartup } from './startup.ts';
 import { driftRuns, startUncachedServers } from './uncached.ts';
+import { measureWorkers, type WorkersResult } from './workers.ts';
 
 /**
  * `npm run bench`: the public read paths of the real Node server against a
@@ -329,6 +330,31 @@ async function main(): Promise<void> {
   const costBySize = await variantCostBySize({ iterations: opt.quick ? 3 : 5 });
   const images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
 
+  // The Worker's CPU per public read and list page, cache miss and hit, against a bare Hono Worker
+  // (scripts/bench/workers.ts), with the Node servers stopped.
+  let workersError: unknown = null;
+  let workers: WorkersResult | undefined;
+  if (!opt['skip-workers']) {
+    try {
+      workers = await measureWorkers(
+        {
+          articles: cfg.workersArticles,
+          connections: cfg.connections,
+          // A Worker answers far fewer requests per second than the Node server, and a run counts only the
+          // answers completed in it: the quick run's 1 s rounds could end with none on a busy machine.
+          seconds: Math.max(cfg.seconds, 3 * cfg.rounds),
+          rounds: cfg.rounds,
+          warmup: Math.max(2, cfg.warmup),
+          pageSize: size,
+        },
+        tmp,
+        log,
+      );
+    } catch (err) {
+      workersError = err;
+    }
+  }
+
   // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
   let bundleError: unknown = null;
   let bundle: BundleResult | undefined;
@@ -374,12 +400,14 @@ async function main(): Promise<void> {
     images,
     ...(bundle ? { bundle } : {}),
     ...(admin ? { admin } : {}),
-    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin, drift, startup }),
+    ...(workers ? { workers } : {}),
+    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin, drift, startup, workers }),
     totalSeconds: (performance.now() - began) / 1000,
   };
   console.log(`\n${formatReport(results)}`);
   if (admin) console.log(formatAdminBytes(admin));
   if (opt.json) writeFileSync(path.resolve(opt.json), `${JSON.stringify(results, null, 2)}\n`);
+  if (workersError) throw workersError;
   if (bundleError) throw bundleError;
   if (adminError) throw adminError;
 }

@@ -3,6 +3,7 @@ import { ADMIN_JS_GOAL_BYTES, type AdminBytes } from '../admin-bytes.ts';
 import { BUDGET_BYTES } from '../bundle-size.ts';
 import { type CodecComparison, SOURCE, TARGET_WIDTH, type VariantCost } from '../images.ts';
 import type { StartupResult } from '../startup.ts';
+import type { WorkersKey, WorkersResult } from '../workers.ts';
 import type { Latency, Throughput } from './load.ts';
 import type { Sustained } from './sustained.ts';
 
@@ -11,6 +12,9 @@ export const STARTUP_GOAL_MS = 220;
 export const RSS_GOAL_MIB = 92;
 /** A sustained run's last segment may cost at most this much more per request than its first. */
 export const DRIFT_LIMIT = 1.05;
+/** Workers: CPU per request against the bare Hono Worker's, on a cache miss and on a cache hit. */
+export const WORKERS_MISS_LIMIT = 3;
+export const WORKERS_HIT_LIMIT = 1.2;
 
 export interface BenchRow {
   metric: string;
@@ -52,6 +56,7 @@ export interface GoalInputs {
   admin: AdminBytes | undefined;
   drift: { sqlite?: Sustained; pg?: Sustained };
   startup: Record<'server' | 'baseline', StartupResult>;
+  workers: WorkersResult | undefined;
 }
 
 /** The report's rows: each measured value against its baseline, and the goal for the ratio (null: shown only). */
@@ -66,6 +71,7 @@ export function goalRows({
   admin,
   drift,
   startup,
+  workers,
 }: GoalInputs): BenchRow[] {
   const baselineRps = runs.baseline.rps;
   const ratioRow = (
@@ -211,6 +217,7 @@ export function goalRows({
         ? null
         : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest },
     ),
+    ...workersRows(workers, pageSize, ratioRow),
     ...(bundle
       ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)]
       : []),
@@ -243,4 +250,42 @@ export function goalRows({
         ]
       : []),
   ];
+}
+
+/**
+ * Workers: the Worker's CPU per request (its workerd process) against the
+ * bare Hono Worker's for the same JSON; the hit also beside the bare Worker
+ * reading the same answer from the Cache API, for information.
+ */
+function workersRows(
+  w: WorkersResult | undefined,
+  pageSize: number,
+  ratioRow: (
+    metric: string,
+    value: number,
+    base: number,
+    goal: number | null,
+    unit: string,
+    higher: boolean,
+  ) => BenchRow,
+): BenchRow[] {
+  if (!w) return [];
+  const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest;
+  const rows: BenchRow[] = [];
+  for (const [what, kind, bare, cacheApi] of [
+    ['GET /v1/articles/:id', 'single', 'bareSingle', 'cacheApiSingle'],
+    [`GET /v1/articles?limit=${pageSize}`, 'list', 'bareList', 'cacheApiList'],
+  ] as const) {
+    const base = cpu(bare);
+    const miss = cpu(`${kind}Miss`);
+    const hit = cpu(`${kind}Hit`);
+    const floor = cpu(cacheApi);
+    if (base === null || miss === null || hit === null || floor === null) continue;
+    rows.push(
+      ratioRow(`Workers ${what}, cache miss, CPU/request`, miss, base, WORKERS_MISS_LIMIT, 'µs', false),
+      ratioRow(`Workers ${what}, cache hit, CPU/request`, hit, base, WORKERS_HIT_LIMIT, 'µs', false),
+      ratioRow(`Workers ${what}, cache hit vs bare Cache API`, hit, floor, null, 'µs', false),
+    );
+  }
+  return rows;
 }

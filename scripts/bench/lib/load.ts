@@ -45,18 +45,32 @@ export type LoadPath = string | { path: string; headers: Record<string, string> 
 export function autocannonRun(
   origin: string,
   paths: readonly LoadPath[],
-  { connections, seconds }: { connections: number; seconds: number },
+  {
+    connections,
+    seconds,
+    fresh,
+    warmup = false,
+  }: {
+    connections: number;
+    seconds: number;
+    fresh?: () => string;
+    /** A warm-up may end before its first answer (a cold Worker on a busy machine); errors still count. */
+    warmup?: boolean;
+  },
 ): Promise<AutocannonResult> {
-  const requests = paths.map((p) =>
-    typeof p === 'string' ? { method: 'GET' as const, path: p } : { method: 'GET' as const, ...p },
-  );
-  const conditional = typeof paths[0] !== 'string';
-  const first = requests[0]?.path;
+  const requests = fresh
+    ? // A path of its own for every request (cache misses): autocannon asks for it as each request goes out.
+      [{ method: 'GET' as const, setupRequest: (req: { path?: string }) => ({ ...req, path: fresh() }) }]
+    : paths.map((p) =>
+        typeof p === 'string' ? { method: 'GET' as const, path: p } : { method: 'GET' as const, ...p },
+      );
+  const conditional = !fresh && typeof paths[0] === 'object';
+  const first = fresh ? '(fresh paths)' : typeof paths[0] === 'string' ? paths[0] : paths[0]?.path;
   return new Promise((resolve, reject) => {
     autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
       if (err) return reject(err);
       const good = conditional ? r['3xx'] : r['2xx'];
-      if (r.errors || r.timeouts || good === 0 || r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] !== good) {
+      if (r.errors || r.timeouts || (good === 0 && !warmup) || r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] !== good) {
         return reject(
           new Error(
             `${origin}${first}: ${good} answers ${conditional ? '304' : '2xx'}, ${r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - good} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
@@ -82,6 +96,8 @@ export interface LoadTarget<K extends string> {
   paths: LoadPath[];
   /** The server's pid, for its CPU time (undefined: not measured). */
   pid: number | undefined;
+  /** Instead of cycling through `paths`: a new path for every request (e.g. one the cache has never seen). */
+  fresh?: () => string;
 }
 
 export interface Throughput {
@@ -92,6 +108,24 @@ export interface Throughput {
   cpuUsPerRequest: number | null;
 }
 
+/**
+ * Waits until `pid` has used no more than one clock tick (10 ms) of CPU in
+ * each of two 150 ms spells, at most `maxMs`. A Worker's deferred work
+ * (`waitUntil`: storing a miss in the Cache API) goes on after the answers;
+ * waiting for it counts it to the run that caused it, not to the next one.
+ */
+async function settle(pid: number | undefined, maxMs = 15_000): Promise<void> {
+  const until = Date.now() + maxMs;
+  let quiet = 0;
+  let last = cpuMs(pid);
+  while (last !== null && quiet < 2 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 150));
+    const now = cpuMs(pid);
+    quiet = now !== null && now - last <= 10 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 export async function throughputRounds<K extends string>(
   targets: readonly LoadTarget<K>[],
   {
@@ -99,8 +133,17 @@ export async function throughputRounds<K extends string>(
     seconds,
     warmupSeconds,
     rounds,
+    settleAfterEach = false,
     onRun = () => {},
-  }: { connections: number; seconds: number; warmupSeconds: number; rounds: number; onRun?: (what: string) => void },
+  }: {
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    /** Count deferred work to the run that caused it (see settle()). */
+    settleAfterEach?: boolean;
+    onRun?: (what: string) => void;
+  },
 ): Promise<Record<K, Throughput>> {
   const acc = targets.map(() => ({
     requests: 0,
@@ -111,7 +154,8 @@ export async function throughputRounds<K extends string>(
   }));
   for (const t of targets) {
     onRun(`${t.key} warm-up`);
-    await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds });
+    await autocannonRun(t.origin, t.paths, { connections, seconds: warmupSeconds, fresh: t.fresh, warmup: true });
+    if (settleAfterEach) await settle(t.pid);
   }
   const each = seconds / rounds;
   for (let round = 0; round < rounds; round++) {
@@ -120,7 +164,8 @@ export async function throughputRounds<K extends string>(
       const t = targets[i]!;
       onRun(`${t.key} round ${round + 1}/${rounds}`);
       const cpu0 = cpuMs(t.pid);
-      const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each });
+      const r = await autocannonRun(t.origin, t.paths, { connections, seconds: each, fresh: t.fresh });
+      if (settleAfterEach) await settle(t.pid);
       const cpu1 = cpuMs(t.pid);
       const a = acc[i]!;
       a.requests += r.requests;
@@ -155,6 +200,7 @@ export interface Answer {
   body: string;
   ms: number;
   etag: string | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 export function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -170,6 +216,7 @@ export function get(origin: string, path: string, headers: Record<string, string
           body: Buffer.concat(chunks).toString('utf8'),
           ms,
           etag: typeof res.headers.etag === 'string' ? res.headers.etag : undefined,
+          headers: res.headers,
         });
       });
       res.on('error', reject);

@@ -22,6 +22,8 @@ export function benchOptions() {
       server: { type: 'string' },
       'skip-bundle': { type: 'boolean', default: false },
       'skip-admin': { type: 'boolean', default: false },
+      'skip-workers': { type: 'boolean', default: false },
+      'workers-articles': { type: 'string', default: '20000' },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -48,7 +50,9 @@ export function benchOptions() {
                         (a candidate build; it finds drizzle/ two levels up, like the real one)
   --skip-bundle         do not run wrangler for the Worker bundle size
   --skip-admin          do not measure the admin's budgets in Chromium (scripts/bench/admin-bytes.ts)
-  --quick               smoke run: 10,000 articles, 2 s runs (numbers not comparable)`);
+  --skip-workers        do not measure the Worker's CPU per read under wrangler dev (scripts/bench/workers.ts)
+  --workers-articles N  articles in the Worker's local D1, all online: each miss needs a URL of its own (20000)
+  --quick               smoke run: 10,000 articles (5,000 in D1), 2 s runs (numbers not comparable)`);
     process.exit(0);
   }
 
@@ -63,7 +67,8 @@ export function benchOptions() {
     | 'deep-page'
     | 'page-size'
     | 'drift-seconds'
-    | 'startup-repeats';
+    | 'startup-repeats'
+    | 'workers-articles';
 
   const num = (name: NumberOption): number => {
     const n = Number(opt[name]);
@@ -85,6 +90,7 @@ export function benchOptions() {
     pageSize: Math.floor(num('page-size')),
     driftSeconds: opt.quick ? 12 : num('drift-seconds'),
     startupRepeats: opt.quick ? 1 : Math.floor(num('startup-repeats')),
+    workersArticles: opt.quick ? 5_000 : Math.floor(num('workers-articles')),
   };
   return { opt, cfg };
 }

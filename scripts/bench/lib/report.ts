@@ -1,5 +1,6 @@
 /** The printed report: context, the table of ratios, and what explains them. */
 import type { AdminBytes } from '../admin-bytes.ts';
+import type { WorkersResult } from '../workers.ts';
 import type { BenchRow, BundleResult, GoalInputs, ImageResults } from './goals.ts';
 import type { Latency } from './load.ts';
 
@@ -15,6 +16,7 @@ export interface BenchConfig {
   pageSize: number;
   driftSeconds: number;
   startupRepeats: number;
+  workersArticles: number;
 }
 
 /** Everything one run measured; `--json FILE` writes it as it is. */
@@ -40,6 +42,7 @@ export interface BenchResults {
   images: ImageResults;
   bundle?: BundleResult;
   admin?: AdminBytes;
+  workers?: WorkersResult;
   rows: BenchRow[];
   totalSeconds: number;
 }
@@ -138,6 +141,15 @@ export function formatReport(r: BenchResults): string {
       )
       .join(', ');
     out.push(`320 px JPEG variant by original size, the app's codec: ${cost}.`);
+  }
+  if (r.workers) {
+    const w = r.workers;
+    const each = Object.entries(w.runs)
+      .map(([k, run]) => `${k} ${Math.round(run.rps).toLocaleString('en')}`)
+      .join(', ');
+    out.push(
+      `Workers (wrangler dev, ${w.articles.toLocaleString('en')} articles in D1; answers ${kb(w.bytes.single)} and ${kb(w.bytes.list)}), req/s: ${each}.`,
+    );
   }
   if (r.deepPage.note)
     out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);

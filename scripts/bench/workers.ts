@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { closeClient, get, type Throughput, throughputRounds } from './lib/load.ts';
+import { cleanupNow, installExitHandlers, trackTempDir } from './lib/processes.ts';
+import { seedDatabase } from './lib/seed.ts';
+import { startWranglerDev, type WranglerDev, wrangler } from './lib/wrangler-dev.ts';
+
+/**
+ * Workers (issue 17): the CPU time the real Worker spends per public read
+ * and per list page, on a cache miss and on a cache hit, against a bare
+ * Hono Worker answering the same JSON (scripts/bench/workers-baseline.ts).
+ * Both run under `wrangler dev` (local workerd, D1 in a temp directory);
+ * the CPU is that of each one's workerd process (/proc), divided by the
+ * answers. See docs/benchmarks.md.
+ *
+ * Also alone: `node scripts/bench/workers.ts [--quick]`.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type WorkersKey =
+  | 'bareSingle'
+  | 'bareList'
+  | 'cacheApiSingle'
+  | 'cacheApiList'
+  | 'singleMiss'
+  | 'singleHit'
+  | 'listMiss'
+  | 'listHit';
+
+export interface WorkersResult {
+  articles: number;
+  runs: Record<WorkersKey, Throughput>;
+  bytes: { single: number; list: number };
+}
+
+export interface WorkersConfig {
+  articles: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+  warmup: number;
+  pageSize: number;
+}
+
+/** The route the Worker's access line names for a request: `/*` when a cache hit answered before routing. */
+async function routeOf(w: WranglerDev, requestId: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    for (const line of readFileSync(w.logFile, 'utf8').split('\n')) {
+      if (!line.includes(requestId) || !line.includes('"message":"request"')) continue;
+      const json = line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1);
+      return (JSON.parse(json) as { route: string }).route;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no access line for request ${requestId} in ${w.logFile}`);
+}
+
+/** GET that must answer 200; its body and the route the Worker's access line names. */
+async function read(w: WranglerDev, p: string): Promise<{ body: string; route: string }> {
+  const res = await get(w.url, p);
+  if (res.status !== 200) throw new Error(`Worker GET ${p}: ${res.status} ${res.body.slice(0, 300)}`);
+  const id = res.headers['x-request-id'];
+  if (typeof id !== 'string') throw new Error(`Worker GET ${p}: no X-Request-Id`);
+  return { body: res.body, route: await routeOf(w, id) };
+}
+
+/** Paths nobody asked for yet, one per request; running out would turn misses into hits. */
+function freshPaths(paths: string[], what: string) {
+  let next = 0;
+  return {
+    fresh: () => paths[next++ % paths.length]!,
+    check() {
+      if (next > paths.length)
+        throw new Error(
+          `${what}: ${next} requests but ${paths.length} distinct URLs, so some were cache hits; seed more (--workers-articles)`,
+        );
+    },
+  };
+}
+
+export async function measureWorkers(
+  cfg: WorkersConfig,
+  tmp: string,
+  log: (msg: string) => void,
+): Promise<WorkersResult> {
+  const dir = path.join(tmp, 'workers');
+  const state = path.join(dir, 'state');
+  const assets = path.join(dir, 'assets');
+  mkdirSync(assets, { recursive: true });
+  // The admin is not measured here: an empty asset directory spares building it.
+  writeFileSync(path.join(assets, '404.html'), '<!doctype html><title>404</title>');
+
+  // D1 as `npm run deploy` makes it (the migrations), then the articles straight into its SQLite file.
+  let t0 = performance.now();
+  await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], path.join(dir, 'migrate.log'));
+  const d1Dir = path.join(state, 'v3/d1/miniflare-D1DatabaseObject');
+  const d1Files = readdirSync(d1Dir).filter((f) => /^[0-9a-f]{64}\.sqlite$/.test(f));
+  if (d1Files.length !== 1) throw new Error(`expected one local D1 database in ${d1Dir}, found ${d1Files.length}`);
+  // Every article online: each one is a distinct public URL for the misses.
+  const seeded = seedDatabase(path.join(d1Dir, d1Files[0]!), { articles: cfg.articles, onlineShare: 1 });
+  const ids = seeded.onlineIdsNewestFirst;
+  log(
+    `Workers: D1 migrated and ${seeded.articles.toLocaleString('en')} articles seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  t0 = performance.now();
+  const worker = await startWranglerDev({
+    name: 'the Worker',
+    args: [
+      '--assets',
+      assets,
+      '--persist-to',
+      state,
+      '--var',
+      `JWT_SECRET:${randomBytes(32).toString('hex')}`,
+      '--var',
+      'PUBLIC_URL:http://127.0.0.1',
+      // Mail is never sent here; the Worker refuses to start without a mailer otherwise.
+      '--var',
+      'ALLOW_LOG_MAILER:true',
+      // Kept for the whole run: an entry that expired mid-run would make a hit a miss.
+      '--var',
+      'PUBLIC_CACHE_SECONDS:3600',
+    ],
+    logFile: path.join(dir, 'worker.log'),
+    readyPath: '/readyz',
+  });
+  log(
+    `Workers: the Worker (workerd pid ${worker.workerPid}) on ${worker.url}, ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  // Hits cycle through 200 articles spread over the table; the bare Worker answers the median-sized one.
+  const n = Math.min(200, ids.length);
+  const sample = Array.from({ length: n }, (_, i) => ids[Math.floor((i * ids.length) / n)]!);
+  const singlePaths = sample.map((id) => `/v1/articles/${id}`);
+  const listPath = `/v1/articles?limit=${cfg.pageSize}`;
+  const answers: string[] = [];
+  for (const p of singlePaths) {
+    const first = await read(worker, p);
+    if ((JSON.parse(first.body) as { article?: { id?: string } }).article?.id !== p.slice(p.lastIndexOf('/') + 1))
+      throw new Error(`Worker GET ${p}: not that article`);
+    answers.push(first.body);
+  }
+  answers.sort((a, b) => a.length - b.length);
+  const articleDoc = answers[Math.floor(answers.length / 2)]!;
+  const list = await read(worker, listPath);
+  // What each row claims, checked in the Worker's own access lines: a repeated URL is answered before
+  // routing (`/*`), a new one by the route.
+  const again = await read(worker, singlePaths[0]!);
+  const listAgain = await read(worker, listPath);
+  if (again.route !== '/*' || listAgain.route !== '/*')
+    throw new Error(`a repeated read was not a cache hit (routes ${again.route}, ${listAgain.route})`);
+
+  // Misses: articles and list pages (a cursor from every article) nobody has asked for.
+  const rest = ids.filter((id) => !sample.includes(id));
+  const singleMiss = freshPaths(
+    rest.map((id) => `/v1/articles/${id}`),
+    'single-article misses',
+  );
+  const listMiss = freshPaths(
+    rest.slice(0, -cfg.pageSize).map((id) => `${listPath}&cursor=${Buffer.from(id).toString('base64url')}`),
+    'list-page misses',
+  );
+  const probe = await read(worker, singleMiss.fresh());
+  const listProbe = await read(worker, listMiss.fresh());
+  if (probe.route !== '/v1/articles/{id}' || listProbe.route !== '/v1/articles')
+    throw new Error(`a new URL was not answered by the route (routes ${probe.route}, ${listProbe.route})`);
+
+  const baselineDir = path.join(dir, 'baseline');
+  mkdirSync(baselineDir);
+  const baselineConfig = path.join(baselineDir, 'wrangler.json');
+  writeFileSync(
+    baselineConfig,
+    JSON.stringify({
+      name: 'edge-cms-bench-baseline',
+      main: path.join(root, 'scripts/bench/workers-baseline.ts'),
+      compatibility_date: '2026-11-01',
+      vars: { ARTICLE_DOC: articleDoc, LIST_DOC: list.body },
+    }),
+  );
+  const bare = await startWranglerDev({
+    name: 'the bare Hono Worker',
+    args: ['--config', baselineConfig, '--persist-to', path.join(baselineDir, 'state')],
+    logFile: path.join(dir, 'baseline.log'),
+    readyPath: '/v1/articles',
+  });
+  log(`Workers: the bare Hono Worker (workerd pid ${bare.workerPid}) on ${bare.url}`);
+  for (const [p, doc] of [
+    [singlePaths[0]!, articleDoc],
+    [listPath, list.body],
+    [`/cache-api${singlePaths[0]!}`, articleDoc],
+    [`/cache-api${listPath}`, list.body],
+  ] as const) {
+    const res = await get(bare.url, p);
+    if (res.status !== 200 || res.body !== doc) throw new Error(`bare Worker GET ${p}: not the same JSON`);
+  }
+
+  log(
+    `Workers: load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
+  );
+  const runs = await throughputRounds<WorkersKey>(
+    [
+      { key: 'bareSingle', origin: bare.url, paths: singlePaths, pid: bare.workerPid },
+      { key: 'bareList', origin: bare.url, paths: [listPath], pid: bare.workerPid },
+      { key: 'cacheApiSingle', origin: bare.url, paths: [`/cache-api${singlePaths[0]}`], pid: bare.workerPid },
+      { key: 'cacheApiList', origin: bare.url, paths: [`/cache-api${listPath}`], pid: bare.workerPid },
+      { key: 'singleHit', origin: worker.url, paths: singlePaths, pid: worker.workerPid },
+      { key: 'singleMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: singleMiss.fresh },
+      { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
+      { key: 'listMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: listMiss.fresh },
+    ],
+    {
+      connections: cfg.connections,
+      seconds: cfg.seconds,
+      warmupSeconds: cfg.warmup,
+      rounds: cfg.rounds,
+      // A miss stores its answer after responding (waitUntil): that CPU belongs to the miss.
+      settleAfterEach: true,
+      onRun: (what) => process.stdout.isTTY && process.stdout.write(`\r\x1b[Kbench:   Workers ${what}`),
+    },
+  );
+  if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
+  singleMiss.check();
+  listMiss.check();
+  // Still hits at the end: nothing expired or was evicted meanwhile.
+  if ((await read(worker, singlePaths[1] ?? singlePaths[0]!)).route !== '/*')
+    throw new Error('after the load, a repeated read was no longer a cache hit');
+  closeClient();
+  await bare.stop();
+  await worker.stop();
+  return {
+    articles: seeded.articles,
+    runs,
+    bytes: { single: Buffer.byteLength(articleDoc), list: Buffer.byteLength(list.body) },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const quick = process.argv.includes('--quick');
+  installExitHandlers();
+  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-workers-')));
+  const cfg: WorkersConfig = quick
+    ? { articles: 5_000, connections: 10, seconds: 6, rounds: 2, warmup: 2, pageSize: 20 }
+    : { articles: 20_000, connections: 10, seconds: 7.5, rounds: 3, warmup: 1.5, pageSize: 20 };
+  measureWorkers(cfg, tmp, (m) => process.stdout.write(`bench: ${m}\n`)).then(
+    (w) => {
+      const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest ?? Number.NaN;
+      for (const [k, r] of Object.entries(w.runs) as [WorkersKey, Throughput][]) {
+        const base = k.startsWith('single') ? cpu('bareSingle') : k.startsWith('list') ? cpu('bareList') : null;
+        console.log(
+          `${k.padEnd(15)} ${Math.round(r.rps).toString().padStart(6)} req/s  ${cpu(k).toFixed(0).padStart(6)} µs CPU/request` +
+            (base === null ? '' : `  ×${(cpu(k) / base).toFixed(2)} the bare Worker's`),
+        );
+      }
+      cleanupNow();
+      process.exit(0);
+    },
+    (err) => {
+      console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
+      cleanupNow();
+      process.exit(1);
+    },
+  );
+}
