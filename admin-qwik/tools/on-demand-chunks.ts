@@ -8,7 +8,11 @@ import type { Plugin } from 'vite';
  * - the server's Markdown renderer (markdown-it and the sanitiser, ~48 KB
  *   gzip), imported by the editor's preview when it is first shown;
  * - the pre-upload shrink (photon's and the WebP encoder's glue, ~18 KB
- *   gzip, plus their wasm), imported when a picture is chosen for upload.
+ *   gzip, plus their wasm), imported when a picture is chosen for upload;
+ * - the API's own zod rules the editor checks before sending (zod and the
+ *   shared schemas, ~27 KB gzip): the title (lib/title.ts, when the field
+ *   is left or a title is saved), the SEO form (lib/seo.ts, on its save)
+ *   and the slug (lib/slug-rule.ts, on its save).
  *
  * Qwik's bundle graph (dist/build/bundle-graph.json) lists every dynamic
  * import of a bundle as a likely next step, and the preloader fetches the
@@ -17,7 +21,11 @@ import type { Plugin } from 'vite';
  * imports themselves are untouched; only the "preload this" edges to these
  * bundles are dropped from the graph, so they are fetched on first use.
  */
-export const ON_DEMAND_MODULES = [/\/worker\/src\/core\/content\/render\.ts$/, /\/src\/lib\/image-shrink\.ts$/];
+export const ON_DEMAND_MODULES = [
+  /\/worker\/src\/core\/content\/render\.ts$/,
+  /\/src\/lib\/image-shrink\.ts$/,
+  /\/src\/lib\/(title|seo|slug-rule)\.ts$/,
+];
 
 interface GraphBundle {
   origins?: string[];

@@ -23,6 +23,22 @@ describe('admin bundle graph: on-demand bundles', () => {
     });
   });
 
+  it('drops the edges to the API rules checked before sending (zod), not to the SEO form helpers', () => {
+    const graph = {
+      'q-editor.js': {
+        origins: ['src/components/articles/article-editor.tsx', 'src/lib/article-save.ts'],
+        dynamicImports: ['q-title.js', 'q-seo.js', 'q-slug.js', 'q-seo-form.js'],
+      },
+      'q-title.js': { origins: ['src/lib/title.ts'] },
+      'q-seo.js': { origins: ['src/lib/seo.ts'] },
+      'q-slug.js': { origins: ['src/lib/slug-rule.ts'] },
+      'q-seo-form.js': { origins: ['src/lib/seo-form.ts'] },
+    };
+    expect(withoutOnDemandEdges(graph)).toEqual({
+      'q-editor.js': { ...graph['q-editor.js'], dynamicImports: ['q-seo-form.js'] },
+    });
+  });
+
   it('changes nothing in a graph without those modules', () => {
     const { 'q-body.js': body, 'q-codemirror.js': cm } = bundles;
     expect(withoutOnDemandEdges({ 'q-body.js': body, 'q-codemirror.js': cm })).toEqual({});

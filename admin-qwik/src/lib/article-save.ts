@@ -1,6 +1,5 @@
 import type { ArticleDto } from '../../../worker/src/features/articles/article.schema';
 import { type ArticleFields, changedFields } from './article-fields';
-import { titleProblem } from './title';
 import { call } from './typed-api';
 
 /** What one save came to; the editor shows each in words. */
@@ -52,8 +51,10 @@ export async function saveArticle(
   now: ArticleFields,
   etag: string | null,
 ): Promise<SaveOutcome> {
-  const problem = titleProblem(now.title);
+  // The API's title rule, loaded only when a title is to be sent (it brings zod; lib/title.ts).
+  const titleCheck = async () => (await import('./title')).titleProblem(now.title);
   if (!id) {
+    const problem = await titleCheck();
     if (problem) return { kind: 'invalid', message: problem };
     const { tags, ...fields } = now;
     const res = await call('post', '/v1/articles', {
@@ -64,7 +65,8 @@ export async function saveArticle(
   }
   const diff = changedFields(base, now);
   if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
-  if (diff.title !== undefined && problem) return { kind: 'invalid', message: problem };
+  const problem = diff.title !== undefined ? await titleCheck() : null;
+  if (problem) return { kind: 'invalid', message: problem };
   const res = await call('patch', '/v1/articles/{id}', { path: { id }, body: diff, ifMatch: etag });
   if (!res.ok) return res.status === 412 ? conflict(id) : failed(res);
   return settled(id, false, now, res.data?.article ?? null, res.etag ?? null, etag !== null);

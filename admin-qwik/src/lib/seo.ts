@@ -1,26 +1,15 @@
 import './zod-csp';
-import { type SeoDto, SeoInputSchema } from '../../../worker/src/features/articles/seo.schema';
+import { SeoInputSchema } from '../../../worker/src/features/articles/seo.schema';
 import type { ApiBody } from './api-types';
 import type { Issue } from './result';
+import { seoFromFormValues } from './seo-form';
 
-export type { SeoDto };
+export { SEO_LIMITS, type SeoDto, seoFromFormValues } from './seo-form';
 
-export const SEO_LIMITS = { metaTitle: 200, metaDescription: 500, canonicalUrl: 2048, ogImage: 2048 } as const;
-
-/** The SEO form's values as a PUT body would carry them, unchecked. */
-export function seoFromFormValues(form: HTMLFormElement | FormData): ApiBody<'/v1/articles/{id}/seo', 'put'> {
-  const data = form instanceof FormData ? form : new FormData(form);
-  const text = (name: string) => String(data.get(name) ?? '');
-  return {
-    metaTitle: text('metaTitle'),
-    metaDescription: text('metaDescription'),
-    canonicalUrl: text('canonicalUrl'),
-    ogImage: text('ogImage'),
-    noindex: data.get('noindex') === 'on',
-  };
-}
-
-/** The SEO form → the PUT body (the whole record; empty text clears a field), checked with the API's schema. */
+/**
+ * The SEO form → the PUT body (the whole record; empty text clears a field), checked with the API's schema.
+ * The editor imports this module only when it saves (it brings zod; tools/on-demand-chunks.ts).
+ */
 export function seoFromForm(
   form: HTMLFormElement | FormData,
 ): { body: ApiBody<'/v1/articles/{id}/seo', 'put'> } | { issues: Issue[] } {

@@ -1,11 +1,10 @@
-import { $, component$, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting } from '../../lib/shrink-setting';
-import { titleProblem } from '../../lib/title';
 import { call, uploadImage } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
@@ -37,6 +36,20 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
   const close = useSignal<HTMLButtonElement>();
+  const titleError = useSignal<string | null>(null);
+
+  // The title's problem by the API's rule, once the field was left or a save was tried: lib/title.ts brings
+  // zod, so it is loaded then, not with the route (tools/on-demand-chunks.ts).
+  useTask$(async ({ track }) => {
+    const touched = track(() => ed.titleTouched.value);
+    const title = track(() => ed.title.value);
+    if (!touched) {
+      titleError.value = null;
+      return;
+    }
+    const { titleProblem } = await import('../../lib/title');
+    titleError.value = titleProblem(title);
+  });
 
   // The drawer (narrow screens) takes the focus when it opens and gives it back when it closes.
   useVisibleTask$(({ track }) => {
@@ -51,7 +64,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const imagesIntoText = $(async (files: File[], at: number | null) => {
     if (!ed.id.value) {
       const input = document.getElementById('article-title') as HTMLInputElement | null;
-      if (input && titleProblem(input.value)) {
+      if (input && (await import('../../lib/title')).titleProblem(input.value)) {
         input.value = 'Untitled';
         ed.title.value = 'Untitled';
       }
@@ -80,7 +93,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     await ed.loadImages(id);
   });
 
-  const problem = titleProblem(ed.title.value);
+  const problem = titleError.value;
   const showTitleError = ed.titleTouched.value && !!problem;
   const a = ed.article.value;
   const id = ed.id.value;

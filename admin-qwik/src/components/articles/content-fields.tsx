@@ -1,5 +1,4 @@
 import { $, component$, type Signal, useSignal, useTask$ } from '@builder.io/qwik';
-import { ArticleSlugSchema } from '../../../../worker/src/contract/slug';
 import { plainExcerpt } from '../../../../worker/src/core/content/excerpt';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
@@ -41,23 +40,25 @@ export const ContentFields = component$(
       if (!article) return;
       error.value = null;
       status.value = null;
-      const checked = ArticleSlugSchema.safeParse(slug.value.trim());
-      if (!checked.success) {
-        error.value = checked.error.issues[0]?.message ?? 'The slug is not valid.';
+      // The API's rule, loaded on the first save (it brings zod, which the route does not fetch up front).
+      const { checkArticleSlug } = await import('../../lib/slug-rule');
+      const checked = checkArticleSlug(slug.value.trim());
+      if (!checked.ok) {
+        error.value = checked.message;
         document.getElementById('content-slug')?.focus();
         return;
       }
       busy.value = true;
       const res = await call('patch', '/v1/articles/{id}', {
         path: { id: article.id },
-        body: { slug: checked.data, excerpt: excerpt.value, featureImageId: featureImageId.value || null },
+        body: { slug: checked.slug, excerpt: excerpt.value, featureImageId: featureImageId.value || null },
         ifMatch: props.etag.value,
       });
       busy.value = false;
       if (!res.ok) {
         error.value =
           res.status === 409
-            ? `Another article already uses the slug “${checked.data}”. Choose another.`
+            ? `Another article already uses the slug “${checked.slug}”. Choose another.`
             : res.status === 412
               ? 'The article was changed elsewhere: reload it, then set these fields again.'
               : res.message;

@@ -3,7 +3,7 @@ import type { ArticleDto } from '../../../../worker/src/features/articles/articl
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { loadArticle } from '../../lib/article-save';
 import { imagePath } from '../../lib/image-path';
-import { SEO_LIMITS, type SeoDto, seoFromForm, seoFromFormValues } from '../../lib/seo';
+import { SEO_LIMITS, type SeoDto, seoFromFormValues } from '../../lib/seo-form';
 import { mergeSeo, type SeoValues, seoValues, takeSeo } from '../../lib/seo-merge';
 import { call, type Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
@@ -55,6 +55,8 @@ export const SeoPanel = component$(
      */
     const send = $(async (form: HTMLFormElement, merging = false): Promise<void> => {
       // A few rounds at most: each 412 reads the article again and merges (someone may be saving on and on).
+      // The API's schema, loaded on the first save (it brings zod, which the route does not fetch up front).
+      const { seoFromForm } = await import('../../lib/seo');
       for (let round = 0; round < 3; round++) {
         const checked = seoFromForm(form);
         if ('issues' in checked) {
