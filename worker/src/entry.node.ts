@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { flushCompileCache } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +92,11 @@ async function main() {
       publicUrl: settings.publicUrl,
       version: deps.version.version,
     });
+    // What boot.node.ts's compile cache has gathered is written now, not at
+    // exit: a server that is killed (or scaled to zero) would never write it,
+    // and every start would compile the bundle again. Entries read back from
+    // the cache are not written again.
+    setImmediate(flushCompileCache);
   });
 
   // The same call as the Worker's cron (every minute), every
