@@ -4,6 +4,7 @@ import type { Settings } from '../../config/settings.js';
 import type { Logger, RequestScope } from '../../ports/runtime.js';
 import { isTrustedProxy } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import { startPlainHeaders } from './plain-headers.js';
 
 export interface RequestLogDeps {
   settings: Pick<Settings, 'trustProxy'>;
@@ -51,7 +52,12 @@ export const newRequestId = (): string => crypto.randomUUID();
  * duration, never the path, query or headers, so no token, code or secret
  * in a URL reaches the log.
  */
-export function requestLog(deps: RequestLogDeps, early?: EarlyAnswer): MiddlewareHandler<AppEnv> {
+export function requestLog(
+  deps: RequestLogDeps,
+  early?: EarlyAnswer,
+  /** GETs prepare their headers as a plain record (Node: see plain-headers.ts). */
+  plainHeaders = false,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const offered = c.req.header(REQUEST_ID_HEADER);
@@ -75,7 +81,8 @@ export function requestLog(deps: RequestLogDeps, early?: EarlyAnswer): Middlewar
       return ready;
     }
     // Prepared before the handler, like the security headers: every answer made through the context carries it.
-    c.header(REQUEST_ID_HEADER, requestId);
+    if (plainHeaders && c.req.method === 'GET') startPlainHeaders(c, { [REQUEST_ID_HEADER]: requestId });
+    else c.header(REQUEST_ID_HEADER, requestId);
     await deps.requestScope.run({ requestId }, next);
     const fields = {
       method: c.req.method,
