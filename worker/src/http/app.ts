@@ -15,7 +15,7 @@ import { notFoundJson, onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
+import { answerEarly, requestLog } from './middleware/request-log.js';
 import { withSecurityHeaders } from './middleware/security-headers.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
@@ -81,7 +81,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   // Outermost: the request's id and its access line, for every answer.
   // Node (no edge layer, whose answers are made elsewhere): a GET's headers are prepared as a plain record.
   const plainHeaders = !deps.edgeCache && !deps.dbSessions;
-  app.use(requestLog(deps, cache ? earlyCachedReads(cache, caching.cacheControl) : undefined, plainHeaders));
+  app.use(requestLog(deps, plainHeaders));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache, caching.cacheControl));
@@ -106,6 +106,12 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
   );
   app.notFound(notFoundJson);
+  if (cache) {
+    // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
+    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl));
+    const dispatch = app.fetch;
+    app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
+  }
   return app;
 }
 
