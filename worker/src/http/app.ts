@@ -6,6 +6,7 @@ import type { ReadCache } from '../ports/read-cache.js';
 import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import type { AppEnv, Services } from './env.js';
+import { securityHeaders } from './middleware/answer-headers.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
@@ -14,8 +15,8 @@ import { notFoundJson, onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
-import { securityHeaders, withSecurityHeaders } from './middleware/security-headers.js';
+import { answerEarly, requestLog } from './middleware/request-log.js';
+import { withSecurityHeaders } from './middleware/security-headers.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
 /** What the HTTP layer itself needs, beside the routes and the services they call. */
@@ -78,7 +79,9 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
 
   const app = new Hono<AppEnv>({ strict: true });
   // Outermost: the request's id and its access line, for every answer.
-  app.use(requestLog(deps, cache ? earlyCachedReads(cache, caching.cacheControl) : undefined));
+  // Node (no edge layer, whose answers are made elsewhere): a GET's headers are prepared as a plain record.
+  const plainHeaders = !deps.edgeCache && !deps.dbSessions;
+  app.use(requestLog(deps, plainHeaders));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache, caching.cacheControl));
@@ -103,6 +106,12 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
   );
   app.notFound(notFoundJson);
+  if (cache) {
+    // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
+    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl));
+    const dispatch = app.fetch;
+    app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
+  }
   return app;
 }
 

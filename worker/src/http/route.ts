@@ -8,10 +8,10 @@ import type { Permission } from '../features/accounts/policy.js';
 import type { Defer } from '../ports/runtime.js';
 import { deferFor } from './defer.js';
 import type { AppEnv, Services } from './env.js';
+import { shareablePublicRead } from './middleware/answer-headers.js';
 import { allow } from './middleware/auth.js';
 import { type CachePolicy, type PublicCaching, publicRead } from './middleware/public-read.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
-import { shareablePublicRead } from './middleware/security-headers.js';
 import { validate } from './validate.js';
 
 /**

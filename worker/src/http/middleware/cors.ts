@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
+import { prepareHeader } from './plain-headers.js';
 import { withSecurityHeaders } from './security-headers.js';
 
 /** Who may call the API from a page on another origin. */
@@ -43,7 +44,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler<AppEnv> {
       return withSecurityHeaders(new Response(null, { status: 204, headers }), c.get('requestId'));
     }
     // Whether an answer carries the header depends on the Origin: caches must keep them apart.
-    c.header('Vary', 'Origin', { append: true });
+    prepareHeader(c, 'Vary', 'Origin', true);
     const allowed = origin !== undefined && (await policy.allows(origin));
     await next();
     if (!allowed) return;

@@ -68,22 +68,23 @@ export function serveCachedReads(cache: ReadCache, cacheControl: string): Middle
 }
 
 /**
- * The same answer as `serveCachedReads`, before the request log opens its
- * scope and before any middleware (docs/benchmarks.md: that layer was most
- * of a hit's cost). Only for requests without an Origin: CORS headers are
+ * The same answer as `serveCachedReads`, before the app runs: no routing,
+ * no request log scope, no middleware (docs/benchmarks.md: that layer was
+ * most of a hit's cost; request-log.ts `answerEarly` gives the id and the
+ * access line). The id is asked for only for a hit. Only for requests without an Origin: CORS headers are
  * added by their middleware, so cross-origin hits take `serveCachedReads`.
  */
 export function earlyCachedReads(
   cache: ReadCache,
   cacheControl: string,
-): (req: Request, requestId: string) => Response | undefined {
+): (req: Request, requestId: () => string) => Response | undefined {
   const answer = cachedAnswerer(cacheControl);
   return (req, requestId) => {
     if (req.method !== 'GET' || cache.size() === 0) return undefined;
     const headers = req.headers;
     if (headers.has('authorization') || headers.has('origin')) return undefined;
     const hit = cache.get(keyOf(req.url));
-    return hit ? answer(hit, req, requestId) : undefined;
+    return hit ? answer(hit, req, requestId()) : undefined;
   };
 }
 

@@ -4,6 +4,7 @@ import type { Settings } from '../../config/settings.js';
 import type { Logger, RequestScope } from '../../ports/runtime.js';
 import { isTrustedProxy } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import { startPlainHeaders } from './plain-headers.js';
 
 export interface RequestLogDeps {
   settings: Pick<Settings, 'trustProxy'>;
@@ -13,10 +14,11 @@ export interface RequestLogDeps {
 }
 
 /**
- * An answer ready before anything else runs (a read-cache hit), already
- * carrying the request's id; undefined lets the request go on.
+ * An answer ready before anything else runs (a read-cache hit), carrying
+ * the request's id, which it asks for only then; undefined lets the request
+ * go on (`answerEarly`).
  */
-export type EarlyAnswer = (req: Request, requestId: string) => Response | undefined;
+export type EarlyAnswer = (req: Request, requestId: () => string) => Response | undefined;
 
 /** The access line's route, `:id` written `{id}` as the API description does; the same few routes every time. */
 const routeLabels = new Map<string, string>();
@@ -39,6 +41,47 @@ const PROBES = new Set(['/healthz', '/readyz']);
 
 export const newRequestId = (): string => crypto.randomUUID();
 
+/** A trusted proxy's usable `X-Request-Id`, else a new UUID. */
+function requestIdOf(deps: RequestLogDeps, req: Request, env: unknown): string {
+  const offered = req.headers.get(REQUEST_ID_HEADER);
+  return offered !== null &&
+    ACCEPTABLE_ID.test(offered) &&
+    isTrustedProxy(deps.peerAddress(req, env), deps.settings.trustProxy)
+    ? offered
+    : newRequestId();
+}
+
+/**
+ * An answer ready before the app runs at all (a read-cache hit): the
+ * request's id and its one access line as `requestLog` gives them (route
+ * `/*`, as any answer no route gave), without Hono's routing, context and
+ * middleware, which were ~7% of a 304's CPU (docs/benchmarks.md). Wraps
+ * the app's `fetch`; undefined lets the request go to the app.
+ */
+export function answerEarly(
+  deps: RequestLogDeps,
+  early: EarlyAnswer,
+): (req: Request, env: unknown) => Response | undefined {
+  return (req, env) => {
+    const started = performance.now();
+    let requestId = '';
+    const ready = early(req, () => {
+      requestId = requestIdOf(deps, req, env);
+      return requestId;
+    });
+    if (ready) {
+      deps.logger.info('request', {
+        requestId,
+        method: req.method,
+        route: '/*',
+        status: ready.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+    return ready;
+  };
+}
+
 /**
  * The outermost layer: gives the request its id (a trusted proxy's
  * `X-Request-Id` when it sent a usable one, else a new UUID), sends it back
@@ -51,31 +94,18 @@ export const newRequestId = (): string => crypto.randomUUID();
  * duration, never the path, query or headers, so no token, code or secret
  * in a URL reaches the log.
  */
-export function requestLog(deps: RequestLogDeps, early?: EarlyAnswer): MiddlewareHandler<AppEnv> {
+export function requestLog(
+  deps: RequestLogDeps,
+  /** GETs prepare their headers as a plain record (Node: see plain-headers.ts). */
+  plainHeaders = false,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const offered = c.req.header(REQUEST_ID_HEADER);
-    const requestId =
-      offered !== undefined &&
-      ACCEPTABLE_ID.test(offered) &&
-      isTrustedProxy(deps.peerAddress(c.req.raw, c.env), deps.settings.trustProxy)
-        ? offered
-        : newRequestId();
+    const requestId = requestIdOf(deps, c.req.raw, c.env);
     c.set('requestId', requestId);
-    // A hit writes no other line: no log scope, no middleware, only its access line (route `/*`, as any answer no route gave).
-    const ready = early?.(c.req.raw, requestId);
-    if (ready) {
-      deps.logger.info('request', {
-        requestId,
-        method: c.req.method,
-        route: '/*',
-        status: ready.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      });
-      return ready;
-    }
     // Prepared before the handler, like the security headers: every answer made through the context carries it.
-    c.header(REQUEST_ID_HEADER, requestId);
+    if (plainHeaders && c.req.method === 'GET') startPlainHeaders(c, { [REQUEST_ID_HEADER]: requestId });
+    else c.header(REQUEST_ID_HEADER, requestId);
     await deps.requestScope.run({ requestId }, next);
     const fields = {
       method: c.req.method,

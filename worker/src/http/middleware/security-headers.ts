@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from 'hono';
-
 /**
  * The one policy for every response: API, errors, images, the admin's pages.
  * Scripts only from our origin (the admin's build moves Qwik's inline scripts
@@ -34,30 +32,8 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()'],
 ];
 
-/**
- * Hono's secureHeaders sets its headers on the finished Response, which on
- * Node turns @hono/node-server's cheap response into a full one (even
- * reading `c.res.headers` does) and cost about a third of a cached article
- * read. Here the headers are prepared before the handler runs, so every
- * response made through the context carries them from the start. The one
- * response made elsewhere, a static file from the asset server, goes
- * through `withSecurityHeaders`.
- */
-export const securityHeaders = (): MiddlewareHandler => async (c, next) => {
-  for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
-  await next();
-};
-
-/**
- * A public read answered without credentials (articles, sites, feeds, and
- * every uploaded image and variant) may be used by pages on other origins:
- * `<img>` from a site's own domain, `fetch()` under CORS. Everything else
- * (the admin, answers to an authenticated request) stays `same-origin`.
- */
-export const shareablePublicRead: MiddlewareHandler = async (c, next) => {
-  if (c.req.header('authorization') === undefined) c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-  await next();
-};
+// The middleware that adds them to every answer is in answer-headers.ts:
+// the build imports this file alone, so it imports nothing.
 
 /** A copy of a response made outside the context, with the headers added (and the request's id, when it has one). */
 export function withSecurityHeaders(res: Response, requestId?: string): Response {
