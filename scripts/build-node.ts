@@ -50,8 +50,8 @@ export async function buildNode({ force = false } = {}) {
   rmSync(path.dirname(NODE_BUNDLE), { recursive: true, force: true });
   await esbuild.build({
     entryPoints: {
-      // boot.node.ts turns the compile cache on, then imports entry.node.ts.
-      server: path.join(root, 'worker/src/boot.node.ts'),
+      // entry.boot.ts turns the compile cache on, then imports entry.node.ts.
+      server: path.join(root, 'worker/src/entry.boot.ts'),
       'render-worker': path.join(root, 'worker/src/adapters/image/render.worker.ts'),
       cli: path.join(root, 'worker/src/entry.cli.ts'),
     },

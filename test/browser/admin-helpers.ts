@@ -126,6 +126,9 @@ export async function signIn(page: Page, base: string, email: string, password =
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  // The navigation shows as soon as the session is kept, still on /login; the move to the
+  // dashboard then closes a phone's menu, so a caller that opened it at once would find it shut.
+  await page.waitForURL((url) => url.pathname !== '/login', POLL);
   await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
 }
 

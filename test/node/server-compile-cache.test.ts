@@ -7,7 +7,7 @@ import { buildNode } from '../../scripts/build-node.ts';
 import { startServer } from '../support/server-process.js';
 
 /**
- * The server bundle's compile cache (worker/src/boot.node.ts): written once
+ * The server bundle's compile cache (worker/src/entry.boot.ts): written once
  * the server listens, so that a server that is killed still leaves it for
  * the next start, and only in a folder no other user can write to.
  */

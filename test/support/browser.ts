@@ -87,6 +87,9 @@ export async function mainNav(page: Page, timeout = 15_000): Promise<Locator> {
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.waitFor({ timeout });
   const toggle = nav.getByRole('button', { name: /^Menu/ });
-  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') {
+    await toggle.click();
+    await nav.locator('button[aria-expanded="true"]').waitFor({ timeout });
+  }
   return nav;
 }

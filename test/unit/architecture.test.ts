@@ -132,6 +132,9 @@ function violations(): string[] {
           continue;
         }
         const to = roleOf(target);
+        // The one entry that loads another: entry.boot.ts turns Node's compile cache on before
+        // the server's modules are compiled, so it must run first and import the server after.
+        if (name === 'entry.boot.ts' && path.relative(SRC, target) === 'entry.node.ts') continue;
         if (!to || !rule.internal.includes(to)) found.push(`${name} (${from}) may not import ${to}: ${spec}`);
       } else if (!rule.external.test(spec)) {
         found.push(`${name} (${from}) may not import the package ${spec}`);

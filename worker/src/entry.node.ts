@@ -92,7 +92,7 @@ async function main() {
       publicUrl: settings.publicUrl,
       version: deps.version.version,
     });
-    // What boot.node.ts's compile cache has gathered is written now, not at
+    // What entry.boot.ts's compile cache has gathered is written now, not at
     // exit: a server that is killed (or scaled to zero) would never write it,
     // and every start would compile the bundle again. Entries read back from
     // the cache are not written again.
