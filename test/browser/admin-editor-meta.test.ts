@@ -170,11 +170,16 @@ describe('admin editor: site, authors, SEO', () => {
     // Clearing a field clears it (the PUT is the whole record).
     await page.getByLabel(/^Social image/).fill('');
     await panel.getByRole('button', { name: 'Save SEO' }).click();
+    // The status line still says "saved" from the save before, so the API is asked until it agrees.
+    await expect
+      .poll(
+        async () =>
+          (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body
+            .seo.ogImage,
+        POLL,
+      )
+      .toBeNull();
     await page.getByTestId('seo-status').getByText('SEO settings saved.').waitFor(POLL);
-    expect(
-      (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body.seo
-        .ogImage,
-    ).toBeNull();
     await expectNoSideScroll(page);
     await screenshots(page, 'article-editor');
     expectNoProblems(problems);

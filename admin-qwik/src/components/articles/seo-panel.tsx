@@ -54,6 +54,8 @@ export const SeoPanel = component$(
      * other side changed comes into the form and the save is sent again; fields both changed are shown.
      */
     const send = $(async (form: HTMLFormElement, merging = false): Promise<void> => {
+      // The last save's "saved" would otherwise stand while this one is still being checked and sent.
+      status.value = null;
       // A few rounds at most: each 412 reads the article again and merges (someone may be saving on and on).
       // The API's schema, loaded on the first save (it brings zod, which the route does not fetch up front).
       const { seoFromForm } = await import('../../lib/seo');
