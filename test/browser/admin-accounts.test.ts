@@ -28,7 +28,8 @@ describe('admin accounts', () => {
 
     // The guard sends a signed-out visitor to the login page, which offers registration while it is open.
     await page.goto(`${base}/articles`);
-    await page.waitForURL(`${base}/login?next=%2Farticles`, POLL);
+    // The guard moves on in the client; waiting for that page's load event can see it aborted by the next move.
+    await expect.poll(() => page.url(), POLL).toBe(`${base}/login?next=%2Farticles`);
     await page.getByTestId('registration-open').waitFor(POLL);
     await page.getByRole('link', { name: 'Create the first account' }).click();
     // Fill the registration form only once it is there (the login form leaves as it arrives).

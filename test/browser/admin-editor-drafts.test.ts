@@ -75,7 +75,8 @@ describe('admin editor keeps what was typed', () => {
     await page.locator('#image-file').waitFor({ state: 'attached', ...POLL });
     await page.waitForURL(/\/articles\/edit\?id=[0-9a-f-]{36}$/, POLL);
     const id = new URL(page.url()).searchParams.get('id')!;
-    expect((await article(id)).title).toBe('Quick');
+    // The draft is made from the first keystroke; the rest of the title follows in the next autosave.
+    await expect.poll(async () => (await article(id)).title, POLL).toBe('Quick');
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
     expectNoProblems(problems);
   });
