@@ -43,14 +43,6 @@ export function createOrderedLinks(kit: SqlKit, spec: LinkSpec) {
   // type a builder over a union of tables, so the shared view is named once here.
   const table = spec.table as Tables['articleTags'];
   const other = (spec.table as unknown as Record<LinkSpec['field'], Tables['articleTags']['tagId']>)[spec.field];
-  const ofArticle = kit.prepare(
-    db
-      .select({ id: other })
-      .from(table)
-      .where(eq(table.articleId, sql.placeholder('id')))
-      .orderBy(asc(table.position)),
-    `${spec.statement}_by_article`,
-  );
   const ofArticles = preparedInList(kit, `${spec.statement}_in`, (ids) =>
     db
       .select({ articleId: table.articleId, id: other })
@@ -69,10 +61,6 @@ export function createOrderedLinks(kit: SqlKit, spec: LinkSpec) {
       if (new Set(ids).size !== ids.length)
         throw invalid(spec.input, `${spec.input} must not repeat ${article(spec.noun)}`);
       return ids;
-    },
-
-    async ofArticle(articleId: string): Promise<string[]> {
-      return (await ofArticle({ id: articleId })).map((r) => r.id);
     },
 
     /** Every id is a key; one read per 90 articles. */
