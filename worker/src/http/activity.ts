@@ -19,7 +19,7 @@ export interface ActivityRecorderDeps {
  * the request.
  */
 export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     // Found on first use: on Node, asking Hono for the execution context
     // throws, and an Error (with its stack) on every read cost ~10 µs a request.
     let resolved: Defer | undefined;
@@ -46,7 +46,7 @@ export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<
       });
       defer(work);
     });
-    await next();
+    return next();
   };
 }
 

@@ -56,11 +56,15 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   const limits = rateLimiting(deps);
   const cache = deps.publicReadCache;
   const caching = { cacheControl: publicCacheControl(deps.settings.publicCache), digest: deps.digest };
-  const api = new Hono<AppEnv>()
-    .use(jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes }))
-    .use(activityRecorder(deps))
-    .use(authenticate)
-    .use(cache ? storeReads(cache) : (_c, next) => next());
+  const bodyLimits = jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes });
+  const recordActivity = activityRecorder(deps);
+  // One layer for the steps every /v1 request takes in turn (body limit,
+  // activity, caller): each of Hono's layers is an async step of its own,
+  // dearer still under the log scope's AsyncLocalStorage (docs/benchmarks.md).
+  const api = new Hono<AppEnv>().use((c, next) =>
+    bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
+  );
+  if (cache) api.use(storeReads(cache));
   const links = requestLinks(deps.settings);
   const mount = {
     services,
@@ -89,10 +93,10 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
-  app.use(securityHeaders());
-  app.use(async (c, next) => {
+  const secure = securityHeaders();
+  app.use((c, next) => {
     c.set('services', services);
-    await next();
+    return secure(c, next);
   });
   app.onError(onError(deps.logger));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));

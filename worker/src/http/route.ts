@@ -10,6 +10,7 @@ import { deferFor } from './defer.js';
 import type { AppEnv, Services } from './env.js';
 import { shareablePublicRead } from './middleware/answer-headers.js';
 import { allow } from './middleware/auth.js';
+import { layers } from './middleware/layers.js';
 import { type CachePolicy, type PublicCaching, publicRead } from './middleware/public-read.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
 import { validate } from './validate.js';
@@ -202,7 +203,7 @@ export function queryNames(r: RouteDef): ReadonlySet<string> {
  */
 function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
   const known = names.size === 0 ? 'this route takes none' : `known: ${[...names].join(', ')}`;
-  return async (c, next) => {
+  return (c, next) => {
     const url = c.req.url;
     const start = url.indexOf('?');
     if (start !== -1) {
@@ -212,7 +213,7 @@ function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
         throw new DomainError('invalid_request', message, [{ path: name, message }]);
       }
     }
-    await next();
+    return next();
   };
 }
 
@@ -268,21 +269,27 @@ function handlerOf(r: RouteDef, { services, limits, fallbackDefer, linkBase }: M
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], prefix: string, deps: MountDeps): void {
   for (const r of routes) {
     const chain: MiddlewareHandler<AppEnv>[] = [];
-    if (r.allow === 'public' && r.method === 'get') chain.push(shareablePublicRead);
+    // Steps that never answer themselves: consecutive ones share a layer (inTurn).
+    const passing = new Set<MiddlewareHandler<AppEnv>>();
+    const pass = (step: MiddlewareHandler<AppEnv>) => {
+      passing.add(step);
+      chain.push(step);
+    };
+    if (r.allow === 'public' && r.method === 'get') pass(shareablePublicRead);
     if (r.cache) {
       if (r.allow !== 'public' || r.method !== 'get') throw new Error(`${r.path}: only a public GET may be cached`);
-      chain.push(publicRead(r.cache, deps.caching));
+      pass(publicRead(r.cache, deps.caching));
     }
-    if (r.allow !== 'public') chain.push(allow(r.allow));
+    if (r.allow !== 'public') pass(allow(r.allow));
     if (r.rateLimit) {
       const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;
       chain.push(deps.limits(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
     }
     chain.push(...(r.before ?? []));
-    chain.push(strictQuery(queryNames(r)));
+    pass(strictQuery(queryNames(r)));
     if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);
     if (r.body) chain.push(validate('json', r.body) as MiddlewareHandler<AppEnv>);
     const path = r.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');
-    app.on([r.method.toUpperCase()], [path], ...chain, handlerOf(r, deps));
+    app.on([r.method.toUpperCase()], [path], ...layers(chain, passing), handlerOf(r, deps));
   }
 }

@@ -6,6 +6,15 @@ export interface CachedAnswer {
 }
 
 /**
+ * As kept: the body's UTF-8 bytes, encoded once when stored, so that a hit
+ * writes them as they are instead of measuring and encoding the text again
+ * (a list page is ~30 KiB; docs/benchmarks.md).
+ */
+export interface KeptAnswer extends Omit<CachedAnswer, 'body'> {
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/**
  * Anonymous reads kept by URL (path and query as sent), for a single
  * instance over its own database (Node with SQLite), where every write
  * passes through this process. Any successful write empties it, so a change
@@ -14,7 +23,7 @@ export interface CachedAnswer {
  */
 export interface ReadCache {
   /** The answer for this key, which becomes the most recently used. */
-  get(key: string): CachedAnswer | undefined;
+  get(key: string): KeptAnswer | undefined;
   set(key: string, answer: CachedAnswer): void;
   invalidate(): void;
   size(): number;

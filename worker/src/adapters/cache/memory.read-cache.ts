@@ -1,10 +1,12 @@
-import type { CachedAnswer, ReadCache } from '../../ports/read-cache.js';
+import type { KeptAnswer, ReadCache } from '../../ports/read-cache.js';
+
+const encoder = new TextEncoder();
 
 /** A bounded map in insertion order: the least recently used entry goes first. */
 export function createMemoryReadCache(options: { maxEntries?: number; maxBytes?: number } = {}): ReadCache {
   const maxEntries = options.maxEntries ?? 1000;
-  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
-  const entries = new Map<string, CachedAnswer>();
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024; // of UTF-8 bytes
+  const entries = new Map<string, KeptAnswer>();
   let bytes = 0;
 
   return {
@@ -16,7 +18,9 @@ export function createMemoryReadCache(options: { maxEntries?: number; maxBytes?:
       entries.set(key, hit);
       return hit;
     },
-    set(key, entry) {
+    set(key, given) {
+      // Kept as bytes, so that each hit writes them without encoding (ports/read-cache.ts).
+      const entry = { ...given, body: encoder.encode(given.body) };
       if (entry.body.length > maxBytes / 8) return;
       while (entries.size >= maxEntries || bytes + entry.body.length > maxBytes) {
         const oldest = entries.keys().next();

@@ -39,8 +39,8 @@ export function createUsersRepository(kit: SqlKit): UsersRepository {
     db
       .select()
       .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .limit(1),
+      // No LIMIT: the primary key; a bound LIMIT makes SQLite re-prepare on every run.
+      .where(eq(users.id, sql.placeholder('id'))),
     'users_by_id',
   );
 

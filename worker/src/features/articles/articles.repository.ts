@@ -51,8 +51,9 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         >`(select count(*) from ${articleImages} where ${articleImages.articleId} = ${articles.id})`,
       })
       .from(articles)
-      .where(eq(articles.id, sql.placeholder('id')))
-      .limit(1),
+      // No LIMIT: the id is the primary key, and SQLite re-prepares a
+      // statement whose LIMIT is a bound value on every run (docs/benchmarks.md).
+      .where(eq(articles.id, sql.placeholder('id'))),
     'articles_by_id_with_links',
   );
   const tagLinks = createArticleTagLinks(kit);

@@ -41,8 +41,8 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
     db
       .select()
       .from(images)
-      .where(eq(images.filename, sql.placeholder('filename')))
-      .limit(1),
+      // No LIMIT: filename is unique, and a bound LIMIT makes SQLite re-prepare on every run.
+      .where(eq(images.filename, sql.placeholder('filename'))),
     'images_by_filename',
   );
   // Behind every article read and list page: prepared once per list length.

@@ -15,9 +15,9 @@ const SECURITY_RECORD: Readonly<Record<string, string>> = Object.fromEntries(SEC
  * response made elsewhere, a static file from the asset server, goes
  * through `withSecurityHeaders`.
  */
-export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const securityHeaders = (): MiddlewareHandler<AppEnv> => (c, next) => {
   prepareHeaders(c, SECURITY_RECORD);
-  await next();
+  return next();
 };
 
 /**
@@ -26,7 +26,7 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) 
  * `<img>` from a site's own domain, `fetch()` under CORS. Everything else
  * (the admin, answers to an authenticated request) stays `same-origin`.
  */
-export const shareablePublicRead: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const shareablePublicRead: MiddlewareHandler<AppEnv> = (c, next) => {
   if (c.req.header('authorization') === undefined) prepareHeader(c, 'Cross-Origin-Resource-Policy', 'cross-origin');
-  await next();
+  return next();
 };

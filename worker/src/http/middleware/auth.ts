@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { DomainError } from '../../core/domain/errors.js';
 import { ANONYMOUS } from '../../features/accounts/actor.js';
 import { decide, type Permission } from '../../features/accounts/policy.js';
@@ -16,12 +16,16 @@ const unauthorized = () => new DomainError('unauthorized', 'Missing, invalid or 
  * does not hold a valid token of ours: 401, even on public routes, so that a
  * client learns its session ended instead of silently seeing less.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const authenticate: MiddlewareHandler<AppEnv> = (c, next) => {
   const header = c.req.header('authorization');
   if (header === undefined) {
     c.set('actor', ANONYMOUS);
     return next();
   }
+  return withCredentials(c, next, header);
+};
+
+async function withCredentials(c: Context<AppEnv>, next: Next, header: string) {
   const match = /^Bearer ([^\s]+)$/i.exec(header);
   if (!match || match[1]!.length > MAX_TOKEN_LENGTH) throw unauthorized();
   const token = match[1]!;
@@ -40,7 +44,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!user) throw unauthorized();
   c.set('actor', { type: 'user', user });
   return next();
-};
+}
 
 /**
  * The route's permission, decided by the one policy table: no session is

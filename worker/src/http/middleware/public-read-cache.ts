@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { CachedAnswer, ReadCache } from '../../ports/read-cache.js';
+import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
 import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -89,7 +89,9 @@ export function earlyCachedReads(
 }
 
 /** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
-export function cachedAnswerer(cacheControl: string): (hit: CachedAnswer, req: Request, requestId: string) => Response {
+export function cachedAnswerer(
+  cacheControl: string,
+): (hit: CachedAnswer | KeptAnswer, req: Request, requestId: string) => Response {
   const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
   return (hit, req, requestId) =>
     noneMatch(req.headers.get('if-none-match'), hit.etag)

@@ -70,7 +70,7 @@ function without(headers: HeaderRecord | undefined, name: string): { rest: Heade
  * nothing is rendered twice, nothing re-reads a response.
  */
 export function publicRead(policy: CachePolicy, caching: PublicCaching): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     // c.get, not c.var: Hono builds c.var anew from every variable on each use.
     const actor = c.get('actor');
     const shared = policy === 'shared' || actor === undefined || decide(actor, policy.privateFor) !== 'allow';
@@ -117,6 +117,6 @@ export function publicRead(policy: CachePolicy, caching: PublicCaching): Middlew
       const given = without(headers, 'content-type');
       return serve(data, given.value ?? 'text/plain; charset=UTF-8', given.rest);
     }) as typeof c.body;
-    await next();
+    return next();
   };
 }
