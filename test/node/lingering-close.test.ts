@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { LINGER } from '../../worker/src/http/lingering-close.node.js';
+import { LINGER, LingeringResponse, lingeringSockets } from '../../worker/src/http/lingering-close.node.js';
 import { type FloodReply, floodRequest } from '../support/raw-flood.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';
 
@@ -109,5 +111,38 @@ describe('lingering close on the real Node server', () => {
   it('still serves afterwards', async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('lingering close, its bound on sockets', () => {
+  it('lingers on at most LINGER.sockets at once; past that a refusal closes at once', async () => {
+    const saved = { ...LINGER };
+    Object.assign(LINGER, { sockets: 1, ms: 1_000 });
+    const server = createServer({ ServerResponse: LingeringResponse }, (_req, res) => {
+      res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const slow = (length: number) =>
+        floodRequest(port, {
+          head: `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nConnection: close`,
+          bodyBytes: length,
+          ignoreAnswer: true,
+          pace: { bytes: 16 * 1024, everyMs: 20 },
+        });
+      const first = slow(64 * MiB);
+      while (lingeringSockets() === 0) await new Promise((r) => setTimeout(r, 10));
+      const second = await slow(64 * MiB);
+      expect(lingeringSockets()).toBe(1);
+      expect(second.status).toBe(413);
+      expect(second.endMs - second.answerMs).toBeLessThan(LINGER.ms / 2);
+      const held = await first;
+      expect(held.endMs - held.answerMs).toBeGreaterThanOrEqual(LINGER.ms - 100);
+      while (lingeringSockets() > 0) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      Object.assign(LINGER, saved);
+      server.close();
+    }
   });
 });

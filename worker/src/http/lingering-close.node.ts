@@ -15,7 +15,7 @@ import type { Socket } from 'node:net';
 export const LINGER = { ms: 5_000, bytes: 64 * 2 ** 20, sockets: 256, checkMs: 50 };
 
 const lingering = new Set<Socket>();
-/** For tests and the shutdown log: how many sockets are draining now. */
+/** How many sockets are draining now (the bound is tested through it). */
 export const lingeringSockets = (): number => lingering.size;
 
 /** A request whose body has framing (a length or chunks) and has not all arrived. */
