@@ -76,6 +76,18 @@ export const FINDINGS = [
     fix: '`invitations.service.ts` checks the mail server (connect, log in, no message) before it renews: while SMTP is down a renewal is a 503 that changes nothing.',
     test: '`test/node/api/sqlite-smtp.test.ts` — "a renewal while SMTP is down changes nothing: the link already sent still works"',
   },
+  {
+    status: 'fixed',
+    what: 'A 300 MiB `POST /v1/articles` got no answer (`write EPIPE`): the server answered 413 from the Content-Length at once, then closed the socket with the unread body in its receive queue, so the kernel reset the connection and the client, still writing, lost the answer (13 of 30 in a loop; the 401 of an upload refused before it is read alike). Node closes a `Connection: close` answer at once and has no lingering close; @hono/node-server drains an unread body for 500 ms on keep-alive connections only. Found by step 6.',
+    fix: "`worker/src/http/lingering-close.node.ts`, the server's `ServerResponse` (`createServer({ ServerResponse })`): an answer that starts before the body has all come says `Connection: close`, half-closes after it and drops what still comes until the client closes, the body ends, 5 s or 64 MiB (about 0.1 s of CPU) have passed; at most 256 sockets linger at once.",
+    test: '`test/node/lingering-close.test.ts` — "answers a 300 MiB article with the whole 413 and its body, 20 times in a row", the same for an upload\'s 401, and the cut-off of a client that never stops sending, fast (byte bound) and slow (time bound); all fail without the fix',
+  },
+  {
+    status: 'open',
+    what: "RSS 3 s after step 6 stayed 46–60 MiB above the start (goal ≤ 50; runs of 26 Nov: +60, +51, +59, +46). The suspected render threads are not what holds it there: step 6's heavy renders leave a thread past its 64 MiB retain limit, so it is replaced and none is left holding wasm memory at the end. What holds it is the main thread's malloc heap: glibc raises its mmap threshold to the size of a freed large block (the 10 MB upload bombs), then keeps such blocks in the heap; its `[heap]` mapping grew 9 → 47 MiB over the upload bombs alone, with no render, and stayed. With `MALLOC_MMAP_THRESHOLD_=131072` (a fixed threshold) it grew 4 → 11 MiB and step 6 ended 11 and 3 MiB below its start, but the server spent about 40 % more CPU on 20 uploads of 3.9 MiB (50/61 → 78/82 ticks) and 35 % more on 300 reads of a 3.9 MiB original (168/145 → 213/215): not set, a trade-off for the operator (the Dockerfile or the supervisor's environment would carry it). Found alongside: a render thread that made an ordinary photo kept ~48–67 MiB of wasm memory (a fresh one 28) for as long as it lived.",
+    fix: 'For the render threads: after 2 s without a render the pool stops a second thread and swaps the last one, if it holds more than 40 MiB, for a fresh, warmed-up thread (`adapters/image/thread-pool.renderer.ts`, `wiring/node.ts`). One 1200×800 variant, then quiet: RSS 3 s later +20/+22 MiB over the start before, +13/+1 after; 12 s later +5/+22 before, −7/−36 after. For the malloc heap: open; it needs Node to trim (no `malloc_trim` from JS) or the threshold above, measured on a bench machine.',
+    test: '`test/node/render-pool.test.ts` — "gives back an idle thread\'s grown memory: the last thread is swapped for a fresh one, a lean one is kept", "stops the extra thread a burst started once it is idle, and keeps one" (both fail without the idle timer)',
+  },
 ];
 
 export const NOT_RUN = [

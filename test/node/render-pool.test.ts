@@ -24,6 +24,8 @@ function pool(overrides: Partial<ThreadPoolOptions> = {}) {
     timeLimitMs: 20_000,
     memoryLimitBytes: 1024 * 2 ** 20,
     retainBytes: 1024 * 2 ** 20,
+    idleMs: 60_000,
+    idleRetainBytes: 1024 * 2 ** 20,
     maxQueue: 8,
     lossyWebp: true,
     logError: () => {},
@@ -70,6 +72,14 @@ async function worstLag(work: Promise<unknown>): Promise<number> {
   return worst;
 }
 
+/** Resolves once `done()` holds, asked every 50 ms; fails the test after 10 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 50) {
+    if (waited > 10_000) throw new Error('condition not met within 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('thread-pool renderer (Node)', () => {
   it('makes variants in a worker thread, JPEG, PNG and lossy WebP', async () => {
     const renderer = pool();
@@ -99,6 +109,29 @@ describe('thread-pool renderer (Node)', () => {
     expect(renderer.stats().lastHeldBytes).toBeGreaterThan(96 * 2 ** 20);
     await renderer.render(job(JPEG_400x300, 160, 120));
     expect(renderer.stats()).toMatchObject({ started: 2 });
+  });
+
+  it("gives back an idle thread's grown memory: the last thread is swapped for a fresh one, a lean one is kept", async () => {
+    const renderer = pool({ idleMs: 200, idleRetainBytes: 48 * 2 ** 20 });
+    await renderer.render(job(JPEG_400x300, 160, 120));
+    await new Promise((r) => setTimeout(r, 600));
+    expect(renderer.stats()).toMatchObject({ started: 1, threads: 1 });
+    await renderer.render(job(await heavyPng(), 160, 160));
+    expect(renderer.stats().lastHeldBytes).toBeGreaterThan(48 * 2 ** 20);
+    await until(() => renderer.stats().started === 2);
+    expect(renderer.stats().threads).toBe(1);
+    const out = await renderer.render(job(JPEG_400x300, 160, 120));
+    expect(readImageHeader(out)).toMatchObject({ width: 160 });
+    // The fresh thread only warmed up: it stays.
+    expect(renderer.stats().lastHeldBytes).toBeLessThan(48 * 2 ** 20);
+  });
+
+  it('stops the extra thread a burst started once it is idle, and keeps one', async () => {
+    const renderer = pool({ threads: 2, idleMs: 200 });
+    await Promise.all([1, 2].map(() => renderer.render(job(JPEG_400x300, 160, 120))));
+    expect(renderer.stats()).toMatchObject({ started: 2, threads: 2 });
+    await until(() => renderer.stats().threads === 1);
+    expect(renderer.stats().started).toBe(2);
   });
 
   it('stops a render over its time limit, refuses it, and carries on with a fresh thread', async () => {

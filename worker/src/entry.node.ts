@@ -10,6 +10,7 @@ import { scheduledJobs } from './app/services.js';
 import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
+import { LingeringResponse } from './http/lingering-close.node.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
@@ -84,7 +85,9 @@ async function main() {
       return adapterErrorResponse(err instanceof RequestError, requestId);
     },
   });
-  const server = createServer(listener);
+  // An answer given before the body has come (413, 401, …) closes gently, so
+  // that a client still sending still reads it (http/lingering-close.node.ts).
+  const server = createServer({ ServerResponse: LingeringResponse }, listener);
   server.listen(settings.port, settings.host, () => {
     const { port } = server.address() as AddressInfo;
     deps.logger.info('listening', {

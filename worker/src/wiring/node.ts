@@ -68,6 +68,14 @@ const renderWorkerUrl = () =>
 
 /** A thread holding more than this after a job is replaced: wasm memory never shrinks otherwise. */
 const RENDER_RETAIN_BYTES = 64 * 2 ** 20;
+/**
+ * After 2 s without a job (the gaps inside a burst, a page asking for its
+ * variants, are shorter) the pool gives back what renders grew: a fresh
+ * warmed-up thread holds 28 MiB outside its heap, one that made a 1200×800
+ * photo ~48 MiB, a 2400×1600 one ~58-67 MiB (thread-pool.renderer.ts).
+ */
+const RENDER_IDLE_MS = 2_000;
+const RENDER_IDLE_RETAIN_BYTES = 40 * 2 ** 20;
 
 export async function buildNodeDeps(settings: Settings, options: NodeWiringOptions) {
   const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -96,6 +104,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     timeLimitMs: settings.decodeTimeLimitMs,
     memoryLimitBytes: settings.decodeMemoryLimitMb * 2 ** 20,
     retainBytes: RENDER_RETAIN_BYTES,
+    idleMs: RENDER_IDLE_MS,
+    idleRetainBytes: RENDER_IDLE_RETAIN_BYTES,
     maxQueue: 32,
     lossyWebp: true,
     logError: (message, err) => logger.error(message, err),

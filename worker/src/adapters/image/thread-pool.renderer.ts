@@ -18,6 +18,14 @@ export interface ThreadPoolOptions {
   memoryLimitBytes: number;
   /** A thread holding more than this after a job is replaced, which gives its wasm memory back. */
   retainBytes: number;
+  /**
+   * A thread without a job for this long gives its memory back: an extra
+   * thread is stopped (the pool shrinks to one), the last one is replaced by
+   * a fresh, warmed-up thread if it holds more than `idleRetainBytes`.
+   */
+  idleMs: number;
+  /** What a thread may keep while idle: a little above what a fresh one holds after its warm-up. */
+  idleRetainBytes: number;
   /** Jobs waiting for a thread beyond this are refused (503): each holds its original's bytes. */
   maxQueue: number;
   /** Whether the webp encoder is there (it is, in render.worker). */
@@ -38,6 +46,9 @@ interface Thread {
   worker: Worker;
   ready: boolean;
   retired: boolean;
+  /** What its last job left it holding (0 before the first). */
+  heldBytes: number;
+  idleTimer: ReturnType<typeof setTimeout> | null;
   running:
     | (Pending & { id: number; timer: ReturnType<typeof setTimeout>; watch: ReturnType<typeof setInterval> })
     | null;
@@ -53,11 +64,14 @@ class RenderRefused extends Error {}
  * frees every byte the thread held; the next job gets a fresh thread. After
  * a failed job, or one that left the thread's wasm memory grown past
  * `retainBytes`, the thread is replaced as well: wasm memory never shrinks,
- * and a trapped instance may be left inconsistent.
+ * and a trapped instance may be left inconsistent. Once idle (`idleMs`),
+ * the pool gives back what is left above a fresh thread (armIdle).
  */
 export interface PoolStats {
   /** Threads started so far (each replacement is one more). */
   started: number;
+  /** Threads there now (starting or ready). */
+  threads: number;
   /** The memory the last finished job left its thread holding. */
   lastHeldBytes: number;
 }
@@ -65,7 +79,7 @@ export interface PoolStats {
 export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRenderer & { stats(): PoolStats } {
   const queue: Pending[] = [];
   const threads: Thread[] = [];
-  const counters: PoolStats = { started: 0, lastHeldBytes: 0 };
+  const counters = { started: 0, lastHeldBytes: 0 };
   let nextId = 1;
   let closed = false;
 
@@ -79,7 +93,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
         })
       : new Worker(options.workerUrl, { resourceLimits: heapLimits() });
     worker.unref(); // an idle thread never keeps the process alive
-    const thread: Thread = { worker, ready: false, retired: false, running: null };
+    const thread: Thread = { worker, ready: false, retired: false, heldBytes: 0, idleTimer: null, running: null };
     worker.on('message', (reply: RenderReply) => onReply(thread, reply));
     worker.on('error', (err) => onGone(thread, err));
     worker.on('exit', (code) => onGone(thread, new Error(`render thread exited with ${code}`)));
@@ -112,6 +126,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
 
   function start(thread: Thread, pending: Pending): void {
     const id = nextId++;
+    clearIdle(thread);
     const timer = setTimeout(
       () => void stop(thread, new RenderRefused(`the render took longer than ${options.timeLimitMs} ms`)),
       options.timeLimitMs,
@@ -151,6 +166,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
   function retire(thread: Thread): Promise<unknown> {
     if (thread.retired) return Promise.resolve();
     thread.retired = true;
+    clearIdle(thread);
     threads.splice(threads.indexOf(thread), 1);
     const stopped = thread.worker.terminate().catch((err) => options.logError('render thread did not stop', err));
     pump();
@@ -161,6 +177,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     if (reply.type === 'ready') {
       thread.ready = true;
       pump();
+      if (!thread.running) armIdle(thread);
       return;
     }
     const running = thread.running;
@@ -169,10 +186,42 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     clearTimeout(running.timer);
     clearInterval(running.watch);
     counters.lastHeldBytes = reply.heldBytes;
+    thread.heldBytes = reply.heldBytes;
     if (reply.type === 'done') running.resolve(reply.bytes);
     else running.reject(new RenderRefused(reply.message));
     if (reply.type === 'failed' || reply.heldBytes > options.retainBytes) void retire(thread);
-    else pump();
+    else {
+      pump();
+      if (!thread.running) armIdle(thread);
+    }
+  }
+
+  function clearIdle(thread: Thread): void {
+    if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    thread.idleTimer = null;
+  }
+
+  /**
+   * Wasm memory never shrinks, so a thread that made a few-megapixel photo
+   * keeps ~50-64 MiB (under retainBytes) for as long as it lives, and a
+   * second thread started for a burst keeps its isolate too. Renders are
+   * rare (each variant is made once, then cached), so once a burst is over
+   * the memory goes back: the extra thread stops, the last one is swapped
+   * for a fresh thread that warms up now, not on the next request.
+   */
+  function armIdle(thread: Thread): void {
+    clearIdle(thread);
+    thread.idleTimer = setTimeout(() => {
+      thread.idleTimer = null;
+      if (thread.retired || thread.running || closed) return;
+      const others = threads.some((t) => t !== thread && !t.retired);
+      if (others) void retire(thread);
+      else if (thread.heldBytes > options.idleRetainBytes) {
+        void retire(thread);
+        if (!threads.some((t) => !t.retired)) spawn();
+      }
+    }, options.idleMs);
+    thread.idleTimer.unref();
   }
 
   /** The thread died on its own (out of heap, or it never started). */
@@ -191,7 +240,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
 
   return {
     lossyWebp: options.lossyWebp,
-    stats: () => ({ ...counters }),
+    stats: () => ({ ...counters, threads: threads.filter((t) => !t.retired).length }),
 
     render(job) {
       if (closed) return Promise.reject(unavailable());
