@@ -98,19 +98,21 @@ export class Inspector {
 
   /**
    * Runs `work` under the sampling profiler and returns its result with the
-   * profile. A calibration loop runs in the isolate before and after it (see
-   * `isolateCpu`): samples taken back to back give the sampler's real interval.
+   * profile and the number of calibration loops run in the isolate meanwhile
+   * (every `CALIBRATE_EVERY_MS`, and once more at the end; see isolate-cpu.ts).
    */
-  async profile<T>(work: () => Promise<T>): Promise<{ result: T; profile: CpuProfile }> {
+  async profile<T>(work: () => Promise<T>): Promise<{ result: T; profile: CpuProfile; loops: number }> {
     await this.send('Profiler.enable');
     await this.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
     await this.send('Profiler.start');
     const stop = () => this.send<{ profile: CpuProfile }>('Profiler.stop');
     let result: T;
     let working = true;
+    let loops = 0;
     const calibrate = async () => {
       while (working) {
         await this.evaluate(CALIBRATION);
+        loops++;
         await new Promise((r) => setTimeout(r, CALIBRATE_EVERY_MS));
       }
     };
@@ -123,11 +125,12 @@ export class Inspector {
         await calibrating;
       }
       await this.evaluate(CALIBRATION);
+      loops++;
     } catch (err) {
       await stop().catch(() => {});
       throw err;
     }
-    return { result, profile: (await stop()).profile };
+    return { result, profile: (await stop()).profile, loops };
   }
 
   close(): void {

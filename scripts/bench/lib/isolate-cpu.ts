@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import type { Inspector } from './inspector.ts';
 import { autocannonRun, type LoadTarget, settle } from './load.ts';
 
@@ -16,16 +17,18 @@ import { autocannonRun, type LoadTarget, settle } from './load.ts';
  * (`(program)`) or its garbage collection; time in other isolates, in the
  * event loop or in SQLite leaves no sample. So
  *
- *   isolate CPU ≈ (samples not `(idle)`) × (the sampler's real interval)
+ *   isolate CPU ≈ (samples not `(idle)`) × (the CPU time one sample stands for)
  *
- * The real interval is longer than the one asked for (the sampler thread
- * sleeps, then signals, and waits for a core on a busy machine), so each
- * profile measures it as it goes: every half second a 10 ms loop of plain
- * JavaScript is evaluated in the isolate (Runtime.evaluate, as DevTools'
- * console does); its back-to-back samples are spaced by exactly the
- * interval of that moment, and each counted sample stands for the interval
- * measured around its time. The loop's own samples are left out. Sampling
- * is blind to request boundaries, so over thousands of
+ * What a sample stands for is measured in each profile, because the sampler
+ * runs on wall-clock time while Cloudflare counts CPU time: every half second
+ * a loop of plain JavaScript of known CPU time (measured in this process with
+ * `process.cpuUsage`) is evaluated in the isolate (Runtime.evaluate, as
+ * DevTools' console does); its samples per loop give the CPU per sample. The
+ * sampler signals the thread (SIGPROF, not queued): while the thread waits
+ * for a core, further signals merge into one sample, so preemption on a busy
+ * machine thins the loop's samples and the Worker's alike, and the ratio
+ * stays one of CPU time. The loop's own samples are left out. Sampling is
+ * blind to request boundaries, so over thousands of
  * requests the count is an unbiased estimate; its statistical error is
  * about 1/√samples, printed beside it.
  */
@@ -49,7 +52,7 @@ export interface IsolateCpu {
   busyUs: number;
   /** Samples other than `(idle)`. */
   samples: number;
-  /** The sampler's measured interval, µs (mean over the counted samples). */
+  /** The CPU time one sample stands for, µs (from the calibration loops). */
   intervalUs: number;
   /** µs of self time by frame (`name url:line`), for reading where it went. */
   selfUs: Map<string, number>;
@@ -62,7 +65,7 @@ export const SAMPLING_INTERVAL_US = 250;
 /** A loop of plain JavaScript, about 10 ms long, named so that its samples can be told apart. */
 export const CALIBRATION_FN = '__isolateCpuCalibration';
 export const CALIBRATION = `(function ${CALIBRATION_FN}() { let x = 0; for (let i = 0; i < 1e7; i++) x = (x + i) % 1000003; return x; })()`;
-/** How often the loop runs during a profiled run: the sampler's pace follows the machine's load. */
+/** How often the loop runs during a profiled run: the sampler's pace changes with the machine's load. */
 export const CALIBRATE_EVERY_MS = 500;
 
 const label = (n: ProfileNode) => {
@@ -71,52 +74,50 @@ const label = (n: ProfileNode) => {
   return `${f.functionName || '(anonymous)'}${file}`;
 };
 
-export function isolateCpu(profile: CpuProfile): IsolateCpu {
+/**
+ * The CPU time one calibration loop takes, measured on this process's own V8
+ * (`process.cpuUsage`, CPU time, so a busy machine does not lengthen it):
+ * the least of nine fresh evaluations, each compiled anew as the Worker's are.
+ */
+let loopCpu: number | undefined;
+export function calibrationLoopCpuUs(): number {
+  if (loopCpu === undefined) {
+    const times: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const before = process.cpuUsage();
+      vm.runInThisContext(CALIBRATION);
+      const used = process.cpuUsage(before);
+      times.push(used.user + used.system);
+    }
+    loopCpu = Math.min(...times);
+  }
+  return loopCpu;
+}
+
+export function isolateCpu(
+  profile: CpuProfile,
+  { loops, loopCpuUs }: { loops: number; loopCpuUs: number },
+): IsolateCpu {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const times: number[] = [];
-  let t = profile.startTime;
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i] ?? 0;
-    times.push(t);
-  }
-  const nameOf = (i: number) => byId.get(profile.samples[i]!)?.callFrame.functionName;
-  // The calibration loops: each an unbroken run of samples, spaced by the sampler's real interval at that time.
-  const marks: { at: number; intervalUs: number }[] = [];
-  for (let i = 0; i < times.length; ) {
-    if (nameOf(i) !== CALIBRATION_FN) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j + 1 < times.length && nameOf(j + 1) === CALIBRATION_FN) j++;
-    if (j - i >= 5) marks.push({ at: (times[i]! + times[j]!) / 2, intervalUs: (times[j]! - times[i]!) / (j - i) });
-    i = j + 1;
-  }
-  if (marks.length < 2)
-    throw new Error(`profile: ${marks.length} calibration runs; the sampler did not run as expected`);
-  // A sample stands for the interval measured around its time (linear between the two nearest loops).
-  let m = 0;
-  const intervalAt = (at: number) => {
-    while (m + 1 < marks.length && marks[m + 1]!.at <= at) m++;
-    const a = marks[m]!;
-    const b = marks[m + 1];
-    if (!b || at <= a.at) return a.intervalUs;
-    return a.intervalUs + ((b.intervalUs - a.intervalUs) * (at - a.at)) / (b.at - a.at);
-  };
+  const nameOf = (id: number) => byId.get(id)?.callFrame.functionName;
+  // What one sample stands for: `loops` calibration loops of known CPU time left this many samples.
+  const loopSamples = profile.samples.filter((id) => nameOf(id) === CALIBRATION_FN).length;
+  if (loopSamples < 5 * loops)
+    throw new Error(
+      `profile: ${loopSamples} samples in ${loops} calibration loops; the sampler did not run as expected`,
+    );
+  const perSampleUs = (loopCpuUs * loops) / loopSamples;
   const weight = new Map<number, number>();
   let samples = 0;
-  let busyUs = 0;
-  for (let i = 0; i < times.length; i++) {
-    const name = nameOf(i);
+  for (const id of profile.samples) {
+    const name = nameOf(id);
     if (name === CALIBRATION_FN || name === '(idle)') continue;
-    const us = intervalAt(times[i]!);
     samples++;
-    busyUs += us;
-    const id = profile.samples[i]!;
-    weight.set(id, (weight.get(id) ?? 0) + us);
+    weight.set(id, (weight.get(id) ?? 0) + perSampleUs);
   }
+  const busyUs = samples * perSampleUs;
   const selfUs = new Map<string, number>();
   const totalUs = new Map<string, number>();
   for (const [id, us] of weight) {
@@ -130,7 +131,7 @@ export function isolateCpu(profile: CpuProfile): IsolateCpu {
       totalUs.set(l, (totalUs.get(l) ?? 0) + us);
     }
   }
-  return { busyUs, samples, intervalUs: samples ? busyUs / samples : 0, selfUs, totalUs };
+  return { busyUs, samples, intervalUs: perSampleUs, selfUs, totalUs };
 }
 
 export interface IsolateRun extends IsolateCpu {
@@ -160,12 +161,12 @@ export async function profiledRuns<K extends string>(
     for (let k = 0; k < targets.length; k++) {
       const t = targets[(k + round) % targets.length]!;
       onRun(`${t.key} profiled, round ${round + 1}/${rounds}`);
-      const { result, profile } = await t.inspector.profile(async () => {
+      const { result, profile, loops } = await t.inspector.profile(async () => {
         const r = await autocannonRun(t.origin, t.paths, { connections, seconds: seconds / rounds, fresh: t.fresh });
         await settle(t.pid);
         return r;
       });
-      const cpu = isolateCpu(profile);
+      const cpu = isolateCpu(profile, { loops, loopCpuUs: calibrationLoopCpuUs() });
       const a = acc.get(t.key);
       if (!a) {
         acc.set(t.key, { ...cpu, requests: result.requests, usPerRequest: 0 });
