@@ -153,7 +153,7 @@ export function formatReport(r: BenchResults): string {
     const profiled = Object.entries(w.isolate)
       .map(([k, i]) => `${k} ${i.usPerRequest.toFixed(0)} µs (${i.samples} samples, ${i.intervalUs.toFixed(0)} µs)`)
       .join(', ');
-    out.push(`Workers isolate CPU time per request (V8 profiles; samples, sampler interval): ${profiled}.`);
+    out.push(`Workers isolate CPU time per request (V8 profiles; samples, µs of CPU per sample): ${profiled}.`);
   }
   if (r.deepPage.note)
     out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);
