@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import esbuild from 'esbuild';
 import sharp, { type JpegOptions } from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 import type { EncodeFormat, ImageCodec } from '../../worker/src/ports/image-codec.ts';
+import { importAppModule } from './lib/app-module.ts';
+import { get, throughputRounds } from './lib/load.ts';
 
 /**
  * Image variants in `npm run bench`: photon (what the app runs, on both
@@ -14,8 +14,6 @@ import type { EncodeFormat, ImageCodec } from '../../worker/src/ports/image-code
  * seeded original the server benchmark serves as a cached variant and as
  * itself.
  */
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const SOURCE = { width: 2000, height: 1500 };
 export const TARGET_WIDTH = 400;
@@ -58,27 +56,19 @@ export async function makeSourceJpeg(
  * with esbuild so the bench measures exactly what the server runs.
  */
 async function appCodec(): Promise<ImageCodec> {
-  const out = path.join(root, 'node_modules/.cache/edge-cms-bench/codec.mjs');
-  mkdirSync(path.dirname(out), { recursive: true });
-  await esbuild.build({
-    stdin: {
-      contents: [
-        "export { createPhotonImageCodec } from './worker/src/adapters/image/photon.image-codec.ts';",
-        "export { createWebpEncoder } from './worker/src/adapters/image/webp.encoder.ts';",
-        "export { loadWebpEncoderWasm } from './worker/src/adapters/image/webp-wasm.node.ts';",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    outfile: out,
-    logLevel: 'error',
-  });
-  const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await import(
-    `${pathToFileURL(out).href}?t=${Date.now()}`
+  // The scripts' type check leaves the worker's sources out (they use syntax it does not allow): typed by hand.
+  type Adapters = {
+    createPhotonImageCodec(encoder: unknown): ImageCodec;
+    createWebpEncoder(load: unknown): unknown;
+    loadWebpEncoderWasm: unknown;
+  };
+  const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await importAppModule<Adapters>(
+    'codec',
+    [
+      "export { createPhotonImageCodec } from './worker/src/adapters/image/photon.image-codec.ts';",
+      "export { createWebpEncoder } from './worker/src/adapters/image/webp.encoder.ts';",
+      "export { loadWebpEncoderWasm } from './worker/src/adapters/image/webp-wasm.node.ts';",
+    ].join('\n'),
   );
   return createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
 }
@@ -228,4 +218,33 @@ export async function variantCostBySize({ iterations = 5 } = {}): Promise<Varian
     });
   }
   return out;
+}
+
+/**
+ * Image serving on the running server: the original against a stored
+ * variant of it. The first request makes the variant (timed), the rest read
+ * it from storage; both loaded in interleaved rounds.
+ */
+export async function measureImageServing(
+  server: { url: string; pid: number | undefined },
+  imageFile: string,
+  cfg: { connections: number; seconds: number; warmup: number; rounds: number },
+  log: (msg: string) => void,
+) {
+  const originalPath = `/static/uploadedImages/${imageFile}`;
+  const variantPath = `${originalPath}?w=${TARGET_WIDTH}`;
+  const made = await get(server.url, variantPath);
+  if (made.status !== 200) throw new Error(`GET ${variantPath}: ${made.status} ${made.body.slice(0, 300)}`);
+  const cachedOnce = await get(server.url, variantPath);
+  log(
+    `variant made on first request in ${made.ms.toFixed(0)} ms; served from storage in ${cachedOnce.ms.toFixed(1)} ms`,
+  );
+  const runs = await throughputRounds(
+    [
+      { key: 'original', origin: server.url, paths: [originalPath], pid: server.pid },
+      { key: 'variant', origin: server.url, paths: [variantPath], pid: server.pid },
+    ],
+    { connections: cfg.connections, seconds: cfg.seconds, warmupSeconds: cfg.warmup, rounds: cfg.rounds },
+  );
+  return { made, cachedOnce, runs };
 }

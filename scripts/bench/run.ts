@@ -1,29 +1,29 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
-import { type AdminBytes, formatAdminBytes, measureAdminBytes } from './admin-bytes.ts';
-import { BUDGET_BYTES, bundleSize } from './bundle-size.ts';
-import { compareCodecs, makeSourceJpeg, SOURCE, seedImage, TARGET_WIDTH, variantCostBySize } from './images.ts';
-import { type BundleResult, goalRows } from './lib/goals.ts';
+import { formatAdminBytes } from './admin-bytes.ts';
 import {
-  closeClient,
-  get,
-  getJson,
-  interleavedLatency,
-  type Latency,
-  type LoadPath,
-  throughputRounds,
-} from './lib/load.ts';
+  compareCodecs,
+  makeSourceJpeg,
+  measureImageServing,
+  SOURCE,
+  seedImage,
+  TARGET_WIDTH,
+  variantCostBySize,
+} from './images.ts';
+import { adminStep, bundleStep, workersStep } from './late-steps.ts';
+import { walkToDeepPage } from './lib/deep-page.ts';
+import { goalRows } from './lib/goals.ts';
+import { closeClient, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
 import { benchOptions } from './lib/options.ts';
-import { cleanupNow, installExitHandlers, onCleanup, startServer, trackTempDir } from './lib/processes.ts';
+import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
+import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
 import { measureStartup } from './startup.ts';
 import { driftRuns, startUncachedServers } from './uncached.ts';
-import { measureWorkers, type WorkersResult } from './workers.ts';
 
 /**
  * `npm run bench`: the public read paths of the real Node server against a
@@ -32,15 +32,6 @@ import { measureWorkers, type WorkersResult } from './workers.ts';
  * not the goals are met (it reports, it does not judge), non-zero when
  * something could not be run. See docs/benchmarks.md.
  */
-
-/** The parts of the article answers the benchmark checks. */
-interface OneArticle {
-  article?: { id: string; status: string };
-}
-interface ArticlePage {
-  items: { id: string; status: string }[];
-  nextCursor: string | null;
-}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -56,28 +47,6 @@ const lateCleanups: (() => Promise<void>)[] = [];
 const lateCleanup = async () => {
   await Promise.allSettled(lateCleanups.splice(0).map((fn) => fn()));
 };
-
-/** A child command whose output we keep; tracked so Ctrl-C takes it down too. */
-function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    onCleanup(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-    let out = '';
-    const collect = (d: Buffer) => {
-      out += d;
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0
-        ? resolve(out)
-        : reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}):\n${out.slice(-3000)}`)),
-    );
-  });
-}
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -117,14 +86,14 @@ async function main(): Promise<void> {
   });
 
   // 1. Let the server create the schema (its migrations), then seed directly.
-  let t0 = performance.now();
+  const t0 = performance.now();
   const migrating = await startServer(serverOpts('the Node server (migrating)'));
   await migrating.stop();
   log(`schema created by the server in ${t((performance.now() - t0) / 1000)}`);
   const seeded = seedDatabase(dbFile, {
     articles: cfg.articles,
     onlineShare: cfg.onlineShare,
-    renderHtml: await appRenderer(root),
+    renderHtml: await appRenderer(),
   });
   const { onlineIdsNewestFirst: onlineIds } = seeded;
   const seed = {
@@ -153,33 +122,8 @@ async function main(): Promise<void> {
     log,
   });
 
-  // Single reads cycle through 200 online articles spread over the table;
-  // the baseline's document is the median-sized answer among them.
-  const sampleIds = Array.from(
-    { length: Math.min(200, onlineIds.length) },
-    (_, i) => onlineIds[Math.floor((i * onlineIds.length) / Math.min(200, onlineIds.length))]!,
-  );
-  const answers: { json: OneArticle; bytes: number }[] = [];
-  const conditional: LoadPath[] = [];
-  for (const id of sampleIds) {
-    const { json, bytes, etag } = await getJson<OneArticle>(server.url, `/v1/articles/${id}`);
-    if (json.article?.id !== id || json.article.status !== 'online')
-      throw new Error(`GET /v1/articles/${id}: unexpected answer`);
-    answers.push({ json, bytes });
-    if (etag) conditional.push({ path: `/v1/articles/${id}`, headers: { 'If-None-Match': etag } });
-  }
-  // 304s are measured where public reads carry an ETag (issue 17, item 1).
-  const notModified = conditional.length === sampleIds.length ? conditional : [];
-  if (notModified.length > 0) {
-    const first = notModified[0] as Exclude<LoadPath, string>;
-    const res = await get(server.url, first.path, first.headers);
-    if (res.status !== 304) throw new Error(`GET ${first.path} with If-None-Match: ${res.status}, not 304`);
-  } else log('public reads carry no ETag: the 304 row is left out');
-  answers.sort((a, b) => a.bytes - b.bytes);
-  const median = answers[Math.floor(answers.length / 2)];
-  if (!median) throw new Error('no online article to read');
-  const docFile = path.join(tmp, 'baseline.json');
-  writeFileSync(docFile, JSON.stringify(median.json));
+  // Single reads cycle through 200 online articles; the baseline answers the median-sized one (lib/sample-reads.ts).
+  const { sampleIds, notModified, docFile } = await sampleReads(server.url, onlineIds, tmp, log);
 
   const baseline = await startServer({
     name: 'the baseline server',
@@ -190,47 +134,17 @@ async function main(): Promise<void> {
   });
   log(`baseline pid ${baseline.pid} on ${baseline.url}`);
 
-  // 3. Find the deep page by following nextCursor from page 1, and check the
-  // cursor against the one computed from the seeded ids and the cursor
-  // format (base64url of the previous page's last id).
+  // 3. The deep page, by following nextCursor from page 1 (lib/deep-page.ts).
   const size = cfg.pageSize;
-  const fullPages = Math.floor(seeded.online / size);
-  const deepPage = Math.min(cfg.deepPage, fullPages);
-  if (deepPage < 2) throw new Error(`only ${seeded.online} online articles: not enough for two pages of ${size}`);
-  t0 = performance.now();
-  let cursor: string | null = null;
-  for (let page = 1; page < deepPage; page++) {
-    const { json }: { json: ArticlePage } = await getJson<ArticlePage>(
-      server.url,
-      `/v1/articles?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    if (json.items.length !== size || !json.nextCursor)
-      throw new Error(`page ${page}: ${json.items.length} items, nextCursor ${json.nextCursor}`);
-    if (json.items.some((a) => a.status !== 'online'))
-      throw new Error(`page ${page} of the public list holds offline articles`);
-    cursor = json.nextCursor;
-  }
-  const walkSeconds = (performance.now() - t0) / 1000;
-  const computed = Buffer.from(onlineIds[(deepPage - 1) * size - 1] ?? '').toString('base64url');
-  if (computed !== cursor)
-    throw new Error(`the cursor reached by walking (${cursor}) is not the computed one (${computed})`);
-  const deepPath = `/v1/articles?limit=${size}&cursor=${cursor}`;
-  const deep = await getJson<ArticlePage>(server.url, deepPath);
-  if (deep.json.items[0]?.id !== onlineIds[(deepPage - 1) * size])
-    throw new Error(`page ${deepPage} does not start where expected`);
-  const deepPageResult = {
-    page: deepPage,
+  const { deepPath, result: deepPageResult } = await walkToDeepPage(server.url, {
+    onlineIds,
+    online: seeded.online,
+    size,
     requested: cfg.deepPage,
-    fullPages,
-    rowsBefore: (deepPage - 1) * size,
-    walkSeconds,
-    note:
-      deepPage < cfg.deepPage
-        ? `the public list has ${fullPages.toLocaleString('en')} full pages of ${size} (${seeded.online.toLocaleString('en')} online articles); page ${deepPage.toLocaleString('en')} is the deepest and its rows are the oldest in the table`
-        : null,
-  };
+  });
+  const deepPage = deepPageResult.page;
   log(
-    `walked ${(deepPage - 1).toLocaleString('en')} cursors to page ${deepPage.toLocaleString('en')} in ${t(walkSeconds)}; cursor matches the computed one`,
+    `walked ${(deepPage - 1).toLocaleString('en')} cursors to page ${deepPage.toLocaleString('en')} in ${t(deepPageResult.walkSeconds)}; cursor matches the computed one`,
   );
 
   // 4. Throughput, the four targets interleaved in rounds.
@@ -274,23 +188,8 @@ async function main(): Promise<void> {
     seconds: cfg.latencySeconds,
     warmupSeconds: cfg.warmup,
   })) as [Latency, Latency];
-  // Image serving: the original against a stored variant of it. The first
-  // request makes the variant (timed), the rest read it from storage.
-  const originalPath = `/static/uploadedImages/${imageFile}`;
-  const variantPath = `${originalPath}?w=${TARGET_WIDTH}`;
-  const made = await get(server.url, variantPath);
-  if (made.status !== 200) throw new Error(`GET ${variantPath}: ${made.status} ${made.body.slice(0, 300)}`);
-  const cachedOnce = await get(server.url, variantPath);
-  log(
-    `variant made on first request in ${made.ms.toFixed(0)} ms; served from storage in ${cachedOnce.ms.toFixed(1)} ms`,
-  );
-  const imageRuns = await throughputRounds(
-    [
-      { key: 'original', origin: server.url, paths: [originalPath], pid: server.pid },
-      { key: 'variant', origin: server.url, paths: [variantPath], pid: server.pid },
-    ],
-    { connections: cfg.connections, seconds: cfg.seconds, warmupSeconds: cfg.warmup, rounds: cfg.rounds },
-  );
+  // Image serving: the original against a stored variant of it (images.ts).
+  const { made, cachedOnce, runs: imageRuns } = await measureImageServing(server, imageFile, cfg, log);
   closeClient();
 
   await baseline.stop();
@@ -330,62 +229,25 @@ async function main(): Promise<void> {
   const costBySize = await variantCostBySize({ iterations: opt.quick ? 3 : 5 });
   const images = { firstRequestMs: made.ms, cachedRequestMs: cachedOnce.ms, runs: imageRuns, codecs, costBySize };
 
-  // The Worker's CPU per public read and list page, cache miss and hit, against a bare Hono Worker
-  // (scripts/bench/workers.ts), with the Node servers stopped.
-  let workersError: unknown = null;
-  let workers: WorkersResult | undefined;
-  if (!opt['skip-workers']) {
-    try {
-      workers = await measureWorkers(
-        {
-          articles: cfg.workersArticles,
-          connections: cfg.connections,
-          // A Worker answers far fewer requests per second than the Node server, and a run counts only the
-          // answers completed in it: the quick run's 1 s rounds could end with none on a busy machine.
-          seconds: Math.max(cfg.seconds, 3 * cfg.rounds),
-          rounds: cfg.rounds,
-          warmup: Math.max(2, cfg.warmup),
-          pageSize: size,
-        },
-        tmp,
-        log,
-      );
-    } catch (err) {
-      workersError = err;
-    }
-  }
-
-  // 5. The Worker bundle, as `wrangler deploy --dry-run` builds it.
-  let bundleError: unknown = null;
-  let bundle: BundleResult | undefined;
-  if (!opt['skip-bundle']) {
-    log('wrangler deploy --dry-run');
-    const outdir = path.join(tmp, 'worker');
-    mkdirSync(outdir);
-    try {
-      await runCommand(path.join(root, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir], {
-        WRANGLER_SEND_METRICS: 'false',
-      });
-      const b = bundleSize(outdir);
-      if (b.files.length === 0) throw new Error(`wrangler wrote no .js or .wasm files to ${outdir}`);
-      bundle = { ...b, budget: BUDGET_BYTES };
-    } catch (err) {
-      bundleError = err;
-    }
-  }
-
-  // 6. The admin's JS before the login form is usable, on the editor route, and the media grid's
-  // bytes for 24 phone photos, in Chromium (scripts/bench/admin-bytes.ts, admin-budgets.ts).
-  let adminError: unknown = null;
-  let admin: AdminBytes | undefined;
-  if (!opt['skip-admin']) {
-    log('admin budgets: Chromium signs in on /login, opens the editor and the media grid');
-    try {
-      admin = await measureAdminBytes(opt.server ? { serverScript: serverBundle } : {});
-    } catch (err) {
-      adminError = err;
-    }
-  }
+  // With the Node servers stopped: the Workers rows, the Worker bundle, the admin's budgets (late-steps.ts).
+  const workers = await workersStep(
+    opt['skip-workers'],
+    {
+      articles: cfg.workersArticles,
+      connections: cfg.connections,
+      // A Worker answers far fewer requests per second than the Node server, and a run counts only the
+      // answers completed in it: the quick run's 1 s rounds could end with none on a busy machine.
+      seconds: Math.max(cfg.seconds, 3 * cfg.rounds),
+      rounds: cfg.rounds,
+      warmup: Math.max(2, cfg.warmup),
+      pageSize: size,
+      profileSeconds: Math.max(4, cfg.seconds * 0.8),
+    },
+    tmp,
+    log,
+  );
+  const bundle = await bundleStep(opt['skip-bundle'], tmp, log);
+  const admin = await adminStep(opt['skip-admin'], opt.server ? serverBundle : undefined, log);
 
   const results: BenchResults = {
     ...context,
@@ -398,18 +260,28 @@ async function main(): Promise<void> {
     drift,
     startup,
     images,
-    ...(bundle ? { bundle } : {}),
-    ...(admin ? { admin } : {}),
-    ...(workers ? { workers } : {}),
-    rows: goalRows({ runs, lat1, latDeep, deepPage, pageSize: size, bundle, images, admin, drift, startup, workers }),
+    ...(bundle.value ? { bundle: bundle.value } : {}),
+    ...(admin.value ? { admin: admin.value } : {}),
+    ...(workers.value ? { workers: workers.value } : {}),
+    rows: goalRows({
+      runs,
+      lat1,
+      latDeep,
+      deepPage,
+      pageSize: size,
+      bundle: bundle.value,
+      images,
+      admin: admin.value,
+      drift,
+      startup,
+      workers: workers.value,
+    }),
     totalSeconds: (performance.now() - began) / 1000,
   };
   console.log(`\n${formatReport(results)}`);
-  if (admin) console.log(formatAdminBytes(admin));
+  if (admin.value) console.log(formatAdminBytes(admin.value));
   if (opt.json) writeFileSync(path.resolve(opt.json), `${JSON.stringify(results, null, 2)}\n`);
-  if (workersError) throw workersError;
-  if (bundleError) throw bundleError;
-  if (adminError) throw adminError;
+  for (const failed of [workers, bundle, admin]) if (failed.error) throw failed.error;
 }
 
 main().then(

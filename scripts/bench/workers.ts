@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeClient, get, type Throughput, throughputRounds } from './lib/load.ts';
+import { Inspector } from './lib/inspector.ts';
+import { type IsolateRun, profiledRuns, topFrames } from './lib/isolate-cpu.ts';
+import { closeClient, get, type LoadTarget, type Throughput, throughputRounds } from './lib/load.ts';
 import { cleanupNow, installExitHandlers, trackTempDir } from './lib/processes.ts';
 import { seedDatabase } from './lib/seed.ts';
-import { startWranglerDev, type WranglerDev, wrangler } from './lib/wrangler-dev.ts';
+import { freshPaths, read } from './lib/worker-reads.ts';
+import { startWranglerDev, wrangler } from './lib/wrangler-dev.ts';
 
 /**
  * Workers (issue 17): the CPU time the real Worker spends per public read
@@ -34,6 +37,8 @@ export type WorkersKey =
 export interface WorkersResult {
   articles: number;
   runs: Record<WorkersKey, Throughput>;
+  /** The Worker isolate's own CPU per request, from V8 profiles (lib/isolate-cpu.ts). */
+  isolate: Record<WorkersKey, IsolateRun>;
   bytes: { single: number; list: number };
 }
 
@@ -44,43 +49,10 @@ export interface WorkersConfig {
   rounds: number;
   warmup: number;
   pageSize: number;
-}
-
-/** The route the Worker's access line names for a request: `/*` when a cache hit answered before routing. */
-async function routeOf(w: WranglerDev, requestId: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    for (const line of readFileSync(w.logFile, 'utf8').split('\n')) {
-      if (!line.includes(requestId) || !line.includes('"message":"request"')) continue;
-      const json = line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1);
-      return (JSON.parse(json) as { route: string }).route;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no access line for request ${requestId} in ${w.logFile}`);
-}
-
-/** GET that must answer 200; its body and the route the Worker's access line names. */
-async function read(w: WranglerDev, p: string): Promise<{ body: string; route: string }> {
-  const res = await get(w.url, p);
-  if (res.status !== 200) throw new Error(`Worker GET ${p}: ${res.status} ${res.body.slice(0, 300)}`);
-  const id = res.headers['x-request-id'];
-  if (typeof id !== 'string') throw new Error(`Worker GET ${p}: no X-Request-Id`);
-  return { body: res.body, route: await routeOf(w, id) };
-}
-
-/** Paths nobody asked for yet, one per request; running out would turn misses into hits. */
-function freshPaths(paths: string[], what: string) {
-  let next = 0;
-  return {
-    fresh: () => paths[next++ % paths.length]!,
-    check() {
-      if (next > paths.length)
-        throw new Error(
-          `${what}: ${next} requests but ${paths.length} distinct URLs, so some were cache hits; seed more (--workers-articles)`,
-        );
-    },
-  };
+  /** Seconds of profiled runs per target, over all rounds (isolate CPU). */
+  profileSeconds: number;
+  /** Bundle the Worker unminified, so that a profile's frames have names (`--profile`). */
+  readableFrames?: boolean;
 }
 
 export async function measureWorkers(
@@ -126,6 +98,7 @@ export async function measureWorkers(
       // Kept for the whole run: an entry that expired mid-run would make a hit a miss.
       '--var',
       'PUBLIC_CACHE_SECONDS:3600',
+      ...(cfg.readableFrames ? ['--minify=false'] : []),
     ],
     logFile: path.join(dir, 'worker.log'),
     readyPath: '/readyz',
@@ -203,27 +176,35 @@ export async function measureWorkers(
   log(
     `Workers: load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
   );
-  const runs = await throughputRounds<WorkersKey>(
-    [
-      { key: 'bareSingle', origin: bare.url, paths: singlePaths, pid: bare.workerPid },
-      { key: 'bareList', origin: bare.url, paths: [listPath], pid: bare.workerPid },
-      { key: 'cacheApiSingle', origin: bare.url, paths: [`/cache-api${singlePaths[0]}`], pid: bare.workerPid },
-      { key: 'cacheApiList', origin: bare.url, paths: [`/cache-api${listPath}`], pid: bare.workerPid },
-      { key: 'singleHit', origin: worker.url, paths: singlePaths, pid: worker.workerPid },
-      { key: 'singleMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: singleMiss.fresh },
-      { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
-      { key: 'listMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: listMiss.fresh },
-    ],
-    {
-      connections: cfg.connections,
-      seconds: cfg.seconds,
-      warmupSeconds: cfg.warmup,
-      rounds: cfg.rounds,
-      // A miss stores its answer after responding (waitUntil): that CPU belongs to the miss.
-      settleAfterEach: true,
-      onRun: (what) => process.stdout.isTTY && process.stdout.write(`\r\x1b[Kbench:   Workers ${what}`),
-    },
+  const targets: LoadTarget<WorkersKey>[] = [
+    { key: 'bareSingle', origin: bare.url, paths: singlePaths, pid: bare.workerPid },
+    { key: 'bareList', origin: bare.url, paths: [listPath], pid: bare.workerPid },
+    { key: 'cacheApiSingle', origin: bare.url, paths: [`/cache-api${singlePaths[0]}`], pid: bare.workerPid },
+    { key: 'cacheApiList', origin: bare.url, paths: [`/cache-api${listPath}`], pid: bare.workerPid },
+    { key: 'singleHit', origin: worker.url, paths: singlePaths, pid: worker.workerPid },
+    { key: 'singleMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: singleMiss.fresh },
+    { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
+    { key: 'listMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: listMiss.fresh },
+  ];
+  const onRun = (what: string) => process.stdout.isTTY && process.stdout.write(`\r\x1b[Kbench:   Workers ${what}`);
+  const runs = await throughputRounds<WorkersKey>(targets, {
+    connections: cfg.connections,
+    seconds: cfg.seconds,
+    warmupSeconds: cfg.warmup,
+    rounds: cfg.rounds,
+    // A miss stores its answer after responding (waitUntil): that CPU belongs to the miss.
+    settleAfterEach: true,
+    onRun,
+  });
+  // Apart from the rounds: the sampling profiler slows the process down, which would skew its CPU figures.
+  const bareInspector = await Inspector.open(bare.inspectorUrl);
+  const workerInspector = await Inspector.open(worker.inspectorUrl);
+  const isolate = await profiledRuns<WorkersKey>(
+    targets.map((t) => ({ ...t, inspector: t.origin === bare.url ? bareInspector : workerInspector })),
+    { connections: cfg.connections, seconds: cfg.profileSeconds, rounds: cfg.rounds, onRun },
   );
+  bareInspector.close();
+  workerInspector.close();
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
   singleMiss.check();
   listMiss.check();
@@ -236,6 +217,7 @@ export async function measureWorkers(
   return {
     articles: seeded.articles,
     runs,
+    isolate,
     bytes: { single: Buffer.byteLength(articleDoc), list: Buffer.byteLength(list.body) },
   };
 }
@@ -244,19 +226,45 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   installExitHandlers();
   const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-workers-')));
+  const readableFrames = process.argv.includes('--profile');
   const cfg: WorkersConfig = quick
-    ? { articles: 5_000, connections: 10, seconds: 6, rounds: 2, warmup: 2, pageSize: 20 }
-    : { articles: 20_000, connections: 10, seconds: 7.5, rounds: 3, warmup: 1.5, pageSize: 20 };
+    ? {
+        articles: 5_000,
+        connections: 10,
+        seconds: 6,
+        rounds: 2,
+        warmup: 2,
+        pageSize: 20,
+        profileSeconds: 4,
+        readableFrames,
+      }
+    : {
+        articles: 20_000,
+        connections: 10,
+        seconds: 7.5,
+        rounds: 3,
+        warmup: 1.5,
+        pageSize: 20,
+        profileSeconds: 6,
+        readableFrames,
+      };
   measureWorkers(cfg, tmp, (m) => process.stdout.write(`bench: ${m}\n`)).then(
     (w) => {
       const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest ?? Number.NaN;
-      for (const [k, r] of Object.entries(w.runs) as [WorkersKey, Throughput][]) {
-        const base = k.startsWith('single') ? cpu('bareSingle') : k.startsWith('list') ? cpu('bareList') : null;
+      const own = (k: WorkersKey) => w.isolate[k].usPerRequest;
+      const baseOf = (k: WorkersKey) =>
+        k.startsWith('single') ? 'bareSingle' : k.startsWith('list') ? 'bareList' : null;
+      const ratio = (v: number, b: number | null) => (b === null ? '' : ` ×${(v / b).toFixed(2)}`);
+      console.log('target           req/s   process CPU/request (vs bare)   isolate CPU/request (vs bare, samples)');
+      for (const k of Object.keys(w.runs) as WorkersKey[]) {
+        const b = baseOf(k);
         console.log(
-          `${k.padEnd(15)} ${Math.round(r.rps).toString().padStart(6)} req/s  ${cpu(k).toFixed(0).padStart(6)} µs CPU/request` +
-            (base === null ? '' : `  ×${(cpu(k) / base).toFixed(2)} the bare Worker's`),
+          `${k.padEnd(15)} ${Math.round(w.runs[k].rps).toString().padStart(6)}   ${cpu(k).toFixed(0).padStart(6)} µs${ratio(cpu(k), b && cpu(b)).padEnd(8)}` +
+            `              ${own(k).toFixed(1).padStart(7)} µs${ratio(own(k), b && own(b)).padEnd(8)} (${w.isolate[k].samples} samples at ${w.isolate[k].intervalUs} µs)`,
         );
       }
+      if (readableFrames)
+        for (const k of Object.keys(w.isolate) as WorkersKey[]) console.log(`\n${k}:\n${topFrames(w.isolate[k])}`);
       cleanupNow();
       process.exit(0);
     },

@@ -114,7 +114,7 @@ export interface Throughput {
  * (`waitUntil`: storing a miss in the Cache API) goes on after the answers;
  * waiting for it counts it to the run that caused it, not to the next one.
  */
-async function settle(pid: number | undefined, maxMs = 15_000): Promise<void> {
+export async function settle(pid: number | undefined, maxMs = 15_000): Promise<void> {
   const until = Date.now() + maxMs;
   let quiet = 0;
   let last = cpuMs(pid);

@@ -150,6 +150,10 @@ export function formatReport(r: BenchResults): string {
     out.push(
       `Workers (wrangler dev, ${w.articles.toLocaleString('en')} articles in D1; answers ${kb(w.bytes.single)} and ${kb(w.bytes.list)}), req/s: ${each}.`,
     );
+    const profiled = Object.entries(w.isolate)
+      .map(([k, i]) => `${k} ${i.usPerRequest.toFixed(0)} µs (${i.samples} samples, ${i.intervalUs.toFixed(0)} µs)`)
+      .join(', ');
+    out.push(`Workers isolate CPU time per request (V8 profiles; samples, µs of CPU per sample): ${profiled}.`);
   }
   if (r.deepPage.note)
     out.push(`note: page ${r.deepPage.requested.toLocaleString('en')} was asked for, but ${r.deepPage.note}.`);

@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import esbuild from 'esbuild';
 import { v7 as uuidv7 } from 'uuid';
+import { importAppModule } from './app-module.ts';
 
 /**
  * Fills a SQLite database that the server has already migrated with
@@ -263,22 +260,9 @@ export function explainHotQueries(file: string): Record<string, string> {
  * The app's own renderer (core/content/render.ts, as every article write
  * stores its html), bundled from the TypeScript sources with esbuild.
  */
-export async function appRenderer(root: string): Promise<(body: string, format: string) => string> {
-  const out = path.join(root, 'node_modules/.cache/edge-cms-bench/render.mjs');
-  mkdirSync(path.dirname(out), { recursive: true });
-  await esbuild.build({
-    stdin: {
-      contents: "export { renderArticleHtml } from './worker/src/core/content/render.ts';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    outfile: out,
-    logLevel: 'error',
-  });
-  const { renderArticleHtml } = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);
+export async function appRenderer(): Promise<(body: string, format: string) => string> {
+  const { renderArticleHtml } = await importAppModule<{
+    renderArticleHtml: (body: string, format: string) => string;
+  }>('render', "export { renderArticleHtml } from './worker/src/core/content/render.ts';");
   return renderArticleHtml;
 }

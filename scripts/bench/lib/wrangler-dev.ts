@@ -29,6 +29,8 @@ export interface WranglerDev {
   url: string;
   /** The workerd process that runs the Worker. */
   workerPid: number;
+  /** wrangler's DevTools inspector (its /json lists the Worker's socket; lib/isolate-cpu.ts). */
+  inspectorUrl: string;
   logFile: string;
   stop(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startWranglerDev({
   timeoutMs?: number;
 }): Promise<WranglerDev> {
   const port = await freePort();
+  const inspectorPort = await freePort();
   // wrangler bundles the repository's Worker into its .wrangler/tmp and removes that when stopped
   // gracefully; after a SIGKILL (Ctrl-C of the benchmark) the benchmark removes what appeared there.
   const bundles = path.join(root, '.wrangler/tmp');
@@ -115,7 +118,19 @@ export async function startWranglerDev({
   const out = openSync(logFile, 'a');
   const child = spawn(
     WRANGLER,
-    ['dev', ...args, '--ip', '127.0.0.1', '--port', String(port), '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      ...args,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-ip',
+      '127.0.0.1',
+      '--inspector-port',
+      String(inspectorPort),
+      '--show-interactive-dev-session=false',
+    ],
     { cwd: root, env: envFor(logFile), stdio: ['ignore', out, out], detached: true },
   );
   closeSync(out);
@@ -163,6 +178,7 @@ export async function startWranglerDev({
   return {
     url,
     workerPid: workers[0]!.pid,
+    inspectorUrl: `http://127.0.0.1:${inspectorPort}`,
     logFile,
     async stop() {
       if (child.exitCode === null) {

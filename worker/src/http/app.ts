@@ -10,12 +10,12 @@ import { securityHeaders } from './middleware/answer-headers.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
-import { edgeCaching } from './middleware/edge-cache.js';
+import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
 import { notFoundJson, onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { answerEarly, requestLog } from './middleware/request-log.js';
+import { answerEarly, answerEarlyAsync, requestLog } from './middleware/request-log.js';
 import { withSecurityHeaders } from './middleware/security-headers.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
@@ -115,6 +115,11 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl));
     const dispatch = app.fetch;
     app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
+  } else if (deps.edgeCache) {
+    // Workers: an edge-cache hit too, after its lookup (edge-cache.ts, earlyEdgeReads).
+    const early = answerEarlyAsync(deps, earlyEdgeReads(deps.edgeCache, caching.cacheControl));
+    const dispatch = app.fetch;
+    app.fetch = async (req, env, ctx) => (await early(req, env)) ?? dispatch(req, env, ctx);
   }
   return app;
 }

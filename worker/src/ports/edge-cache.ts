@@ -1,5 +1,8 @@
 import type { CachedAnswer } from './read-cache.js';
 
+/** A kept answer as the Cache API gives it back: the body is passed on as a stream, never read into a string. */
+export type EdgeHit = Omit<CachedAnswer, 'body'> & { body: ReadableStream<Uint8Array> | null };
+
 /**
  * Public reads kept in the data centre that served them (the Workers Cache
  * API). A write must make the next read miss in the data centre where it
@@ -13,7 +16,7 @@ export interface EdgeCache {
    * bookmark of the last write seen here (null when none is known), which
    * the read must be at least as fresh as.
    */
-  lookup(url: string): Promise<{ hit: CachedAnswer | undefined; generation: string; readAfter: string | null }>;
+  lookup(url: string): Promise<{ hit: EdgeHit | undefined; generation: string; readAfter: string | null }>;
   /** Keeps a public answer under the generation `lookup` gave (done after the response). */
   store(url: string, generation: string, answer: CachedAnswer): Promise<void>;
   /**

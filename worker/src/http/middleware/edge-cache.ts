@@ -50,6 +50,38 @@ function fileAnswer(hit: Response, req: Request, requestId: string): Response {
   return new Response(hit.body, { status: 200, headers });
 }
 
+type Lookup = Awaited<ReturnType<EdgeCache['lookup']>>;
+
+/** A miss the early lookup found, for `edgeCaching` to store under instead of asking the Cache API again. */
+const missed = new WeakMap<Request, Lookup>();
+
+/**
+ * An anonymous GET's cache hit answered before the app runs: no routing,
+ * request scope or middleware, which a hit does not need (its answer
+ * carries the headers every answer gets, as on Node's read cache:
+ * `earlyCachedReads`); request-log.ts `answerEarlyAsync` gives the id and
+ * the access line. Only for requests without an Origin (their CORS headers
+ * are the middleware's) and not for kept images (`edgeCaching` answers
+ * those). A miss goes on to the app, which stores under the generation
+ * found here.
+ */
+export function earlyEdgeReads(
+  edgeCache: EdgeCache,
+  cacheControl: string,
+): (req: Request, requestId: () => string) => Promise<Response | undefined> {
+  const answer = cachedAnswerer(cacheControl);
+  return async (req, requestId) => {
+    const headers = req.headers;
+    if (req.method !== 'GET' || headers.has('authorization') || headers.has('origin')) return undefined;
+    const key = keyOf(req.url);
+    if (edgeCache.keepsFiles && key.slice(key.indexOf('/', 1)).startsWith(FILES)) return undefined;
+    const found = await edgeCache.lookup(key);
+    if (found.hit) return answer(found.hit, req, requestId());
+    missed.set(req, found);
+    return undefined;
+  };
+}
+
 export function edgeCaching(deps: EdgeDeps): MiddlewareHandler<AppEnv> {
   const answer = cachedAnswerer(deps.cacheControl);
   const { edgeCache, dbSessions } = deps;
@@ -65,7 +97,7 @@ export function edgeCaching(deps: EdgeDeps): MiddlewareHandler<AppEnv> {
       start = 'first-unconstrained';
       if (edgeCache) {
         const key = keyOf(req.url);
-        const found = file ? await edgeCache.lookupFile(key) : await edgeCache.lookup(key);
+        const found = missed.get(req) ?? (file ? await edgeCache.lookupFile(key) : await edgeCache.lookup(key));
         if (found.hit instanceof Response) return fileAnswer(found.hit, req, c.get('requestId'));
         if (found.hit) return answer(found.hit, req, c.get('requestId'));
         generation = found.generation;

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import type { EdgeHit } from '../../ports/edge-cache.js';
 import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
 import { noneMatch } from './public-read.js';
@@ -88,16 +89,24 @@ export function earlyCachedReads(
   };
 }
 
+/**
+ * A kept answer: its body as a string, as UTF-8 bytes (the read cache,
+ * ports/read-cache.ts) or as a stream (the edge cache, ports/edge-cache.ts).
+ */
+type AnyKept = CachedAnswer | KeptAnswer | EdgeHit;
+
 /** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
-export function cachedAnswerer(
-  cacheControl: string,
-): (hit: CachedAnswer | KeptAnswer, req: Request, requestId: string) => Response {
+export function cachedAnswerer(cacheControl: string): (hit: AnyKept, req: Request, requestId: string) => Response {
   const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
-  return (hit, req, requestId) =>
-    noneMatch(req.headers.get('if-none-match'), hit.etag)
-      ? new Response(null, { status: 304, headers: { ...common, ETag: hit.etag, 'X-Request-Id': requestId } })
-      : new Response(hit.body, {
-          status: 200,
-          headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': requestId },
-        });
+  return (hit, req, requestId) => {
+    if (noneMatch(req.headers.get('if-none-match'), hit.etag)) {
+      // A stream nobody will read is cancelled; a string or bytes need nothing.
+      if (hit.body instanceof ReadableStream) void hit.body.cancel();
+      return new Response(null, { status: 304, headers: { ...common, ETag: hit.etag, 'X-Request-Id': requestId } });
+    }
+    return new Response(hit.body, {
+      status: 200,
+      headers: { ...common, ETag: hit.etag, 'Content-Type': hit.contentType, 'X-Request-Id': requestId },
+    });
+  };
 }

@@ -69,17 +69,36 @@ export function answerEarly(
       requestId = requestIdOf(deps, req, env);
       return requestId;
     });
-    if (ready) {
-      deps.logger.info('request', {
-        requestId,
-        method: req.method,
-        route: '/*',
-        status: ready.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      });
-    }
+    if (ready) logEarly(deps, req, ready, requestId, started);
     return ready;
   };
+}
+
+/** `answerEarly` for an answer that needs I/O first (Workers: the Cache API). */
+export function answerEarlyAsync(
+  deps: RequestLogDeps,
+  early: (req: Request, requestId: () => string) => Promise<Response | undefined>,
+): (req: Request, env: unknown) => Promise<Response | undefined> {
+  return async (req, env) => {
+    const started = performance.now();
+    let requestId = '';
+    const ready = await early(req, () => {
+      requestId = requestIdOf(deps, req, env);
+      return requestId;
+    });
+    if (ready) logEarly(deps, req, ready, requestId, started);
+    return ready;
+  };
+}
+
+function logEarly(deps: RequestLogDeps, req: Request, ready: Response, requestId: string, started: number): void {
+  deps.logger.info('request', {
+    requestId,
+    method: req.method,
+    route: '/*',
+    status: ready.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  });
 }
 
 /**

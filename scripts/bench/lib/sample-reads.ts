@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { get, getJson, type LoadPath } from './load.ts';
+
+/** The parts of an article answer the benchmark checks. */
+interface OneArticle {
+  article?: { id: string; status: string };
+}
+
+/**
+ * The single reads of the throughput rounds: 200 online articles spread
+ * over the table, each read once and checked; their conditional requests
+ * when public reads carry an ETag (the 304 row, issue 17 item 1; checked to
+ * answer 304); and the baseline's document, the median-sized answer among
+ * them, written to `baseline.json` in `tmp`.
+ */
+export async function sampleReads(
+  origin: string,
+  onlineIds: readonly string[],
+  tmp: string,
+  log: (msg: string) => void,
+): Promise<{ sampleIds: string[]; notModified: LoadPath[]; docFile: string }> {
+  const n = Math.min(200, onlineIds.length);
+  const sampleIds = Array.from({ length: n }, (_, i) => onlineIds[Math.floor((i * onlineIds.length) / n)]!);
+  const answers: { json: OneArticle; bytes: number }[] = [];
+  const conditional: LoadPath[] = [];
+  for (const id of sampleIds) {
+    const { json, bytes, etag } = await getJson<OneArticle>(origin, `/v1/articles/${id}`);
+    if (json.article?.id !== id || json.article.status !== 'online')
+      throw new Error(`GET /v1/articles/${id}: unexpected answer`);
+    answers.push({ json, bytes });
+    if (etag) conditional.push({ path: `/v1/articles/${id}`, headers: { 'If-None-Match': etag } });
+  }
+  const notModified = conditional.length === sampleIds.length ? conditional : [];
+  if (notModified.length > 0) {
+    const first = notModified[0] as Exclude<LoadPath, string>;
+    const res = await get(origin, first.path, first.headers);
+    if (res.status !== 304) throw new Error(`GET ${first.path} with If-None-Match: ${res.status}, not 304`);
+  } else log('public reads carry no ETag: the 304 row is left out');
+  answers.sort((a, b) => a.bytes - b.bytes);
+  const median = answers[Math.floor(answers.length / 2)];
+  if (!median) throw new Error('no online article to read');
+  const docFile = path.join(tmp, 'baseline.json');
+  writeFileSync(docFile, JSON.stringify(median.json));
+  return { sampleIds, notModified, docFile };
+}
