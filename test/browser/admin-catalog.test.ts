@@ -42,7 +42,7 @@ describe('admin sites and authors', () => {
     await page.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
     expect(await page.locator('#new-baseUrl').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#new-baseUrl-error').textContent()).toContain('http(s) URL');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-baseUrl');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('new-baseUrl');
 
     await page.getByLabel('Base URL').fill('https://example.com');
     await page.getByLabel('Description (optional)').fill('The main one.');

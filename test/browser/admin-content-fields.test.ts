@@ -78,7 +78,7 @@ describe('admin editor: slug, excerpt and feature image', () => {
       .getByRole('alert')
       .getByText(/lower-case letters/)
       .waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content-slug');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('content-slug');
     await page.getByLabel('Slug', { exact: true }).fill('taken-slug');
     await save.click();
     await card

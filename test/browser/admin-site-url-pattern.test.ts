@@ -60,7 +60,7 @@ describe('admin site URL pattern', () => {
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.locator('#new-urlPattern-error').getByText(REFUSED).waitFor(POLL);
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-urlPattern');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('new-urlPattern');
     expect((await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items).toEqual([]);
     // The words at the field are the API's own 400 for that pattern, with the field's label for its key.
     const refused = await apiCall<{ error: { code: string; issues: { path: string; message: string }[] } }>(
