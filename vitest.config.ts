@@ -81,9 +81,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // One retry: full runs still show, each time, one or two different tests racing the app's
-          // client-side moves (see the session note). A test that fails twice still fails the run.
-          retry: 1,
         },
       },
     ],

@@ -56,7 +56,7 @@ describe('admin article list', () => {
     await page.getByLabel('Search articles').fill('apple');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(titles, POLL).toEqual(['Banana bread', 'Apple pie']);
-    expect(new URL(page.url()).search).toBe('?q=apple');
+    await expect.poll(() => new URL(page.url()).search, POLL).toBe('?q=apple');
     const states = await list.getByTestId('article-state').allTextContents();
     expect(states).toEqual(['Draft', 'Published']);
 
@@ -68,11 +68,12 @@ describe('admin article list', () => {
     await page.getByLabel('Site').selectOption({ label: 'Blog' });
     await page.getByLabel('Order').selectOption({ label: 'Title A–Z' });
     await expect.poll(titles, POLL).toEqual(['Apple pie', 'Cherry tart']);
-    expect(new URL(page.url()).searchParams.get('siteId')).toBe(siteId);
+    await expect.poll(() => new URL(page.url()).searchParams.get('siteId'), POLL).toBe(siteId);
     await page.getByLabel('Author').selectOption({ label: 'Ada Lovelace' });
     await expect.poll(titles, POLL).toEqual(['Apple pie']);
-    const address = new URL(page.url());
-    expect(Object.fromEntries(address.searchParams)).toEqual({ siteId, authorId, sort: 'title', order: 'asc' });
+    await expect
+      .poll(() => Object.fromEntries(new URL(page.url()).searchParams), POLL)
+      .toEqual({ siteId, authorId, sort: 'title', order: 'asc' });
 
     // A reload (or a shared link) shows the same list with the same controls.
     await page.reload();
@@ -82,7 +83,7 @@ describe('admin article list', () => {
     expect(await page.getByLabel('Order').inputValue()).toBe('title:asc');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
-    expect(new URL(page.url()).search).toBe('?sort=title&order=asc');
+    await expect.poll(() => new URL(page.url()).search, POLL).toBe('?sort=title&order=asc');
     expect((await titles())[0]).toBe('Apple pie');
     await expectNoSideScroll(page);
     await screenshots(page, 'article-list');

@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
-import {
-  apiCall,
-  type Cms,
-  createOwner,
-  expectNoProblems,
-  expectNoSideScroll,
-  newPage,
-  POLL,
-  screenshots,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { expectNoProblems, expectNoSideScroll, POLL, screenshots } from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 
 /** Sites and authors screens in Chromium against the real Node server. */
 describe('admin sites and authors', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, OWNER);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(OWNER);
 
   it('creates, validates, edits, pages and deletes sites; a site that articles use is refused with the reason', async () => {
-    const base = cms.server.url;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, OWNER);
+    const { page, problems } = await cms.signedInPage();
     await (await mainNav(page)).getByRole('link', { name: 'Sites' }).click();
     await page.getByRole('heading', { name: 'New site' }).waitFor(POLL);
     await page.getByText('No sites yet.').waitFor(POLL);
@@ -42,7 +22,7 @@ describe('admin sites and authors', () => {
     await page.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
     expect(await page.locator('#new-baseUrl').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#new-baseUrl-error').textContent()).toContain('http(s) URL');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-baseUrl');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('new-baseUrl');
 
     await page.getByLabel('Base URL').fill('https://example.com');
     await page.getByLabel('Description (optional)').fill('The main one.');
@@ -64,17 +44,12 @@ describe('admin sites and authors', () => {
     await edit.getByLabel('Description (optional)').fill('');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalog-status').getByText('Main site (renamed) was saved.').waitFor(POLL);
-    const saved = await apiCall<{ items: { name: string; description: string | null }[] }>(
-      cms.server,
-      'GET',
-      '/v1/sites',
-      token,
-    );
+    const saved = await cms.api<{ items: { name: string; description: string | null }[] }>('GET', '/v1/sites');
     expect(saved.body.items[0]).toMatchObject({ name: 'Main site (renamed)', description: null });
 
     // An article on that site: deleting the site is refused with the API's 409, explained.
     const siteId = (saved.body.items[0] as unknown as { id: string }).id;
-    const art = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
+    const art = await cms.api<{ article: { id: string } }>('POST', '/v1/articles', {
       title: 'On the site',
       siteId,
     });
@@ -92,7 +67,7 @@ describe('admin sites and authors', () => {
 
     // Paging: 21 more sites, 20 on the first page, the rest by "Load more".
     for (let i = 1; i <= 21; i++) {
-      const r = await apiCall(cms.server, 'POST', '/v1/sites', token, {
+      const r = await cms.api('POST', '/v1/sites', {
         name: `Site ${String(i).padStart(2, '0')}`,
         baseUrl: `https://s${i}.example.com`,
       });
@@ -114,9 +89,7 @@ describe('admin sites and authors', () => {
   });
 
   it('creates an author with a slug made from the name, edits it, and refuses to delete one that articles name', async () => {
-    const base = cms.server.url;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, OWNER);
+    const { page, problems } = await cms.signedInPage();
     await (await mainNav(page)).getByRole('link', { name: 'Authors' }).click();
     await page.getByRole('heading', { name: 'New author' }).waitFor(POLL);
 
@@ -143,22 +116,18 @@ describe('admin sites and authors', () => {
     await page.getByRole('alert').first().waitFor(POLL);
     expect(await list.locator('li').count()).toBe(2);
 
-    const authors = await apiCall<{ items: { id: string; name: string }[] }>(cms.server, 'GET', '/v1/authors', token);
+    const authors = await cms.api<{ items: { id: string; name: string }[] }>('GET', '/v1/authors');
     const ada = authors.body.items.find((a) => a.name === 'Ada Lovelace')!;
-    expect(
-      (await apiCall(cms.server, 'POST', '/v1/articles', token, { title: 'By Ada', authorIds: [ada.id] })).status,
-    ).toBe(201);
+    expect((await cms.api('POST', '/v1/articles', { title: 'By Ada', authorIds: [ada.id] })).status).toBe(201);
 
     await list.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
     const edit = page.getByRole('form', { name: 'Edit Ada Lovelace' });
     await edit.getByLabel('Avatar address (optional)').fill('https://example.com/ada.png');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalog-status').getByText('Ada Lovelace was saved.').waitFor(POLL);
-    const adaNow = await apiCall<{ author: { avatarUrl: string | null; slug: string } }>(
-      cms.server,
+    const adaNow = await cms.api<{ author: { avatarUrl: string | null; slug: string } }>(
       'GET',
       `/v1/authors/${ada.id}`,
-      token,
     );
     expect(adaNow.body.author).toMatchObject({ avatarUrl: 'https://example.com/ada.png', slug: 'ada-lovelace' });
 

@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JPEG_400x300 } from '../support/images.js';
-import {
-  apiCall,
-  type Cms,
-  createOwner,
-  editorSettings,
-  expectNoProblems,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { editorSettings, expectNoProblems, POLL } from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 
@@ -25,24 +16,15 @@ interface Article {
 
 /** The editor's slug, excerpt and feature image card (content-fields.tsx), in Chromium against the real Node server. */
 describe('admin editor: slug, excerpt and feature image', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, OWNER);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(OWNER);
 
-  const read = async (id: string) =>
-    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const read = (id: string) => cms.stored<Article>(id);
 
   it('checks the slug, shows a taken one in words, saves all three, and the editor keeps saving', async () => {
     const base = cms.server.url;
-    await apiCall(cms.server, 'POST', '/v1/articles', token, { title: 'Other', slug: 'taken-slug' });
+    await cms.api('POST', '/v1/articles', { title: 'Other', slug: 'taken-slug' });
     const art = (
-      await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, {
+      await cms.api<{ article: Article }>('POST', '/v1/articles', {
         title: 'Cards and lists',
         body: 'The first words of the text.',
       })
@@ -52,15 +34,13 @@ describe('admin editor: slug, excerpt and feature image', () => {
     form.append('file', new Blob([JPEG_400x300 as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), 'cover.jpg');
     const uploaded = await fetch(`${base}/v1/articles/${art.id}/images`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${cms.token}` },
       body: form,
     });
     const cover = ((await uploaded.json()) as { image: { id: string; filename: string } }).image;
 
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, OWNER);
-    await page.goto(`${base}/articles/edit?id=${art.id}`);
-    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, art.id);
     await editorSettings(page);
     const card = page.getByTestId('content-fields');
     await card.waitFor(POLL);
@@ -78,7 +58,7 @@ describe('admin editor: slug, excerpt and feature image', () => {
       .getByRole('alert')
       .getByText(/lower-case letters/)
       .waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content-slug');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('content-slug');
     await page.getByLabel('Slug', { exact: true }).fill('taken-slug');
     await save.click();
     await card

@@ -1,18 +1,6 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiCall,
-  bodyText,
-  type Cms,
-  createOwner,
-  editorSettings,
-  expectNoProblems,
-  fillBody,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, editorSettings, expectNoProblems, fillBody, POLL } from './admin-helpers.js';
 
 const EMAIL = 'conflict-owner@example.com';
 
@@ -29,32 +17,17 @@ interface Article {
  * changed and asks about what both changed.
  */
 describe('admin editor and a version saved meanwhile', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
-  const stored = async (id: string) =>
-    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const stored = (id: string) => cms.stored<Article>(id);
   /** Editor A, elsewhere: a PATCH through the API while B's page is open. */
   const otherEditorSaves = async (id: string, body: Partial<Article>) =>
-    expect((await apiCall(cms.server, 'PATCH', `/v1/articles/${id}`, token, body)).status).toBe(200);
+    expect((await cms.api('PATCH', `/v1/articles/${id}`, body)).status).toBe(200);
   /** Editor B: a page opened before A saved. */
-  async function openStale(
-    title: string,
-  ): Promise<{ id: string; page: Page; problems: Awaited<ReturnType<typeof newPage>>['problems'] }> {
-    const { id } = (
-      await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })
-    ).body.article;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, cms.server.url, EMAIL);
-    await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
-    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+  async function openStale(title: string) {
+    const id = await cms.createArticle({ title, body: 'Old body.' });
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     expect(await bodyText(page)).toBe('Old body.');
     return { id, page, problems };
   }
@@ -104,9 +77,9 @@ describe('admin editor and a version saved meanwhile', () => {
   it('SEO: a stale save merges what only the other changed, shows what both changed, and saves the choice', async () => {
     const { id, page, problems } = await openStale('SEO on both sides');
     const seoOf = async () =>
-      (await apiCall<{ seo: Record<string, unknown> }>(cms.server, 'GET', `/v1/articles/${id}/seo`, token)).body.seo;
+      (await cms.api<{ seo: Record<string, unknown> }>('GET', `/v1/articles/${id}/seo`)).body.seo;
     const otherEditorSavesSeo = async (seo: Record<string, unknown>) =>
-      expect((await apiCall(cms.server, 'PUT', `/v1/articles/${id}/seo`, token, seo)).status).toBe(200);
+      expect((await cms.api('PUT', `/v1/articles/${id}/seo`, seo)).status).toBe(200);
     await editorSettings(page);
     const panel = page.getByTestId('seo-panel');
     await panel.getByLabel(/^Meta title/).waitFor(POLL);

@@ -1,17 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiCall,
-  bodyText,
-  type Cms,
-  createOwner,
-  expectNoProblems,
-  fillBody,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, expectNoProblems, fillBody, POLL, signIn } from './admin-helpers.js';
 
 const EMAIL = 'draft-merge-owner@example.com';
 
@@ -29,20 +19,11 @@ interface Article {
  * was made from.
  */
 describe('admin editor restores a local draft field by field', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
-  const stored = async (id: string) =>
-    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const stored = (id: string) => cms.stored<Article>(id);
   const otherEditorSaves = async (id: string, body: Partial<Article>) =>
-    expect((await apiCall(cms.server, 'PATCH', `/v1/articles/${id}`, token, body)).status).toBe(200);
+    expect((await cms.api('PATCH', `/v1/articles/${id}`, body)).status).toBe(200);
 
   /**
    * An article whose body was typed in a tab that never reached the server
@@ -50,13 +31,9 @@ describe('admin editor restores a local draft field by field', () => {
    * left in this browser. Returns the browser context that keeps it.
    */
   async function draftLeftBehind(title: string, body: string) {
-    const { id } = (
-      await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })
-    ).body.article;
-    const { context, page, problems } = await newPage(cms);
-    await signIn(page, cms.server.url, EMAIL);
-    await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
-    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    const id = await cms.createArticle({ title, body: 'Old body.' });
+    const { context, page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     await page.route(`**/v1/articles/${id}`, async (route) => {
       if (route.request().method() !== 'PATCH') await route.fallback();
     });

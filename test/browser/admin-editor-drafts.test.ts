@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
-import {
-  apiCall,
-  bodyText,
-  type Cms,
-  createOwner,
-  expectNoProblems,
-  fillBody,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, expectNoProblems, fillBody, POLL, signIn } from './admin-helpers.js';
 
 const EMAIL = 'drafts-owner@example.com';
 
@@ -27,30 +17,16 @@ interface Article {
  * publishing never throws away what was typed in the editor.
  */
 describe('admin editor keeps what was typed', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
-  const article = async (id: string) =>
-    (await apiCall<{ article: Article }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const article = (id: string) => cms.stored<Article>(id);
   const byTitle = async (title: string) =>
-    (await apiCall<{ items: Article[] }>(cms.server, 'GET', '/v1/articles?limit=100', token)).body.items.find(
-      (a) => a.title === title,
-    );
-  const created = async (title: string) =>
-    (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title, body: 'Old body.' })).body
-      .article;
+    (await cms.api<{ items: Article[] }>('GET', '/v1/articles?limit=100')).body.items.find((a) => a.title === title);
+  const created = (title: string) => cms.createArticle({ title, body: 'Old body.' });
 
   it('saves a new article before a link leaves it, and Back shows it again', async () => {
     const base = cms.server.url;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
+    const { page, problems } = await cms.signedInPage();
     await page.goto(`${base}/articles/new`);
     await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).fill('Left by the nav');
@@ -67,8 +43,7 @@ describe('admin editor keeps what was typed', () => {
 
   it('creates the draft from the first keystrokes, so images can be added at once', async () => {
     const base = cms.server.url;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
+    const { page, problems } = await cms.signedInPage();
     await page.goto(`${base}/articles/new`);
     await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await page.getByLabel('Title', { exact: true }).pressSequentially('Quick');
@@ -82,11 +57,9 @@ describe('admin editor keeps what was typed', () => {
   });
 
   it('autosaves an existing article, and Ctrl+S saves at once instead of the browser’s "Save page"', async () => {
-    const base = cms.server.url;
-    const { id } = await created('Autosaved');
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
-    await page.goto(`${base}/articles/edit?id=${id}`);
+    const id = await created('Autosaved');
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await fillBody(page, 'Saved without pressing anything.');
     await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved without pressing anything.');
@@ -108,8 +81,7 @@ describe('admin editor keeps what was typed', () => {
 
   it('asks before a reload while the server lacks changes, and offers the local draft back after a crash', async () => {
     const base = cms.server.url;
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
+    const { page, problems } = await cms.signedInPage();
     await page.goto(`${base}/articles/new`);
     // No title yet: nothing can be created, so it stays in this browser.
     await fillBody(page, 'Words that only this browser has.');
@@ -140,10 +112,9 @@ describe('admin editor keeps what was typed', () => {
 
   it('publishes what is in the editor: Publish saves first', async () => {
     const base = cms.server.url;
-    const { id } = await created('Publish me');
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
-    await page.goto(`${base}/articles/edit?id=${id}`);
+    const id = await created('Publish me');
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await fillBody(page, 'The body that goes online.');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();

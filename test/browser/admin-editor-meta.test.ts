@@ -132,7 +132,7 @@ describe('admin editor: site, authors, SEO', () => {
     await panel.getByRole('button', { name: 'Save SEO' }).click();
     await panel.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
     expect(await page.getByLabel(/^Canonical URL/).getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('seo-canonicalUrl');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('seo-canonicalUrl');
     await page.getByLabel(/^Canonical URL/).fill('https://blog.example.com/findable');
     await page.getByLabel(/^Social image/).fill('https://cdn.example.com/findable.png');
     await page.getByLabel('Ask search engines not to index this article (noindex)').check();

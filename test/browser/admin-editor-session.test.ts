@@ -1,19 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiCall,
-  bodyText,
-  type Cms,
-  createOwner,
-  expectNoProblems,
-  fillBody,
-  newPage,
-  PASSWORD,
-  POLL,
-  signIn,
-  startCms,
-  TOKEN_KEY,
-} from './admin-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, expectNoProblems, fillBody, newPage, PASSWORD, POLL, TOKEN_KEY } from './admin-helpers.js';
 
 const EMAIL = 'session-owner@example.com';
 
@@ -22,25 +10,10 @@ const EMAIL = 'session-owner@example.com';
  * the login page, and signing in lost the article's address).
  */
 describe('admin editor across an ended session', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
-  const create = async (title: string) =>
-    (
-      await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
-        title,
-        body: 'Old body.',
-      })
-    ).body.article.id;
-  const stored = async (id: string) =>
-    (await apiCall<{ article: { body: string } }>(cms.server, 'GET', `/v1/articles/${id}`, token)).body.article;
+  const create = (title: string) => cms.createArticle({ title, body: 'Old body.' });
+  const stored = (id: string) => cms.stored<{ body: string }>(id);
   /** What a token the server no longer accepts looks like to the admin: every call answers 401. */
   const endSession = (page: Page) =>
     page.evaluate((key) => sessionStorage.setItem(key, 'ended.session.token'), TOKEN_KEY);
@@ -48,9 +21,8 @@ describe('admin editor across an ended session', () => {
   it('signs in again in a dialog, on the same page, and the save goes through', async () => {
     const base = cms.server.url;
     const id = await create('Session ends');
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
-    await page.goto(`${base}/articles/edit?id=${id}`);
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await endSession(page);
     await fillBody(page, 'Typed while the session ended.');
@@ -71,9 +43,8 @@ describe('admin editor across an ended session', () => {
   it('after a reload with an ended session, signing in returns to the article and offers the text back', async () => {
     const base = cms.server.url;
     const id = await create('Reloaded after expiry');
-    const { page, problems } = await newPage(cms);
-    await signIn(page, base, EMAIL);
-    await page.goto(`${base}/articles/edit?id=${id}`);
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
     await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
     await endSession(page);
     await fillBody(page, 'Kept across the sign-in.');

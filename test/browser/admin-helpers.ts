@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { type BrowserProblems, launchChromium, watchProblems } from '../support/browser.js';
+import { type BrowserProblems, launchChromium, movedOn, watchProblems } from '../support/browser.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';
 
 /** The key the admin keeps its session token under (sessionStorage; see admin-qwik/src/lib/session.ts). */
@@ -75,17 +75,33 @@ export function expectNoProblems(problems: BrowserProblems, expected: ExpectedAn
   expect(problems.pageErrors).toEqual([]);
 }
 
-/** The newest e-mail link to `route` (`/verify`, `/reset-password`, `/accept-invite`) that the log mailer printed, as a path. */
+/**
+ * The newest e-mail link to `route` (`/verify`, `/reset-password`, `/accept-invite`) that the log mailer
+ * printed, to `to` when given, as a path. Each e-mail is one JSON line naming its recipient and links; a
+ * line is read whole, so an e-mail to someone else (or an earlier one, before `to`'s has been printed)
+ * is never taken for `to`'s.
+ */
 export function mailLink(server: ServerProcess, route: string, to?: string): string {
-  const out = server.output();
-  // The log mailer's JSON line names the recipient before the links.
-  const start = to ? out.lastIndexOf(`"to":${JSON.stringify(to)}`) : 0;
-  const links = [
-    ...out.slice(Math.max(0, start)).matchAll(new RegExp(`https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)`, 'g')),
-  ];
-  const last = links.at(-1);
-  if (!last) throw new Error(`no ${route} link in the server log:\n${out.slice(-2000)}`);
-  return last[1]!;
+  const pattern = new RegExp(`^https?://[^\\s"]*(${route}\\?code=[A-Za-z0-9_%.~-]+)$`);
+  const mails = server
+    .output()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const mail = JSON.parse(line) as { to?: unknown; links?: unknown };
+        return Array.isArray(mail.links) ? [{ to: mail.to, links: mail.links as unknown[] }] : [];
+      } catch {
+        return []; // not a log line (a chunk of something else on the same stream)
+      }
+    });
+  for (const mail of mails.reverse()) {
+    if (to !== undefined && mail.to !== to) continue;
+    for (const link of [...mail.links].reverse()) {
+      const m = typeof link === 'string' ? pattern.exec(link) : null;
+      if (m) return m[1]!;
+    }
+  }
+  throw new Error(`no ${route} link${to ? ` to ${to}` : ''} in the server log:\n${server.output().slice(-2000)}`);
 }
 
 export async function waitForMailLink(server: ServerProcess, route: string, to?: string): Promise<string> {
@@ -127,8 +143,9 @@ export async function signIn(page: Page, base: string, email: string, password =
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   // The navigation shows as soon as the session is kept, still on /login; the move to the
-  // dashboard then closes a phone's menu, so a caller that opened it at once would find it shut.
+  // dashboard then closes a phone's menu, so a caller that opened it before would find it shut.
   await page.waitForURL((url) => url.pathname !== '/login', POLL);
+  await movedOn(page, 'Sign in');
   await page.getByRole('navigation', { name: 'Main' }).waitFor(POLL);
 }
 
@@ -205,9 +222,11 @@ export async function editorSettings(page: Page, open = true): Promise<void> {
   if ((await toggle.getAttribute('aria-expanded')) === String(open)) return;
   if (open) await toggle.click();
   else await page.getByRole('button', { name: 'Close settings' }).click();
-  await page.locator(open ? '#editor-side[data-open]' : '#editor-side:not([data-open])').waitFor(POLL);
-  // The drawer slides (0.2 s): wait until it stands still, so clicks land where they aim.
-  await page.waitForTimeout(300);
+  const side = page.locator(open ? '#editor-side[data-open]' : '#editor-side:not([data-open])');
+  // Closed, it is hidden once it has slid out: 'visible' would only catch it during the slide.
+  await side.waitFor({ state: open ? 'visible' : 'attached', ...POLL });
+  // The drawer slides (a CSS transition): wait until it stands still, so clicks land where they aim.
+  await side.evaluate((el) => Promise.allSettled(el.getAnimations().map((a) => a.finished)));
 }
 
 /** The body editor once CodeMirror has replaced the plain textarea it starts as. */

@@ -1,20 +1,8 @@
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../admin-qwik/src/lib/format.js';
-import {
-  apiCall,
-  bodyText,
-  type Cms,
-  createOwner,
-  editorSettings,
-  expectNoProblems,
-  fillBody,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, editorSettings, expectNoProblems, fillBody, POLL } from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
@@ -49,37 +37,15 @@ interface StoredImage {
  * the choice is remembered; the wasm is fetched only when shrinking.
  */
 describe('admin image shrink before upload', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
   const storedImages = async (articleId: string) =>
-    (await apiCall<{ items: StoredImage[] }>(cms.server, 'GET', `/v1/articles/${articleId}/images`, token)).body.items;
-
-  /** A new article (through the API) open in the editor of a fresh signed-in page. */
-  async function openEditor(title: string, onPage?: (page: Page) => void) {
-    const created = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, { title });
-    const id = created.body.article.id;
-    const { page, problems } = await newPage(cms);
-    onPage?.(page);
-    await signIn(page, cms.server.url, EMAIL);
-    await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
-    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
-    await editorSettings(page);
-    await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
-    return { id, page, problems };
-  }
+    (await cms.api<{ items: StoredImage[] }>('GET', `/v1/articles/${articleId}/images`)).body.items;
 
   it('shrinks a 3000×2000 JPEG to 2560×1707 in the browser, and uploads the original when the box is unticked', async () => {
     const base = cms.server.url;
     const wasm: string[] = [];
-    const { id, page, problems } = await openEditor('Large pictures', (p) =>
+    const { id, page, problems } = await cms.openImages('Large pictures', (p) =>
       p.on('request', (req) => {
         if (new URL(req.url()).pathname.endsWith('.wasm')) wasm.push(new URL(req.url()).pathname);
       }),
@@ -131,7 +97,7 @@ describe('admin image shrink before upload', () => {
   });
 
   it('shrinks a large JPEG dropped onto the text too, before it is uploaded and inserted', async () => {
-    const { id, page, problems } = await openEditor('Dropped large picture');
+    const { id, page, problems } = await cms.openImages('Dropped large picture');
     await editorSettings(page, false);
     await fillBody(page, 'Intro.');
     const original = await bigJpeg();
@@ -158,7 +124,7 @@ describe('admin image shrink before upload', () => {
   });
 
   it('turns an EXIF-rotated JPEG upright while shrinking (the new file has no EXIF to do it)', async () => {
-    const { id, page, problems } = await openEditor('Rotated picture');
+    const { id, page, problems } = await cms.openImages('Rotated picture');
     // Stored 3000×2000, shown 2000×3000 (orientation 6: turn 90° clockwise).
     await page
       .locator('#image-file')
@@ -171,7 +137,7 @@ describe('admin image shrink before upload', () => {
 
   it('shrinks a wide WebP with libwebp (lossy, as on the server) and leaves a small PNG alone', async () => {
     const base = cms.server.url;
-    const { id, page, problems } = await openEditor('WebP picture');
+    const { id, page, problems } = await cms.openImages('WebP picture');
     const wide = await sharp({ create: { width: 3200, height: 800, channels: 3, background: '#3a7' } })
       .webp({ quality: 80 })
       .toBuffer();

@@ -40,7 +40,7 @@ describe('admin integrations', () => {
     // Checked before sending.
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('alert').getByText('Give the key a name (what uses it).').waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('key-name');
     await page.getByLabel('Name').fill('Static site build');
     await page.getByLabel(/^content:read/).uncheck();
     await page.getByRole('button', { name: 'Create key' }).click();

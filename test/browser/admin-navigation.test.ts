@@ -54,8 +54,13 @@ describe('admin navigation', () => {
     await page.evaluate(() => Object.assign(window, { stayed: true }));
     await (await mainNav(page)).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL(`${base}/sites`, POLL);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Sites');
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // The link clicked has the focus (and its text) until the heading takes it.
+    await expect
+      .poll(
+        () => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+        POLL,
+      )
+      .toBe('H1 Sites');
     await expect.poll(() => page.getByTestId('route-announcer').textContent(), POLL).toBe('Sites page');
     expect(await page.evaluate(() => 'stayed' in window)).toBe(true);
     await expect.poll(() => menu.getAttribute('aria-expanded'), POLL).toBe('false');

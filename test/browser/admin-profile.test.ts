@@ -47,7 +47,7 @@ describe('admin profile', () => {
     await page.getByLabel('New password again').fill(`${NEW_PASSWORD}!`);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('alert').getByText('The two new passwords differ.').waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('profile-confirm');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('profile-confirm');
     expect(await page.getByLabel('New password again').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('New password again').fill('short');
@@ -60,7 +60,7 @@ describe('admin profile', () => {
     await page.getByLabel('New password again').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('alert').getByText('The current password is wrong.').waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('profile-currentPassword');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('profile-currentPassword');
 
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();

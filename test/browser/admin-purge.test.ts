@@ -70,7 +70,7 @@ describe('admin media purge', () => {
     await page.getByLabel('Every (hours)').fill('0');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('A whole number of hours from 1 to 720.').waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('purge-intervalHours');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('purge-intervalHours');
     // (Not scheduled yet: the server's scheduler would purge on its next tick.)
     await page.getByLabel('Every (hours)').fill('48');
     await page.getByLabel('Scheduled runs only report (dry run)').check();

@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
-import {
-  apiCall,
-  type Cms,
-  createOwner,
-  expectNoProblems,
-  expectNoSideScroll,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { expectNoProblems, expectNoSideScroll, POLL } from './admin-helpers.js';
 
 const OWNER = 'owner@example.com';
 const REFUSED = 'Article URL pattern must be a path starting with / that holds {slug} once, e.g. /blog/{slug}';
@@ -21,21 +12,12 @@ interface SiteBody {
 
 /** A site's article URL pattern, set in the admin's Sites form, read back from the API, its feed and its sitemap. */
 describe('admin site URL pattern', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, OWNER);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(OWNER);
 
   const text = async (path: string) => (await fetch(`${cms.server.url}${path}`)).text();
 
   it('previews the link, refuses a bad pattern at its field, and feeds and sitemaps link by the saved one', async () => {
-    const { page, problems } = await newPage(cms);
-    await signIn(page, cms.server.url, OWNER);
+    const { page, problems } = await cms.signedInPage();
     await (await mainNav(page)).getByRole('link', { name: 'Sites' }).click();
     await page.getByRole('heading', { name: 'New site' }).waitFor(POLL);
     await page.getByText('No sites yet.').waitFor(POLL);
@@ -60,14 +42,12 @@ describe('admin site URL pattern', () => {
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.locator('#new-urlPattern-error').getByText(REFUSED).waitFor(POLL);
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-urlPattern');
-    expect((await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items).toEqual([]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('new-urlPattern');
+    expect((await cms.api<SiteBody>('GET', '/v1/sites')).body.items).toEqual([]);
     // The words at the field are the API's own 400 for that pattern, with the field's label for its key.
-    const refused = await apiCall<{ error: { code: string; issues: { path: string; message: string }[] } }>(
-      cms.server,
+    const refused = await cms.api<{ error: { code: string; issues: { path: string; message: string }[] } }>(
       'POST',
       '/v1/sites',
-      token,
       { name: 'News', baseUrl: 'https://news.example/', urlPattern: 'blog/{slug}' },
     );
     expect(refused.status).toBe(400);
@@ -81,18 +61,18 @@ describe('admin site URL pattern', () => {
       .toBe('An article with the slug my-article is linked as https://news.example/blog/my-article.html');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.getByTestId('catalog-status').getByText('News was created.').waitFor(POLL);
-    const created = (await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items;
+    const created = (await cms.api<SiteBody>('GET', '/v1/sites')).body.items;
     expect(created).toMatchObject([{ name: 'News', urlPattern: '/blog/{slug}.html' }]);
     const siteId = created[0]!.id;
 
     // An online article on the site: its feed and sitemap link it by the pattern.
-    const art = await apiCall<{ article: { id: string; slug: string } }>(cms.server, 'POST', '/v1/articles', token, {
+    const art = await cms.api<{ article: { id: string; slug: string } }>('POST', '/v1/articles', {
       title: 'Pattern post',
       siteId,
     });
     expect(art.status).toBe(201);
     const { id: articleId, slug } = art.body.article;
-    expect((await apiCall(cms.server, 'POST', `/v1/articles/${articleId}/publish`, token)).status).toBe(200);
+    expect((await cms.api('POST', `/v1/articles/${articleId}/publish`)).status).toBe(200);
     expect(await text(`/v1/sites/${siteId}/feed.xml`)).toContain(`<link>https://news.example/blog/${slug}.html</link>`);
     expect(await text(`/v1/sites/${siteId}/sitemap.xml`)).toContain(
       `<loc>https://news.example/blog/${slug}.html</loc>`,
@@ -112,9 +92,7 @@ describe('admin site URL pattern', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.locator(`#e-${siteId}-urlPattern-error`).getByText(REFUSED).waitFor(POLL);
     expect(await editField.getAttribute('aria-invalid')).toBe('true');
-    expect((await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items[0]?.urlPattern).toBe(
-      '/blog/{slug}.html',
-    );
+    expect((await cms.api<SiteBody>('GET', '/v1/sites')).body.items[0]?.urlPattern).toBe('/blog/{slug}.html');
 
     await edit.getByLabel('Base URL').fill('https://www.example.org');
     await editField.fill('/posts/{slug}');
@@ -123,9 +101,7 @@ describe('admin site URL pattern', () => {
       .toBe('An article with the slug my-article is linked as https://www.example.org/posts/my-article');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('catalog-status').getByText('News was saved.').waitFor(POLL);
-    expect((await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items[0]?.urlPattern).toBe(
-      '/posts/{slug}',
-    );
+    expect((await cms.api<SiteBody>('GET', '/v1/sites')).body.items[0]?.urlPattern).toBe('/posts/{slug}');
     expect(await text(`/v1/sites/${siteId}/feed.xml`)).toContain(`<link>https://www.example.org/posts/${slug}</link>`);
     expect(await text(`/v1/sites/${siteId}/sitemap.xml`)).toContain(`<loc>https://www.example.org/posts/${slug}</loc>`);
 
@@ -134,10 +110,7 @@ describe('admin site URL pattern', () => {
     await edit.getByLabel('Article URL pattern (optional)').fill('');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(
-        async () => (await apiCall<SiteBody>(cms.server, 'GET', '/v1/sites', token)).body.items[0]?.urlPattern,
-        POLL,
-      )
+      .poll(async () => (await cms.api<SiteBody>('GET', '/v1/sites')).body.items[0]?.urlPattern, POLL)
       .toBeNull();
     await page.getByTestId('catalog-status').getByText('News was saved.').waitFor(POLL);
     expect(await text(`/v1/sites/${siteId}/sitemap.xml`)).toContain(`<loc>https://www.example.org/${slug}</loc>`);

@@ -1,51 +1,19 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HTML, JPEG_400x300 } from '../support/images.js';
-import {
-  apiCall,
-  type Cms,
-  createOwner,
-  editorSettings,
-  expectNoProblems,
-  newPage,
-  POLL,
-  signIn,
-  startCms,
-} from './admin-helpers.js';
+import { ownerCms } from './admin-fixture.js';
+import { expectNoProblems, POLL } from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 
 /** The editor's uploads can be cancelled, and a failed one says why and offers Retry and Dismiss. */
 describe('admin uploads: cancel, failure, retry', () => {
-  let cms: Cms;
-  let token: string;
-  beforeAll(async () => {
-    cms = await startCms();
-    token = await createOwner(cms.server, EMAIL);
-  });
-  afterAll(async () => {
-    await cms?.stop();
-  });
+  const cms = ownerCms(EMAIL);
 
   const imageCount = async (id: string) =>
-    (await apiCall<{ items: unknown[] }>(cms.server, 'GET', `/v1/articles/${id}/images`, token)).body.items.length;
-
-  async function openEditor(page: Page): Promise<string> {
-    const created = await apiCall<{ article: { id: string } }>(cms.server, 'POST', '/v1/articles', token, {
-      title: 'Uploads',
-    });
-    const id = created.body.article.id;
-    await signIn(page, cms.server.url, EMAIL);
-    await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
-    await page.getByLabel('Title', { exact: true }).waitFor(POLL);
-    await editorSettings(page);
-    await page.getByRole('heading', { name: 'Images' }).waitFor(POLL);
-    return id;
-  }
+    (await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`)).body.items.length;
 
   it('cancels an upload under way: no bar, nothing stored; Retry sends it after all', async () => {
-    const { page, problems } = await newPage(cms);
-    const id = await openEditor(page);
+    const { id, page, problems } = await cms.openImages('Uploads');
     // A very slow uplink (the 5 KB file takes seconds): the upload is still going when Cancel is pressed.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
@@ -79,8 +47,7 @@ describe('admin uploads: cancel, failure, retry', () => {
   });
 
   it('shows a refused upload as failed with the reason, without a bar; Dismiss removes the row; the next file still goes', async () => {
-    const { page, problems } = await newPage(cms);
-    const id = await openEditor(page);
+    const { id, page, problems } = await cms.openImages('Uploads');
     await page.locator('#image-file').setInputFiles([
       { name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(HTML) },
       { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(JPEG_400x300) },

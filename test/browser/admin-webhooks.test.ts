@@ -50,7 +50,7 @@ describe('admin webhooks', () => {
       .getByRole('alert')
       .getByText(/Give the address that receives the events/)
       .waitFor(POLL);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('webhook-url');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('webhook-url');
     await page.getByLabel('Address').fill(endpoint.url);
     await page.getByLabel(/^article\.published/).uncheck();
     await page.getByRole('button', { name: 'Create webhook' }).click();

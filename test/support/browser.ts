@@ -93,3 +93,13 @@ export async function mainNav(page: Page, timeout = 15_000): Promise<Locator> {
   }
   return nav;
 }
+
+/**
+ * Waits until the admin's client-side move away from the page headed `heading` has finished. The
+ * address changes before the new page renders (Qwik City sets it, then renders), and what follows
+ * the address, such as the phone menu closing after each move, runs with that render: once the old
+ * heading is gone it has run, so a menu opened now stays open.
+ */
+export async function movedOn(page: Page, heading: string, timeout = 15_000): Promise<void> {
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor({ state: 'detached', timeout });
+}

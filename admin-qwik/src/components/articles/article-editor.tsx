@@ -2,6 +2,7 @@ import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { deleteDraft } from '../../lib/draft-store';
+import { focusWhenShown } from '../../lib/focus-when-shown';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting } from '../../lib/shrink-setting';
@@ -51,11 +52,12 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     titleError.value = titleProblem(title);
   });
 
-  // The drawer (narrow screens) takes the focus when it opens and gives it back when it closes.
-  useVisibleTask$(({ track }) => {
+  // The drawer (narrow screens) takes the focus when it opens and gives it back when it closes. Opening
+  // waits for the drawer to be shown: this task can run before Qwik sets its `data-open` (lib/focus-when-shown.ts).
+  useVisibleTask$(({ track, cleanup }) => {
     const open = track(() => drawer.value);
     if (!toggle.value || getComputedStyle(toggle.value).display === 'none') return;
-    if (open) close.value?.focus();
+    if (open) cleanup(focusWhenShown(() => close.value));
     else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
       toggle.value.focus();
   });

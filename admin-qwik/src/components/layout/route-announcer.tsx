@@ -18,6 +18,13 @@ function whenHeading(frames: number, then: (h: HTMLElement | null) => void): voi
  * After a client-side navigation (not the first load), focus moves to the
  * new page's heading, so keyboard and screen reader users start reading
  * there, and a polite live region says which page this is.
+ *
+ * The heading can come frames later (a screen that loads first), so the
+ * focus moves only if nobody moved it meanwhile: still where the move left
+ * it (the link clicked) or on the body (that link went with the old page).
+ * Otherwise a user who had already opened a menu or tabbed into the new page
+ * lost their place; a full run of the browser tests saw it take the focus
+ * from the Activity screen's export menu and from a new API key's secret.
  */
 export const RouteAnnouncer = component$(() => {
   const loc = useLocation();
@@ -32,11 +39,14 @@ export const RouteAnnouncer = component$(() => {
         last.text = last.heading?.textContent ?? '';
         return;
       }
+      const before = document.activeElement;
       whenHeading(60, (heading) => {
         last.heading = heading;
         last.text = heading?.textContent ?? '';
+        const now = document.activeElement;
+        const untouched = now === before || now === null || now === document.body;
         if (heading && !heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-        (heading ?? document.getElementById('main'))?.focus();
+        if (untouched) (heading ?? document.getElementById('main'))?.focus();
         message.value = `${heading?.textContent?.trim() || document.title} page`;
       });
     },

@@ -1,4 +1,5 @@
 import { $, component$, type QRL, useSignal, useVisibleTask$ } from '@builder.io/qwik';
+import { focusWhenShown } from '../../lib/focus-when-shown';
 
 interface ConfirmButtonProps {
   /** The action, e.g. "Delete". */
@@ -26,9 +27,11 @@ export const ConfirmButton = component$((props: ConfirmButtonProps) => {
   // away it reported the button visible after it had been removed; dispatching to the detached element
   // threw inside the loader ("Cannot read properties of null (reading 'getAttribute')": it looks up the
   // element's container). The admin-editor-drafts Back test saw it in about half of its runs.
+  // The answer is rendered by the change that runs this task, possibly only in Qwik's next pass
+  // (lib/focus-when-shown.ts), so the focus waits for it.
   useVisibleTask$(
-    ({ track }) => {
-      if (track(() => armed.value)) yes.value?.focus();
+    ({ track, cleanup }) => {
+      if (track(() => armed.value)) cleanup(focusWhenShown(() => yes.value));
     },
     { strategy: 'document-ready' },
   );

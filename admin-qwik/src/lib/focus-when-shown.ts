@@ -1,0 +1,26 @@
+/**
+ * Moves the focus to `target()` as soon as it can take it; returns how to stop trying.
+ *
+ * A visible task can run before Qwik has applied the render its own change asked for: a signal set
+ * while a render is under way has its tasks run in that pass, but its bound attributes and newly
+ * rendered elements wait for the next one. An element that is not there yet, or still hidden (the
+ * editor's drawer is `visibility: hidden` until its `data-open` is set), does not take the focus, and
+ * the task is not run again. Seen in the editor's phone drawer: `focus()` on "Close settings" came a
+ * millisecond before the drawer's `data-open`, and the focus stayed on the toggle. So the focus is
+ * tried now, then again after each change to the page until it lands. The caller stops it from its
+ * task's cleanup (the state changed again, or the component went away).
+ */
+export function focusWhenShown(target: () => HTMLElement | null | undefined): () => void {
+  const attempt = (): boolean => {
+    const el = target();
+    if (!el?.isConnected) return false;
+    el.focus();
+    return document.activeElement === el;
+  };
+  if (attempt()) return () => {};
+  const observer = new MutationObserver(() => {
+    if (attempt()) observer.disconnect();
+  });
+  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true });
+  return () => observer.disconnect();
+}
