@@ -174,7 +174,7 @@ describe('admin editor for writing', () => {
 
 /** A PNG dropped or pasted onto the body, as the browser delivers it (a DataTransfer with a File). */
 async function dropOrPaste(page: Page, how: 'drop' | 'paste', name: string): Promise<void> {
-  await page.locator('#article-body').evaluate(
+  await page.locator('.cm-content#article-body').evaluate(
     (el, { how, name, bytes }) => {
       const dt = new DataTransfer();
       dt.items.add(new File([new Uint8Array(bytes)], name, { type: 'image/png' }));

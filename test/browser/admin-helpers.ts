@@ -238,8 +238,9 @@ async function readyBody(page: Page) {
 
 /** Replaces the article body, typed into the CodeMirror editor. */
 export async function fillBody(page: Page, text: string): Promise<void> {
-  await readyBody(page);
-  await page.locator('#article-body').fill(text);
+  const host = await readyBody(page);
+  // CodeMirror's own textbox: the plain textarea it replaces can still be in the page a moment longer.
+  await host.locator('.cm-content').fill(text);
 }
 
 /** The article body as the editor holds it (CodeMirror draws only the lines in view; its host has the text as `value`). */

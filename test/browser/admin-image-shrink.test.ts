@@ -102,7 +102,7 @@ describe('admin image shrink before upload', () => {
     await fillBody(page, 'Intro.');
     const original = await bigJpeg();
     // Dropped onto the body as the browser delivers it: a DataTransfer with the File.
-    await page.locator('#article-body').evaluate((el, b64) => {
+    await page.locator('.cm-content#article-body').evaluate((el, b64) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const dt = new DataTransfer();
       dt.items.add(new File([bytes], 'dropped-big.jpg', { type: 'image/jpeg' }));

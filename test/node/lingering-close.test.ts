@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { LINGER, LingeringResponse, lingeringSockets } from '../../worker/src/http/lingering-close.node.js';
+import { LINGER, LingeringResponse, lingeringSockets } from '../../worker/src/adapters/runtime/lingering-close.node.js';
 import { type FloodReply, floodRequest } from '../support/raw-flood.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';
 

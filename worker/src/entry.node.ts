@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { LingeringResponse } from './adapters/runtime/lingering-close.node.js';
 import { createApp } from './app/app.js';
 import { scheduledJobs } from './app/services.js';
 import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
-import { LingeringResponse } from './http/lingering-close.node.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
@@ -86,7 +86,7 @@ async function main() {
     },
   });
   // An answer given before the body has come (413, 401, …) closes gently, so
-  // that a client still sending still reads it (http/lingering-close.node.ts).
+  // that a client still sending still reads it (adapters/runtime/lingering-close.node.ts).
   const server = createServer({ ServerResponse: LingeringResponse }, listener);
   server.listen(settings.port, settings.host, () => {
     const { port } = server.address() as AddressInfo;

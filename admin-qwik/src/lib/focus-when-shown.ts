@@ -15,9 +15,11 @@ export function focusWhenShown(target: () => HTMLElement | null | undefined): ()
     const el = target();
     if (!el?.isConnected) return false;
     el.focus();
-    return document.activeElement === el;
+    return el.ownerDocument.activeElement === el;
   };
   if (attempt()) return () => {};
+  // Outside a browser (the component tests' DOM) there is nothing to watch.
+  if (typeof document === 'undefined' || typeof MutationObserver === 'undefined') return () => {};
   const observer = new MutationObserver(() => {
     if (attempt()) observer.disconnect();
   });
