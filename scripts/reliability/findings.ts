@@ -79,7 +79,7 @@ export const FINDINGS = [
   {
     status: 'fixed',
     what: 'A 300 MiB `POST /v1/articles` got no answer (`write EPIPE`): the server answered 413 from the Content-Length at once, then closed the socket with the unread body in its receive queue, so the kernel reset the connection and the client, still writing, lost the answer (13 of 30 in a loop; the 401 of an upload refused before it is read alike). Node closes a `Connection: close` answer at once and has no lingering close; @hono/node-server drains an unread body for 500 ms on keep-alive connections only. Found by step 6.',
-    fix: "`worker/src/http/lingering-close.node.ts`, the server's `ServerResponse` (`createServer({ ServerResponse })`): an answer that starts before the body has all come says `Connection: close`, half-closes after it and drops what still comes until the client closes, the body ends, 5 s or 64 MiB (about 0.1 s of CPU) have passed; at most 256 sockets linger at once.",
+    fix: "`worker/src/adapters/runtime/lingering-close.node.ts`, the server's `ServerResponse` (`createServer({ ServerResponse })`): an answer that starts before the body has all come says `Connection: close`, half-closes after it and drops what still comes until the client closes, the body ends, 5 s or 64 MiB (about 0.1 s of CPU) have passed; at most 256 sockets linger at once.",
     test: '`test/node/lingering-close.test.ts` — "answers a 300 MiB article with the whole 413 and its body, 20 times in a row", the same for an upload\'s 401, and the cut-off of a client that never stops sending, fast (byte bound) and slow (time bound); all fail without the fix',
   },
   {
