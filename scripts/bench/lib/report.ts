@@ -1,6 +1,7 @@
 /** The printed report: context, the table of ratios, and what explains them. */
 import type { AdminBytes } from '../admin-bytes.ts';
 import type { WorkersResult } from '../workers.ts';
+import type { DeepPageResult } from './deep-page.ts';
 import type { BenchRow, BundleResult, GoalInputs, ImageResults } from './goals.ts';
 import type { Latency } from './load.ts';
 
@@ -27,14 +28,7 @@ export interface BenchResults {
   server: string;
   seed: { articles: number; online: number; bodyBytesAvg: number; seconds: number };
   queryPlans: Record<string, string>;
-  deepPage: {
-    page: number;
-    requested: number;
-    fullPages: number;
-    rowsBefore: number;
-    walkSeconds: number;
-    note: string | null;
-  };
+  deepPage: DeepPageResult;
   runs: GoalInputs['runs'];
   latency: { page1: Latency; deep: Latency };
   drift: GoalInputs['drift'];
