@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { serveBenchApp } from './lib/serve-child.ts';
 
 /**
  * The benchmark's baseline: a bare Hono app on @hono/node-server, started the
@@ -11,7 +10,6 @@ import { Hono } from 'hono';
  * so that both servers serialise and send the same number of bytes. Nothing
  * else: no middleware, no database, no logging.
  */
-const port = Number(process.env.PORT);
 const docFile = process.env.BASELINE_DOC;
 if (!docFile) throw new Error('BASELINE_DOC is not set');
 const doc: unknown = JSON.parse(readFileSync(docFile, 'utf8'));
@@ -19,15 +17,4 @@ const doc: unknown = JSON.parse(readFileSync(docFile, 'utf8'));
 const app = new Hono();
 app.get('*', (c) => c.json(doc));
 
-// serve() makes a plain node:http server unless told otherwise.
-const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => {
-  process.stdout.write(`${JSON.stringify({ message: 'listening', port: info.port })}\n`);
-}) as Server;
-
-const stop = () => {
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBenchApp(app);

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const server = await startServer(serverOpts('the Node server'));
   log(`server pid ${server.pid} on ${server.url}`);
   // The same database without the in-process read cache, and the same rows on PostgreSQL.
-  const { uncached, pgServer } = await startUncachedServers({
+  const { uncached, floor, pgServer } = await startUncachedServers({
     serverOpts,
     dbFile,
     pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
@@ -160,6 +160,7 @@ async function main(): Promise<void> {
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
+      { key: 'floor', origin: floor.url, paths: singlePaths, pid: floor.pid },
       ...(notModified.length > 0
         ? [{ key: 'notModified' as const, origin: server.url, paths: notModified, pid: server.pid }]
         : []),
@@ -177,8 +178,7 @@ async function main(): Promise<void> {
 
   // Drift: one uninterrupted run per uncached read, last segment against the first.
   const drift = await driftRuns({ sqlite: uncached, pg: pgServer }, singlePaths, cfg, log);
-  await uncached.stop();
-  await pgServer?.stop();
+  for (const s of [uncached, floor, pgServer]) await s?.stop();
   await lateCleanup(); // drops the PostgreSQL schema
 
   log(

@@ -1,11 +1,17 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleFloorParts } from './lib/floor-parts.ts';
 import { copySeedToPostgres, createBenchSchema } from './lib/pg-copy.ts';
 import { type StartedServer, type StartServerOptions, startServer } from './lib/processes.ts';
 import type { BenchConfig } from './lib/report.ts';
 import { type Sustained, sustainedRun } from './lib/sustained.ts';
 
+const FLOOR_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-server.ts');
+
 /**
  * The reads without the in-process cache: the server on the seeded SQLite
- * file with PUBLIC_READ_CACHE=off, and the server on PostgreSQL holding the
+ * file with PUBLIC_READ_CACHE=off, the least such a read can cost on the
+ * same file (floor-server.ts), and the server on PostgreSQL holding the
  * same rows (a fresh schema, dropped at the end through `lateCleanups`).
  */
 export async function startUncachedServers({
@@ -21,10 +27,13 @@ export async function startUncachedServers({
   pgUrl: string | null;
   lateCleanups: (() => Promise<void>)[];
   log: (msg: string) => void;
-}): Promise<{ uncached: StartedServer; pgServer: StartedServer | undefined }> {
+}): Promise<{ uncached: StartedServer; floor: StartedServer; pgServer: StartedServer | undefined }> {
   const uncached = await startServer(serverOpts('the Node server, read cache off', { PUBLIC_READ_CACHE: 'off' }));
   log(`server without read cache pid ${uncached.pid} on ${uncached.url}`);
-  if (pgUrl === null) return { uncached, pgServer: undefined };
+  const floorOpts = serverOpts('the floor of an uncached read', { FLOOR_PARTS: await bundleFloorParts() });
+  const floor = await startServer({ ...floorOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
+  log(`floor server (floor-server.ts) pid ${floor.pid} on ${floor.url}`);
+  if (pgUrl === null) return { uncached, floor, pgServer: undefined };
   const pgSchema = await createBenchSchema(pgUrl).catch((err: Error) => {
     throw new Error(`PostgreSQL at --pg-url is not usable (${err.message}); pass --skip-pg to leave it out`);
   });
@@ -40,7 +49,7 @@ export async function startUncachedServers({
   );
   const pgServer = await startServer(serverOpts('the Node server on PostgreSQL', env));
   log(`server on PostgreSQL pid ${pgServer.pid} on ${pgServer.url}`);
-  return { uncached, pgServer };
+  return { uncached, floor, pgServer };
 }
 
 /** One uninterrupted run of uncached single reads per database, in 6 segments. */

@@ -13,6 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
  * `name`, and imported afresh on every call.
  */
 export async function importAppModule<T>(name: string, source: string): Promise<T> {
+  const out = await bundleAppModule(name, source);
+  return (await import(`${pathToFileURL(out).href}?t=${Date.now()}`)) as T;
+}
+
+/** `importAppModule`'s bundle, for a child process to import: its file URL. */
+export async function bundleAppModule(name: string, source: string): Promise<string> {
   const out = path.join(root, `node_modules/.cache/edge-cms-bench/${name}.mjs`);
   mkdirSync(path.dirname(out), { recursive: true });
   await esbuild.build({
@@ -24,5 +30,5 @@ export async function importAppModule<T>(name: string, source: string): Promise<
     outfile: out,
     logLevel: 'error',
   });
-  return (await import(`${pathToFileURL(out).href}?t=${Date.now()}`)) as T;
+  return out;
 }

@@ -46,7 +46,7 @@ export interface ImageResults {
 
 export interface GoalInputs {
   runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> &
-    Partial<Record<'singleUncached' | 'singlePg' | 'notModified', Throughput>>;
+    Partial<Record<'singleUncached' | 'floor' | 'singlePg' | 'notModified', Throughput>>;
   lat1: Latency;
   latDeep: Latency;
   deepPage: number;
@@ -138,6 +138,10 @@ export function goalRows({
       cpu('list'),
     ),
     ...uncached('singleUncached', 'SQLite'),
+    // The same read with nothing but its own work (floor-server.ts): how near the goal any server can come.
+    ...(runs.floor
+      ? [ratioRow('uncached read floor, SQLite', runs.floor.rps, baselineRps, null, 'req/s', true, cpu('floor'))]
+      : []),
     ...uncached('singlePg', 'PostgreSQL'),
     ...(runs.notModified
       ? [
