@@ -93,6 +93,15 @@ export function formatReport(r: BenchResults): string {
   out.push(
     `req/s per round (interleaved): baseline ${perRound('baseline')}; single ${perRound('single')}; list ${perRound('list')}; page ${r.deepPage.page.toLocaleString('en')} ${perRound('deepList')}${optional}.`,
   );
+  // CPU time per request × requests per second: the cores the server kept busy. A server well below the
+  // baseline's figure was waiting for the client (autocannon, on the other core), not for its own work.
+  const busy = (Object.keys(r.runs) as (keyof BenchResults['runs'])[])
+    .flatMap((k) => {
+      const t = r.runs[k];
+      return t?.cpuUsPerRequest == null ? [] : [`${k} ${((t.cpuUsPerRequest * t.rps) / 1e6).toFixed(2)}`];
+    })
+    .join(', ');
+  if (busy) out.push(`server CPU seconds per second under load: ${busy}.`);
   for (const [key, label] of [
     ['sqlite', 'SQLite'],
     ['pg', 'PostgreSQL'],
