@@ -8,7 +8,7 @@ import { serveBenchApp } from './lib/serve-child.ts';
  * bare baseline"), shown beside the goal row: a bare Hono app, started like
  * the baseline, that does only what the real answer needs — one prepared
  * SQLite read of the article with its author and tag links (the real
- * statement, written out), one of its tags, the app's own row → wire mapping
+ * statement, written out), one read of its tags, the app's own row → wire mapping
  * (`toArticle`, `toArticleDto`: the excerpt, the absolute links), the
  * answer's security headers and request id, a SHA-1 ETag and one JSON
  * access line per request through the app's logger, gathered per turn of
