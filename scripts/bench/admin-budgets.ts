@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Response } from 'playwright-core';
 import { makeSourceJpeg } from './images.ts';
 
 /**
- * Two of the admin's budgets (issue #15), measured in Chromium on the real
+ * Two of the admin's budgets, measured in Chromium on the real
  * Node server that scripts/bench/admin-bytes.ts starts:
  *
  * - **the editor route**: a signed-in editor opens an article in a fresh

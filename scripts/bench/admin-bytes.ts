@@ -23,9 +23,9 @@ import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './li
  *
  * Sizes are gzip level 9 of each body, the way bundle-size.ts counts the
  * Worker (the Node server itself sends them uncompressed; a proxy or CDN in
- * front compresses). Goal: ≤ 60 KiB before the form is usable (issue #6).
+ * front compresses). Goal: ≤ 60 KiB before the form is usable.
  * On the same server, admin-budgets.ts then measures the editor route's JS
- * and the media grid's bytes with 24 phone photos (issue #15).
+ * and the media grid's bytes with 24 phone photos.
  *
  *   node scripts/bench/admin-bytes.ts [--json FILE]   alone
  *   npm run bench                                      as one row of the benchmark

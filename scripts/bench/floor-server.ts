@@ -4,8 +4,8 @@ import type { FloorParts } from './lib/floor-parts.ts';
 import { serveBenchApp } from './lib/serve-child.ts';
 
 /**
- * The least an uncached article read can cost (issue 17's "≥ 0.35× the
- * bare baseline"), shown beside the goal row: a bare Hono app, started like
+ * The least an uncached article read can cost, shown beside
+ * the goal row: a bare Hono app, started like
  * the baseline, that does only what the real answer needs — one prepared
  * SQLite read of the article with its author and tag links (the real
  * statement, written out), one read of its tags, the app's own row → wire mapping

@@ -12,7 +12,7 @@ import { freshPaths, read } from './lib/worker-reads.ts';
 import { startWranglerDev, wrangler } from './lib/wrangler-dev.ts';
 
 /**
- * Workers (issue 17): the CPU time the real Worker spends per public read
+ * Workers: the CPU time the real Worker spends per public read
  * and per list page, on a cache miss and on a cache hit, against a bare
  * Hono Worker answering the same JSON (scripts/bench/workers-baseline.ts).
  * Both run under `wrangler dev` (local workerd, D1 in a temp directory);

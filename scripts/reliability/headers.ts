@@ -176,7 +176,7 @@ export async function crawlHeaders(
 
 /**
  * An anonymous read of the API or of an uploaded image may be used by pages
- * on other origins (issue #16): there `Cross-Origin-Resource-Policy` may be
+ * on other origins: there `Cross-Origin-Resource-Policy` may be
  * `cross-origin` (security-headers.ts, shareablePublicRead). The admin and
  * every request with credentials keep `same-origin`.
  */

@@ -18,7 +18,7 @@ const EMAIL = 'a11y-owner@example.com';
 const SCHEMES = ['light', 'dark'] as const;
 
 /**
- * Issue #15: every admin screen has zero accessibility violations (axe-core,
+ * Every admin screen has zero accessibility violations (axe-core,
  * WCAG 2.x A and AA rules) in light and in dark mode. Each screen is
  * checked once it has drawn what it loads (its heading is there and the
  * network is idle), with seeded content so lists, cards and the editor's

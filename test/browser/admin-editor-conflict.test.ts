@@ -12,7 +12,7 @@ interface Article {
 }
 
 /**
- * Issue #15, "stale saves overwrite others": the editor sends only what it
+ * Stale saves overwrite others: the editor sends only what it
  * changed, with If-Match; on a 412 it merges what only the other side
  * changed and asks about what both changed.
  */

@@ -12,7 +12,7 @@ interface Article {
 }
 
 /**
- * Issue #15: a draft this browser kept is offered back after the server's
+ * A draft this browser kept is offered back after the server's
  * article changed meanwhile. Restoring it brings back what the draft
  * changed, keeps what only the server changed, and puts what both changed
  * to the editor (the 412 flow's view), measured from the version the draft

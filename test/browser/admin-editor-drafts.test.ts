@@ -13,7 +13,7 @@ interface Article {
 }
 
 /**
- * Issue #15, "work that is lost today": leaving, reloading, crashing or
+ * Work that is lost today: leaving, reloading, crashing or
  * publishing never throws away what was typed in the editor.
  */
 describe('admin editor keeps what was typed', () => {

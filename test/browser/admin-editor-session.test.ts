@@ -6,7 +6,7 @@ import { bodyText, expectNoProblems, fillBody, newPage, PASSWORD, POLL, TOKEN_KE
 const EMAIL = 'session-owner@example.com';
 
 /**
- * Issue #15: an expired session dropped the text and the place (a 401 went to
+ * An expired session dropped the text and the place (a 401 went to
  * the login page, and signing in lost the article's address).
  */
 describe('admin editor across an ended session', () => {

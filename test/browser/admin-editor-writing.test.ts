@@ -17,7 +17,7 @@ import {
 
 const EMAIL = 'writer@example.com';
 
-/** Issue #15, writing: CodeMirror under the strict CSP, a toolbar and shortcuts, the page for the text. */
+/** Writing: CodeMirror under the strict CSP, a toolbar and shortcuts, the page for the text. */
 describe('admin editor for writing', () => {
   let cms: Cms;
   beforeAll(async () => {

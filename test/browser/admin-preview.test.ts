@@ -15,7 +15,7 @@ import {
 const EMAIL = 'preview-owner@example.com';
 
 /**
- * The editor's preview is the server's renderer (issue #15: the old one
+ * The editor's preview is the server's renderer (the old one
  * flattened nested lists, dropped tables and turned `#` into h2).
  */
 describe('admin article preview', () => {

@@ -44,7 +44,7 @@ const JSON_OPERATIONS = ROUTES.filter((op) => op.body).map((op) => ({
 /**
  * Every JSON route refuses a body over its limit with 413 while the body
  * streams in (MAX_JSON_BYTES; article writes MAX_ARTICLE_BYTES), before the
- * route buffers or parses it (issue #13: a 300 MiB registration took the
+ * route buffers or parses it (a 300 MiB registration took the
  * server to 1.3 GB).
  */
 export function runBodyLimitsApiContract(name: string, setup: () => Promise<ApiHarness>) {

@@ -19,7 +19,7 @@ const liveHeap = () => {
   return process.memoryUsage().heapUsed;
 };
 
-/** Issue #5: an export of 100,000 entries is streamed, never held in memory whole. */
+/** An export of 100,000 entries is streamed, never held in memory whole. */
 describe('activity export at scale (Node, NDJSON file)', () => {
   let api: NodeHarness;
   let owner: string;

@@ -14,7 +14,7 @@ async function until(check: () => boolean, ms = 5000) {
 }
 
 /**
- * Issue #13: cms.db, its -wal/-shm and activity.ndjson were created 0644 in
+ * cms.db, its -wal/-shm and activity.ndjson were created 0644 in
  * a 0755 directory (the database holds password hashes and every draft), and
  * a short or empty data/jwt-secret was used as the signing key.
  */

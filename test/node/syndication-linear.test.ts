@@ -8,7 +8,7 @@ const SIZE = 150_000;
 const repeat = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
 
 /**
- * Issue #13: a published body of 150,000 `[` made structured-data and
+ * A published body of 150,000 `[` made structured-data and
  * feed.xml take 8–13 s (nested-quantifier regular expressions over the whole
  * body). Measured as a ratio to the same answers for a plain body of the
  * same size, so the test checks the shape of the cost, not the machine.

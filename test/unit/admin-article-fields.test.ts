@@ -11,7 +11,7 @@ import { draftOnOffer, restoredDraft } from '../../admin-qwik/src/lib/draft-stor
 
 const base = { title: 'T', body: 'B', format: 'markdown' as const, siteId: 's1', authorIds: ['a', 'b'] };
 
-/** The editor sends only what changed (issue #15: a full record on each save reverted others' edits). */
+/** The editor sends only what changed (a full record on each save reverted others' edits). */
 describe('admin article fields', () => {
   it('names only the fields that changed', () => {
     expect(changedFields(base, base)).toEqual({});

@@ -10,8 +10,7 @@ interface OneArticle {
 /**
  * The single reads of the throughput rounds: 200 online articles spread
  * over the table, each read once and checked; their conditional requests
- * when public reads carry an ETag (the 304 row, issue 17 item 1; checked to
- * answer 304); and the baseline's document, the median-sized answer among
+ * when public reads carry an ETag (the 304 row; checked to answer 304); and the baseline's document, the median-sized answer among
  * them, written to `baseline.json` in `tmp`.
  */
 export async function sampleReads(

@@ -8,7 +8,7 @@ import type { Log, ReliabilityConfig, Section } from './step.ts';
 const bombs = await import('../../../test/support/decode-bombs.ts');
 const images = await import('../../../test/support/images.ts');
 
-/** The goals of issue #13, checked per input. */
+/** The decoding goals, checked per input. */
 export const DECODE_GOALS = { answerMs: 2000, healthzMs: 100, rssGrowthBytes: 50 * 2 ** 20 };
 const MiB = 2 ** 20;
 
@@ -207,7 +207,7 @@ const mib = (b: number | null | undefined) => (b === null || b === undefined ? '
 export function decodeSection(r: DecodeResult): Section {
   const g = DECODE_GOALS;
   const lines = [
-    `Goals (issue #13): every answer within ${g.answerMs / 1000} s, \`/healthz\` never slower than ${g.healthzMs} ms while an input is handled (asked back to back from a separate process), no 5xx, and the server's RSS back within ${g.rssGrowthBytes / MiB} MB of where it started. The server: the built bundle with its defaults (SQLite, local directory, 10 MiB uploads, render threads). RSS at the start (after one variant was made, so the render thread is up): ${mib(r.rssStart)} MiB.`,
+    `Goals: every answer within ${g.answerMs / 1000} s, \`/healthz\` never slower than ${g.healthzMs} ms while an input is handled (asked back to back from a separate process), no 5xx, and the server's RSS back within ${g.rssGrowthBytes / MiB} MB of where it started. The server: the built bundle with its defaults (SQLite, local directory, 10 MiB uploads, render threads). RSS at the start (after one variant was made, so the render thread is up): ${mib(r.rssStart)} MiB.`,
     '',
     '| kind | input | answer | ms | slowest /healthz ms | RSS after (MiB) | goals |',
     '|---|---|---|---|---|---|---|',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** An article's slug (issue #16): lower-case `a-z0-9-`, 1..200 characters. */
+/** An article's slug: lower-case `a-z0-9-`, 1..200 characters. */
 export const ARTICLE_SLUG_MAX = 200;
 const ARTICLE_SLUG = /^[a-z0-9-]+$/;
 

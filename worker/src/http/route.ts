@@ -198,7 +198,7 @@ export function queryNames(r: RouteDef): ReadonlySet<string> {
 }
 
 /**
- * Refuses a parameter the route does not declare, naming it (issue #16): a
+ * Refuses a parameter the route does not declare, naming it: a
  * misspelt or unsupported filter is an error, never silently a wider answer.
  */
 function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {

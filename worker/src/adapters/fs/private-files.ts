@@ -3,7 +3,7 @@ import { chmod, mkdir, open, stat } from 'node:fs/promises';
 /**
  * The data directory holds password hashes, every draft, the activity log
  * and the session key: nobody but the server's own user may read it,
- * whatever the process umask (issue #13 found 0644 files in a 0755 directory).
+ * whatever the process umask (an audit found 0644 files in a 0755 directory).
  */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;

@@ -6,7 +6,7 @@ import { LogLevel, WorkerMailer } from 'worker-mailer';
  * requires authentication, but no credentials found"). Many servers
  * advertise AUTH yet accept mail without it (relays on 587 for a trusted
  * network, development catchers), so with an SMTP_URL without credentials
- * every registration, invitation and reset was a 503 (issue #13).
+ * every registration, invitation and reset was a 503.
  *
  * Without credentials we skip AUTH, as SMTP clients generally do: the server
  * still decides, and one that wants AUTH refuses MAIL FROM (530), which the

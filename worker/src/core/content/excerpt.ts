@@ -1,6 +1,6 @@
 import type { ArticleFormat } from '../../features/articles/article.schema.js';
 
-/** The length of a derived excerpt (issue #16: "≤ 300 characters"). */
+/** The length of a derived excerpt ("≤ 300 characters"). */
 export const EXCERPT_LENGTH = 300;
 
 /**
@@ -19,7 +19,7 @@ const scanWindow = (max: number) => Math.max(8192, max * 32);
  * Cheap and linear by construction: the body is cut to a window first, then
  * read once from left to right, stopping as soon as `max` characters are
  * found. Regular expressions with nested quantifiers over the body took
- * seconds on 150,000 `[` (issue #13); here every look-ahead (the `>` of a tag,
+ * seconds on 150,000 `[`; here every look-ahead (the `>` of a tag,
  * the `]` and `)` of a link) is an indexOf whose answer is remembered, so a
  * character is never searched twice.
  */

@@ -5,7 +5,7 @@ import { JPEG_400x300 } from '../../../../test/support/images.js';
 
 type Json = Record<string, unknown>;
 
-/** Slugs, excerpts, rendered html and feature images of articles (issue #16), on every backend and workerd. */
+/** Slugs, excerpts, rendered html and feature images of articles, on every backend and workerd. */
 export function runArticleContentApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`article content API (${name})`, () => {
     let api: ApiHarness;

@@ -4,7 +4,7 @@ import type { ApiHarness, RequestOptions, TestResponse } from '../../../../test/
 import { runJobs } from '../../../../test/support/webhook-flows.js';
 
 /**
- * Optimistic concurrency (docs/api.md#optimistic-concurrency, issue #15): an
+ * Optimistic concurrency (docs/api.md#optimistic-concurrency): an
  * editor's read carries the article's ETag; every write honours If-Match and
  * answers 412 with the current version when it names none, having written
  * nothing; without If-Match writes are unconditional, as before.

@@ -6,7 +6,7 @@ import { PNG_1x1 } from '../../../../test/support/images.js';
 const SECRET_BODY = 'The draft nobody outside may read';
 
 /**
- * Writing is not reading (issue #13): a write answers only what the caller
+ * Writing is not reading: a write answers only what the caller
  * may read, and a patch that names no field changes nothing.
  */
 export function runWriteAnswersApiContract(name: string, setup: () => Promise<ApiHarness>) {

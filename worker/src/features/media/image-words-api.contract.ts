@@ -4,8 +4,8 @@ import type { ApiHarness } from '../../../../test/support/api-harness.js';
 import { PNG_1x1 } from '../../../../test/support/images.js';
 
 /**
- * Images keep their names and words (docs/api.md#media-library-variants-and-purge,
- * issue #15): the uploaded file's name, sanitised, as `originalName` and the
+ * Images keep their names and words (docs/api.md#media-library-variants-and-purge):
+ * the uploaded file's name, sanitised, as `originalName` and the
  * download name; `alt` and `caption`, set on upload or later, bounded; all of
  * them searchable with `?q=`.
  */

@@ -6,7 +6,7 @@ import { queryNames } from '../../http/route.js';
 
 const SOME_ID = '0190a000-0000-7000-8000-000000000000';
 
-/** Every route refuses a query parameter it does not declare, with 400 invalid_request naming it (issue #16). */
+/** Every route refuses a query parameter it does not declare, with 400 invalid_request naming it. */
 export function runStrictQueryApiContract(name: string, setup: () => Promise<ApiHarness>) {
   describe(`strict query strings (${name})`, () => {
     let api: ApiHarness;
