@@ -22,12 +22,21 @@ export interface Step<T> {
   error?: unknown;
 }
 
+/** A step that has not settled by then has hung somewhere (a socket, a child): it fails, and cleanup kills its children. */
+const STEP_DEADLINE_MS = 15 * 60_000;
+
 async function step<T>(skip: boolean | undefined, run: () => Promise<T>): Promise<Step<T>> {
   if (skip) return {};
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no result within ${STEP_DEADLINE_MS / 60_000} min`)), STEP_DEADLINE_MS);
+  });
   try {
-    return { value: await run() };
+    return { value: await Promise.race([run(), deadline]) };
   } catch (error) {
     return { error };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

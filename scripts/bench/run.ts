@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +64,11 @@ async function main(): Promise<void> {
   };
 
   const serverBundle = opt.server ? path.resolve(opt.server) : NODE_BUNDLE;
+  // The admin's files first: wrangler (the Workers rows, the bundle) serves them and the admin step measures them.
+  if (!(opt['skip-workers'] && opt['skip-bundle'] && opt['skip-admin'])) {
+    const admin = spawnSync(process.execPath, [path.join(root, 'scripts/build-admin.ts')], { stdio: 'inherit' });
+    if (admin.status !== 0) throw new Error('the admin build failed');
+  }
   if (!opt.server && (await buildNode())) log('built dist/node/server.mjs');
   const serverName = path.relative(root, serverBundle) || serverBundle;
 

@@ -36,7 +36,9 @@ export class Inspector {
 
   /** The Worker's socket as the inspector at `origin` lists it (`/json`, as DevTools finds it). */
   static async open(origin: string): Promise<Inspector> {
-    const targets = (await (await fetch(`${origin}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+    const targets = (await (await fetch(`${origin}/json`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+      webSocketDebuggerUrl: string;
+    }[];
     if (targets.length !== 1) throw new Error(`inspector ${origin}: expected one Worker, found ${targets.length}`);
     return Inspector.connect(targets[0]!.webSocketDebuggerUrl);
   }
@@ -47,7 +49,19 @@ export class Inspector {
     const Ws = WebSocket as unknown as new (u: string, o: { headers: Record<string, string> }) => WebSocket;
     const ws = new Ws(url, { headers: { Origin: 'http://127.0.0.1' } });
     return new Promise((resolve, reject) => {
-      ws.addEventListener('open', () => resolve(new Inspector(ws)), { once: true });
+      // A socket that neither opens nor fails would otherwise hold the benchmark forever.
+      const timer = setTimeout(() => {
+        ws.close();
+        reject(new Error(`inspector ${url}: not open within 10 s`));
+      }, 10_000);
+      ws.addEventListener(
+        'open',
+        () => {
+          clearTimeout(timer);
+          resolve(new Inspector(ws));
+        },
+        { once: true },
+      );
       ws.addEventListener('error', () => reject(new Error(`inspector: cannot connect to ${url}`)), { once: true });
       // miniflare's proxy takes one DevTools client at a time and closes any other at once.
       ws.addEventListener('close', (e) => reject(new Error(`inspector ${url} closed: ${e.code} ${e.reason}`)), {
