@@ -169,7 +169,8 @@ describe('admin articles and media', () => {
     await page.getByLabel('Format').selectOption('markdown');
     await editorSettings(page, false);
     await expect.poll(() => preview.textContent(), POLL).toContain('<iframe');
-    await page.waitForTimeout(300);
+    // The markdown preview is back in full (its one safe link drawn), then nothing in it may run.
+    await preview.getByRole('link', { name: 'fine' }).waitFor(POLL);
     await check();
     expectNoProblems(problems);
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, editorSettings, expectNoProblems, fillBody, POLL } from './admin-helpers.js';
+import {
+  bodyText,
+  editorSettings,
+  expectNoProblems,
+  fillBody,
+  POLL,
+  requestsWhileTimePasses,
+} from './admin-helpers.js';
 
 const EMAIL = 'conflict-owner@example.com';
 
@@ -27,6 +34,8 @@ describe('admin editor and a version saved meanwhile', () => {
   async function openStale(title: string) {
     const id = await cms.createArticle({ title, body: 'Old body.' });
     const { page, problems } = await cms.signedInPage();
+    // Time still flows; a test may also make it pass at once (requestsWhileTimePasses).
+    await page.clock.install();
     await cms.openEditor(page, id);
     expect(await bodyText(page)).toBe('Old body.');
     return { id, page, problems };
@@ -57,7 +66,7 @@ describe('admin editor and a version saved meanwhile', () => {
     expect(await conflict.getByTestId('conflict-body').getByTestId('mine').textContent()).toBe('Body by B.');
     // Nothing is sent while both are on screen, even when typing on.
     await fillBody(page, 'Body by B, still typing.');
-    await page.waitForTimeout(2_500);
+    expect(await requestsWhileTimePasses(page, 5_000)).toEqual([]);
     expect((await stored(id)).body).toBe('Body by A.');
     await conflict.getByRole('button', { name: 'Keep mine' }).click();
     await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body by B, still typing.');

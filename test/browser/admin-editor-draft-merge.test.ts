@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL, signIn } from './admin-helpers.js';
+import { bodyText, expectNoProblems, fillBody, POLL, requestsWhileTimePasses, signIn } from './admin-helpers.js';
 
 const EMAIL = 'draft-merge-owner@example.com';
 
@@ -63,6 +63,8 @@ describe('admin editor restores a local draft field by field', () => {
 
   async function reopen(context: BrowserContext, id: string) {
     const page = await context.newPage();
+    // Time still flows; a test may also make it pass at once (requestsWhileTimePasses).
+    await page.clock.install();
     await signIn(page, cms.server.url, EMAIL);
     await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
     const offer = page.getByTestId('draft-offer');
@@ -94,7 +96,7 @@ describe('admin editor restores a local draft field by field', () => {
     expect(await conflict.getByTestId('conflict-title').count()).toBe(0);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('New title by A');
     // Nothing is sent until the choice.
-    await page.waitForTimeout(2_500);
+    expect(await requestsWhileTimePasses(page, 5_000)).toEqual([]);
     expect((await stored(id)).body).toBe('Body by A.');
     await conflict.getByRole('button', { name: 'Keep mine' }).click();
     await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body from the draft.');

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
 import { type BrowserProblems, launchChromium, movedOn, watchProblems } from '../support/browser.js';
@@ -255,4 +255,27 @@ export async function showPreview(page: Page) {
   const preview = page.getByTestId('preview');
   await preview.waitFor(POLL);
   return preview;
+}
+
+/**
+ * Lets `ms` of the page's time pass at once, on the clock installed before
+ * the page loaded (`page.clock.install()`), and answers the `method`
+ * requests the page started meanwhile: how a test shows that nothing is sent
+ * while time passes, without sleeping through it.
+ */
+export async function requestsWhileTimePasses(page: Page, ms: number, method = 'PATCH'): Promise<string[]> {
+  const seen: string[] = [];
+  const onRequest = (r: Request) => {
+    if (r.method() === method) seen.push(r.url());
+  };
+  page.on('request', onRequest);
+  try {
+    await page.clock.runFor(ms);
+    // Work the timers queued behind promises (an autosave awaits its checks before it sends).
+    for (let i = 0; i < 5; i++) await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await page.clock.runFor(1);
+  } finally {
+    page.off('request', onRequest);
+  }
+  return seen;
 }

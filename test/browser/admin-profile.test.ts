@@ -81,7 +81,9 @@ describe('admin profile', () => {
     // Signing out from a page opened by a full load ends on the plain login page (no `?next=` back to it).
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${base}/login`, POLL);
-    await page.waitForTimeout(500);
+    // Once the sign-in form is there the page has settled on its address; no `?next=` was added meanwhile.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(POLL);
+    await page.getByLabel('Password').waitFor(POLL);
     expect(page.url()).toBe(`${base}/login`);
     await signIn(page, base, OWNER, NEW_PASSWORD);
     expect(await page.getByTestId('whoami').textContent()).toContain('Olive O.');
