@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * `npm run cms -- <command>`: the operator's command-line tool
- * (worker/src/entry.cli.ts; the README's "The operator's tool"). In a source checkout the
+ * (worker/src/entry.cli.ts; docs/self-hosting.md#the-operators-tool). In a source checkout the
  * Node bundle is built first when stale; in an unpacked release it is there.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -22,7 +22,7 @@ import type { Preparing, ReleaseRef, SupervisorState, Switching, UpdateMessage }
  * derived from it alone, so a kill -9 anywhere leaves one whole version
  * running once the supervisor is started again.
  */
-// `.env` fills in what the environment leaves unset (README "Configuration"),
+// `.env` fills in what the environment leaves unset (docs/configuration.md),
 // so the supervisor's health checks read the PORT and HOST the server will.
 if (existsSync('.env')) process.loadEnvFile('.env');
 

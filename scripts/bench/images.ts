@@ -171,7 +171,7 @@ export function seedImage(dbFile: string, uploadsDir: string, jpeg: Buffer): str
 }
 
 /**
- * What a variant costs by the original's size (the README's CPU figures for
+ * What a variant costs by the original's size (the CPU figures in docs/features.md for
  * the Workers plans): a 320 px JPEG, median of `iterations`, the app's codec
  * and sharp, from photo-like JPEGs of 0.3 to 12 MP, and a progressive 3 MP one.
  */

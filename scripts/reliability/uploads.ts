@@ -7,7 +7,7 @@ import { problemsOf } from './lib/verdict.ts';
  * Step 1b: hostile uploads. Each case says what must happen: `refused` (a 4xx
  * with the contract body, nothing stored), `either` (a 4xx, or stored and
  * safe: a truncated file whose header is whole is kept by design, see
- * README "Variants"), or `stored` (201, and then served
+ * docs/features.md, its Variants entry), or `stored` (201, and then served
  * only as the image type the bytes are, with nosniff, byte for byte). Client
  * file names must never reach the file system: after the run, no file may
  * exist outside the upload directory that was not there before.

@@ -16,7 +16,7 @@ import type { ApiHarness } from '../support/api-harness.js';
 import { nodeHarness } from '../support/node-harness.js';
 
 /**
- * What the README promises about API keys, checked over every route the app
+ * What docs/features.md promises about API keys, checked over every route the app
  * declares (ROUTES, which test/node/openapi.test.ts keeps equal to the
  * routes served) and every scope: a key gets past a route exactly when its
  * scope grants the route's permission, and whatever its scopes, never into

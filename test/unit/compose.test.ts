@@ -8,7 +8,7 @@ import { parseSettings } from '../../worker/src/config/settings.js';
 import { json, runtime, settingNames } from '../support/dockerfile.js';
 import { REPO_ROOT } from '../support/paths.js';
 
-/** compose.yaml, parsed and read against the settings, the README and the Dockerfile; `docker compose config` where Docker exists. */
+/** compose.yaml, parsed and read against the settings, docs/configuration.md and the Dockerfile; `docker compose config` where Docker exists. */
 describe('compose.yaml', () => {
   type Service = {
     build?: { context: string };
@@ -42,14 +42,14 @@ describe('compose.yaml', () => {
     expect(composeText).not.toMatch(/:latest\b|minio/);
   });
 
-  it('builds this Dockerfile and sets only settings the server reads, each one in the README table', () => {
+  it('builds this Dockerfile and sets only settings the server reads, each one in docs/configuration.md', () => {
     expect(cms.build?.context).toBe('.');
     const names = settingNames();
-    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Logs'));
+    const doc = readFileSync(path.join(REPO_ROOT, 'docs/configuration.md'), 'utf8');
+    const table = doc.slice(0, doc.indexOf('## Logs'));
     for (const k of Object.keys(cms.environment!)) {
       expect(names.has(k), `${k} is not in worker/src/config/settings.ts`).toBe(true);
-      expect(table, `${k} is not in README.md "Configuration"`).toMatch(new RegExp(`^\\|[^\\n]*\`${k}\``, 'm'));
+      expect(table, `${k} is not in docs/configuration.md`).toMatch(new RegExp(`^\\|[^\\n]*\`${k}\``, 'm'));
     }
   });
 

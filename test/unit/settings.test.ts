@@ -12,7 +12,7 @@ const problemsOf = (raw: Record<string, unknown>, target: 'node' | 'workers' = '
 };
 
 describe('parseSettings', () => {
-  it('gives the defaults of README.md#configuration on Node', () => {
+  it('gives the defaults of docs/configuration.md on Node', () => {
     expect(parseSettings({}, 'node')).toEqual({
       target: 'node',
       port: 8787,

@@ -15,7 +15,7 @@ import { buildNodeDeps } from './wiring/node.js';
  * operator's tool. Without --url it works on this installation directly,
  * with the server's own settings (environment, `.env`); with --url and an
  * owner's --token (or CMS_TOKEN) it calls a running server over HTTP, which
- * is how it reaches a Worker. The README ("The operator's tool") lists the commands.
+ * is how it reaches a Worker. docs/self-hosting.md#the-operators-tool lists the commands.
  */
 const USAGE = `usage: npm run cms -- <command> [options]
   users                                   list the accounts

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { parseIpRange } from '../contract/ip-address.js';
 
 /**
- * The one reader of the environment (README.md#configuration). Parsed once at
+ * The one reader of the environment (docs/configuration.md). Parsed once at
  * start-up into a typed object that is passed down; nothing else reads env.
  */
 

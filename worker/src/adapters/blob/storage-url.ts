@@ -1,5 +1,5 @@
 /**
- * Parses STORAGE_URL (README.md#configuration) at start-up. Errors are plain Errors
+ * Parses STORAGE_URL (docs/configuration.md) at start-up. Errors are plain Errors
  * naming the setting, because they stop the process before it serves; they
  * never repeat a secret.
  *

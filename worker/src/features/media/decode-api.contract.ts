@@ -34,7 +34,7 @@ const BOMBS: [string, () => Uint8Array, RegExp][] = [
 ];
 
 /**
- * Decoding is bounded (docs: README "Variants"): hostile files are refused
+ * Decoding is bounded (docs/features.md, its Variants entry): hostile files are refused
  * from their structure, before any decoder; the decoder gets only what the
  * checks passed; one render per variant at a time; a file the decoder failed
  * on is not tried again until the variant cache is cleared, on every store.

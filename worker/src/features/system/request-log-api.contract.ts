@@ -10,7 +10,7 @@ const records = (lines: string[]): LogRecord[] => lines.map((line) => JSON.parse
 const accessLines = (api: ApiHarness, requestId: string) =>
   records(api.logLines).filter((r) => r.message === 'request' && r.requestId === requestId);
 
-/** Request ids, access lines and LOG_LEVEL (README "Logs"): the same on both targets. */
+/** Request ids, access lines and LOG_LEVEL (docs/configuration.md#logs): the same on both targets. */
 export function runRequestLogApiContract(name: string, setup: SetupApi) {
   describe(`request ids and access lines (${name})`, () => {
     let api: ApiHarness;
