@@ -13,6 +13,7 @@ import { allow } from './middleware/auth.js';
 import { layers } from './middleware/layers.js';
 import { type CachePolicy, type PublicCaching, publicRead } from './middleware/public-read.js';
 import type { RateBudget, rateLimiting } from './middleware/rate-limit.js';
+import { isCampaignTag } from './query-policy.js';
 import { validate } from './validate.js';
 
 /**
@@ -200,6 +201,7 @@ export function queryNames(r: RouteDef): ReadonlySet<string> {
 /**
  * Refuses a parameter the route does not declare, naming it: a
  * misspelt or unsupported filter is an error, never silently a wider answer.
+ * Campaign tags (`utm_*`) are the exception: links carry them, routes ignore them.
  */
 function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
   const known = names.size === 0 ? 'this route takes none' : `known: ${[...names].join(', ')}`;
@@ -208,7 +210,7 @@ function strictQuery(names: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
     const start = url.indexOf('?');
     if (start !== -1) {
       for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
-        if (names.has(name)) continue;
+        if (names.has(name) || isCampaignTag(name)) continue;
         const message = `Unknown query parameter ${JSON.stringify(name)} (${known})`;
         throw new DomainError('invalid_request', message, [{ path: name, message }]);
       }

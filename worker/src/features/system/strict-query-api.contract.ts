@@ -44,6 +44,22 @@ export function runStrictQueryApiContract(name: string, setup: () => Promise<Api
       },
     );
 
+    it('ignores campaign tags (utm_*) on every route, and only those', async () => {
+      const tagged = 'utm_source=newsletter&utm_medium=email&utm_campaign=autumn';
+      const plain = await api.request(`/v1/articles/${articleId}`, { token: owner });
+      const withTags = await api.request(`/v1/articles/${articleId}?${tagged}`, { token: owner });
+      expect(withTags.status).toBe(200);
+      expect(await withTags.json()).toEqual(await plain.json());
+      const list = await api.request(`/v1/articles?limit=5&${tagged}`, { token: owner });
+      expect(list.status).toBe(200);
+      // Look-alikes are still unknown parameters.
+      for (const name of ['utm', 'utmsource', 'UTM_source']) {
+        const res = await api.request(`/v1/articles/${articleId}?${name}=x`, { token: owner });
+        expect(res.status).toBe(400);
+        expect((await errorOf(res)).message).toContain(name);
+      }
+    });
+
     it('still answers declared parameters, and nothing changed on refused writes', async () => {
       expect((await api.request('/v1/articles?limit=5&status=offline', { token: owner })).status).toBe(200);
       expect((await api.request(`/v1/articles/${articleId}`, { token: owner })).status).toBe(200);

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { EdgeHit } from '../../ports/edge-cache.js';
 import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
+import { withoutCampaignTags } from '../query-policy.js';
 import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -21,13 +22,14 @@ export const HIT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The host, then path and query as sent: the same URL, the same answer.
- * The host is part of it because answers link to the origin they were asked
- * at while PUBLIC_URL is unset. A path, so the edge cache can append it.
+ * The host, then path and query as sent, less campaign tags: the same URL,
+ * the same answer. The host is part of it because answers link to the origin
+ * they were asked at while PUBLIC_URL is unset. A path, so the edge cache can
+ * append it.
  */
 export const keyOf = (url: string) => {
   const start = url.indexOf('//') + 2;
-  return `/${url.slice(start)}`;
+  return `/${withoutCampaignTags(url.slice(start))}`;
 };
 
 /**
