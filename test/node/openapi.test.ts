@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,22 @@ describe('OpenAPI description', () => {
           }
         }
       }
+    }
+  });
+
+  it("passes Redocly's recommended rules with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
+    const errors = problems.filter((p) => p.severity === 'error');
+    expect(errors.map((p) => `${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`)).toEqual([]);
+  });
+
+  it('types integer query parameters as integers, and marks public operations as needing no credentials', () => {
+    const limit = document.paths['/v1/articles']!.get!.parameters!.find((p) => p.name === 'limit');
+    expect(limit?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    for (const r of ROUTES) {
+      const op = document.paths[r.path]![r.method]!;
+      expect(op.security, `${r.method} ${r.path}`).toEqual(r.allow === 'public' ? [] : [{ bearer: [] }]);
     }
   });
 

@@ -14,6 +14,8 @@ import { buildOpenApiDocument } from '../../worker/src/http/openapi.js';
 type Json = Record<string, unknown>;
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+  parameters?: { name: string; in: string; schema: Json }[];
+  security?: Record<string, string[]>[];
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;

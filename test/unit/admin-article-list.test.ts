@@ -27,9 +27,9 @@ describe('admin article list state ↔ the address and the API query', () => {
   });
 
   it('asks the API for the same list, with the cursor when there is one', () => {
-    expect(listQuery(DEFAULT_LIST, 20, null)).toEqual({ limit: '20' });
+    expect(listQuery(DEFAULT_LIST, 20, null)).toEqual({ limit: 20 });
     expect(listQuery({ ...DEFAULT_LIST, q: ' pie ', sort: 'updatedAt' }, 40, 'abc')).toEqual({
-      limit: '40',
+      limit: 40,
       q: 'pie',
       sort: 'updatedAt',
       cursor: 'abc',

@@ -2193,7 +2193,7 @@ export interface operations {
     getV1Activity: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
                 action?: string;
                 actorId?: string;
@@ -3169,7 +3169,7 @@ export interface operations {
     getV1UserInvite: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -3453,7 +3453,7 @@ export interface operations {
     getV1User: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -3753,7 +3753,7 @@ export interface operations {
     getV1ApiKeys: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -3956,7 +3956,7 @@ export interface operations {
     getV1Articles: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
                 status?: "online" | "offline";
                 siteId?: string;
@@ -4764,7 +4764,7 @@ export interface operations {
     getV1ArticlesByIdImages: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -5115,7 +5115,7 @@ export interface operations {
     getV1Sites: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -5481,7 +5481,7 @@ export interface operations {
     getV1Authors: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -5865,7 +5865,7 @@ export interface operations {
     getV1Tags: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -6388,7 +6388,7 @@ export interface operations {
     getV1MediaPurgeRuns: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -6523,7 +6523,7 @@ export interface operations {
     getV1Media: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
                 articleId?: string;
                 q?: string;
@@ -7002,7 +7002,7 @@ export interface operations {
     getStaticUploadedImagesByFilename: {
         parameters: {
             query?: {
-                w?: string;
+                w?: number;
                 format?: string;
                 download?: string;
             };
@@ -7439,7 +7439,7 @@ export interface operations {
     getV1Webhooks: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -7885,7 +7885,7 @@ export interface operations {
     getV1WebhooksByIdDeliveries: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;

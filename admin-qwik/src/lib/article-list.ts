@@ -80,7 +80,7 @@ export function listQuery(
 ): ApiQuery<'/v1/articles', 'get'> {
   const q = state.q.trim();
   return {
-    limit: String(limit),
+    limit,
     ...(q && { q }),
     ...(state.status && { status: state.status }),
     ...(state.siteId && { siteId: state.siteId }),

@@ -3,7 +3,7 @@
 import { type ApiAnswer, call, undescribed } from './typed-api';
 
 export async function typedApiCompiles(): Promise<void> {
-  const keys = await call('get', '/v1/api-keys', { query: { limit: '20' } });
+  const keys = await call('get', '/v1/api-keys', { query: { limit: 20 } });
   if (keys.ok) {
     const prefix: string = keys.data.items[0]!.prefix;
     void prefix;

@@ -11,7 +11,9 @@ export const PageQuerySchema = z.object({
     .transform(Number)
     .refine((n) => n <= 100, 'limit must be a whole number from 1 to 100')
     .optional()
-    .transform((n) => n ?? 20),
+    .transform((n) => n ?? 20)
+    // Described as the number it is (http/openapi.ts); checked as the text it arrives as.
+    .meta({ type: 'integer', minimum: 1, maximum: 100, default: 20 }),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, 'cursor is not one this server gave out')

@@ -21,9 +21,25 @@ const strip = (json: Json): Json => {
   return json;
 };
 
+/**
+ * A query parameter arrives as text and is checked as text (a pattern), but
+ * one declared `.meta({ type: 'integer', … })` is described as the number it
+ * stands for, so a generated client sends `limit: 5`, not `'5'`.
+ */
+const integerQuery = ({ jsonSchema }: { jsonSchema: Json }) => {
+  if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+};
+
 /** The schema of what a client sends: the input side of each zod schema. */
 const requestSchema = (schema: z.ZodType): Json =>
-  strip(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Json);
+  strip(
+    z.toJSONSchema(schema, {
+      io: 'input',
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      override: integerQuery,
+    }) as Json,
+  );
 
 /** Every schema with an id, as a component: the output side (what the server sends). */
 function components(): Record<string, Json> {
@@ -157,7 +173,8 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], version: Versi
       summary: r.summary,
       description: authText(r),
       tags: [r.tag],
-      ...(r.allow === 'public' ? {} : { security: [{ bearer: [] }] }),
+      // Public operations need no credentials (a token, when sent, may still show more, as docs/api.md says).
+      security: r.allow === 'public' ? [] : [{ bearer: [] }],
       parameters: parameters(r),
       ...(body && { requestBody: body }),
       responses: responses(r, schemas),

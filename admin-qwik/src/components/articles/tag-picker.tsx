@@ -8,7 +8,7 @@ async function allTags(max = 1000): Promise<{ items: TagDto[]; error: string | n
   let cursor: string | null = null;
   do {
     const res: Result<{ items: TagDto[]; nextCursor: string | null }> = await call('get', '/v1/tags', {
-      query: cursor ? { limit: '100', cursor } : { limit: '100' },
+      query: cursor ? { limit: 100, cursor } : { limit: 100 },
     });
     if (!res.ok) return { items, error: res.message };
     items.push(...res.data.items);

@@ -83,7 +83,7 @@ export function useArticleEditor(isNew: boolean) {
   const key = $(() => draftKey(session.user?.id, s.id.value));
 
   const loadImages = $(async (articleId: string) => {
-    const res = await call('get', '/v1/articles/{id}/images', { path: { id: articleId }, query: { limit: '100' } });
+    const res = await call('get', '/v1/articles/{id}/images', { path: { id: articleId }, query: { limit: 100 } });
     if (res.ok) s.images.value = res.data.items;
   });
 

@@ -5,7 +5,7 @@ type Page = { items: CatalogItem[]; nextCursor: string | null };
 
 /** The four calls of a catalogue screen, the same for sites, authors and tags, each typed by its own route. */
 export interface CatalogApi {
-  list(query: { limit: string; cursor?: string }): Promise<Result<Page>>;
+  list(query: { limit: number; cursor?: string }): Promise<Result<Page>>;
   /** `body` comes from toBody(), checked with the route's own zod schema. */
   create(body: Record<string, unknown>): Promise<Result<CatalogItem>>;
   update(id: string, body: Record<string, unknown>): Promise<Result<CatalogItem>>;

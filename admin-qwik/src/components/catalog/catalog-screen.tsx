@@ -42,7 +42,7 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
 
   const load = $(async (cursor: string | null) => {
     list.loading = true;
-    const res = await CATALOG_API[props.kind].list({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
+    const res = await CATALOG_API[props.kind].list({ limit: PAGE_SIZE, ...(cursor && { cursor }) });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;

@@ -48,7 +48,7 @@ export default component$(() => {
     list.loading = true;
     const [page, sum] = await Promise.all([
       call('get', '/v1/activity', {
-        query: { ...built.query, limit: String(PAGE_SIZE), ...(cursor && { cursor }) },
+        query: { ...built.query, limit: PAGE_SIZE, ...(cursor && { cursor }) },
       }),
       cursor ? Promise.resolve(null) : call('get', '/v1/activity/summary', { query: built.query }),
     ]);
@@ -88,7 +88,7 @@ export default component$(() => {
       const role = track(() => session.user?.role);
       if (session.user) people[session.user.id] = session.user.displayName || session.user.email;
       if (role !== 'owner') return;
-      const res = await call('get', '/v1/user', { query: { limit: '100' } });
+      const res = await call('get', '/v1/user', { query: { limit: 100 } });
       if (res.ok) for (const u of res.data.items) people[u.id] = u.displayName || u.email;
     },
     { strategy: 'document-ready' },

@@ -111,8 +111,8 @@ export default component$(() => {
       Object.assign(state, listStateFrom(location.search));
       const place = placeOf(history.state);
       void Promise.all([
-        loadAll((cursor) => call('get', '/v1/sites', { query: { limit: '100', ...(cursor && { cursor }) } })),
-        loadAll((cursor) => call('get', '/v1/authors', { query: { limit: '100', ...(cursor && { cursor }) } })),
+        loadAll((cursor) => call('get', '/v1/sites', { query: { limit: 100, ...(cursor && { cursor }) } })),
+        loadAll((cursor) => call('get', '/v1/authors', { query: { limit: 100, ...(cursor && { cursor }) } })),
       ]).then(([s, a]) => {
         sites.value = s.items;
         authors.value = a.items;

@@ -31,7 +31,7 @@ export default component$(() => {
 
   const load = $(async (cursor: string | null) => {
     list.loading = true;
-    const res = await call('get', '/v1/api-keys', { query: { limit: '50', ...(cursor && { cursor }) } });
+    const res = await call('get', '/v1/api-keys', { query: { limit: 50, ...(cursor && { cursor }) } });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;

@@ -26,7 +26,7 @@ export default component$(() => {
 
   const load = $(async (q: string, cursor: string | null) => {
     list.loading = true;
-    const res = await call('get', '/v1/media', { query: { limit: '24', ...(q && { q }), ...(cursor && { cursor }) } });
+    const res = await call('get', '/v1/media', { query: { limit: 24, ...(q && { q }), ...(cursor && { cursor }) } });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;

@@ -23,7 +23,7 @@ export default component$(() => {
   const status = useSignal<string | null>(null);
 
   const loadUsers = $(async (cursor: string | null) => {
-    const res = await call('get', '/v1/user', { query: { limit: '50', ...(cursor && { cursor }) } });
+    const res = await call('get', '/v1/user', { query: { limit: 50, ...(cursor && { cursor }) } });
     if (!res.ok) {
       error.value = res.message;
       return;
@@ -33,7 +33,7 @@ export default component$(() => {
     for (const u of res.data.items) names[u.id] = u.displayName ?? '';
   });
   const loadInvites = $(async (cursor: string | null) => {
-    const res = await call('get', '/v1/user/invite', { query: { limit: '50', ...(cursor && { cursor }) } });
+    const res = await call('get', '/v1/user/invite', { query: { limit: 50, ...(cursor && { cursor }) } });
     if (!res.ok) {
       error.value = res.message;
       return;

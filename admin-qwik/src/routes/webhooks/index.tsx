@@ -42,7 +42,7 @@ export default component$(() => {
 
   const load = $(async () => {
     list.loading = true;
-    const res = await call('get', '/v1/webhooks', { query: { limit: '100' } });
+    const res = await call('get', '/v1/webhooks', { query: { limit: 100 } });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;
@@ -52,7 +52,7 @@ export default component$(() => {
   });
 
   const loadAttempts = $(async (id: string) => {
-    const res = await call('get', '/v1/webhooks/{id}/deliveries', { path: { id }, query: { limit: '20' } });
+    const res = await call('get', '/v1/webhooks/{id}/deliveries', { path: { id }, query: { limit: 20 } });
     if (!res.ok) {
       error.value = res.message;
       return;

@@ -22,7 +22,10 @@ export const staticImagesRoutes = [
     params: { filename: z.string() },
     // Declared for the description and the strict query check; the rules (presets, formats) are the handler's.
     query: z.object({
-      w: z.string().optional().meta({ description: 'A width of IMAGE_VARIANT_WIDTHS' }),
+      w: z
+        .string()
+        .optional()
+        .meta({ type: 'integer', minimum: 16, maximum: 4096, description: 'A width of IMAGE_VARIANT_WIDTHS' }),
       format: z.string().optional().meta({ description: 'webp, jpeg or png' }),
       download: z.string().optional().meta({ description: '1: the original as an attachment' }),
     }),

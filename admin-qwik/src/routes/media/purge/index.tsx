@@ -43,7 +43,7 @@ export default component$(() => {
   });
   const loadRuns = $(async (cursor: string | null) => {
     runs.loading = true;
-    const res = await call('get', '/v1/media/purge/runs', { query: { limit: '10', ...(cursor && { cursor }) } });
+    const res = await call('get', '/v1/media/purge/runs', { query: { limit: 10, ...(cursor && { cursor }) } });
     runs.loading = false;
     if (!res.ok) {
       runs.error = res.message;
