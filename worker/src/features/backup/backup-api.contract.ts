@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createArticle, errorOf, inviteAdmin, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, SetupApi } from '../../../../test/support/api-harness.js';
+import {
+  ARCHIVE_TABLES,
+  expectNothingImported,
+  gunzipLines,
+  gzipLines,
+  importInto,
+} from '../../../../test/support/archives.js';
 import { JPEG_400x300, PNG_QUADRANTS } from '../../../../test/support/images.js';
 
-type Bytes = TransformStream<Uint8Array, Uint8Array>;
-async function gunzipLines(bytes: Uint8Array): Promise<string[]> {
-  const text = await new Response(
-    new Blob([bytes as Uint8Array<ArrayBuffer>])
-      .stream()
-      .pipeThrough(new DecompressionStream('gzip') as unknown as Bytes),
-  ).text();
-  return text.split('\n').filter((l) => l !== '');
-}
-async function gzipLines(lines: string[]): Promise<Uint8Array> {
-  const stream = new Blob([`${lines.join('\n')}\n`])
-    .stream()
-    .pipeThrough(new CompressionStream('gzip') as unknown as Bytes);
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
 const records = (lines: string[]) =>
   lines.map((l) => JSON.parse(l) as { kind: string; table?: string; [k: string]: unknown });
 
@@ -40,24 +32,10 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       );
       return new Uint8Array(await res.arrayBuffer());
     };
-    const importInto = (api: ApiHarness, token: string, body: Uint8Array) =>
-      api.request('/v1/import', {
-        method: 'POST',
-        token,
-        body: body as Uint8Array<ArrayBuffer>,
-        headers: { 'content-type': 'application/gzip' },
-      });
     const fresh = async () => {
       const api = await setup();
       return { api, token: (await registerOwner(api, 'new-owner@example.com')).token };
     };
-    const expectEmpty = async (api: ApiHarness, token: string) => {
-      expect((await (await api.request('/v1/articles', { token })).json()).items).toEqual([]);
-      expect((await (await api.request('/v1/sites', { token })).json()).items).toEqual([]);
-      expect((await (await api.request('/v1/media', { token })).json()).items).toEqual([]);
-      expect((await api.deps.blobs.list('originals/')).items).toEqual([]);
-    };
-
     const seed = async () => {
       source = await setup();
       owner = (await registerOwner(source, 'owner@example.com')).token;
@@ -114,18 +92,7 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect(all[0]).toMatchObject({ kind: 'header', format: 'edge-cms.export/1', product: 'edge-cms' });
       expect(all.at(-1)).toEqual({ kind: 'end', rows: all.filter((r) => r.kind === 'row').length, blobs: 2 });
       const tables = new Set(all.filter((r) => r.kind === 'row').map((r) => r.table));
-      for (const t of [
-        'users',
-        'sites',
-        'authors',
-        'tags',
-        'articles',
-        'articleAuthors',
-        'articleTags',
-        'images',
-        'articleImages',
-      ])
-        expect(tables).toContain(t);
+      for (const t of ARCHIVE_TABLES) expect(tables).toContain(t);
       const text = lines.join('\n');
       for (const secret of [
         'passwordHash',
@@ -226,7 +193,7 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
         const error = await errorOf(res);
         expect(error.code, what).toBe('invalid_request');
         expect(error.message, what).toMatch(message);
-        await expectEmpty(api, token);
+        await expectNothingImported(api, token);
       }
     });
   });

@@ -12,6 +12,9 @@ declare module '../../http/env.js' {
 /** Export and import of the whole installation's content, the same archive on both targets. */
 export const backupFeature = defineFeature({
   repositories: (kit, tableExports) => ({ backup: createBackupRepository(kit, tableExports) }),
-  services: (deps) => ({ backup: createBackupService({ ...deps, maxUploadBytes: deps.settings.maxUploadBytes }) }),
+  services: (deps) => {
+    const { maxUploadBytes, maxImagePixels } = deps.settings;
+    return { backup: createBackupService({ ...deps, maxUploadBytes, maxImagePixels }) };
+  },
   routes: backupRoutes,
 });

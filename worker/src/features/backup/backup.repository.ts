@@ -1,5 +1,6 @@
 import { asc, type Column, getTableColumns, notInArray, sql } from 'drizzle-orm';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { DomainError } from '../../core/domain/errors.js';
 import type { ColumnInfo, ColumnKind, ExportedTableInfo, TableExports } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
 import { exportedTables } from './backup-tables.repository.js';
@@ -70,9 +71,18 @@ export function createBackupRepository(kit: SqlKit, exports: TableExports): Back
       if (rows.length === 0) return;
       const perRow = described(known(name)).info.length;
       const size = Math.max(1, Math.floor(MAX_PARAMS / perRow));
-      for (let i = 0; i < rows.length; i += size)
-        // biome-ignore lint/suspicious/noExplicitAny: rows were checked column by column against this table (decodeRow)
-        await db.insert(table(name)).values(rows.slice(i, i + size) as any);
+      try {
+        for (let i = 0; i < rows.length; i += size)
+          // biome-ignore lint/suspicious/noExplicitAny: rows were checked column by column against this table (decodeRow)
+          await db.insert(table(name)).values(rows.slice(i, i + size) as any);
+      } catch (err) {
+        // The importer checks keys and references first; this is the database saying so if one slipped through.
+        if (kit.isUniqueViolation(err) || kit.isForeignKeyViolation(err)) {
+          const message = `${name}: a row repeats a key or names a row the archive does not hold`;
+          throw new DomainError('invalid_request', message, [{ path: 'body', message }]);
+        }
+        throw err;
+      }
     },
 
     async clear(keepUserIds) {

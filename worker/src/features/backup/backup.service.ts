@@ -1,10 +1,15 @@
 import { DomainError } from '../../core/domain/errors.js';
-import { base64, fromBase64, toHex } from '../../core/shared/crypto.js';
+import { base64 } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
+import type { ArticleFormat } from '../articles/article.schema.js';
+import { renderStoredHtml } from '../articles/article-dto.js';
 import { originalKey } from '../media/blob-keys.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
+import { createArchiveLedger } from './archive-ledger.js';
+import { archiveRules } from './archive-rules.js';
+import { type ArchivedImage, checkArchivedImage } from './archived-image.js';
 import type { ExportedTableInfo } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
 import { ndjsonLines } from './ndjson-lines.js';
@@ -17,6 +22,8 @@ export interface BackupDeps {
   version: { version: string };
   /** MAX_UPLOAD_BYTES: the largest original, so the longest line an archive may hold. */
   maxUploadBytes: number;
+  /** MAX_IMAGE_PIXELS: an imported original passes the same gate as an upload. */
+  maxImagePixels: number;
 }
 
 /** The account doing an import through the API: it stays, and stays the owner. */
@@ -42,6 +49,8 @@ const NOT_CONTENT = ['users', 'purgeSettings'];
 
 export function createBackupService(deps: BackupDeps) {
   const repo = deps.repos.backup;
+  const rules = archiveRules(deps);
+  const imageLimits = { maxBytes: deps.maxUploadBytes, maxPixels: deps.maxImagePixels };
   // Read on first use: building the services touches no repository.
   let known: { names: string[]; info: Map<string, ExportedTableInfo> } | undefined;
   const tables = () => {
@@ -146,7 +155,8 @@ export function createBackupService(deps: BackupDeps) {
     const summary: ImportSummary = { rows: {}, images: 0, accountsWithoutPassword: 0 };
     // base64 of the largest original, plus the record around it.
     const maxLine = Math.ceil(deps.maxUploadBytes / 3) * 4 + 4096;
-    const images = new Map<string, { contentType: string; sha256: string }>();
+    const images = new Map<string, ArchivedImage>();
+    const ledger = createArchiveLedger(rules);
     let header = false;
     let ended = false;
     let rows = 0;
@@ -193,17 +203,19 @@ export function createBackupService(deps: BackupDeps) {
           if (at < tableAt) throw invalidArchive(`${record.table} rows after rows of a later table`, n);
           tableAt = at;
           rows += 1;
-          const row = decodeRow(table.name, record.row, table.columns, table.fill, n);
+          const row = decodeRow(table, rules[table.name], record.row, n);
           if (table.name === 'users') {
             // The importer stays the owner; an archived account with its address is the same person.
             if (importer && (row.role === 'owner' || row.email === importer.email)) continue;
+            if (importer && row.id === importer.id) throw invalidArchive("users.id is the importing account's", n);
             summary.accountsWithoutPassword += 1;
           }
-          if (table.name === 'images')
-            images.set(originalKey(String(row.filename)), {
-              contentType: String(row.contentType),
-              sha256: String(row.sha256),
-            });
+          // Stored html is a cache of the body: rendered here by this installation's sanitiser, never taken as given.
+          if (table.name === 'articles' && typeof row.html === 'string')
+            row.html = renderStoredHtml({ body: String(row.body), format: row.format as ArticleFormat });
+          const taken = ledger.add(table.name, row);
+          if (taken) throw invalidArchive(taken, n);
+          if (table.name === 'images') images.set(originalKey(String(row.filename)), row as unknown as ArchivedImage);
           summary.rows[table.name] = (summary.rows[table.name] ?? 0) + 1;
           if (batch && batch.table !== table.name) await flush();
           batch ??= { table: table.name, rows: [] };
@@ -216,14 +228,9 @@ export function createBackupService(deps: BackupDeps) {
           blobs += 1;
           const image = images.get(record.key);
           if (!image) throw invalidArchive(`${record.key} belongs to no imported image`, n);
-          if (record.contentType !== image.contentType)
-            throw invalidArchive(`${record.key}: content type differs from its image`, n);
-          const bytes = fromBase64(record.data);
-          if (!bytes) throw invalidArchive(`${record.key}: data is not base64`, n);
-          if (toHex(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)) !== image.sha256)
-            throw invalidArchive(`${record.key}: the bytes do not match the image's SHA-256`, n);
+          const { bytes, contentType } = await checkArchivedImage(record, image, imageLimits, n);
           written.push(record.key);
-          await deps.blobs.put(record.key, bytes, record.contentType);
+          await deps.blobs.put(record.key, bytes, contentType);
           images.delete(record.key);
           summary.images += 1;
           continue;

@@ -1,7 +1,6 @@
 import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
-import { readImageHeader } from '../../core/media/image-header.js';
-import { inspectStructure, isHostile } from '../../core/media/image-integrity.js';
+import { acceptImage } from '../../core/media/image-acceptance.js';
 import { sha256Hex } from '../../core/shared/crypto.js';
 import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
@@ -41,18 +40,12 @@ export function createImagesService(deps: ImagesDeps) {
       links: LinkBase,
       words: ImageWords = NO_WORDS,
     ): Promise<ImageDto> {
-      if (bytes.byteLength > deps.maxUploadBytes) {
-        throw new DomainError('payload_too_large', `The file is larger than ${deps.maxUploadBytes} bytes`);
-      }
-      const header = readImageHeader(bytes);
-      if (!header) throw invalidFile('The file is not a JPEG, PNG, WebP or GIF image');
-      if (header.width * header.height > deps.maxImagePixels) {
-        throw invalidFile(`The image has more than ${deps.maxImagePixels} pixels`);
-      }
-      // Crafted files (floods of scans, chunks or frames; sizes that disagree with the
-      // header) are refused; a damaged one is kept and served as itself, without variants.
-      const verdict = inspectStructure(bytes, header.contentType);
-      if (isHostile(verdict)) throw invalidFile(verdict.message);
+      const accepted = acceptImage(bytes, { maxBytes: deps.maxUploadBytes, maxPixels: deps.maxImagePixels });
+      if (!accepted.ok)
+        throw accepted.tooLarge
+          ? new DomainError('payload_too_large', accepted.message)
+          : invalidFile(accepted.message);
+      const { header } = accepted;
       const id = ids.newId();
       const image: Image = {
         id,

@@ -6,6 +6,13 @@ import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
 
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+/** The extension the server gives each type's files (`{id}.{ext}`), and so the type a file name stands for. */
+export const IMAGE_EXTENSIONS = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+} as const satisfies Record<ImageContentType, string>;
 
 /** `GET /v1/media`: `?articleId=` and `?q=` (text the filename, original name, alt or caption contains, taken literally). */
 export const MediaListQuerySchema = PageQuerySchema.extend({

@@ -3,7 +3,22 @@ import { DomainError } from '../../core/domain/errors.js';
 import { ifNoneMatchHits } from '../../core/shared/entity-tags.js';
 import { rawBody, routesOf } from '../../http/route.js';
 import { attachmentDisposition, takeDownloadFlag } from './download-name.js';
-import { IMAGE_CONTENT_TYPES } from './media.schema.js';
+import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS, type ImageContentType } from './media.schema.js';
+
+const TYPE_OF_EXTENSION = new Map(
+  Object.entries(IMAGE_EXTENSIONS).map(([type, ext]) => [ext as string, type as ImageContentType]),
+);
+
+/**
+ * The type an original is answered with: the one its file name stands for
+ * (`{id}.{ext}`, made by the server and matched by IMAGE_FILENAME before any
+ * lookup), never the row's own string. Uploads and imports store only types
+ * read from the bytes; this is the second wall, so that no row, however it
+ * was written, makes the CMS's origin answer HTML, script or SVG.
+ */
+function servedImageType(filename: string): ImageContentType | 'application/octet-stream' {
+  return TYPE_OF_EXTENSION.get(filename.slice(filename.lastIndexOf('.') + 1)) ?? 'application/octet-stream';
+}
 
 /**
  * `/static/uploadedImages/{filename}`, and its variants with `?w=&format=`.
@@ -47,7 +62,7 @@ export const staticImagesRoutes = [
       const image = await images.find(filename);
       const etag = variant ? variants.etag(image, variant) : `"${image.sha256}"`;
       if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ...headers, ETag: etag });
-      const contentType = variant ? variants.contentType(image, variant) : image.contentType;
+      const contentType = variant ? variants.contentType(image, variant) : servedImageType(image.filename);
       const disposition = download ? attachmentDisposition(image) : 'inline';
       const meta = { ...headers, ETag: etag, 'Content-Type': contentType, 'Content-Disposition': disposition };
       // Hono answers HEAD through this GET route and drops the body unread; an
