@@ -887,6 +887,26 @@ export interface paths {
         patch: operations["patchV1AuthorsById"];
         trace?: never;
     };
+    "/v1/authors/slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One author, by its slug
+         * @description Public.
+         */
+        get: operations["getV1AuthorsSlugBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tags": {
         parameters: {
             query?: never;
@@ -937,6 +957,26 @@ export interface paths {
          * @description Needs a session: a verified account.
          */
         patch: operations["patchV1TagsById"];
+        trace?: never;
+    };
+    "/v1/tags/slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One tag, by its slug
+         * @description Public.
+         */
+        get: operations["getV1TagsSlugBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/media/purge/settings": {
@@ -1552,6 +1592,16 @@ export interface components {
             /** @description Accounts imported without a password: each sets one with "Forgot password" */
             accountsWithoutPassword: number;
         };
+        Site: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            baseUrl: string;
+            description: string | null;
+            urlPattern: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         PreviewLink: {
             /** Format: uri */
             url: string;
@@ -1619,16 +1669,6 @@ export interface components {
             error: string | null;
             durationMs: number;
             nextAttemptAt: string | null;
-        };
-        Site: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            baseUrl: string;
-            description: string | null;
-            urlPattern: string | null;
-            /** Format: date-time */
-            createdAt: string;
         };
         StructuredData: {
             /** @enum {string} */
@@ -5862,6 +5902,73 @@ export interface operations {
             };
         };
     };
+    getV1AuthorsSlugBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: components["schemas"]["Author"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Tags: {
         parameters: {
             query?: {
@@ -6213,6 +6320,73 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1TagsSlugBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,6 +47,14 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
       expect(await db.repos.authors.findById("' or 1=1 --")).toBeNull();
     });
 
+    it('finds an author by slug, exactly as written', async () => {
+      const author = sampleAuthor({ slug: 'ada-lovelace' });
+      await db.repos.authors.create(author);
+      expect(await db.repos.authors.findBySlug('ada-lovelace')).toEqual(author);
+      expect(await db.repos.authors.findBySlug('Ada-Lovelace')).toBeNull();
+      expect(await db.repos.authors.findBySlug('ada')).toBeNull();
+    });
+
     it('refuses a taken slug on create and on update (conflict)', async () => {
       const first = sampleAuthor({ slug: 'jane-doe' });
       await db.repos.authors.create(first);

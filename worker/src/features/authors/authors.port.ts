@@ -17,6 +17,8 @@ export interface AuthorsRepository {
   /** A taken slug → DomainError('conflict'). */
   create(author: Author): Promise<void>;
   findById(id: string): Promise<Author | null>;
+  /** Null when no author has this slug. */
+  findBySlug(slug: string): Promise<Author | null>;
   /** Newest first (id descending), keyset paged. */
   list(query: { limit: number; beforeId?: string }): Promise<Author[]>;
   /** Returns the updated author, or null when unknown. A taken slug → DomainError('conflict'). */

@@ -38,6 +38,7 @@ export function createAuthorsRepository(kit: SqlKit): AuthorsRepository {
 
   const repo: AuthorsRepository = {
     findById: rows.findById,
+    findBySlug: (slug) => rows.findByUnique(kit.tables.authors.slug, slug),
     list: rows.list,
     delete: rows.delete,
 

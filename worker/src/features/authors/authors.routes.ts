@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
+import { NameSlugSchema } from '../../contract/slug.js';
 import { namesAField, subject } from '../../http/activity.js';
 import { routesOf } from '../../http/route.js';
 import { AuthorSchema, CreateAuthorSchema, UpdateAuthorSchema } from './author.schema.js';
@@ -44,6 +45,17 @@ export const authorsRoutes = [
     params: id,
     responses: { 200: AuthorAnswer },
     handler: async (c, { params, services }) => c.json({ author: await services.authors.get(params.id) }),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/authors/slug/{slug}',
+    summary: 'One author, by its slug',
+    allow: 'public',
+    cache: 'shared',
+    // A slug that cannot exist (not lower-case words joined by hyphens) is a 404, as an unknown one is.
+    params: { slug: NameSlugSchema },
+    responses: { 200: AuthorAnswer },
+    handler: async (c, { params, services }) => c.json({ author: await services.authors.getBySlug(params.slug) }),
   }),
   route({
     method: 'patch',

@@ -35,6 +35,12 @@ export function createAuthorsService({ repos, clock, ids }: AuthorsDeps) {
       return toAuthorDto(author);
     },
 
+    async getBySlug(slug: string): Promise<AuthorDto> {
+      const author = await repos.authors.findBySlug(slug);
+      if (!author) throw notFound();
+      return toAuthorDto(author);
+    },
+
     /** A taken slug is a 409. */
     async create(input: CreateAuthorInput): Promise<AuthorDto> {
       const now = clock.now();

@@ -71,6 +71,33 @@ export function runTagsApiContract(name: string, setup: SetupApi, target: ApiTar
       expect((await api.request(`/v1/tags/${tag.id}`, { method: 'DELETE', token: owner })).status).toBe(404);
     });
 
+    it('reads a tag and an author by slug, publicly; unknown and impossible slugs are a 404', async () => {
+      const tag = await createTag({ name: 'By slug', slug: 'by-slug' });
+      const read = await api.request('/v1/tags/slug/by-slug');
+      expect(read.status).toBe(200);
+      expect((await read.json()).tag).toEqual(tag);
+      const made = await api.request('/v1/authors', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Grace Hopper', slug: 'grace-hopper' },
+      });
+      expect(made.status).toBe(201);
+      const { author } = await made.json();
+      const byline = await api.request('/v1/authors/slug/grace-hopper');
+      expect(byline.status).toBe(200);
+      expect((await byline.json()).author).toEqual(author);
+      for (const path of [
+        '/v1/tags/slug/no-such',
+        '/v1/tags/slug/By-Slug',
+        '/v1/authors/slug/x--y',
+        '/v1/authors/slug/nobody',
+      ]) {
+        const res = await api.request(path);
+        expect(res.status, path).toBe(404);
+        expect((await res.json()).error.code).toBe('not_found');
+      }
+    });
+
     it('keeps slugs unique (409 conflict naming the slug), made or given', async () => {
       await createTag({ name: 'Unique one', slug: 'unique' });
       for (const json of [{ name: 'Unique' }, { name: 'Other', slug: 'unique' }]) {

@@ -33,6 +33,15 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
       expect(await db.repos.tags.findById("' or 1=1 --")).toBeNull();
     });
 
+    it('finds a tag by its slug, exactly as written', async () => {
+      const tag = sampleTag({ slug: 'find-me' });
+      await db.repos.tags.create(tag);
+      expect(await db.repos.tags.findBySlug('find-me')).toEqual(tag);
+      expect(await db.repos.tags.findBySlug('FIND-ME')).toBeNull();
+      expect(await db.repos.tags.findBySlug('find')).toBeNull();
+      expect(await db.repos.tags.findBySlug("' or 1=1 --")).toBeNull();
+    });
+
     it('refuses a slug in use (conflict, naming the slug), NUL characters and malformed ids', async () => {
       await db.repos.tags.create(sampleTag({ slug: 'news' }));
       const clash = db.repos.tags.create(sampleTag({ slug: 'news' }));

@@ -17,6 +17,8 @@ export interface TagsRepository {
   create(tag: Tag): Promise<void>;
   /** Null when unknown (or the id is malformed). */
   findById(id: string): Promise<Tag | null>;
+  /** Null when no tag has this slug. */
+  findBySlug(slug: string): Promise<Tag | null>;
   /** Newest first (id descending), keyset paged. */
   list(query: { limit: number; beforeId?: string }): Promise<Tag[]>;
   /** Returns the updated tag, or null when unknown. A slug in use → DomainError('conflict'). */

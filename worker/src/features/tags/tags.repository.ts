@@ -46,6 +46,7 @@ export function createTagsRepository(kit: SqlKit): TagsRepository {
 
   const repo: TagsRepository = {
     findById: rows.findById,
+    findBySlug: (slug) => rows.findByUnique(tags.slug, slug),
     list: rows.list,
     delete: rows.delete,
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
+import { NameSlugSchema } from '../../contract/slug.js';
 import { namesAField, subject } from '../../http/activity.js';
 import { routesOf } from '../../http/route.js';
 import { CreateTagSchema, TagSchema, UpdateTagSchema } from './tags.schema.js';
@@ -44,6 +45,17 @@ export const tagsRoutes = [
     params: id,
     responses: { 200: TagAnswer },
     handler: async (c, { params, services }) => c.json({ tag: await services.tags.get(params.id) }),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/tags/slug/{slug}',
+    summary: 'One tag, by its slug',
+    allow: 'public',
+    cache: 'shared',
+    // A slug that cannot exist (not lower-case words joined by hyphens) is a 404, as an unknown one is.
+    params: { slug: NameSlugSchema },
+    responses: { 200: TagAnswer },
+    handler: async (c, { params, services }) => c.json({ tag: await services.tags.getBySlug(params.slug) }),
   }),
   route({
     method: 'patch',

@@ -49,6 +49,12 @@ export function createTagsService({ repos, clock, ids }: TagsDeps) {
       return toTagDto(tag);
     },
 
+    async getBySlug(slug: string): Promise<TagDto> {
+      const tag = await repos.tags.findBySlug(slug);
+      if (!tag) throw notFound();
+      return toTagDto(tag);
+    },
+
     /** Without a slug, one is made from the name; a taken slug is a 409 either way. */
     async create(input: CreateTagInput): Promise<TagDto> {
       const now = clock.now();

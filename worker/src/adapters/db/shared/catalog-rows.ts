@@ -51,6 +51,12 @@ export function createCatalogRows<T extends CatalogTable, E>(kit: SqlKit, spec: 
   return {
     findById,
 
+    /** The row whose unique `column` (a slug) holds `value`, or null: one read through the column's unique index. */
+    async findByUnique(column: AnySQLiteColumn, value: string): Promise<E | null> {
+      const [row] = await db.select().from(table).where(eq(column, value));
+      return row ? toEntity(row) : null;
+    },
+
     async create(row: T['$inferInsert'] & { id: string }): Promise<void> {
       const id = requireId(row.id, 'id');
       await refusing(() => db.insert(table).values({ ...row, id } as Tables['tags']['$inferInsert']), 'unique');
