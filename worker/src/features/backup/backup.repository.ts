@@ -1,4 +1,5 @@
 import { asc, type Column, getTableColumns, notInArray, sql } from 'drizzle-orm';
+import { refuseOversizedRow } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { ColumnInfo, ColumnKind, ExportedTableInfo, TableExports } from './backup.entities.js';
@@ -49,6 +50,25 @@ export function createBackupRepository(kit: SqlKit, exports: TableExports): Back
     return { name, omit: spec.omit ?? [], fill: spec.fill ?? {}, columns: described(name).info };
   });
 
+  const texts = (row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  /**
+   * A row as the database's row limit (D1) lets it be stored: stored html is
+   * a cache of the body, read rendered when absent, so it is left out first,
+   * as article writes do; a row still too large is a 413, not a driver error.
+   */
+  const fitted = (row: Record<string, unknown>): Record<string, unknown> => {
+    try {
+      refuseOversizedRow(kit, texts(row));
+      return row;
+    } catch (err) {
+      if (typeof row.html !== 'string') throw err;
+      const without = { ...row, html: null };
+      refuseOversizedRow(kit, texts(without));
+      return without;
+    }
+  };
+
   return {
     tables,
 
@@ -67,8 +87,9 @@ export function createBackupRepository(kit: SqlKit, exports: TableExports): Back
         .offset(offset)) as Record<string, unknown>[];
     },
 
-    async insert(name, rows) {
-      if (rows.length === 0) return;
+    async insert(name, given) {
+      if (given.length === 0) return;
+      const rows = given.map(fitted);
       const perRow = described(known(name)).info.length;
       const size = Math.max(1, Math.floor(MAX_PARAMS / perRow));
       try {

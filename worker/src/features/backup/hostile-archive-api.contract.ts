@@ -242,6 +242,27 @@ export function runHostileArchiveApiContract(name: string, setup: SetupApi, t: A
       }
     });
 
+    it("keeps a large article within the database's row limit: its html left to be rendered, or 413 where even the body has no room", async () => {
+      // Lines up to about 4 MB: room for an article larger than D1 keeps in a row (about 2 MB).
+      const api = await setup({ MAX_UPLOAD_BYTES: String(3_000_000) });
+      const { token, id } = await registerOwner(api, 'owner@example.com');
+      const body = 'word '.repeat(240_000); // 1.2 MB: with its html, more than D1's row
+      const article = archivedArticle({ format: 'plaintext', body, html: 'stale' });
+      const res = await importInto(api, token, await craftArchive({ article }));
+      expect(res.status, await res.clone().text()).toBe(200);
+      const read = (await (await api.request(`/v1/articles/${article.id}`, { token })).json()).article;
+      expect(read.body).toBe(body);
+      expect(read.html).toContain('word word');
+      await api.deps.repos.backup.clear([id]);
+      const huge = archivedArticle({ body: 'x'.repeat(2_100_000) });
+      const again = await importInto(api, token, await craftArchive({ article: huge }));
+      if (t.target === 'workers') {
+        expect(again.status).toBe(413);
+        expect((await errorOf(again)).code).toBe('payload_too_large');
+        await expectNothingImported(api, token);
+      } else expect(again.status).toBe(200);
+    });
+
     it('serves a stored original with the type its file name stands for, whatever its row says', async () => {
       const { api, token } = await fresh();
       const { id: articleId } = await createArticle(api, token);
