@@ -38,6 +38,8 @@ export function localDevArgs(port: number, inspector: number, state: string): st
  */
 export async function startWranglerDev(
   vars: Record<string, string> = {},
+  /** More arguments for `wrangler dev` (`--test-scheduled`). */
+  extraArgs: string[] = [],
 ): Promise<ServerProcess & { cleanup(): Promise<void> }> {
   const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   const env = { ...process.env, ...OFFLINE };
@@ -63,6 +65,7 @@ export async function startWranglerDev(
     '--define',
     `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
     ...Object.entries(settings).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ...extraArgs,
   ];
   const child = spawn(WRANGLER, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
