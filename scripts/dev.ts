@@ -1,21 +1,23 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.ts';
+import { exitAs, runForwarding, runStep } from './lib/forward-signals.ts';
 
 /**
  * `npm run dev`: the Worker under `wrangler dev` with local D1, R2 and
- * Durable Objects (state in .wrangler/), migrations applied first.
+ * Durable Objects (state in .wrangler/, or wherever `--persist-to` says),
+ * migrations applied first. Extra arguments go to `wrangler dev`.
+ *
+ * wrangler runs as a child of this process, so every stop signal is passed on
+ * to it and this process exits only once it (and the workerd it stops) has
+ * gone: a SIGTERM to `npm run dev` leaves nothing serving (the npm script
+ * `exec`s this, so npm's forwarded signal lands here).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');
-
-function run(cmd: string, args: string[]): void {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
+const args = process.argv.slice(2);
 
 // Local secrets live in .dev.vars (git-ignored); make one on first run.
 const devVars = path.join(root, '.dev.vars');
@@ -24,15 +26,22 @@ if (!existsSync(devVars)) {
   console.log('Wrote .dev.vars with a generated JWT_SECRET');
 }
 
-run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
-run(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local']);
+/** `--persist-to DIR` (or `=DIR`) among the arguments: the migrations go where `wrangler dev` will read. */
+function persistTo(argv: string[]): string[] {
+  const i = argv.findIndex((a) => a === '--persist-to' || a.startsWith('--persist-to='));
+  if (i < 0) return [];
+  const arg = argv[i] as string;
+  return arg.includes('=') ? [arg] : argv[i + 1] === undefined ? [] : ['--persist-to', argv[i + 1] as string];
+}
+
+await runStep(process.execPath, [path.join(root, 'scripts/build-admin.ts')], { cwd: root });
+await runStep(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persistTo(args)], { cwd: root });
 // Locally, e-mails go to the terminal unless .dev.vars sets SMTP_URL (a
 // deployed Worker refuses to start that way: ALLOW_LOG_MAILER).
-run(wrangler, [
-  'dev',
-  '--var',
-  'ALLOW_LOG_MAILER:true',
-  '--define',
-  `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
-  ...process.argv.slice(2),
-]);
+exitAs(
+  await runForwarding(
+    wrangler,
+    ['dev', '--var', 'ALLOW_LOG_MAILER:true', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...args],
+    { cwd: root },
+  ),
+);

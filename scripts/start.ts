@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runStep } from './lib/forward-signals.ts';
+import { installArgs, npmCommand } from './lib/install.ts';
 
 /**
  * `npm start`.
@@ -11,15 +12,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  *   - In production (NODE_ENV=production) or in an unpacked release (no
  *     sources to build): run the supervisor, which runs the current release
  *     as a child and can switch releases (docs/releases.md).
+ * The npm script `exec`s this (package.json), so a SIGTERM sent to `npm start`
+ * reaches this process through npm rather than only the shell between them;
+ * scripts/require-node.mjs has checked the Node version first.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 18)) {
-  console.error(`Node ${process.versions.node} is too old: this project needs Node 22.18 or newer (see README).`);
-  process.exit(1);
-}
 
 // `.env` in the working directory fills in what the environment leaves unset
 // (NODE_ENV included), for this process and the server or supervisor it
@@ -27,21 +24,16 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // directly. Inline: an unpacked release has no worker/src to import from.
 if (existsSync('.env')) process.loadEnvFile('.env');
 
-function run(cmd: string, args: string[]): void {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
 const fromSource = existsSync(path.join(root, 'worker/src'));
 if (fromSource) {
   const installed = path.join(root, 'node_modules/.package-lock.json');
   const manifest = path.join(root, 'package.json');
-  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
+  const nothingInstalled = !existsSync(installed);
+  if (nothingInstalled || statSync(installed).mtimeMs < statSync(manifest).mtimeMs) {
     console.log('Installing dependencies…');
-    // A source checkout builds itself: the build tools are dev dependencies, wanted even when NODE_ENV=production.
-    run(npm, ['install', '--include=dev', '--no-audit', '--no-fund']);
+    await runStep(npmCommand(), installArgs(nothingInstalled), { cwd: root });
   }
-  run(process.execPath, [path.join(root, 'scripts/build.ts')]);
+  await runStep(process.execPath, [path.join(root, 'scripts/build.ts')], { cwd: root });
 }
 
 const entry = process.env.NODE_ENV === 'production' || !fromSource ? 'scripts/supervisor.ts' : 'dist/node/server.mjs';

@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { NODE_RELEASE_PATHS } from '../../scripts/lib/release-artifact.ts';
 import { base64urlEncode, keyIdOf, sha256Hex } from '../../worker/src/core/releases/bytes.js';
 import { signedBytes } from '../../worker/src/core/releases/canonical-json.js';
 import { FEED_SCHEMA, MANIFEST_SCHEMA, type Manifest } from '../../worker/src/core/releases/manifest.js';
@@ -158,7 +159,7 @@ export function makeAppFixture(dir: string, opts: AppFixtureOptions) {
   }
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ ...pkg, version: opts.version }, null, 2)}\n`);
   cpSync(path.join(REPO_ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
-  for (const f of ['scripts/start.ts', 'scripts/supervisor.ts', 'scripts/cms.ts', 'scripts/lib/supervisor'])
+  for (const f of NODE_RELEASE_PATHS.filter((p) => p.startsWith('scripts/')))
     cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
   if (opts.withNodeModules) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 }

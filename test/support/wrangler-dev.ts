@@ -15,6 +15,21 @@ const OFFLINE = {
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
 };
 
+/** `wrangler dev` on 127.0.0.1 at the given ports, with its state in `state`, and no interactive session. */
+export function localDevArgs(port: number, inspector: number, state: string): string[] {
+  return [
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    state,
+    '--show-interactive-dev-session=false',
+  ];
+}
+
 /**
  * The Worker under `wrangler dev` (what `npm run dev` runs): local D1, R2 and
  * Durable Objects in a fresh temporary directory, the D1 migrations applied
@@ -23,6 +38,8 @@ const OFFLINE = {
  */
 export async function startWranglerDev(
   vars: Record<string, string> = {},
+  /** More arguments for `wrangler dev` (`--test-scheduled`). */
+  extraArgs: string[] = [],
 ): Promise<ServerProcess & { cleanup(): Promise<void> }> {
   const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   const env = { ...process.env, ...OFFLINE };
@@ -44,18 +61,11 @@ export async function startWranglerDev(
   };
   const args = [
     'dev',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(inspector),
-    '--persist-to',
-    state,
-    '--show-interactive-dev-session=false',
+    ...localDevArgs(port, inspector, state),
     '--define',
     `__CMS_BUILD__:${JSON.stringify(buildStamp())}`,
     ...Object.entries(settings).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ...extraArgs,
   ];
   const child = spawn(WRANGLER, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';

@@ -92,7 +92,7 @@ describe('Dockerfile', () => {
       ]),
     );
     const buildScript = pkg.scripts.build!;
-    expect(buildScript).toBe('node scripts/build.ts');
+    expect(buildScript).toBe('node scripts/require-node.mjs scripts/build.ts');
     expect(readFileSync(path.join(REPO_ROOT, 'scripts/build-node.ts'), 'utf8')).toContain("'dist/node/server.mjs'");
   });
 

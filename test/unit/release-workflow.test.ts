@@ -32,7 +32,7 @@ describe('the release workflow (.github/workflows/release.yml)', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.release).toBe('node scripts/release.ts');
+    expect(pkg.scripts.release).toBe('node scripts/require-node.mjs scripts/release.ts');
   });
 
   it('publishes the artifacts and the feed in one commit to the feed branch', () => {

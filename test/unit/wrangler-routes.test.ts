@@ -14,12 +14,12 @@ function runWorkerFirst(): string[] {
 }
 
 describe('Workers static assets (wrangler.toml, dist/_headers)', () => {
-  it('runs the Worker first only for the API, images, health checks and every page of the admin', () => {
+  it('runs the Worker first only for the API, images, health checks, the dev cron trigger and every page of the admin', () => {
     const sections = readdirSync(path.join(REPO_ROOT, 'admin-qwik/src/routes'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => `/${e.name}*`);
     expect(runWorkerFirst().sort()).toEqual(
-      ['/v1/*', '/static/*', '/healthz', '/readyz', '/', ...sections, '!/*/q-data.json'].sort(),
+      ['/v1/*', '/static/*', '/healthz', '/readyz', '/__scheduled', '/', ...sections, '!/*/q-data.json'].sort(),
     );
   });
 

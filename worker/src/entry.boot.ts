@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -13,7 +13,23 @@ import path from 'node:path';
  * the second start on, V8 reads the compiled code back instead. Entries are
  * checked against the source, so a new release never runs stale code, and a
  * cache that cannot be written only means compiling as before.
+ *
+ * Before anything else it checks the Node version, so an older Node gets a
+ * message naming the one needed instead of a link error from a newer API
+ * (hence `node:module` imported whole: a named import of an export an older
+ * Node lacks fails before any line here runs). scripts/require-node.mjs
+ * checks the same for the npm scripts; test/node/node-version.test.ts keeps
+ * both equal to package.json's engines.
  */
+const REQUIRED_NODE = [22, 18] as const;
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < REQUIRED_NODE[0] || (major === REQUIRED_NODE[0] && minor < REQUIRED_NODE[1])) {
+  process.stderr.write(
+    `Node ${process.versions.node} is too old: the CMS needs Node ${REQUIRED_NODE.join('.')} or newer (node --version).\n`,
+  );
+  process.exit(1);
+}
+
 function compileCacheDir(): string | undefined {
   // The operator's folder (Node has already turned the cache on there), or none.
   if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -32,6 +48,6 @@ function compileCacheDir(): string | undefined {
 }
 
 const dir = compileCacheDir();
-if (dir !== undefined) enableCompileCache(dir);
+if (dir !== undefined) nodeModule.enableCompileCache(dir);
 
 await import('./entry.node.js');

@@ -1483,7 +1483,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
                 message: string;
                 issues?: {
                     path: string;
@@ -1535,7 +1535,7 @@ export interface components {
         ArticleConflict: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
                 message: string;
                 issues?: {
                     path: string;

@@ -11,12 +11,13 @@ import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
-import { notFoundJson, onError } from './middleware/errors.js';
+import { onError } from './middleware/errors.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
 import { answerEarly, answerEarlyAsync, requestLog } from './middleware/request-log.js';
 import { withSecurityHeaders } from './middleware/security-headers.js';
+import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
 /** What the HTTP layer itself needs, beside the routes and the services they call. */
@@ -65,6 +66,8 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
   if (cache) api.use(storeReads(cache));
+  // A request no route takes: 405 with Allow on a known path, else 404.
+  const unmatched = unmatchedAnswer(routes);
   const links = requestLinks(deps.settings);
   const mount = {
     services,
@@ -79,7 +82,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     API,
     mount,
   );
-  api.all('*', notFoundJson);
+  api.all('*', unmatched);
 
   const app = new Hono<AppEnv>({ strict: true });
   // Outermost: the request's id and its access line, for every answer.
@@ -104,12 +107,12 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   if (guarded) throw new Error(`${guarded.path}: only /v1 routes know the caller, so only they can need a permission`);
   mountRoutes(app, outside, '', mount);
   app.route(API, api);
-  app.all('/static/*', notFoundJson);
+  app.all('/static/*', unmatched);
   // Everything else is the admin SPA: static files get the same headers.
   app.on(['GET', 'HEAD'], '*', async (c) =>
     withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
   );
-  app.notFound(notFoundJson);
+  app.notFound(unmatched);
   if (cache) {
     // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
     const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl));

@@ -1,5 +1,6 @@
 import type { ErrorBody, ErrorCode } from '../contract/errors.js';
 import { ERROR_STATUS } from '../contract/errors.js';
+import { JSON_TYPE } from './middleware/json-type.js';
 import { SECURITY_HEADERS } from './middleware/security-headers.js';
 
 /**
@@ -15,7 +16,7 @@ export function adapterErrorResponse(malformed: boolean, requestId: string): Res
   return new Response(JSON.stringify(body), {
     status: ERROR_STATUS[code],
     headers: [
-      ['Content-Type', 'application/json; charset=UTF-8'],
+      ['Content-Type', JSON_TYPE],
       ['X-Request-Id', requestId],
       ...SECURITY_HEADERS.map(([n, v]) => [n, v] as [string, string]),
     ],

@@ -1,4 +1,4 @@
-import { hostRefusal } from '../../core/domain/target-address.js';
+import { hostRefusal, REFUSED_DELIVERY } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
 /**
@@ -15,8 +15,7 @@ export function createFetchWebhookTransport(fetcher: typeof fetch = fetch): Webh
 
     async post(request: OutboundRequest): Promise<OutboundResult> {
       if (!request.allowPrivate) {
-        const why = hostRefusal(new URL(request.url).hostname);
-        if (why) return { ok: false, error: `refused: ${why}` };
+        if (hostRefusal(new URL(request.url).hostname)) return { ok: false, error: REFUSED_DELIVERY };
       }
       try {
         const res = await fetcher(request.url, {

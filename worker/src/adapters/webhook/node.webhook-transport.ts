@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../contract/ip-address.js';
-import { addressRefusal, hostRefusal } from '../../core/domain/target-address.js';
+import { addressRefusal, hostRefusal, REFUSED_DELIVERY, resolvedRefusal } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
 /** Every address a name resolves to. */
@@ -40,7 +40,7 @@ async function targetOf(url: URL, resolve: Resolver, allowPrivate: boolean): Pro
     for (const { address } of found) {
       const ip = parseIp(address);
       const why = ip ? addressRefusal(ip) : 'not an IP address';
-      if (why) return { refused: `${host} resolves to ${address}, ${why}` };
+      if (why) return { refused: resolvedRefusal(host) };
     }
   }
   return found[0]!;
@@ -67,7 +67,7 @@ export function createNodeWebhookTransport(resolve: Resolver = systemResolver): 
     async post(request: OutboundRequest): Promise<OutboundResult> {
       const url = new URL(request.url);
       const target = await targetOf(url, resolve, request.allowPrivate);
-      if ('refused' in target) return { ok: false, error: `refused: ${target.refused}` };
+      if ('refused' in target) return { ok: false, error: REFUSED_DELIVERY };
       if ('error' in target) return { ok: false, error: target.error };
       // Hands the connection the address judged above instead of a second lookup.
       const lookup: LookupFunction = (_hostname, options, callback) => {

@@ -75,6 +75,9 @@ const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.lan
  * `*.local`, `*.internal` such as metadata.google.internal, or a single
  * label). Names are looked up and judged again where the runtime can
  * resolve them (Node), right before connecting.
+ *
+ * The reason is a noun phrase naming the host the caller gave, so that it
+ * completes "url must not point at …": "a loopback address (127.0.0.1)".
  */
 export function hostRefusal(hostname: string): string | null {
   const host = hostname
@@ -84,9 +87,25 @@ export function hostRefusal(hostname: string): string | null {
   const ip = parseIp(host);
   if (ip) {
     const why = addressRefusal(ip);
-    return why && `${host} is ${why}`;
+    return why && `${why} (${host})`;
   }
-  if (host === 'localhost' || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return `${host} is a local name`;
-  if (!host.includes('.')) return `${host} is a local (single-label) name`;
+  if (host === 'localhost' || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return `a local name (${host})`;
+  if (!host.includes('.')) return `a local, single-label name (${host})`;
   return null;
 }
+
+/**
+ * Why a name may not be a target once resolved, without what it resolved to
+ * or what kind of address that is: a caller who may create webhooks learns
+ * only that the name leads somewhere non-public, not the answers of the
+ * service's own resolver (which may see internal names). The address is for
+ * the server's log alone.
+ */
+export const resolvedRefusal = (host: string): string => `a non-public address (what ${host} resolves to)`;
+
+/**
+ * The error a refused delivery stores and shows, whatever the reason: the
+ * same words for every refusal, so that the delivery log (readable by whoever
+ * manages webhooks) never names an address a name resolved to.
+ */
+export const REFUSED_DELIVERY = 'refused: private address';

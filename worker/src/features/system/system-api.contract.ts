@@ -67,7 +67,7 @@ export function runSystemApiContract(name: string, setup: () => Promise<ApiHarne
         ['GET', '/v1/articles?limit=0', 400],
         ['GET', '/v1/auth/me', 401],
         ['HEAD', '/v1/system/version', 200],
-        ['OPTIONS', '/v1/articles', 404],
+        ['OPTIONS', '/v1/articles', 405],
         ['GET', '/static/uploadedImages/nope.png', 404],
         ['GET', '/', 200],
         ['GET', '/settings', 200],

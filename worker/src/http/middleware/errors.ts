@@ -10,6 +10,7 @@ const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
   429: 'rate_limited',
@@ -42,5 +43,3 @@ export const onError =
     logger.error('unhandled error', err);
     return errorResponse(c, 'internal', 'Internal error');
   };
-
-export const notFoundJson = (c: Context) => errorResponse(c, 'not_found', 'Not found');

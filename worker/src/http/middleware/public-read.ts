@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { decide, type Permission } from '../../features/accounts/policy.js';
 import type { ContentDigest } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
+import { JSON_TYPE } from './json-type.js';
 import { takePlainHeaders } from './plain-headers.js';
 
 /**
@@ -109,7 +110,7 @@ export function publicRead(policy: CachePolicy, caching: PublicCaching): Middlew
     c.json = ((object: unknown, arg?: unknown, headers?: HeaderRecord) => {
       if (!isPlainOk(arg)) return (json as (...a: unknown[]) => Response)(object, arg, headers);
       const given = without(headers, 'content-type');
-      return serve(JSON.stringify(object), given.value ?? 'application/json', given.rest);
+      return serve(JSON.stringify(object), given.value ?? JSON_TYPE, given.rest);
     }) as typeof c.json;
     c.body = ((data: unknown, arg?: unknown, headers?: HeaderRecord) => {
       if (typeof data !== 'string' || !isPlainOk(arg))

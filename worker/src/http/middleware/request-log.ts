@@ -4,6 +4,7 @@ import type { Settings } from '../../config/settings.js';
 import type { Logger, RequestScope } from '../../ports/runtime.js';
 import { isTrustedProxy } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import { jsonWithCharset } from './json-type.js';
 import { startPlainHeaders } from './plain-headers.js';
 
 export interface RequestLogDeps {
@@ -122,6 +123,7 @@ export function requestLog(
     const started = performance.now();
     const requestId = requestIdOf(deps, c.req.raw, c.env);
     c.set('requestId', requestId);
+    jsonWithCharset(c);
     // Prepared before the handler, like the security headers: every answer made through the context carries it.
     if (plainHeaders && c.req.method === 'GET') startPlainHeaders(c, { [REQUEST_ID_HEADER]: requestId });
     else c.header(REQUEST_ID_HEADER, requestId);
