@@ -33,6 +33,32 @@ const isConnectionError = (err: unknown) =>
       (typeof e.message === 'string' && /Pool is closed|connection is in closed state/i.test(e.message)),
   );
 
+/** How long a starting instance waits for another one's migrations. */
+const MIGRATION_LOCK_WAIT_S = 600;
+
+/**
+ * Runs the migrations under a named lock, so that instances starting together
+ * (a rolling deploy, two servers on an empty database) apply them one after
+ * the other. GET_LOCK is server-wide, so the name carries the database's; it
+ * is held by one pooled connection and goes with it if that connection dies.
+ */
+async function migrateLocked(pool: mysql.Pool, run: () => Promise<void>) {
+  const connection = await pool.getConnection();
+  const name = "SHA1(CONCAT('edge-cms migrations ', DATABASE()))";
+  try {
+    const [rows] = await connection.query(`SELECT GET_LOCK(${name}, ${MIGRATION_LOCK_WAIT_S}) AS held`);
+    if ((rows as { held: number | null }[])[0]?.held !== 1)
+      throw new Error(`Another instance held the migration lock for ${MIGRATION_LOCK_WAIT_S} s`);
+    try {
+      await run();
+    } finally {
+      await connection.query(`SELECT RELEASE_LOCK(${name})`);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
 export async function openMysqlKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const pool = mysql.createPool({
     uri: url,
@@ -52,7 +78,7 @@ export async function openMysqlKit(url: string, migrationsFolder: string, timeou
   });
   const db = drizzle({ client: pool });
   try {
-    await migrate(db, { migrationsFolder });
+    await migrateLocked(pool, () => migrate(db, { migrationsFolder }));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw isConnectionError(err) ? unavailable(err) : err;

@@ -67,6 +67,27 @@ async function migrate(db: ReturnType<typeof drizzle>, migrationsFolder: string,
   });
 }
 
+/**
+ * Runs the migrations under a session advisory lock, so that instances
+ * starting together (a rolling deploy, two servers on an empty database) apply
+ * them one after the other: the second waits, then finds nothing left to do.
+ * The lock is held on its own reserved connection and goes with it if that
+ * connection dies.
+ */
+async function migrateLocked(client: postgres.Sql, run: () => Promise<void>) {
+  const lock = await client.reserve();
+  try {
+    await lock`select pg_advisory_lock(hashtext('edge-cms migrations'))`;
+    try {
+      await run();
+    } finally {
+      await lock`select pg_advisory_unlock(hashtext('edge-cms migrations'))`;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 export async function openPostgresKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const client = postgres(url, {
     max: 10,
@@ -78,7 +99,7 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
   const db = drizzle({ client });
   const migrationsSchema = schemaOf(url);
   try {
-    await migrate(db, migrationsFolder, migrationsSchema);
+    await migrateLocked(client, () => migrate(db, migrationsFolder, migrationsSchema));
   } catch (err) {
     await client.end({ timeout: 1 }).catch(() => undefined);
     throw isConnectionError(err) ? unavailable(err) : err;
