@@ -3,15 +3,10 @@ import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { unavailable } from '../shared/repository-support.js';
+import { runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
-import {
-  isNetworkError,
-  type Preparable,
-  type SqlDb,
-  type SqlKit,
-  someInChain,
-  type Tables,
-} from '../shared/sql-kit.js';
+import { type Preparable, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
+import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
 import * as schema from './postgres.schema.js';
 
 /** PostgreSQL through a postgres.js pool (Node only). */
@@ -22,20 +17,6 @@ const isUniqueViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) 
 const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) === '23503');
 // serialization_failure, deadlock_detected
 const isTransient = (err: unknown) => someInChain(err, (e) => ['40001', '40P01'].includes(sqlState(e)));
-
-const LOST = new Set([
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-const isConnectionError = (err: unknown) =>
-  someInChain(err, (e) => isNetworkError(e) || LOST.has(sqlState(e)) || sqlState(e).startsWith('08'));
 
 /**
  * `?search_path=name` in the URL puts the tables in that schema (postgres.js
@@ -116,11 +97,10 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
     atomic: (build) =>
       retryTransient(
         () =>
-          db.transaction(async (tx) => {
-            const results: unknown[] = [];
-            for (const statement of build(tx as unknown as SqlDb)) results.push(await statement);
-            return results;
-          }),
+          runDeadlineAware(
+            (body) => db.transaction(body),
+            (tx) => build(tx as unknown as SqlDb),
+          ),
         isTransient,
       ),
     prepare<Row>(query: Preparable<Row>, name: string) {
