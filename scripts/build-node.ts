@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.ts';
-import { patchQueueSource } from './lib/postgres-queue-patch.ts';
+import { patchPostgresSource } from './lib/postgres-patches.ts';
 import { isStale } from './lib/stale.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,17 +14,17 @@ export const CLI_BUNDLE = path.join(root, 'dist/node/cli.mjs');
 
 // Native or server-only drivers stay in node_modules; everything else is
 // bundled, so that worker-mailer's `cloudflare:sockets` import can be
-// pointed at the Node shim. postgres.js is bundled too, with its queue fixed
-// (docs/postgres-driver.md): a release's `npm ci --omit=dev` then cannot
+// pointed at the Node shim. postgres.js is bundled too, with its queue and
+// its write after close fixed (docs/postgres-driver.md): a release's `npm ci --omit=dev` then cannot
 // bring back the unpatched file.
 const EXTERNAL = ['better-sqlite3', 'mysql2', 'mysql2/*'];
 
-/** Serves postgres.js's src/queue.js to the bundle with the pinned fix applied. */
-const postgresQueuePatch = {
-  name: 'postgres-queue-patch',
+/** Serves postgres.js's src/queue.js and src/connection.js to the bundle with the pinned fixes applied. */
+const postgresPatches = {
+  name: 'postgres-patches',
   setup(build: import('esbuild').PluginBuild) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]postgres[\\/]src[\\/]queue\.js$/ }, (args) => ({
-      contents: patchQueueSource(readFileSync(args.path, 'utf8'), args.path),
+    build.onLoad({ filter: /[\\/]node_modules[\\/]postgres[\\/]src[\\/](queue|connection)\.js$/ }, (args) => ({
+      contents: patchPostgresSource(readFileSync(args.path, 'utf8'), args.path),
       loader: 'js',
     }));
   },
@@ -40,7 +40,7 @@ export async function buildNode({ force = false } = {}) {
     path.join(root, 'worker/src'),
     path.join(root, 'package.json'),
     path.join(root, 'scripts/build-node.ts'),
-    path.join(root, 'scripts/lib/postgres-queue-patch.ts'),
+    path.join(root, 'scripts/lib/postgres-patches.ts'),
   ];
   if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE) && existsSync(CLI_BUNDLE))
     return false;
@@ -72,7 +72,7 @@ export async function buildNode({ force = false } = {}) {
     target: 'node22',
     sourcemap: true,
     external: EXTERNAL,
-    plugins: [postgresQueuePatch],
+    plugins: [postgresPatches],
     alias: { 'cloudflare:sockets': path.join(root, 'worker/src/adapters/mail/node-sockets.shim.ts') },
     define: { __CMS_BUILD__: JSON.stringify(buildStamp()) },
     // Some bundled CommonJS code calls require(); give the ESM bundle one.

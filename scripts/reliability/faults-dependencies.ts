@@ -1,8 +1,8 @@
+import { startTcpProxy } from '../../test/support/tcp-proxy.ts';
 import { uploadPng } from './lib/fixtures.ts';
 import { must, send } from './lib/http.ts';
 import { isAlive, type OutageResult, outageRun, type RequestKind } from './lib/outage.ts';
 import { freshPostgres, nodeServer, OWNER, registerOwner } from './lib/stack.ts';
-import { startTcpProxy } from './lib/tcp-proxy.ts';
 
 /**
  * Step 4a/4b: the database, then the object store, become unreachable

@@ -1,6 +1,6 @@
+import { startTcpProxy } from '../../test/support/tcp-proxy.ts';
 import { must, send } from './lib/http.ts';
 import { nextCode, nodeServer, OWNER, registerOwner } from './lib/stack.ts';
-import { startTcpProxy } from './lib/tcp-proxy.ts';
 
 /**
  * Step 4e: the mail server unreachable behind a proxy of our own: what

@@ -31,7 +31,7 @@ export const FINDINGS = [
   {
     status: 'fixed',
     what: 'PostgreSQL stopped (connections reset, new ones refused): requests waited instead of failing. postgres.js keeps queued queries while it reconnects with a growing back-off (up to 20 s), so answers came 5–17 s later instead of a 503 within 2 s. MariaDB (mysql2) answered 503 within 0.4 s in the same test.',
-    fix: "Every repository call, the SQL rate limiter and the readiness ping run under the kit's deadline (`withDeadline` in `adapters/db/shared/repository-support.ts`; `DATABASE_TIMEOUT_MS`, default 1.5 s, MySQL and PostgreSQL only), and opening a connection uses the same bound.",
+    fix: "Every repository call, the SQL rate limiter and the readiness ping run under the kit's deadline (`withDeadline` in `adapters/db/shared/request-deadline.ts`; `DATABASE_TIMEOUT_MS`, default 1.5 s for all the database work of a request together, MySQL and PostgreSQL only), and opening a connection uses the same bound.",
     test: '`test/node/db-outage.test.ts` — "answers 503 within 2 s while the server is stopped, then recovers by itself" (PostgreSQL and MariaDB)',
   },
   {

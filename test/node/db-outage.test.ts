@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.ts';
 import { createArticle, errorOf, registerOwner } from '../support/api-flows.js';
 import { type NodeHarness, nodeHarness } from '../support/node-harness.js';
 import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from '../support/server-databases.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /**
  * The database stopped or unreachable mid-traffic is a 503 within

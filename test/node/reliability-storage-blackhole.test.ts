@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { startTcpProxy, type TcpProxy } from '../../scripts/reliability/lib/tcp-proxy.ts';
 import { PNG_1x1 } from '../support/images.js';
 import { type RunningS3rver, startS3rver } from '../support/s3rver.js';
 import { type ServerProcess, startServer } from '../support/server-process.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /**
  * Found by `npm run reliability` (faults, 4b): once the object store had

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPatched, patchQueueSource, QUEUE_FILES } from '../../scripts/lib/postgres-queue-patch.ts';
+import {
+  isPatched,
+  PATCHED_FILES,
+  patchPostgresSource,
+  unpatchPostgresSource,
+} from '../../scripts/lib/postgres-patches.ts';
 
 /**
  * The pinned postgres.js queue fix (docs/postgres-driver.md): installed, the
@@ -25,14 +30,18 @@ const esm: QueueFactory = (await import(pathToFileURL(path.join(PG_DIR, 'src/que
 const cjs: QueueFactory = createRequire(import.meta.url)(path.join(PG_DIR, 'cjs/src/queue.js'));
 
 describe('postgres.js queue patch', () => {
-  it('is applied to every copy of queue.js in node_modules', () => {
-    for (const rel of QUEUE_FILES) expect(isPatched(readFileSync(path.join(PG_DIR, rel), 'utf8')), rel).toBe(true);
+  it('is applied to every patched file in node_modules (both queue.js and connection.js copies)', () => {
+    for (const rel of PATCHED_FILES) expect(isPatched(readFileSync(path.join(PG_DIR, rel), 'utf8')), rel).toBe(true);
   });
 
   it('is idempotent and refuses a file it was not written for', () => {
     const patched = readFileSync(path.join(PG_DIR, 'src/queue.js'), 'utf8');
-    expect(patchQueueSource(patched)).toBe(patched);
-    expect(() => patchQueueSource('export default function Queue() {}')).toThrow(/not the 3\.4\.9 file/);
+    expect(patchPostgresSource(patched, 'src/queue.js')).toBe(patched);
+    expect(patchPostgresSource(unpatchPostgresSource(patched, 'src/queue.js'), 'src/queue.js')).toBe(patched);
+    expect(() => patchPostgresSource('export default function Queue() {}', 'src/queue.js')).toThrow(
+      /not the 3\.4\.9 file/,
+    );
+    expect(() => patchPostgresSource('function nextWrite() {}', 'src/connection.js')).toThrow(/not the 3\.4\.9 file/);
   });
 
   for (const [name, Queue] of [

@@ -52,6 +52,8 @@ export interface AppDeps {
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas; the admin's bookmark). */
   dbSessions?: DatabaseSessions;
+  /** The database's "not there now" errors, for the ones that escape a repository untranslated (a 503, not a 500). */
+  isUnavailable?: (err: unknown) => boolean;
   /** The activity log: an NDJSON file on Node, D1 on Workers. */
   activityLog: ActivityLogStore;
   /** Release feed checks (both targets) and staging (Node only). */

@@ -44,6 +44,8 @@ export interface HttpDeps
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
   dbSessions?: DatabaseSessions;
+  /** A storage error meaning "not there now" that escaped its adapter: answered 503, not 500. */
+  isUnavailable?: (err: unknown) => boolean;
 }
 
 const API = '/v1';
@@ -101,7 +103,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     c.set('services', services);
     return secure(c, next);
   });
-  app.onError(onError(deps.logger));
+  app.onError(onError(deps.logger, deps.isUnavailable));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');
   if (guarded) throw new Error(`${guarded.path}: only /v1 routes know the caller, so only they can need a permission`);

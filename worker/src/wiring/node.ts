@@ -7,6 +7,7 @@ import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { createMemoryReadCache } from '../adapters/cache/memory.read-cache.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
+import { withDatabaseBudget } from '../adapters/db/shared/request-deadline.js';
 import { createThreadPoolRenderer } from '../adapters/image/thread-pool.renderer.js';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import {
@@ -115,6 +116,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     settings,
     version,
     repos: buildRepositories(database.kit),
+    isUnavailable: database.kit.isConnectionError,
     // One file per process by default; several instances on one server
     // database can share the log there instead.
     activityLog:
@@ -124,7 +126,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
     logger,
-    requestScope: asyncRequestScope,
+    // Every request gets one database deadline for all its calls (DATABASE_TIMEOUT_MS).
+    requestScope: { run: (context, work) => asyncRequestScope.run(context, () => withDatabaseBudget(work)) },
     // One SQLite file means one instance: budgets in memory. Server databases
     // may sit behind several instances, which must share one budget.
     rateLimiter: database.dialect === 'sqlite' ? createMemoryRateLimiter() : database.rateLimiter,

@@ -25,9 +25,10 @@ export interface OpenNodeDatabaseOptions {
   /** The folder holding `sqlite/`, `mysql/` and `postgres/`, each with its `migrations/`. */
   migrationsRoot: string;
   /**
-   * MySQL/PostgreSQL: the deadline of one repository call and of opening a
-   * connection (DATABASE_TIMEOUT_MS). Default 1500: with the work around it,
-   * an outage is answered within 2 s.
+   * MySQL/PostgreSQL: the deadline of all the database work of one request
+   * together (shared/request-deadline.ts), of one call outside a request, and
+   * of opening a connection (DATABASE_TIMEOUT_MS). Default 1500: with the
+   * work around it, an outage is answered within 2 s.
    */
   timeoutMs?: number;
 }

@@ -22,18 +22,37 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, issu
   return c.json(body, ERROR_STATUS[code] as ContentfulStatusCode);
 }
 
-/** The one place where errors become HTTP: the uniform body of docs/api.md#errors, no stack traces. */
+/**
+ * What a 503 'unavailable' tells the client to wait when its source named no
+ * time: a database restart or failover is over in seconds, and clients that
+ * all come back at once are what keeps it down.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The one place where errors become HTTP: the uniform body of
+ * docs/api.md#errors, no stack traces. `isUnavailable` names the storage
+ * failures that escaped their adapter untranslated (a dependency that is not
+ * there): they are a 503 like the translated ones, not a 500.
+ */
 export const onError =
-  (logger: Logger): ErrorHandler =>
+  (logger: Logger, isUnavailable: (err: unknown) => boolean = () => false): ErrorHandler =>
   (err, c) => {
     if (err instanceof PreconditionFailed) {
       c.header('ETag', err.etag);
       return c.json({ error: { code: err.code, message: err.message }, ...err.current }, 412);
     }
     if (err instanceof DomainError) {
-      if (err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
+      const retryAfter =
+        err.retryAfterSeconds ?? (err.code === 'unavailable' ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined);
+      if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
       if (err.code === 'unavailable') logger.error('dependency unavailable', err);
       return errorResponse(c, err.code, err.message, err.issues);
+    }
+    if (isUnavailable(err)) {
+      logger.error('dependency unavailable', err);
+      c.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return errorResponse(c, 'unavailable', 'The database is unavailable');
     }
     if (err instanceof HTTPException && err.status < 500) {
       const code = CODE_FOR_STATUS[err.status] ?? 'invalid_request';

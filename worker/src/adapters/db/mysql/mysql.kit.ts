@@ -2,8 +2,10 @@ import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
 import { unavailable } from '../shared/repository-support.js';
+import { runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
-import { isNetworkError, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
+import { type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
+import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
 import * as schema from './mysql.schema.js';
 
 /** MySQL / MariaDB through a mysql2 pool (Node only). */
@@ -17,21 +19,31 @@ const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => [1216, 1
 // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
 const isTransient = (err: unknown) => someInChain(err, (e) => [1213, 1205].includes(errno(e)));
 
-const LOST = new Set([
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN',
-]);
-const isConnectionError = (err: unknown) =>
-  someInChain(
-    err,
-    (e) =>
-      isNetworkError(e) ||
-      (typeof e.code === 'string' && LOST.has(e.code)) ||
-      [1040, 1053].includes(errno(e)) ||
-      (typeof e.message === 'string' && /Pool is closed|connection is in closed state/i.test(e.message)),
-  );
+/** How long a starting instance waits for another one's migrations. */
+const MIGRATION_LOCK_WAIT_S = 600;
+
+/**
+ * Runs the migrations under a named lock, so that instances starting together
+ * (a rolling deploy, two servers on an empty database) apply them one after
+ * the other. GET_LOCK is server-wide, so the name carries the database's; it
+ * is held by one pooled connection and goes with it if that connection dies.
+ */
+async function migrateLocked(pool: mysql.Pool, run: () => Promise<void>) {
+  const connection = await pool.getConnection();
+  const name = "SHA1(CONCAT('edge-cms migrations ', DATABASE()))";
+  try {
+    const [rows] = await connection.query(`SELECT GET_LOCK(${name}, ${MIGRATION_LOCK_WAIT_S}) AS held`);
+    if ((rows as { held: number | null }[])[0]?.held !== 1)
+      throw new Error(`Another instance held the migration lock for ${MIGRATION_LOCK_WAIT_S} s`);
+    try {
+      await run();
+    } finally {
+      await connection.query(`SELECT RELEASE_LOCK(${name})`);
+    }
+  } finally {
+    connection.release();
+  }
+}
 
 export async function openMysqlKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const pool = mysql.createPool({
@@ -52,7 +64,7 @@ export async function openMysqlKit(url: string, migrationsFolder: string, timeou
   });
   const db = drizzle({ client: pool });
   try {
-    await migrate(db, { migrationsFolder });
+    await migrateLocked(pool, () => migrate(db, { migrationsFolder }));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw isConnectionError(err) ? unavailable(err) : err;
@@ -73,11 +85,10 @@ export async function openMysqlKit(url: string, migrationsFolder: string, timeou
     atomic: (build) =>
       retryTransient(
         () =>
-          db.transaction(async (tx) => {
-            const results: unknown[] = [];
-            for (const statement of build(tx as unknown as SqlDb)) results.push(await statement);
-            return results;
-          }),
+          runDeadlineAware(
+            (body) => db.transaction(body),
+            (tx) => build(tx as unknown as SqlDb),
+          ),
         isTransient,
       ),
     prepare(query) {

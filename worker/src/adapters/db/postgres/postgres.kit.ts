@@ -3,15 +3,10 @@ import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { unavailable } from '../shared/repository-support.js';
+import { runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
-import {
-  isNetworkError,
-  type Preparable,
-  type SqlDb,
-  type SqlKit,
-  someInChain,
-  type Tables,
-} from '../shared/sql-kit.js';
+import { type Preparable, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
+import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
 import * as schema from './postgres.schema.js';
 
 /** PostgreSQL through a postgres.js pool (Node only). */
@@ -22,20 +17,6 @@ const isUniqueViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) 
 const isForeignKeyViolation = (err: unknown) => someInChain(err, (e) => sqlState(e) === '23503');
 // serialization_failure, deadlock_detected
 const isTransient = (err: unknown) => someInChain(err, (e) => ['40001', '40P01'].includes(sqlState(e)));
-
-const LOST = new Set([
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-const isConnectionError = (err: unknown) =>
-  someInChain(err, (e) => isNetworkError(e) || LOST.has(sqlState(e)) || sqlState(e).startsWith('08'));
 
 /**
  * `?search_path=name` in the URL puts the tables in that schema (postgres.js
@@ -67,6 +48,27 @@ async function migrate(db: ReturnType<typeof drizzle>, migrationsFolder: string,
   });
 }
 
+/**
+ * Runs the migrations under a session advisory lock, so that instances
+ * starting together (a rolling deploy, two servers on an empty database) apply
+ * them one after the other: the second waits, then finds nothing left to do.
+ * The lock is held on its own reserved connection and goes with it if that
+ * connection dies.
+ */
+async function migrateLocked(client: postgres.Sql, run: () => Promise<void>) {
+  const lock = await client.reserve();
+  try {
+    await lock`select pg_advisory_lock(hashtext('edge-cms migrations'))`;
+    try {
+      await run();
+    } finally {
+      await lock`select pg_advisory_unlock(hashtext('edge-cms migrations'))`;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 export async function openPostgresKit(url: string, migrationsFolder: string, timeoutMs: number) {
   const client = postgres(url, {
     max: 10,
@@ -78,7 +80,7 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
   const db = drizzle({ client });
   const migrationsSchema = schemaOf(url);
   try {
-    await migrate(db, migrationsFolder, migrationsSchema);
+    await migrateLocked(client, () => migrate(db, migrationsFolder, migrationsSchema));
   } catch (err) {
     await client.end({ timeout: 1 }).catch(() => undefined);
     throw isConnectionError(err) ? unavailable(err) : err;
@@ -95,11 +97,10 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
     atomic: (build) =>
       retryTransient(
         () =>
-          db.transaction(async (tx) => {
-            const results: unknown[] = [];
-            for (const statement of build(tx as unknown as SqlDb)) results.push(await statement);
-            return results;
-          }),
+          runDeadlineAware(
+            (body) => db.transaction(body),
+            (tx) => build(tx as unknown as SqlDb),
+          ),
         isTransient,
       ),
     prepare<Row>(query: Preparable<Row>, name: string) {

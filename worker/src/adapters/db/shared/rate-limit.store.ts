@@ -1,7 +1,8 @@
 import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import { DomainError } from '../../../core/domain/errors.js';
 import type { RateDecision, RateLimiter, RateRule } from '../../../ports/rate-limiter.js';
-import { unavailable, withDeadline } from './repository-support.js';
+import { unavailable } from './repository-support.js';
+import { withDeadline } from './request-deadline.js';
 import type { SqlKit } from './sql-kit.js';
 
 /**

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { LeasesRepository, SystemStateRepository } from '../../../ports/repositories.js';
 import { createLeasesRepository } from './leases.repository.js';
-import { unavailable, withDeadline } from './repository-support.js';
+import { unavailable } from './repository-support.js';
+import { withDeadline } from './request-deadline.js';
 import type { SqlKit } from './sql-kit.js';
 import { createSystemStateRepository } from './system-state.repository.js';
 

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../core/domain/errors.js';
+import { withDeadline } from './request-deadline.js';
 import type { SqlKit } from './sql-kit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,33 +64,7 @@ export function unavailable(cause: unknown): DomainError {
   return Object.assign(new DomainError('unavailable', 'The database is unavailable'), { cause });
 }
 
-/**
- * Runs `work` with a deadline: past `ms`, the caller gets 'unavailable' at
- * once (the query itself may still finish or fail later; a timed-out write
- * is as uncertain as one whose connection dropped, and the client is told so).
- */
-export async function withDeadline<R>(ms: number | undefined, work: () => Promise<R>): Promise<R> {
-  if (ms === undefined) return work();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          Object.assign(new DomainError('unavailable', 'The database did not answer in time'), {
-            cause: new Error(`no answer within ${ms} ms`),
-          }),
-        ),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([work(), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Wraps every method of a repository object with `translate` and the kit's deadline. */
+/** Wraps every method of a repository object with `translate` and the request's database deadline (request-deadline.ts). */
 export function guarded<T extends object>(kit: SqlKit, repo: T): T {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(repo)) {

@@ -75,19 +75,3 @@ export function errorChain(err: unknown): Array<Record<string, unknown>> {
 export function someInChain(err: unknown, test: (e: Record<string, unknown>) => boolean): boolean {
   return errorChain(err).some(test);
 }
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
-
-/** Socket-level failures, the same for mysql2 and postgres.js. */
-export function isNetworkError(e: Record<string, unknown>): boolean {
-  return typeof e.code === 'string' && NETWORK_CODES.has(e.code);
-}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../../fs/private-files.js';
 import { unavailable } from '../shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
@@ -9,6 +9,37 @@ import * as schema from './sqlite.schema.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
 
 /** Node SQLite through better-sqlite3 (Node only). */
+
+/**
+ * drizzle's SQLite migrator, inside one EXCLUSIVE transaction that also
+ * creates and reads its journal: drizzle's reads the journal before its own
+ * (deferred) BEGIN, so two processes starting on a new file both saw nothing
+ * applied and the second failed on CREATE TABLE. Here the second waits
+ * (busy_timeout) and then finds every migration recorded. Same journal table,
+ * rows and hashes as drizzle's.
+ */
+function migrateExclusive(client: Database.Database, migrationsFolder: string) {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  client.exec('BEGIN EXCLUSIVE');
+  try {
+    client.exec(
+      'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+    );
+    const last = client
+      .prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+      .get() as { created_at: number | string } | undefined;
+    const record = client.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
+    for (const migration of migrations) {
+      if (last !== undefined && Number(last.created_at) >= migration.folderMillis) continue;
+      for (const statement of migration.sql) client.prepare(statement).run();
+      record.run(migration.hash, migration.folderMillis);
+    }
+    client.exec('COMMIT');
+  } catch (err) {
+    if (client.inTransaction) client.exec('ROLLBACK');
+    throw err;
+  }
+}
 export async function openSqliteKit(file: string, migrationsFolder: string) {
   let client: Database.Database;
   try {
@@ -28,8 +59,8 @@ export async function openSqliteKit(file: string, migrationsFolder: string) {
     client.pragma('foreign_keys = ON');
     client.pragma('busy_timeout = 5000');
     client.pragma('synchronous = NORMAL');
+    migrateExclusive(client, migrationsFolder);
     const db = drizzle({ client });
-    migrate(db, { migrationsFolder });
     const kit: SqlKit = {
       dialect: 'sqlite',
       // better-sqlite3 is synchronous; awaiting its query builders still works,

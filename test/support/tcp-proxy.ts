@@ -1,19 +1,26 @@
 import net, { type AddressInfo } from 'node:net';
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a dependency (PostgreSQL, s3rver, an
- * SMTP server) that the fault runs can cut and restore; the shared database
- * itself is never touched, so nobody else on the machine notices.
+ * A TCP proxy on 127.0.0.1 in front of a dependency (PostgreSQL, MariaDB,
+ * s3rver, an SMTP server) that tests and the fault runs can cut and restore;
+ * the shared database itself is never touched, so nobody else on the machine
+ * notices.
  * - `cut()`: every open connection is reset and the port stops listening, so
  *   new connections are refused — what a stopped database server looks like.
  * - `blackhole()`: connections stay open but nothing gets through, and new
  *   ones are accepted and then ignored — a dead host or a dropped network,
  *   where only the client's own timeouts help.
+ * - `hangUp()`: every open connection is closed the orderly way (FIN to the
+ *   client, mid-query if one is running) while new ones still get through —
+ *   what a database restart or a failover does to its clients.
  * `restore()` lets new connections through again (black-holed ones are reset).
  */
 export interface TcpProxy {
   port: number;
+  /** Connections being forwarded now. */
+  readonly open: number;
   cut(): void;
+  hangUp(): void;
   blackhole(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -60,6 +67,22 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
   const { port } = server.address() as AddressInfo;
   const proxy: TcpProxy = {
     port,
+    get open() {
+      return pairs.size;
+    },
+    hangUp() {
+      for (const { client, upstream } of pairs) {
+        // Not through drop(): that would reset the client instead of closing it.
+        upstream
+          .removeAllListeners('close')
+          .removeAllListeners('data')
+          .removeAllListeners('error')
+          .on('error', () => {});
+        upstream.destroy();
+        client.end();
+      }
+      pairs.clear();
+    },
     cut() {
       mode = 'cut';
       if (server.listening) server.close();
