@@ -1,4 +1,5 @@
 import { hostRefusal } from '../../core/domain/target-address.js';
+import { failureReason } from '../../core/domain/failure-reason.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
 /**
@@ -32,7 +33,8 @@ export function createFetchWebhookTransport(fetcher: typeof fetch = fetch): Webh
         const e = err as { name?: string; message?: string };
         if (e.name === 'TimeoutError' || e.name === 'AbortError')
           return { ok: false, error: `no answer within ${request.timeoutMs / 1000} s` };
-        return { ok: false, error: (e.message ?? 'request failed').slice(0, 300) };
+        // Attempts are kept and shown: a classified reason, not the runtime's message.
+        return { ok: false, error: failureReason(err, 'request failed') };
       }
     },
   };

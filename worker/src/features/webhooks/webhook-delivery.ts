@@ -1,3 +1,4 @@
+import { failureReason } from '../../core/domain/failure-reason.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { AttemptOutcome } from './webhook.schema.js';
@@ -39,7 +40,8 @@ export interface DeliverySummary {
   pruned: number;
 }
 
-const describeError = (err: unknown) => (err instanceof Error ? err.message : 'delivery failed');
+/** Attempts are kept and shown to the owner: a classified reason; the error itself is not stored. */
+const describeError = (err: unknown) => failureReason(err, 'delivery failed');
 
 /** Sends what the outbox holds: one attempt per claim, retried with backoff, never more than one sender per attempt. */
 export function createWebhookDelivery(deps: DeliveryDeps) {
