@@ -1,5 +1,5 @@
-import { hostRefusal } from '../../core/domain/target-address.js';
 import { failureReason } from '../../core/domain/failure-reason.js';
+import { hostRefusal } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
 /**

@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../contract/ip-address.js';
-import { addressRefusal, hostRefusal } from '../../core/domain/target-address.js';
 import { failureReason } from '../../core/domain/failure-reason.js';
+import { addressRefusal, hostRefusal } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
 /** Every address a name resolves to. */
