@@ -25,7 +25,7 @@ const ARTICLES = 25;
 function instance(db: NodeDatabase, now: Date, recorded: ActivityEvent[]) {
   const repos = {
     ...buildRepositories(db.kit),
-    leases: { acquire: async () => true, release: async () => undefined },
+    leases: { acquire: async () => true, release: async () => undefined, holder: async () => null },
   };
   const clock = { now: () => now };
   const articles = createArticlesService({

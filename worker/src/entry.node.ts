@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { LingeringResponse } from './adapters/runtime/lingering-close.node.js';
 import { createApp } from './app/app.js';
-import { scheduledJobs } from './app/services.js';
+import { FREQUENT_JOBS_MS, frequentJobs, scheduledJobs } from './app/services.js';
 import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
@@ -108,19 +108,33 @@ async function main() {
   // sharing MySQL/PostgreSQL from doing the same work twice. Unref'd: it never
   // keeps the process alive; a tick in progress finishes before the database
   // closes, and a tick still running when the next is due is not doubled.
-  const jobs = scheduledJobs(deps);
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = jobs(deps.clock.now())
-      .catch((err) => deps.logger.error('scheduled jobs failed', err))
-      .finally(() => {
-        busy = false;
-      });
+  /** Runs `work` now unless its previous run is still going; `idle` settles when none is. */
+  const serial = (work: (now: Date) => Promise<unknown>, failed: string) => {
+    let busy = false;
+    const runner = {
+      idle: Promise.resolve() as Promise<unknown>,
+      run: () => {
+        if (busy) return;
+        busy = true;
+        runner.idle = work(deps.clock.now())
+          .catch((err) => deps.logger.error(failed, err))
+          .finally(() => {
+            busy = false;
+          });
+      },
+    };
+    return runner;
   };
-  const jobsTimer = setInterval(tick, settings.schedulerIntervalSeconds * 1000).unref();
+  const ticks = serial(scheduledJobs(deps), 'scheduled jobs failed');
+  const jobsTimer = setInterval(ticks.run, settings.schedulerIntervalSeconds * 1000).unref();
+  // Between ticks, the jobs' frequent parts (webhook retries, and deliveries
+  // whose sender died: at most CLAIM_MS plus this late), unless the ticks
+  // come as often anyway.
+  const sweeps = serial(frequentJobs(deps), 'frequent jobs failed');
+  const sweepTimer =
+    settings.schedulerIntervalSeconds * 1000 > FREQUENT_JOBS_MS
+      ? setInterval(sweeps.run, FREQUENT_JOBS_MS).unref()
+      : null;
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -129,8 +143,9 @@ async function main() {
     deps.logger.info('stopping', { signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     clearInterval(jobsTimer);
+    if (sweepTimer) clearInterval(sweepTimer);
     server.close(async () => {
-      await running;
+      await Promise.all([ticks.idle, sweeps.idle]);
       await close().catch((err) => deps.logger.error('database close failed', err));
       clearTimeout(force);
       process.exit(0);

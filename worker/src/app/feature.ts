@@ -23,6 +23,12 @@ export interface Job {
   run(now: Date): Promise<unknown>;
   /** What the tick's log line says of the result, when the result itself is too big or not plain (default: the result). */
   summarize?(result: unknown): unknown;
+  /**
+   * The part of the job that must not wait a whole tick (a webhook delivery
+   * whose sender died): on Node it also runs every FREQUENT_JOBS_MS between
+   * the ticks. Like `run`, safe to run on every instance at once.
+   */
+  frequent?(now: Date): Promise<unknown>;
 }
 
 /**

@@ -70,6 +70,13 @@ export function buildServices(deps: AppDeps): Services {
   return servicesFor(serviceDeps(deps));
 }
 
+/** Every feature's jobs, over services built for them outside any request. */
+function featureJobs(deps: AppDeps): Job[] {
+  const built = serviceDeps(deps);
+  const services = servicesFor(built);
+  return FEATURES.flatMap((f): Job[] => ('jobs' in f ? f.jobs(services, built) : []));
+}
+
 /**
  * What the Worker's cron handler and the Node timer both call
  * (docs/architecture.md#rule-6): every
@@ -78,9 +85,7 @@ export function buildServices(deps: AppDeps): Services {
  * job returned, by name.
  */
 export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<string, unknown>> {
-  const built = serviceDeps(deps);
-  const services = servicesFor(built);
-  const jobs: Job[] = FEATURES.flatMap((f): Job[] => ('jobs' in f ? f.jobs(services, built) : []));
+  const jobs = featureJobs(deps);
   // The platform's own: a purge of the edge cache that failed after a write is sent again.
   const edge = deps.edgeCache;
   if (edge) jobs.push({ name: 'edgeCachePurge', run: () => edge.retry() });
@@ -104,6 +109,31 @@ export function scheduledJobs(deps: AppDeps): (now: Date) => Promise<Record<stri
       durationMs: Date.now() - started,
       ...summary,
     });
+    return results;
+  };
+}
+
+/** How often Node runs the jobs' `frequent` parts between ticks. */
+export const FREQUENT_JOBS_MS = 5000;
+
+/**
+ * The jobs' `frequent` parts (Node runs them every FREQUENT_JOBS_MS; the
+ * Worker's cron runs the whole jobs, which include them). Quiet: a line only
+ * at debug level, and each failure logged.
+ */
+export function frequentJobs(deps: AppDeps): (now: Date) => Promise<Record<string, unknown>> {
+  const jobs = featureJobs(deps);
+  return async (now) => {
+    const results: Record<string, unknown> = {};
+    for (const job of jobs) {
+      if (!job.frequent) continue;
+      try {
+        results[job.name] = await job.frequent(now);
+      } catch (err) {
+        deps.logger.error(`frequent ${job.name} failed`, err);
+      }
+    }
+    deps.logger.debug('frequent jobs', { scheduledAt: now.toISOString(), ...results });
     return results;
   };
 }

@@ -18,6 +18,8 @@ export interface LeasesRepository {
   acquire(name: string, holder: string, now: Date, expiresAt: Date): Promise<boolean>;
   /** Gives the lease up if `holder` still holds it. */
   release(name: string, holder: string): Promise<void>;
+  /** Who holds `name` unexpired at `now`, or null: what a refused caller is told is running. */
+  holder(name: string, now: Date): Promise<string | null>;
 }
 
 /** Small documents the service keeps about itself, by key, each with a version that never goes down. */

@@ -1,3 +1,4 @@
+import { failureReason } from '../../core/domain/failure-reason.js';
 import { hostRefusal, REFUSED_DELIVERY } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
@@ -31,7 +32,8 @@ export function createFetchWebhookTransport(fetcher: typeof fetch = fetch): Webh
         const e = err as { name?: string; message?: string };
         if (e.name === 'TimeoutError' || e.name === 'AbortError')
           return { ok: false, error: `no answer within ${request.timeoutMs / 1000} s` };
-        return { ok: false, error: (e.message ?? 'request failed').slice(0, 300) };
+        // Attempts are kept and shown: a classified reason, not the runtime's message.
+        return { ok: false, error: failureReason(err, 'request failed') };
       }
     },
   };

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../contract/ip-address.js';
+import { failureReason } from '../../core/domain/failure-reason.js';
 import { addressRefusal, hostRefusal, REFUSED_DELIVERY, resolvedRefusal } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
 
@@ -51,7 +52,8 @@ function describe(err: unknown, timeoutMs: number): string {
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
   if (e.code === 'ECONNREFUSED') return 'connection refused';
   if (e.code === 'ECONNRESET') return 'connection reset';
-  return (e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? 'request failed')).slice(0, 300);
+  // Attempts are kept and shown: a classified reason, not the socket's message.
+  return failureReason(err, 'request failed');
 }
 
 /** Webhook requests on Node: node:http(s), no connection reuse, no redirects, one pinned address. */

@@ -11,7 +11,7 @@ import {
   requireId,
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
-import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import type { Image, ImageListQuery, ImagesRepository, MediaListQuery } from './images.port.js';
 
@@ -55,6 +55,25 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       .where(inArray(articleImages.articleId, ids))
       .orderBy(asc(articleImages.articleId), asc(images.id)),
   );
+  /**
+   * Inserts the selected links, a link that already exists being no error.
+   * The select's NOT IN is read at the statement's start: two merges of the
+   * same duplicate (two purges on two instances) both see the survivor
+   * unlinked, and the second insert would hit `article_images_pk`.
+   */
+  type LinkInsert = ReturnType<typeof linkInsert>;
+  const linkInsert = (tx: SqlDb) => tx.insert(articleImages);
+  function ignoringExisting(
+    tx: SqlDb,
+    select: (into: LinkInsert) => PromiseLike<unknown> & { onConflictDoNothing(): PromiseLike<unknown> },
+  ): PromiseLike<unknown> {
+    // MySQL has no ON CONFLICT DO NOTHING, and its ON DUPLICATE KEY cannot
+    // name a column of a table the SELECT also reads. IGNORE also lets a
+    // link to an article deleted meanwhile fall away, which is what that
+    // delete wants anyway; the rows copied are already valid links.
+    if (kit.dialect === 'mysql') return select((linkInsert(tx) as unknown as { ignore(): LinkInsert }).ignore());
+    return select(linkInsert(tx)).onConflictDoNothing();
+  }
   const linkedTo = (articleId: string) =>
     db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, articleId));
 
@@ -183,22 +202,27 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       const seoMentions = sql`${articles.seo} LIKE ${`%${duplicate.filename}%`}`;
       const results = await kit.atomic((tx) => [
         // Every article linking the duplicate links the survivor instead.
-        tx.insert(articleImages).select(
-          tx
-            .select({
-              articleId: articleImages.articleId,
-              imageId: sql`${param(keep, articleImages.imageId)}`.as('image_id'),
-            })
-            .from(articleImages)
-            .where(
-              and(
-                eq(articleImages.imageId, dup),
-                notInArray(
-                  articleImages.articleId,
-                  tx.select({ id: articleImages.articleId }).from(articleImages).where(eq(articleImages.imageId, keep)),
+        ignoringExisting(tx, (into) =>
+          into.select(
+            tx
+              .select({
+                articleId: articleImages.articleId,
+                imageId: sql`${param(keep, articleImages.imageId)}`.as('image_id'),
+              })
+              .from(articleImages)
+              .where(
+                and(
+                  eq(articleImages.imageId, dup),
+                  notInArray(
+                    articleImages.articleId,
+                    tx
+                      .select({ id: articleImages.articleId })
+                      .from(articleImages)
+                      .where(eq(articleImages.imageId, keep)),
+                  ),
                 ),
               ),
-            ),
+          ),
         ),
         tx
           .update(articles)

@@ -108,6 +108,17 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       expect(await db.repos.leases.acquire('purge', winner, later, new Date(later.getTime() + MINUTE))).toBe(true);
     });
 
+    it('names the unexpired holder of a lease, and nobody once it is released or expired', async () => {
+      const until = new Date(NOW.getTime() + MINUTE);
+      expect(await db.repos.leases.holder('purge', NOW)).toBeNull();
+      await db.repos.leases.acquire('purge', 'a', NOW, until);
+      expect(await db.repos.leases.holder('purge', NOW)).toBe('a');
+      expect(await db.repos.leases.holder('other', NOW)).toBeNull();
+      expect(await db.repos.leases.holder('purge', until)).toBeNull();
+      await db.repos.leases.release('purge', 'a');
+      expect(await db.repos.leases.holder('purge', NOW)).toBeNull();
+    });
+
     it('lets exactly one of ten racers take an expired lease', async () => {
       await db.repos.leases.acquire('purge', 'old', NOW, new Date(NOW.getTime() + MINUTE));
       const later = new Date(NOW.getTime() + 2 * MINUTE);
@@ -156,6 +167,25 @@ export function runPurgeRepositoryContract(name: string, setup: SetupRepositorie
       // Gone or the same image: nothing to do.
       expect(await db.repos.images.mergeDuplicate(duplicate.id, survivor.id)).toBe(false);
       expect(await db.repos.images.mergeDuplicate(survivor.id, survivor.id)).toBe(false);
+    });
+
+    it('folds one duplicate once when several merges race, without a conflict on the links', async () => {
+      const articles = await Promise.all([article(), article(), article()]);
+      const survivor = sampleImage(articles[0]!, { createdAt: new Date(NOW.getTime() - MINUTE) });
+      await db.repos.images.create(survivor);
+      const duplicate = sampleImage(articles[1]!);
+      await db.repos.images.create(duplicate);
+      // The duplicate is also shown by the third article, which does not show the survivor yet.
+      const dupOfThird = sampleImage(articles[2]!);
+      await db.repos.images.create(dupOfThird);
+      await db.repos.images.mergeDuplicate(dupOfThird.id, duplicate.id);
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => db.repos.images.mergeDuplicate(duplicate.id, survivor.id)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await db.repos.images.findById(duplicate.id)).toBeNull();
+      const shown = await db.repos.images.listForArticles(articles);
+      for (const id of articles) expect(shown.get(id)!.map((i) => i.id)).toEqual([survivor.id]);
     });
 
     it('keeps an image another article links when its article is deleted, and hands its "uploaded for" over', async () => {

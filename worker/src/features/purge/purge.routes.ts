@@ -67,6 +67,8 @@ export const purgeRoutes = [
     before: [jsonOrNoBody],
     body: PurgeRunRequestSchema,
     responses: { 200: z.object({ run: PurgeRunSchema }) },
+    // Another purge (manual or scheduled, on any instance) holds the lease.
+    errors: [409],
     handler: async (c, { body, services }) => {
       const run = await services.purge.run(body.dryRun ?? false);
       c.var.audit('media.purge', { ...subject('purgeRun', run.id), details: purgeRunDetails(run) });

@@ -1,4 +1,6 @@
 import type { Page } from '../../contract/pagination.schema.js';
+import { DomainError } from '../../core/domain/errors.js';
+import { failureReason } from '../../core/domain/failure-reason.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobInfo, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
@@ -109,11 +111,11 @@ async function execute(deps: PurgeDeps, plan: PurgeRemoved): Promise<PurgeRemove
   return done;
 }
 
-/** One purge, recorded from start to finish. */
-export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: boolean): Promise<PurgeRun> {
+/** One purge, recorded from start to finish, under the id `id` (the lease's holder). */
+export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: boolean, id: string): Promise<PurgeRun> {
   const settings = await deps.repos.purge.getSettings();
   const run: PurgeRun = {
-    id: deps.ids.newId(),
+    id,
     trigger,
     dryRun,
     startedAt: deps.clock.now(),
@@ -130,7 +132,8 @@ export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: b
     run.status = 'succeeded';
   } catch (err) {
     run.status = 'failed';
-    run.error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    // The record is read over the API: a classified reason; the error itself goes to the log.
+    run.error = failureReason(err);
     deps.logError('purge failed', err);
   }
   run.bytesFreed = bytesOf(run.removed);
@@ -147,32 +150,58 @@ export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: b
   return run;
 }
 
+/** Every purge, manual or scheduled, dry or real, holds this lease: one at a time across instances. */
 export const PURGE_LEASE = 'media-purge';
-/** Longer than any purge should take; a crashed holder blocks the schedule at most this long. */
-export const PURGE_LEASE_MS = 30 * 60 * 1000;
+/** A holder that died blocks purges at most this long; a live one renews it every PURGE_RENEW_MS. */
+export const PURGE_LEASE_MS = 2 * 60 * 1000;
+const PURGE_RENEW_MS = 30 * 1000;
 
 const isDue = (last: PurgeRun | null, intervalHours: number, now: Date) =>
   last === null || last.startedAt.getTime() + intervalHours * HOUR_MS <= now.getTime();
 
 /**
+ * Runs `work` holding the purge lease as `holder` (renewed while it runs,
+ * given back after), or answers null at once when someone else holds it.
+ */
+async function underLease<T>(deps: PurgeDeps, holder: string, now: Date, work: () => Promise<T>): Promise<T | null> {
+  const { leases } = deps.repos;
+  const until = (at: Date) => new Date(at.getTime() + PURGE_LEASE_MS);
+  if (!(await leases.acquire(PURGE_LEASE, holder, now, until(now)))) return null;
+  const renew = setInterval(() => {
+    const at = deps.clock.now();
+    leases.acquire(PURGE_LEASE, holder, at, until(at)).catch((err) => deps.logError('purge lease not renewed', err));
+  }, PURGE_RENEW_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(renew);
+    await leases.release(PURGE_LEASE, holder).catch((err) => deps.logError('purge lease not released', err));
+  }
+}
+
+/**
  * What the cron trigger (Workers) and the timer (Node) both call. Runs a
  * purge when enabled and due, honouring the settings' dry run; several
- * instances or overlapping invocations agree through a database lease, and
- * the one holding it checks again that no other just ran. Null when nothing ran.
+ * instances, overlapping invocations and a manual run agree through the
+ * purge lease, and the one holding it checks again that no other just ran.
+ * Null when nothing ran.
  */
 export async function runScheduledPurge(deps: PurgeDeps, now: Date): Promise<PurgeRun | null> {
   const settings = await deps.repos.purge.getSettings();
   if (!settings.enabled) return null;
   if (!isDue(await deps.repos.purge.lastScheduledRun(), settings.intervalHours, now)) return null;
-  const holder = deps.ids.newId();
-  if (!(await deps.repos.leases.acquire(PURGE_LEASE, holder, now, new Date(now.getTime() + PURGE_LEASE_MS))))
-    return null;
-  try {
+  const id = deps.ids.newId();
+  return underLease(deps, id, now, async () => {
     if (!isDue(await deps.repos.purge.lastScheduledRun(), settings.intervalHours, now)) return null;
-    return await runPurge(deps, 'scheduled', settings.dryRun);
-  } finally {
-    await deps.repos.leases.release(PURGE_LEASE, holder).catch((err) => deps.logError('purge lease not released', err));
-  }
+    return runPurge(deps, 'scheduled', settings.dryRun, id);
+  });
+}
+
+/** A manual purge while another runs: 409, naming the run that holds the lease when it is still there. */
+async function alreadyRunning(deps: PurgeDeps): Promise<DomainError> {
+  const running = await deps.repos.leases.holder(PURGE_LEASE, deps.clock.now());
+  const message = running ? `A purge is already running: run ${running}` : 'A purge is already running';
+  return new DomainError('conflict', message);
 }
 
 export function createPurgeService(deps: PurgeDeps) {
@@ -202,8 +231,12 @@ export function createPurgeService(deps: PurgeDeps) {
       return settings();
     },
 
+    /** A manual run, now; a DomainError('conflict') while another purge holds the lease. */
     async run(dryRun: boolean): Promise<PurgeRunDto> {
-      return toPurgeRunDto(await runPurge(deps, 'manual', dryRun));
+      const id = deps.ids.newId();
+      const run = await underLease(deps, id, clock.now(), () => runPurge(deps, 'manual', dryRun, id));
+      if (!run) throw await alreadyRunning(deps);
+      return toPurgeRunDto(run);
     },
 
     async runs(limit: number, cursor?: string): Promise<Page<PurgeRunDto>> {

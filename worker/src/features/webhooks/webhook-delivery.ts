@@ -1,3 +1,4 @@
+import { failureReason } from '../../core/domain/failure-reason.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { AttemptOutcome } from './webhook.schema.js';
@@ -14,8 +15,15 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
  */
 export const RETRY_DELAYS_MS = [30, 120, 600, 1800, 3600, 10_800].map((s) => s * 1000);
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** A claimed attempt is not retried before it could have timed out, plus this. */
-const CLAIM_MARGIN_MS = 60_000;
+/**
+ * A claim holds a delivery this long and is renewed every CLAIM_RENEW_MS
+ * while its attempt is in flight, so a sender that dies (a killed instance,
+ * an evicted isolate) lets go within CLAIM_MS, and the next sweep sends it
+ * again under the same `webhook-id`. Two renewals may be missed (a slow
+ * database) before another sender could take an attempt still in flight.
+ */
+export const CLAIM_MS = 6000;
+const CLAIM_RENEW_MS = 2000;
 /** Per scheduled run: bounded, so one tick never outlives the next (at most 50 × 10 s / 4 in flight). */
 const BATCH = 50;
 const CONCURRENCY = 4;
@@ -39,7 +47,8 @@ export interface DeliverySummary {
   pruned: number;
 }
 
-const describeError = (err: unknown) => (err instanceof Error ? err.message : 'delivery failed');
+/** Attempts are kept and shown to the owner: a classified reason; the error itself is not stored. */
+const describeError = (err: unknown) => failureReason(err, 'delivery failed');
 
 /** Sends what the outbox holds: one attempt per claim, retried with backoff, never more than one sender per attempt. */
 export function createWebhookDelivery(deps: DeliveryDeps) {
@@ -81,11 +90,21 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
    * has it, or its endpoint or event is gone.
    */
   async function attempt(delivery: WebhookDelivery, now: Date): Promise<WebhookAttempt | null> {
-    const until = new Date(now.getTime() + DELIVERY_TIMEOUT_MS + CLAIM_MARGIN_MS);
-    if (!(await repos.webhooks.claim(delivery.id, delivery.attempts, now, until))) return null;
+    const until = (at: Date) => new Date(at.getTime() + CLAIM_MS);
+    if (!(await repos.webhooks.claim(delivery.id, delivery.attempts, now, until(now)))) return null;
     const number = delivery.attempts + 1;
     const started = clock.now();
-    const sent = await send(delivery);
+    const renew = setInterval(() => {
+      repos.webhooks
+        .extendClaim(delivery.id, number, until(clock.now()))
+        .catch((err) => deps.logError('webhook claim not renewed', err));
+    }, CLAIM_RENEW_MS);
+    let sent: Awaited<ReturnType<typeof send>>;
+    try {
+      sent = await send(delivery);
+    } finally {
+      clearInterval(renew);
+    }
     if (!sent) return null;
     const { result } = sent;
     const at = clock.now();
@@ -121,6 +140,24 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
     await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   }
 
+  /**
+   * Every due delivery (up to a batch): retries, and attempts whose sender
+   * died. What the frequent sweep runs (every few seconds on Node).
+   */
+  async function sendDue(now: Date): Promise<Omit<DeliverySummary, 'pruned'>> {
+    const summary = { delivered: 0, retrying: 0, failed: 0 };
+    summary.failed += await repos.webhooks.failSpent(now);
+    const due = await repos.webhooks.due(now, BATCH);
+    await pool(due, CONCURRENCY, async (d) => {
+      const done = await attempt(d, now).catch((err) => {
+        deps.logError('webhook delivery failed', err);
+        return null;
+      });
+      if (done) summary[done.outcome] += 1;
+    });
+    return summary;
+  }
+
   return {
     attempt,
 
@@ -131,20 +168,12 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       });
     },
 
-    /** What the scheduler runs: every due delivery (up to a batch), then old history pruned. */
+    sendDue,
+
+    /** What the scheduler runs: every due delivery, then old history pruned. */
     async deliverDue(now: Date): Promise<DeliverySummary> {
-      const summary: DeliverySummary = { delivered: 0, retrying: 0, failed: 0, pruned: 0 };
-      summary.failed += await repos.webhooks.failSpent(now);
-      const due = await repos.webhooks.due(now, BATCH);
-      await pool(due, CONCURRENCY, async (d) => {
-        const done = await attempt(d, now).catch((err) => {
-          deps.logError('webhook delivery failed', err);
-          return null;
-        });
-        if (done) summary[done.outcome] += 1;
-      });
-      summary.pruned = await repos.webhooks.prune(new Date(now.getTime() - HISTORY_MS), 500);
-      return summary;
+      const sent = await sendDue(now);
+      return { ...sent, pruned: await repos.webhooks.prune(new Date(now.getTime() - HISTORY_MS), 500) };
     },
   };
 }

@@ -160,6 +160,21 @@ export function runWebhooksRepositoryContract(name: string, setup: SetupReposito
       expect(await db.repos.webhooks.claim(newId(), 0, NOW, at(3))).toBe(false);
     });
 
+    it('keeps a claim alive while its attempt runs, and not once a later claim took over', async () => {
+      const w = sampleWebhook();
+      await db.repos.webhooks.create(w);
+      const d = (await queued([w])).rows[0]!;
+      expect(await db.repos.webhooks.claim(d.id, 0, NOW, at(1))).toBe(true);
+      expect(await db.repos.webhooks.extendClaim(d.id, 1, at(3))).toBe(true);
+      expect(await db.repos.webhooks.due(at(2), 10)).toEqual([]);
+      // The sender died: once the claim runs out, another takes the next attempt, and the old one's renewal is refused.
+      expect(await db.repos.webhooks.claim(d.id, 1, at(3), at(4))).toBe(true);
+      expect(await db.repos.webhooks.extendClaim(d.id, 1, at(9))).toBe(false);
+      const [again] = await db.repos.webhooks.due(at(4), 10);
+      expect(again).toMatchObject({ id: d.id, attempts: 2, nextAttemptAt: at(4) });
+      expect(await db.repos.webhooks.extendClaim(newId(), 1, at(9))).toBe(false);
+    });
+
     it('records attempts with the delivery’s new state, lists them newest first, and never lets a late one undo a newer claim', async () => {
       const w = sampleWebhook();
       await db.repos.webhooks.create(w);

@@ -22,5 +22,12 @@ export const webhooksFeature = defineFeature({
     }),
   }),
   routes: webhooksRoutes,
-  jobs: (services) => [{ name: 'webhooks', run: (now) => services.webhooks.delivery.deliverDue(now) }],
+  jobs: (services) => [
+    {
+      name: 'webhooks',
+      run: (now) => services.webhooks.delivery.deliverDue(now),
+      // Retries and attempts whose sender died go out within seconds, not at the next tick.
+      frequent: (now) => services.webhooks.delivery.sendDue(now),
+    },
+  ],
 });

@@ -78,6 +78,12 @@ export interface WebhooksRepository {
    * and a crash mid-attempt only delays it.
    */
   claim(id: string, seenAttempts: number, now: Date, until: Date): Promise<boolean>;
+  /**
+   * Keeps a claim alive while its attempt is in flight: pushes `nextAttemptAt`
+   * to `until` if attempt number `attempt` is still the latest claimed and
+   * the delivery still pending. False when that claim is gone.
+   */
+  extendClaim(id: string, attempt: number, until: Date): Promise<boolean>;
   /** The attempt and the delivery's new state, at once. */
   recordAttempt(
     attempt: WebhookAttempt,

@@ -160,6 +160,16 @@ export function createWebhooksRepository(kit: SqlKit): WebhooksRepository {
       return kit.affectedRows(result) === 1;
     },
 
+    async extendClaim(id, attempt, until) {
+      const key = normalizeId(id);
+      if (key === null) return false;
+      const result = await db
+        .update(deliveries)
+        .set({ nextAttemptAt: until })
+        .where(and(eq(deliveries.id, key), eq(deliveries.status, 'pending'), eq(deliveries.attempts, attempt)));
+      return kit.affectedRows(result) === 1;
+    },
+
     async recordAttempt(attempt: WebhookAttempt, state) {
       refuseNul({ error: attempt.error });
       await kit.atomic((tx) => [

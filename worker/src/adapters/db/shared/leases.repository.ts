@@ -1,4 +1,4 @@
-import { and, eq, lte, or } from 'drizzle-orm';
+import { and, eq, gt, lte, or } from 'drizzle-orm';
 import type { LeasesRepository } from '../../../ports/repositories.js';
 import { guarded, refuseNul } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
@@ -28,6 +28,16 @@ export function createLeasesRepository(kit: SqlKit): LeasesRepository {
         if (kit.isUniqueViolation(err)) return false;
         throw err;
       }
+    },
+
+    async holder(name, now) {
+      refuseNul({ name });
+      const [row] = await db
+        .select({ holder: leases.holder })
+        .from(leases)
+        .where(and(eq(leases.name, name), gt(leases.expiresAt, now)))
+        .limit(1);
+      return row?.holder ?? null;
     },
 
     async release(name, holder) {
