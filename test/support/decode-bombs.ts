@@ -231,3 +231,37 @@ export function gifFrameOutsideScreen(
     Uint8Array.from([0x3b]),
   ]);
 }
+
+/** Adam7: each pass's first column and row, and its steps across and down. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
+
+/**
+ * A `width`×`height` 16-bit RGBA PNG (8 bytes a pixel), interlaced unless
+ * told otherwise, all black: its image data is filter bytes and zeros, so
+ * 4000×4000 inflates to ~128 MB from a file of ~125 KB, whole and well formed.
+ */
+export async function pngDepthBomb(
+  options: { width?: number; height?: number; interlaced?: boolean } = {},
+): Promise<Uint8Array> {
+  const { width = 4000, height = 4000, interlaced = true } = options;
+  const rowBytes = (columns: number) => 1 + columns * 8;
+  let raw = 0;
+  if (!interlaced) raw = height * rowBytes(width);
+  else
+    for (const [x0, y0, dx, dy] of ADAM7) {
+      const columns = Math.ceil(Math.max(0, width - x0) / dx);
+      const rows = Math.ceil(Math.max(0, height - y0) / dy);
+      if (columns > 0) raw += rows * rowBytes(columns);
+    }
+  const ihdr = pngChunk('IHDR', Uint8Array.from([...be32(width), ...be32(height), 16, 6, 0, 0, interlaced ? 1 : 0]));
+  const idat = pngChunk('IDAT', await zlibZeros(raw));
+  return concat([PNG_SIGNATURE, ihdr, idat, pngChunk('IEND', new Uint8Array(0))]);
+}

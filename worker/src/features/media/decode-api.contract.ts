@@ -58,9 +58,10 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
         ...api.deps,
         renderer: {
           lossyWebp: inner.lossyWebp,
-          render(job) {
+          decodeBudget: inner.decodeBudget,
+          render(job, ticket) {
             jobs.push(job);
-            return inner.render(job);
+            return inner.render(job, ticket);
           },
         },
       });
