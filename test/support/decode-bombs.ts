@@ -231,3 +231,50 @@ export function gifFrameOutsideScreen(
     Uint8Array.from([0x3b]),
   ]);
 }
+
+/** Adam7: each pass's first column and row, and its steps across and down. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
+
+/**
+ * A blank (all zero) PNG, whole and well formed: its image data is filter
+ * bytes and zeros, so it inflates to `height` rows of `width` pixels at
+ * `bitDepth` × the colour type's samples from a file of about a thousandth
+ * of that. 8-bit grey by default; `interlaced`: Adam7.
+ */
+export async function blankPng(options: {
+  width: number;
+  height: number;
+  bitDepth?: 8 | 16;
+  colourType?: 0 | 2 | 6;
+  interlaced?: boolean;
+}): Promise<Uint8Array> {
+  const { width, height, bitDepth = 8, colourType = 0, interlaced = false } = options;
+  const bytesPerPixel = (bitDepth / 8) * { 0: 1, 2: 3, 6: 4 }[colourType];
+  const rowBytes = (columns: number) => 1 + columns * bytesPerPixel;
+  let raw = 0;
+  if (!interlaced) raw = height * rowBytes(width);
+  else
+    for (const [x0, y0, dx, dy] of ADAM7) {
+      const columns = Math.ceil(Math.max(0, width - x0) / dx);
+      const rows = Math.ceil(Math.max(0, height - y0) / dy);
+      if (columns > 0) raw += rows * rowBytes(columns);
+    }
+  const ihdr = [...be32(width), ...be32(height), bitDepth, colourType, 0, 0, interlaced ? 1 : 0];
+  const idat = pngChunk('IDAT', await zlibZeros(raw));
+  return concat([PNG_SIGNATURE, pngChunk('IHDR', Uint8Array.from(ihdr)), idat, pngChunk('IEND', new Uint8Array(0))]);
+}
+
+/**
+ * The depth bomb: a 4000×4000 16-bit RGBA interlaced PNG (8 bytes a pixel),
+ * whose image data inflates to ~128 MB from a file of ~125 KB.
+ */
+export const pngDepthBomb = (options: { width?: number; height?: number } = {}) =>
+  blankPng({ width: 4000, height: 4000, ...options, bitDepth: 16, colourType: 6, interlaced: true });

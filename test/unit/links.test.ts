@@ -48,6 +48,14 @@ describe('links in answers', () => {
       height: 480,
       srcset: '',
     });
-    expect(srcsetOf(url, 319, base)).toBe(`${url}?w=160 160w`);
+    expect(srcsetOf(url, { width: 319, height: 100 }, base)).toBe(`${url}?w=160 160w`);
+  });
+
+  it('offers no srcset for an original over the variant cap, whose every variant is refused', () => {
+    const base = { origin: 'https://cms.example', widths: WIDTHS };
+    const url = `https://cms.example/static/uploadedImages/${image.filename}`;
+    expect(srcsetOf(url, { width: 4000, height: 4000 }, base)).toContain('640w'); // 16 MP: the cap itself
+    expect(srcsetOf(url, { width: 4001, height: 4000 }, base)).toBe('');
+    expect(toPicture({ ...image, width: 8000, height: 6000 }, base).srcset).toBe('');
   });
 });

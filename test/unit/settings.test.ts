@@ -35,6 +35,7 @@ describe('parseSettings', () => {
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       decodeTimeLimitMs: 5000,
       decodeMemoryLimitMb: 512,
+      variantQueueMax: 32,
       activityLogMaxBytes: 10_485_760,
       databaseTimeoutMs: 1500,
       activityLogFile: './data/activity.ndjson',
@@ -154,6 +155,7 @@ describe('parseSettings', () => {
         MAX_UPLOAD_BYTES: '2048',
         DECODE_TIME_LIMIT_MS: '2500',
         DECODE_MEMORY_LIMIT_MB: '256',
+        VARIANT_QUEUE_MAX: '64',
         MAX_JSON_BYTES: '4096',
         MAX_ARTICLE_BYTES: '1048576',
         UPDATE_FEED_URL: 'https://releases.example.com/feed.json',
@@ -169,6 +171,7 @@ describe('parseSettings', () => {
       maxUploadBytes: 2048,
       decodeTimeLimitMs: 2500,
       decodeMemoryLimitMb: 256,
+      variantQueueMax: 64,
       maxJsonBytes: 4096,
       maxArticleBytes: 1_048_576,
     });
@@ -201,6 +204,7 @@ describe('parseSettings', () => {
       JWT_SECRET: 'short',
       DECODE_TIME_LIMIT_MS: '10',
       DECODE_MEMORY_LIMIT_MB: 'lots',
+      VARIANT_QUEUE_MAX: '2',
     });
     for (const name of [
       'PORT',
@@ -211,6 +215,7 @@ describe('parseSettings', () => {
       'JWT_SECRET',
       'DECODE_TIME_LIMIT_MS',
       'DECODE_MEMORY_LIMIT_MB',
+      'VARIANT_QUEUE_MAX',
       'MAX_JSON_BYTES',
       'MAX_ARTICLE_BYTES',
     ]) {

@@ -136,6 +136,8 @@ const RawSettingsSchema = z.object({
   DECODE_TIME_LIMIT_MS: wholeNumber('DECODE_TIME_LIMIT_MS', 100, 600_000).default(5000),
   /** Node only: how much memory (JS heap and wasm) one variant's worker thread may hold before it is stopped and refused. */
   DECODE_MEMORY_LIMIT_MB: wholeNumber('DECODE_MEMORY_LIMIT_MB', 64, 65_536).default(512),
+  /** Node only: variants waiting for a render thread; beyond, a 503 with Retry-After. One image gets a quarter. */
+  VARIANT_QUEUE_MAX: wholeNumber('VARIANT_QUEUE_MAX', 4, 10_000).default(32),
   /** Node with MySQL/PostgreSQL, how long one database call may take before it is a 503. */
   DATABASE_TIMEOUT_MS: wholeNumber('DATABASE_TIMEOUT_MS', 100, 600_000).default(1500),
   ACTIVITY_LOG_MAX_BYTES: wholeNumber('ACTIVITY_LOG_MAX_BYTES', 4096, 1024 ** 4).default(10_485_760),
@@ -213,6 +215,7 @@ export interface Settings {
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
   decodeMemoryLimitMb: number;
+  variantQueueMax: number;
   activityLogMaxBytes: number;
   databaseTimeoutMs: number;
   activityLogFile: string;
@@ -313,6 +316,7 @@ export function parseSettings(raw: object, target: Target): Settings {
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,
     decodeMemoryLimitMb: s.DECODE_MEMORY_LIMIT_MB,
+    variantQueueMax: s.VARIANT_QUEUE_MAX,
     activityLogMaxBytes: s.ACTIVITY_LOG_MAX_BYTES,
     databaseTimeoutMs: s.DATABASE_TIMEOUT_MS,
     activityLogFile: s.ACTIVITY_LOG_FILE,

@@ -45,10 +45,25 @@ export interface RenderJob {
   quality: number;
 }
 
+/** What a renderer with a queue needs to know of a job besides its pixels. */
+export interface RenderTicket {
+  /**
+   * Jobs of one group (one original's bytes) share the queue and the threads
+   * with other groups: a group gets at most its share of either, and groups
+   * take turns, so one hostile image cannot starve the others.
+   */
+  group: string;
+  /** Run when the job is taken off the queue, before it starts: a rejection refuses it unstarted. */
+  beforeStart?: () => Promise<void>;
+  /** Aborted once no client waits for the job: a job not yet started is dropped. */
+  signal?: AbortSignal;
+}
+
 /**
  * Makes variants: in the request on Workers (each request has its own CPU
- * and memory budget), off the event loop on Node (worker threads with a time
- * and memory limit). Rejects with a DomainError when it cannot run at all
+ * and memory budget, and the decode work is bounded from the header first),
+ * off the event loop on Node (worker threads with a time and memory limit,
+ * behind a bounded queue shared fairly across images). Rejects with a DomainError when it cannot run at all
  * (busy, failed to start): nothing is wrong with the image then. Any other
  * rejection means these bytes could not be made into a variant (the decoder
  * failed, or ran over a limit and was stopped).
@@ -56,7 +71,13 @@ export interface RenderJob {
 export interface VariantRenderer {
   /** False when there is no lossy WebP writer: the core then serves JPEG for `format=webp`. */
   readonly lossyWebp: boolean;
-  render(job: RenderJob): Promise<Uint8Array>;
+  render(job: RenderJob, ticket?: RenderTicket): Promise<Uint8Array>;
+  /**
+   * The most decode work (bytes of pixels at the decoder's depth, see
+   * core/media/decode-cost.ts) a job may need, checked from the header before
+   * the job is made; undefined: bounded while running instead (Node's threads).
+   */
+  readonly decodeBudget?: number;
   /** Stops what it started (threads); jobs after this are refused. */
   close?(): Promise<void>;
 }

@@ -107,7 +107,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     retainBytes: RENDER_RETAIN_BYTES,
     idleMs: RENDER_IDLE_MS,
     idleRetainBytes: RENDER_IDLE_RETAIN_BYTES,
-    maxQueue: 32,
+    maxQueue: settings.variantQueueMax,
     lossyWebp: true,
     logError: (message, err) => logger.error(message, err),
   });

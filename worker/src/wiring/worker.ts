@@ -16,6 +16,7 @@ import type { AppDeps } from '../app/deps.js';
 import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
+import { REQUEST_DECODE_BUDGET } from '../core/domain/image-limits.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { commonDeps } from './common.js';
 
@@ -68,8 +69,11 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
     // Only used outside a request; inside one, the route uses waitUntil.
     defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
-    // In the request: each request has its own CPU and memory budget, and the platform ends one that overruns.
-    renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm))),
+    // In the request: each request has its own CPU and memory budget, and the platform ends one that
+    // overruns; what a decode may cost is checked from the header before it starts.
+    renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm)), {
+      decodeBudget: REQUEST_DECODE_BUDGET,
+    }),
     webhookTransport: createFetchWebhookTransport(),
     ...common,
   };

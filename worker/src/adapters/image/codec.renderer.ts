@@ -26,6 +26,15 @@ export async function renderWithCodec(codec: ImageCodec, job: RenderJob): Promis
   }
 }
 
-export function createCodecRenderer(codec: ImageCodec): VariantRenderer {
-  return { lossyWebp: codec.lossyWebp, render: (job) => renderWithCodec(codec, job) };
+/**
+ * No queue: each job starts at once, in its own request (so its ticket has
+ * nothing to wait for). `decodeBudget` bounds, from the header, what a job
+ * may cost the request's memory and CPU.
+ */
+export function createCodecRenderer(codec: ImageCodec, options: { decodeBudget?: number } = {}): VariantRenderer {
+  return {
+    lossyWebp: codec.lossyWebp,
+    decodeBudget: options.decodeBudget,
+    render: (job) => renderWithCodec(codec, job),
+  };
 }

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../../core/domain/errors.js';
-import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
+import type { VariantRenderer } from '../../ports/image-codec.js';
 import type { RenderReply, RenderRequest } from './render.worker.js';
+import { createRenderQueue, type Pending } from './render-queue.js';
 import { tsWorkerBootstrap } from './ts-worker-bootstrap.js';
 
 export interface ThreadPoolOptions {
@@ -26,7 +27,11 @@ export interface ThreadPoolOptions {
   idleMs: number;
   /** What a thread may keep while idle: a little above what a fresh one holds after its warm-up. */
   idleRetainBytes: number;
-  /** Jobs waiting for a thread beyond this are refused (503): each holds its original's bytes. */
+  /**
+   * Jobs waiting for a thread beyond this are refused (503): each holds its
+   * original's bytes. One group (one original) may hold a quarter of it,
+   * and run on all threads but one.
+   */
   maxQueue: number;
   /** Whether the webp encoder is there (it is, in render.worker). */
   lossyWebp: boolean;
@@ -36,18 +41,14 @@ export interface ThreadPoolOptions {
 /** How often a running job's memory is looked at. */
 const WATCH_MS = 20;
 
-interface Pending {
-  job: RenderJob;
-  resolve: (bytes: Uint8Array) => void;
-  reject: (err: unknown) => void;
-}
-
 interface Thread {
   worker: Worker;
   ready: boolean;
   retired: boolean;
   /** What its last job left it holding (0 before the first). */
   heldBytes: number;
+  /** Taken off the queue, its beforeStart still running: the thread is kept for it. */
+  claimed: Pending | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
   running:
     | (Pending & { id: number; timer: ReturnType<typeof setTimeout>; watch: ReturnType<typeof setInterval> })
@@ -74,12 +75,24 @@ export interface PoolStats {
   threads: number;
   /** The memory the last finished job left its thread holding. */
   lastHeldBytes: number;
+  /** Jobs handed to a thread so far. */
+  jobs: number;
+  /** Jobs dropped before they started, because no client waited any more. */
+  dropped: number;
+  /** Jobs waiting for a thread now, and jobs on a thread (or about to be). */
+  queued: number;
+  running: number;
 }
 
 export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRenderer & { stats(): PoolStats } {
-  const queue: Pending[] = [];
+  const queue = createRenderQueue({
+    max: options.maxQueue,
+    retryAfterSeconds: Math.max(1, Math.ceil(options.timeLimitMs / 1000)),
+    onAdmitted: () => pump(),
+  });
+  const groupThreads = Math.max(1, options.threads - 1);
   const threads: Thread[] = [];
-  const counters = { started: 0, lastHeldBytes: 0 };
+  const counters = { started: 0, lastHeldBytes: 0, jobs: 0 };
   let nextId = 1;
   let closed = false;
 
@@ -93,7 +106,15 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
         })
       : new Worker(options.workerUrl, { resourceLimits: heapLimits() });
     worker.unref(); // an idle thread never keeps the process alive
-    const thread: Thread = { worker, ready: false, retired: false, heldBytes: 0, idleTimer: null, running: null };
+    const thread: Thread = {
+      worker,
+      ready: false,
+      retired: false,
+      heldBytes: 0,
+      claimed: null,
+      idleTimer: null,
+      running: null,
+    };
     worker.on('message', (reply: RenderReply) => onReply(thread, reply));
     worker.on('error', (err) => onGone(thread, err));
     worker.on('exit', (code) => onGone(thread, new Error(`render thread exited with ${code}`)));
@@ -108,15 +129,21 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     return { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 16 };
   }
 
+  /** A group below its share of the threads (all but one, or the only one). */
+  const mayRun = (group: string) =>
+    threads.filter((t) => !t.retired && (t.running ?? t.claimed)?.ticket.group === group).length < groupThreads;
+
   function pump(): void {
-    while (queue.length > 0) {
-      const idle = threads.find((t) => t.ready && !t.retired && !t.running);
+    while (queue.size > 0) {
+      const idle = threads.find((t) => t.ready && !t.retired && !t.running && !t.claimed);
       if (idle) {
-        start(idle, queue.shift()!);
+        const next = queue.take(mayRun);
+        if (!next) return; // every waiting group has its share running
+        claim(idle, next);
         continue;
       }
       const starting = threads.filter((t) => !t.ready && !t.retired).length;
-      if (threads.filter((t) => !t.retired).length < options.threads && starting < queue.length) {
+      if (threads.filter((t) => !t.retired).length < options.threads && starting < queue.size) {
         spawn();
         continue;
       }
@@ -124,8 +151,40 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     }
   }
 
+  /**
+   * The job's own check when it leaves the queue (the variants service asks
+   * whether its image was refused meanwhile), then the job, unless every
+   * client waiting for it has gone by then.
+   */
+  function claim(thread: Thread, pending: Pending): void {
+    clearIdle(thread);
+    thread.claimed = pending;
+    const checked = pending.ticket.beforeStart?.() ?? Promise.resolve();
+    checked.then(
+      () => {
+        thread.claimed = null;
+        if (closed) pending.reject(unavailable());
+        else if (pending.ticket.signal?.aborted) queue.drop(pending);
+        else if (thread.retired) queue.pushFront(pending);
+        else return start(thread, pending);
+        afterJob(thread);
+      },
+      (err: unknown) => {
+        thread.claimed = null;
+        pending.reject(err);
+        afterJob(thread);
+      },
+    );
+  }
+
+  function afterJob(thread: Thread): void {
+    pump();
+    if (!thread.retired && !thread.running && !thread.claimed) armIdle(thread);
+  }
+
   function start(thread: Thread, pending: Pending): void {
     const id = nextId++;
+    counters.jobs++;
     clearIdle(thread);
     const timer = setTimeout(
       () => void stop(thread, new RenderRefused(`the render took longer than ${options.timeLimitMs} ms`)),
@@ -190,10 +249,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     if (reply.type === 'done') running.resolve(reply.bytes);
     else running.reject(new RenderRefused(reply.message));
     if (reply.type === 'failed' || reply.heldBytes > options.retainBytes) void retire(thread);
-    else {
-      pump();
-      if (!thread.running) armIdle(thread);
-    }
+    else afterJob(thread);
   }
 
   function clearIdle(thread: Thread): void {
@@ -213,7 +269,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     clearIdle(thread);
     thread.idleTimer = setTimeout(() => {
       thread.idleTimer = null;
-      if (thread.retired || thread.running || closed) return;
+      if (thread.retired || thread.running || thread.claimed || closed) return;
       const others = threads.some((t) => t !== thread && !t.retired);
       if (others) void retire(thread);
       else if (thread.heldBytes > options.idleRetainBytes) {
@@ -231,7 +287,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
       // It could not start at all: nothing is wrong with the images waiting, and
       // starting another would fail the same way. Refuse them; later jobs try again.
       options.logError('render thread could not start', err);
-      for (const pending of queue.splice(0)) pending.reject(unavailable());
+      for (const pending of queue.drain()) pending.reject(unavailable());
     }
     void stop(thread, new RenderRefused(`the render thread died: ${String(err)}`));
   }
@@ -240,22 +296,19 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
 
   return {
     lossyWebp: options.lossyWebp,
-    stats: () => ({ ...counters, threads: threads.filter((t) => !t.retired).length }),
+    stats: () => ({
+      ...counters,
+      dropped: queue.dropped,
+      queued: queue.size,
+      running: threads.filter((t) => !t.retired && (t.running || t.claimed)).length,
+      threads: threads.filter((t) => !t.retired).length,
+    }),
 
-    render(job) {
-      if (closed) return Promise.reject(unavailable());
-      if (queue.length >= options.maxQueue) {
-        return Promise.reject(new DomainError('unavailable', 'Too many image variants are being made', undefined, 1));
-      }
-      return new Promise<Uint8Array>((resolve, reject) => {
-        queue.push({ job, resolve, reject });
-        pump();
-      });
-    },
+    render: (job, ticket = { group: '' }) => (closed ? Promise.reject(unavailable()) : queue.admit(job, ticket)),
 
     async close() {
       closed = true;
-      for (const pending of queue.splice(0)) pending.reject(unavailable());
+      for (const pending of queue.drain()) pending.reject(unavailable());
       await Promise.all([...threads].map((thread) => stop(thread, unavailable())));
     },
   };

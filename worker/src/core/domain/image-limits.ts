@@ -46,3 +46,18 @@ export const MAX_WEBP_FRAMES = MAX_GIF_FRAMES;
  * chunk holding a bitstream (and perhaps ALPH).
  */
 export const MAX_WEBP_CHUNKS = 3 * MAX_WEBP_FRAMES + 64;
+
+/**
+ * The largest original variants are made of. A decode holds width × height
+ * × 4 bytes, plus the input and the resized copy; a Worker has 128 MiB in
+ * all. Larger originals are served, but get no variants (nor a srcset).
+ */
+export const MAX_VARIANT_SOURCE_PIXELS = 16_000_000;
+
+/**
+ * The decode work (core/media/decode-cost.ts) a variant may need where the
+ * decoder runs in the request (Workers): what the largest 8-bit original
+ * costs. A 16-bit or interlaced PNG counts more per pixel, so a small file
+ * cannot buy many times that in memory and CPU.
+ */
+export const REQUEST_DECODE_BUDGET = MAX_VARIANT_SOURCE_PIXELS * 4;

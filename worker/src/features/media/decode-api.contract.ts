@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness } from '../../../../test/support/api-harness.js';
 import {
+  blankPng,
   gifFrameFlood,
   gifFrameOutsideScreen,
   jpegMarkerFlood,
@@ -58,9 +59,10 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
         ...api.deps,
         renderer: {
           lossyWebp: inner.lossyWebp,
-          render(job) {
+          decodeBudget: inner.decodeBudget,
+          render(job, ticket) {
             jobs.push(job);
-            return inner.render(job);
+            return inner.render(job, ticket);
           },
         },
       });
@@ -73,7 +75,7 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
     const uploadImage = async (bytes: Uint8Array) => {
       const res = await upload(api, owner, articleId, bytes, 'x.bin', 'application/octet-stream');
       expect(res.status).toBe(201);
-      return (await res.json()).image as { id: string; url: string };
+      return (await res.json()).image as { id: string; url: string; width: number; srcset: string };
     };
 
     /** As if uploaded before uploads refused such files: the row and the blob, straight into storage. */
@@ -166,11 +168,28 @@ export function runDecodeApiContract(name: string, setup: () => Promise<ApiHarne
       }
       expect((await get(`${image.url}?w=160`, 'HEAD')).status).toBe(400);
       expect(jobs.length - before).toBe(1);
+      // Marked: the library offers none of its variants.
+      const marked = await (await api.request(`/v1/media/${image.id}`, { token: owner })).json();
+      expect(marked.image).toMatchObject({ srcset: '', variants: [] });
       expect((await get(image.url)).status).toBe(200);
       expect((await stats()).count).toBe(stored); // the marker is no variant
       expect((await api.request('/v1/media/variants', { method: 'DELETE', token: owner })).status).toBe(204);
       expect((await get(`${image.url}?w=160`)).status).toBe(400);
       expect(jobs.length - before).toBe(2);
+    });
+
+    it('offers no srcset for an original over the 16 MP variant cap, whose every variant is a 400', async () => {
+      const image = await uploadImage(await blankPng({ width: 4001, height: 4000 }));
+      expect(image).toMatchObject({ width: 4001, srcset: '' });
+      const detail = await (await api.request(`/v1/media/${image.id}`, { token: owner })).json();
+      expect(detail.image.srcset).toBe('');
+      const res = await api.request(`/v1/articles/${articleId}`, { token: owner });
+      const images = (await res.json()).article.images as { id: string; srcset: string }[];
+      expect(images.find((i) => i.id === image.id)?.srcset).toBe('');
+      expect((await get(`${image.url}?w=160`)).status).toBe(400);
+      // At the cap itself, every width up to the original's.
+      const atCap = await uploadImage(await blankPng({ width: 4000, height: 4000 }));
+      expect(atCap.srcset.split(', ')).toHaveLength(api.deps.settings.imageVariantWidths.length);
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { LinkBase } from '../../contract/links.js';
+import { MAX_VARIANT_SOURCE_PIXELS } from '../../core/domain/image-limits.js';
 import type { Image } from './images.port.js';
 import type { ImageDto, PictureDto } from './media.schema.js';
 
@@ -11,8 +12,14 @@ export type { LinkBase };
 export const imageUrl = (i: Pick<Image, 'filename'>, base: LinkBase): string =>
   `${base.origin}${IMAGE_URL_PREFIX}${i.filename}`;
 
-/** One `url?w=N Nw` candidate per variant width, none wider than the original. */
-export function srcsetOf(url: string, width: number, base: LinkBase): string {
+/**
+ * One `url?w=N Nw` candidate per variant width, none wider than the
+ * original; none at all for an original over the variant cap, whose every
+ * variant is refused.
+ */
+export function srcsetOf(url: string, image: Pick<Image, 'width' | 'height'>, base: LinkBase): string {
+  if (image.width * image.height > MAX_VARIANT_SOURCE_PIXELS) return '';
+  const { width } = image;
   return base.widths
     .filter((w) => w <= width)
     .map((w) => `${url}?w=${w} ${w}w`)
@@ -27,7 +34,7 @@ export function toImageDto(i: Image, base: LinkBase): ImageDto {
     articleId: i.articleId,
     filename: i.filename,
     url,
-    srcset: srcsetOf(url, i.width, base),
+    srcset: srcsetOf(url, i, base),
     contentType: i.contentType,
     bytes: i.bytes,
     width: i.width,
@@ -43,5 +50,5 @@ export function toImageDto(i: Image, base: LinkBase): ImageDto {
 /** The image as a page shows it. */
 export function toPicture(i: Image, base: LinkBase): PictureDto {
   const url = imageUrl(i, base);
-  return { url, alt: i.alt, width: i.width, height: i.height, srcset: srcsetOf(url, i.width, base) };
+  return { url, alt: i.alt, width: i.width, height: i.height, srcset: srcsetOf(url, i, base) };
 }

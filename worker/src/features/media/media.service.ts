@@ -39,7 +39,10 @@ export function createMediaService(deps: MediaDeps) {
 
     async get(id: string, links: LinkBase): Promise<ImageWithVariantsDto> {
       const image = await existing(id);
-      return { ...toImageDto(image, links), variants: await variants.list(image, links) };
+      const { variants: list, unreadable } = await variants.stored(image, links);
+      // Marked as not renderable: every variant is a 400, so the answer offers none.
+      const dto = toImageDto(image, links);
+      return { ...dto, srcset: unreadable ? '' : dto.srcset, variants: list };
     },
 
     /**

@@ -72,14 +72,15 @@ export const staticImagesRoutes = [
           await images.assertStored(filename);
           return c.body(null, 200, { ...meta, 'Content-Length': String(image.bytes) });
         }
-        const info = await variants.open(image, variant, true, defer);
+        const info = await variants.open(image, variant, true, defer, c.req.raw.signal);
         return c.body(null, 200, { ...meta, 'Content-Length': String(info.size) });
       }
       if (!variant) {
         const { blob } = await images.open(filename);
         return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
       }
-      const blob = await variants.open(image, variant, false, defer);
+      // The request's signal: a render still waiting for a thread is dropped once all its clients have gone.
+      const blob = await variants.open(image, variant, false, defer, c.req.raw.signal);
       if (!('body' in blob)) throw new Error('variant opened without a body');
       return c.body(blob.body, 200, { ...meta, 'Content-Length': String(blob.size) });
     },

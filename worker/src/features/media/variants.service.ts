@@ -1,10 +1,12 @@
 import type { LinkBase } from '../../contract/links.js';
 import { DomainError } from '../../core/domain/errors.js';
+import { MAX_VARIANT_SOURCE_PIXELS } from '../../core/domain/image-limits.js';
+import { decodeCost } from '../../core/media/decode-cost.js';
 import { readJpegOrientation } from '../../core/media/exif-orientation.js';
 import { readImageHeader } from '../../core/media/image-header.js';
 import { forDecoding, inspectStructure } from '../../core/media/image-integrity.js';
 import type { BlobInfo, BlobObject, BlobStore } from '../../ports/blob-store.js';
-import type { RenderJob, VariantRenderer } from '../../ports/image-codec.js';
+import type { RenderJob, RenderTicket, VariantRenderer } from '../../ports/image-codec.js';
 import type { Defer } from '../../ports/runtime.js';
 import {
   contentVariantsPrefix,
@@ -26,13 +28,6 @@ export interface VariantsDeps {
   maxImagePixels: number;
   logError: (message: string, err: unknown) => void;
 }
-
-/**
- * A decode holds width × height × 4 bytes, plus the input and the resized
- * copy; a Worker has 128 MiB in all. Larger originals are served, but get
- * no variants.
- */
-export const MAX_VARIANT_SOURCE_PIXELS = 16_000_000;
 
 /** JPEG and WebP. */
 export const VARIANT_QUALITY = 80;
@@ -106,23 +101,56 @@ export function createVariantsService(deps: VariantsDeps) {
     return { bytes, width, height, orientation, format, quality: VARIANT_QUALITY };
   }
 
-  /** Makes and stores one variant; the caller made sure no other call makes the same one. */
-  async function make(image: Image, request: VariantRequest, key: string, contentType: string): Promise<Uint8Array> {
+  /**
+   * Markers being written: the renderer hands its thread to the next job as
+   * soon as one fails, before the marker is stored, and a job of the same
+   * bytes waiting next must see it. Storage trouble here must not turn the
+   * answer into a storage error: the refusal stands.
+   */
+  const marking = new Set<string>();
+  async function mark(marker: string): Promise<void> {
+    marking.add(marker);
+    await blobs.put(marker, RETRY_MARKER_BODY, RETRY_MARKER_TYPE).catch((e) => logError('retry marker not written', e));
+    marking.delete(marker);
+  }
+
+  /**
+   * Makes and stores one variant; the caller made sure no other call makes
+   * the same one. The marker is asked for again when the job leaves the
+   * renderer's queue: another variant of the same bytes may have been
+   * refused while this one waited.
+   */
+  async function make(
+    image: Image,
+    request: VariantRequest,
+    key: string,
+    contentType: string,
+    signal: AbortSignal,
+  ): Promise<Uint8Array> {
     const marker = retryMarkerKey(image);
-    if (await blobs.head(marker)) throw cannotResize('The image could not be decoded');
+    // Storage first: by the time it answers, a failure just before has been seen (marking).
+    const unmarked = async () => {
+      if ((await blobs.head(marker)) || marking.has(marker)) throw cannotResize('The image could not be decoded');
+    };
+    await unmarked();
     const original = await blobs.get(originalKey(image.filename));
     if (!original) throw new DomainError('not_found', 'Not found');
     const job = plan(await readAll(original), image, request);
+    const budget = renderer.decodeBudget;
+    if (budget !== undefined && decodeCost(job.bytes, readImageHeader(job.bytes)!) > budget) {
+      // Known from the header, the same for every width: marked, so that no variant of it reads the original again.
+      await mark(marker);
+      throw cannotResize('The image would cost too much to decode (its pixels, sample depth and interlacing)');
+    }
+    const ticket: RenderTicket = { group: image.sha256, beforeStart: unmarked, signal };
     let bytes: Uint8Array;
     try {
-      bytes = await renderer.render(job);
+      bytes = await renderer.render(job, ticket);
     } catch (err) {
-      if (err instanceof DomainError) throw err; // the renderer could not run: nothing is known of the image
+      if (err instanceof DomainError) throw err; // refused unstarted, or the renderer could not run
+      const marked = mark(marker); // at once: the next job of these bytes may be starting
       logError('variant could not be made', err);
-      // Storage trouble here must not turn the answer into a storage error: the refusal stands.
-      await blobs
-        .put(marker, RETRY_MARKER_BODY, RETRY_MARKER_TYPE)
-        .catch((e) => logError('retry marker not written', e));
+      await marked;
       throw cannotResize('The image could not be decoded');
     }
     await blobs.put(key, bytes, contentType);
@@ -134,23 +162,71 @@ export function createVariantsService(deps: VariantsDeps) {
    * first requests await the same one. Across Worker isolates or Node
    * instances each may render once; the stored variant ends that. The
    * render is kept alive past its own request (waitUntil on Workers), so a
-   * first client that hangs up does not fail the others waiting on it.
+   * first client that hangs up does not fail the others waiting on it; but
+   * once every client waiting has gone (their requests aborted), a job that
+   * has not started yet is dropped, and the next request starts afresh.
    */
-  const inFlight = new Map<string, Promise<Uint8Array>>();
+  interface Flight {
+    promise: Promise<Uint8Array>;
+    waiters: number;
+    abandon: AbortController;
+  }
+  const inFlight = new Map<string, Flight>();
   function makeOnce(
     image: Image,
     request: VariantRequest,
     key: string,
     contentType: string,
     keepAlive?: Defer,
+    signal?: AbortSignal,
   ): Promise<Uint8Array> {
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = make(image, request, key, contentType).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-      keepAlive?.(pending.catch(() => undefined));
+    let flight = inFlight.get(key);
+    if (!flight) {
+      const abandon = new AbortController();
+      const promise = make(image, request, key, contentType, abandon.signal).finally(() => {
+        if (inFlight.get(key) === started) inFlight.delete(key);
+      });
+      const started: Flight = { promise, waiters: 0, abandon };
+      flight = started;
+      inFlight.set(key, started);
+      keepAlive?.(promise.catch(() => undefined));
     }
-    return pending;
+    const joined = flight;
+    joined.waiters++;
+    if (!signal) return joined.promise; // a caller that cannot go away keeps the job wanted
+    const leave = () => {
+      if (--joined.waiters > 0) return;
+      if (inFlight.get(key) === joined) inFlight.delete(key);
+      joined.abandon.abort();
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener('abort', leave, { once: true });
+    const detach = () => signal.removeEventListener('abort', leave);
+    joined.promise.then(detach, detach);
+    return joined.promise;
+  }
+
+  /** The variants stored for this image's current bytes, and whether they are marked as not renderable. */
+  async function stored(image: Image, links: LinkBase): Promise<{ variants: VariantDto[]; unreadable: boolean }> {
+    const items = await listAll(contentVariantsPrefix(image.id, image.sha256));
+    const unreadable = items.some((item) => item.key.endsWith(`/${RETRY_MARKER_NAME}`));
+    const variants = items.flatMap((item) => {
+      const m = VARIANT_NAME.exec(item.key.slice(item.key.lastIndexOf('/') + 1));
+      if (!m) return [];
+      const params = new URLSearchParams();
+      if (m[1] !== 'full') params.set('w', m[1]!);
+      params.set('format', m[2] === 'jpg' ? 'jpeg' : m[2]!);
+      return [
+        {
+          requestedWidth: m[1] === 'full' ? null : Number(m[1]),
+          contentType: item.contentType,
+          bytes: item.size,
+          url: `${links.origin}${IMAGE_URL_PREFIX}${image.filename}?${params}`,
+          createdAt: item.uploadedAt.toISOString(),
+        },
+      ];
+    });
+    return { variants, unreadable };
   }
 
   return {
@@ -165,18 +241,19 @@ export function createVariantsService(deps: VariantsDeps) {
       return variantTarget(image, request, renderer.lossyWebp).contentType;
     },
 
-    /** The stored variant, made from the original on first request. */
+    /** The stored variant, made from the original on first request; `signal`: the request's, aborted when its client goes. */
     async open(
       image: Image,
       request: VariantRequest,
       headOnly = false,
       keepAlive?: Defer,
+      signal?: AbortSignal,
     ): Promise<BlobInfo | BlobObject> {
       const target = variantTarget(image, request, renderer.lossyWebp);
       const key = variantKey(image.id, image.sha256, target.name);
       const cached = headOnly ? await blobs.head(key) : await blobs.get(key);
       if (cached) return cached;
-      const bytes = await makeOnce(image, request, key, target.contentType, keepAlive);
+      const bytes = await makeOnce(image, request, key, target.contentType, keepAlive, signal);
       const info = { key, size: bytes.byteLength, contentType: target.contentType, uploadedAt: new Date() };
       if (headOnly) return info;
       const body = new ReadableStream<Uint8Array>({
@@ -189,25 +266,10 @@ export function createVariantsService(deps: VariantsDeps) {
     },
 
     /** The variants stored for this image's current bytes. */
-    async list(image: Image, links: LinkBase): Promise<VariantDto[]> {
-      const items = await listAll(contentVariantsPrefix(image.id, image.sha256));
-      return items.flatMap((item) => {
-        const m = VARIANT_NAME.exec(item.key.slice(item.key.lastIndexOf('/') + 1));
-        if (!m) return [];
-        const params = new URLSearchParams();
-        if (m[1] !== 'full') params.set('w', m[1]!);
-        params.set('format', m[2] === 'jpg' ? 'jpeg' : m[2]!);
-        return [
-          {
-            requestedWidth: m[1] === 'full' ? null : Number(m[1]),
-            contentType: item.contentType,
-            bytes: item.size,
-            url: `${links.origin}${IMAGE_URL_PREFIX}${image.filename}?${params}`,
-            createdAt: item.uploadedAt.toISOString(),
-          },
-        ];
-      });
-    },
+    list: async (image: Image, links: LinkBase): Promise<VariantDto[]> => (await stored(image, links)).variants,
+
+    /** The same, and whether its bytes are marked as not renderable (then no variant is ever made). */
+    stored,
 
     /** `?w=&format=` of an image URL, checked against the configured widths; null: the original. */
     parseQuery: (query: Record<string, string[]>): VariantRequest | null => parseVariantQuery(query, deps.presets),
