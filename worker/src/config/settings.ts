@@ -120,6 +120,19 @@ const RawSettingsSchema = z.object({
   MAX_JSON_BYTES: wholeNumber('MAX_JSON_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
   /** Article create, edit and SEO bodies: no length rule for the body, only this memory bound. */
   MAX_ARTICLE_BYTES: wholeNumber('MAX_ARTICLE_BYTES', 1024, 1024 ** 3).default(10_485_760),
+  /**
+   * The largest article body (UTF-8 bytes) that is rendered to HTML, any
+   * format; a larger one is refused (413). Hostile Markdown costs about
+   * 3-9 ms of CPU per KB (docs/reliability.md), so this bounds a write's render.
+   */
+  MAX_RENDER_BYTES: wholeNumber('MAX_RENDER_BYTES', 1024, 64 * 1024 ** 2).default(524_288),
+  /**
+   * The same for Markdown, the costly format: markdown-it holds ~270 bytes
+   * of heap per byte of hostile Markdown while it renders (a Worker has 128 MB).
+   */
+  MAX_MARKDOWN_BYTES: wholeNumber('MAX_MARKDOWN_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
+  /** Node only: how long rendering one body may take in its worker thread before it is stopped and refused. */
+  RENDER_TIME_LIMIT_MS: wholeNumber('RENDER_TIME_LIMIT_MS', 100, 600_000).default(10_000),
   /** The pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
   /** The preset widths `?w=` accepts: up to 12 distinct widths from 16 to 4096, ascending. */
@@ -209,6 +222,9 @@ export interface Settings {
   maxUploadBytes: number;
   maxJsonBytes: number;
   maxArticleBytes: number;
+  maxRenderBytes: number;
+  maxMarkdownBytes: number;
+  renderTimeLimitMs: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
@@ -309,6 +325,9 @@ export function parseSettings(raw: object, target: Target): Settings {
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
     maxJsonBytes: s.MAX_JSON_BYTES,
     maxArticleBytes: s.MAX_ARTICLE_BYTES,
+    maxRenderBytes: s.MAX_RENDER_BYTES,
+    maxMarkdownBytes: Math.min(s.MAX_MARKDOWN_BYTES, s.MAX_RENDER_BYTES),
+    renderTimeLimitMs: s.RENDER_TIME_LIMIT_MS,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,
