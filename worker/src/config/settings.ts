@@ -63,8 +63,14 @@ const RawSettingsSchema = z.object({
     .max(253)
     .regex(/^[A-Za-z0-9.:%_-]+$/, 'must be a host name or an IP address, such as 127.0.0.1 or ::')
     .default('0.0.0.0'),
-  /** Unset: the address the server really answers on (defaultPublicUrl). */
+  /**
+   * Unset: the origin each request was sent to (defaultPublicUrl outside
+   * requests); required in production (isProduction).
+   */
   PUBLIC_URL: httpUrl.optional(),
+  /** `production` makes PUBLIC_URL required (as does running under the supervisor, CMS_SUPERVISED=1). */
+  NODE_ENV: z.string().optional(),
+  CMS_SUPERVISED: z.string().optional(),
   DATABASE_URL: z
     .string()
     .regex(
@@ -278,6 +284,20 @@ export function defaultPublicUrl(target: Target, host: string, port: number): st
   return `http://${name}:${port}`;
 }
 
+/**
+ * Production: every Worker (wrangler.toml sets PUBLIC_URL for `wrangler
+ * dev`), and on Node NODE_ENV=production or a server the supervisor runs (an
+ * unpacked release, the Docker image).
+ */
+function isProduction(target: Target, s: { NODE_ENV?: string | undefined; CMS_SUPERVISED?: string | undefined }) {
+  return target === 'workers' || s.NODE_ENV === 'production' || s.CMS_SUPERVISED === '1';
+}
+
+const PUBLIC_URL_REQUIRED =
+  'PUBLIC_URL: required in production (every Worker; on Node NODE_ENV=production or a release run by the supervisor). ' +
+  'Answers and e-mails link to it, e.g. PUBLIC_URL=https://cms.example.com; without it they would follow each ' +
+  "request's Host header, and a shared cache could keep one client's links for everyone (docs/caching.md)";
+
 /** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
 export function parseSettings(raw: object, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
@@ -298,6 +318,7 @@ export function parseSettings(raw: object, target: Target): Settings {
       'SMTP_URL: required on Workers (wrangler secret put SMTP_URL): without it every verification and reset code would be written to the Worker’s logs. ALLOW_LOG_MAILER=true allows that, for local development and tests only',
     ]);
   }
+  if (!s.PUBLIC_URL && isProduction(target, s)) throw new SettingsError([PUBLIC_URL_REQUIRED]);
   const s3AccessKeyId = s.S3_ACCESS_KEY_ID ?? s.AWS_ACCESS_KEY_ID;
   const s3SecretAccessKey = s.S3_SECRET_ACCESS_KEY ?? s.AWS_SECRET_ACCESS_KEY;
   if (s.STORAGE_URL.startsWith('s3:') && (!s3AccessKeyId || !s3SecretAccessKey)) {
