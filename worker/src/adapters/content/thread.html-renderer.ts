@@ -9,7 +9,7 @@ export interface HtmlRenderRequest {
   body: string;
   format: BodyFormat;
 }
-export type HtmlRenderReply = { id: number; html: string } | { id: number; failed: string };
+export type HtmlRenderReply = { ready: true } | { id: number; html: string } | { id: number; failed: string };
 
 export interface ThreadHtmlRendererOptions {
   /** The thread's entry: the bundle's `html-render-worker.mjs`, or the `.ts` source (tests). */
@@ -40,6 +40,8 @@ interface Job {
 export function createThreadHtmlRenderer(options: ThreadHtmlRendererOptions): HtmlRenderer & { started(): number } {
   const queue: Job[] = [];
   let worker: Worker | undefined;
+  /** The thread said it is ready: its start-up and warm-up never count against a render's time. */
+  let ready = false;
   let running: (Job & { timer: ReturnType<typeof setTimeout> }) | undefined;
   let nextId = 1;
   let started = 0;
@@ -66,10 +68,13 @@ export function createThreadHtmlRenderer(options: ThreadHtmlRendererOptions): Ht
   }
 
   function pump(): void {
-    if (running || closed) return;
-    const job = queue.shift();
-    if (!job) return;
-    worker ??= spawn();
+    if (running || closed || queue.length === 0) return;
+    if (!worker) {
+      ready = false;
+      worker = spawn();
+    }
+    if (!ready) return;
+    const job = queue.shift()!;
     const timer = setTimeout(() => {
       const message = `Rendering this body took longer than ${options.timeLimitMs} ms (RENDER_TIME_LIMIT_MS); nothing was written`;
       finish(new DomainError('payload_too_large', message, [{ path: 'body', message }]));
@@ -94,12 +99,19 @@ export function createThreadHtmlRenderer(options: ThreadHtmlRendererOptions): Ht
   async function replace(): Promise<void> {
     const old = worker;
     worker = undefined;
+    ready = false;
     pump();
     await old?.terminate().catch((err) => options.logError('render thread did not stop', err));
   }
 
   function onReply(thread: Worker, reply: HtmlRenderReply): void {
-    if (thread !== worker || running?.request.id !== reply.id) return; // stopped meanwhile
+    if (thread !== worker) return; // stopped meanwhile
+    if ('ready' in reply) {
+      ready = true;
+      pump();
+      return;
+    }
+    if (running?.request.id !== reply.id) return;
     if ('html' in reply) finish(reply.html);
     else finish(new Error(`the render failed: ${reply.failed}`));
     pump();
@@ -109,6 +121,12 @@ export function createThreadHtmlRenderer(options: ThreadHtmlRendererOptions): Ht
   function onGone(thread: Worker, err: unknown): void {
     if (thread !== worker) return;
     worker = undefined;
+    if (!ready) {
+      // It could not start: another would fail the same way. Refuse what waits; later writes try again.
+      options.logError('render thread could not start', err);
+      for (const job of queue.splice(0)) job.reject(unavailable('Article bodies cannot be rendered right now'));
+      return;
+    }
     if (running) {
       options.logError('render thread died', err);
       const message = 'Rendering this body ran out of memory; nothing was written';
