@@ -9,6 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NODE_BUNDLE = path.join(root, 'dist/node/server.mjs');
 /** The render thread's entry (adapters/image/render.worker.ts); the server starts it from beside itself. */
 export const RENDER_WORKER_BUNDLE = path.join(root, 'dist/node/render-worker.mjs');
+/** The article bodies' render thread (wiring/html-render.thread.ts), likewise beside the server. */
+export const HTML_RENDER_WORKER_BUNDLE = path.join(root, 'dist/node/html-render-worker.mjs');
 /** The operator's command-line tool (worker/src/entry.cli.ts), run by scripts/cms.ts. */
 export const CLI_BUNDLE = path.join(root, 'dist/node/cli.mjs');
 
@@ -31,8 +33,8 @@ const postgresPatches = {
 };
 
 /**
- * Bundles the Node target into dist/node/server.mjs, its render thread into
- * dist/node/render-worker.mjs and the operator's tool into dist/node/cli.mjs,
+ * Bundles the Node target into dist/node/server.mjs, its render threads into
+ * dist/node/render-worker.mjs and dist/node/html-render-worker.mjs, and the operator's tool into dist/node/cli.mjs,
  * when their sources changed.
  */
 export async function buildNode({ force = false } = {}) {
@@ -42,7 +44,13 @@ export async function buildNode({ force = false } = {}) {
     path.join(root, 'scripts/build-node.ts'),
     path.join(root, 'scripts/lib/postgres-patches.ts'),
   ];
-  if (!force && !isStale(NODE_BUNDLE, inputs) && existsSync(RENDER_WORKER_BUNDLE) && existsSync(CLI_BUNDLE))
+  if (
+    !force &&
+    !isStale(NODE_BUNDLE, inputs) &&
+    existsSync(RENDER_WORKER_BUNDLE) &&
+    existsSync(HTML_RENDER_WORKER_BUNDLE) &&
+    existsSync(CLI_BUNDLE)
+  )
     return false;
   const esbuild = await import('esbuild');
   // Chunk names carry content hashes: empty the folder so that old chunks
@@ -53,6 +61,7 @@ export async function buildNode({ force = false } = {}) {
       // entry.boot.ts turns the compile cache on, then imports entry.node.ts.
       server: path.join(root, 'worker/src/entry.boot.ts'),
       'render-worker': path.join(root, 'worker/src/adapters/image/render.worker.ts'),
+      'html-render-worker': path.join(root, 'worker/src/wiring/html-render.thread.ts'),
       cli: path.join(root, 'worker/src/entry.cli.ts'),
     },
     outdir: path.dirname(NODE_BUNDLE),

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInlineHtmlRenderer } from '../../worker/src/adapters/content/inline.html-renderer.js';
 import { type NodeDatabase, openNodeDatabase } from '../../worker/src/adapters/db/node-database.js';
 import { uuidV7Ids } from '../../worker/src/adapters/runtime/system.runtime.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
+import { renderArticleHtml } from '../../worker/src/core/content/render.js';
 import type { ActivityEvent } from '../../worker/src/features/activity/activity.service.js';
 import { createArticlesService } from '../../worker/src/features/articles/articles.service.js';
 import {
@@ -37,6 +39,9 @@ function instance(db: NodeDatabase, now: Date, recorded: ActivityEvent[]) {
       throw Object.assign(new Error(m), { cause: e });
     },
     dropVariants: async () => undefined,
+    htmlRenderer: createInlineHtmlRenderer(renderArticleHtml),
+    maxRenderBytes: 524_288,
+    maxMarkdownBytes: 131_072,
   });
   return createSchedulingService({
     repos,

@@ -74,6 +74,8 @@ export interface HarnessOptions {
   delivered?: () => string[];
   /** Fails the request when an answer does not fit the OpenAPI document (test/support/openapi-answers.ts). */
   answers?: { check(method: string, url: string, status: number, type: string | null, body: string): string[] };
+  /** The suite set PUBLIC_URL itself (or unset it with ''): keep the parsed one instead of the harness's. */
+  ownPublicUrl?: boolean;
 }
 
 export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options: HarnessOptions = {}): ApiHarness {
@@ -86,7 +88,9 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     clock,
     logger: createJsonLogger((line) => logLines.push(line), { level: deps.settings.logLevel }),
     mailer: options.delivered ? deps.mailer : createLogMailer(createJsonLogger((line) => mailLog.push(line))),
-    settings: { ...deps.settings, publicUrl: PUBLIC_URL, publicUrlConfigured: true },
+    settings: options.ownPublicUrl
+      ? deps.settings
+      : { ...deps.settings, publicUrl: PUBLIC_URL, publicUrlConfigured: true },
     peerAddress: (request) => request.headers.get(TEST_PEER_HEADER) ?? anotherPeer(),
     // Deferred work (e-mails sent after the response) finishes before request() returns.
     defer: (work) => void pending.push(work.catch(() => {})),
@@ -111,19 +115,23 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
       }
       // `duplex` is required by fetch for streamed request bodies.
       const init = { method: options.method ?? 'GET', headers, body, duplex: 'half' } as RequestInit;
-      const res = await app.fetch(new Request(`http://localhost${path}`, init));
+      // A whole URL of another origin is asked there (its Host), as a client of that name would.
+      const whole = /^https?:\/\//.test(path);
+      const res = await app.fetch(new Request(whole ? path : `http://localhost${path}`, init));
       await Promise.all(pending.splice(0));
       const type = res.headers.get('content-type');
       if (answers) {
         const body = /^application\/json\b/i.test(type ?? '') ? await res.clone().text() : '';
-        const problems = answers.check(init.method!, path, res.status, type, body);
+        const asked = whole ? `${new URL(path).pathname}${new URL(path).search}` : path;
+        const problems = answers.check(init.method!, asked, res.status, type, body);
         if (problems.length > 0)
           throw new Error(`The answer does not fit the OpenAPI document:\n${problems.join('\n')}`);
       }
       return res;
     },
     codes(path) {
-      const pattern = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
+      const base = appDeps.settings.publicUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const pattern = new RegExp(`${base}${path}\\?code=([A-Za-z0-9_%-]+)`, 'g');
       // A log mailer line names each link twice (its `links` and its `text`): one code per mail.
       return (options.delivered ? options.delivered() : mailLog).flatMap((line) => [
         ...new Set([...line.matchAll(pattern)].map((m) => decodeURIComponent(m[1]!))),

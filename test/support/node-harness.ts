@@ -78,6 +78,7 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       },
       {
         answers: appAnswerChecker(),
+        ownPublicUrl: 'PUBLIC_URL' in (backend.settings ?? {}),
         ...(smtp && { delivered: () => smtp.messages.map((m) => textOf(m.raw)) }),
       },
     );

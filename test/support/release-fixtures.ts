@@ -184,7 +184,14 @@ export async function startSupervisor(
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [path.join(installDir, entry)], {
     cwd: installDir,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', CMS_STOP_GRACE_MS: '5000', ...env },
+    // A supervised server is a production one: it will not start without PUBLIC_URL.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://cms.test',
+      CMS_STOP_GRACE_MS: '5000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -122,7 +122,9 @@ describe('Dockerfile', () => {
     const volumes = json(runtime.find((s) => s.op === 'VOLUME')!.args);
     const names = settingNames();
     for (const k of Object.keys(env)) expect(names.has(k), `${k} is not a setting the server reads`).toBe(true);
-    const settings = parseSettings(env, 'node');
+    // The image runs in production: it starts only once given its PUBLIC_URL (docker run -e PUBLIC_URL=…).
+    expect(() => parseSettings(env, 'node')).toThrow(/PUBLIC_URL: required in production/);
+    const settings = parseSettings({ ...env, PUBLIC_URL: 'https://cms.example' }, 'node');
     expect(volumes).toContain(path.posix.dirname(settings.databaseUrl.slice('sqlite:'.length)));
     expect(volumes).toContain(settings.storageUrl.slice('file:'.length));
     expect(volumes.some((v) => env.CMS_RELEASES_DIR!.startsWith(`${v}/`))).toBe(true); // the update state is written there

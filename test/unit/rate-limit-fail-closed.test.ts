@@ -21,6 +21,7 @@ function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {
     repos: trap('repos'),
     blobs: trap('blobs'),
     renderer: trap('renderer'),
+    htmlRenderer: trap('htmlRenderer'),
     mailer: trap('mailer'),
     clock: { now: () => new Date() },
     ids: trap('ids'),

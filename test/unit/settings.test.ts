@@ -31,6 +31,9 @@ describe('parseSettings', () => {
       maxUploadBytes: 10_485_760,
       maxJsonBytes: 131_072,
       maxArticleBytes: 10_485_760,
+      maxRenderBytes: 524_288,
+      maxMarkdownBytes: 131_072,
+      renderTimeLimitMs: 10_000,
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       decodeTimeLimitMs: 5000,
@@ -187,8 +190,8 @@ describe('parseSettings', () => {
     expect(url({ PORT: '9000', HOST: '::1' })).toBe('http://[::1]:9000');
     expect(url({ PORT: '9000', HOST: 'cms.internal' })).toBe('http://cms.internal:9000');
     expect(url({ PORT: '9000', PUBLIC_URL: 'https://cms.example.com' })).toBe('https://cms.example.com');
-    // Workers: PORT means nothing there; wrangler dev's address.
-    expect(url({ PORT: '9000' }, 'workers')).toBe('http://localhost:8787');
+    // Workers: always set (wrangler.toml sets it for wrangler dev).
+    expect(url({ PORT: '9000', PUBLIC_URL: 'http://localhost:8787' }, 'workers')).toBe('http://localhost:8787');
     expect(problemsOf({ HOST: 'a b' })).toEqual([expect.stringMatching(/^HOST:/)]);
   });
 
@@ -262,13 +265,12 @@ describe('parseSettings', () => {
   });
 
   it('ignores non-string values, such as Workers bindings', () => {
-    expect(parseSettings({ DB: {}, JWT_SECRET: 'y'.repeat(40), ALLOW_LOG_MAILER: 'true' }, 'workers').jwtSecret).toBe(
-      'y'.repeat(40),
-    );
+    const env = { DB: {}, JWT_SECRET: 'y'.repeat(40), ALLOW_LOG_MAILER: 'true', PUBLIC_URL: 'https://cms.example' };
+    expect(parseSettings(env, 'workers').jwtSecret).toBe('y'.repeat(40));
   });
 
   it('refuses a Worker without SMTP_URL (codes would go to its logs) unless ALLOW_LOG_MAILER=true; Node keeps the log mailer', () => {
-    const secret = { JWT_SECRET: 'y'.repeat(40) };
+    const secret = { JWT_SECRET: 'y'.repeat(40), PUBLIC_URL: 'https://cms.example' };
     expect(problemsOf(secret, 'workers')).toEqual([expect.stringMatching(/^SMTP_URL: required on Workers/)]);
     expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'false' }, 'workers')).toHaveLength(1);
     expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'yes' }, 'workers')).toEqual([
@@ -277,5 +279,22 @@ describe('parseSettings', () => {
     expect(problemsOf({ ...secret, ALLOW_LOG_MAILER: 'true' }, 'workers')).toEqual([]);
     expect(problemsOf({ ...secret, SMTP_URL: 'smtps://u:p@mail.example:465' }, 'workers')).toEqual([]);
     expect(problemsOf({}, 'node')).toEqual([]);
+  });
+
+  it('stops a production start without PUBLIC_URL, naming it: answers would otherwise follow the Host header', () => {
+    const secret = { JWT_SECRET: 'y'.repeat(40), ALLOW_LOG_MAILER: 'true' };
+    for (const [env, target] of [
+      [{ NODE_ENV: 'production' }, 'node'],
+      [{ CMS_SUPERVISED: '1' }, 'node'],
+      [{}, 'workers'],
+    ] as const) {
+      expect(problemsOf({ ...secret, ...env }, target)).toEqual([
+        expect.stringMatching(/^PUBLIC_URL: required in production/),
+      ]);
+      expect(problemsOf({ ...secret, ...env, PUBLIC_URL: 'https://cms.example' }, target)).toEqual([]);
+    }
+    // Development keeps following the request's origin (README.md#configuration).
+    expect(problemsOf({ NODE_ENV: 'development' })).toEqual([]);
+    expect(parseSettings({}, 'node').publicUrlConfigured).toBe(false);
   });
 });

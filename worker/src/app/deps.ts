@@ -5,6 +5,7 @@ import type { WebhookTransport } from '../features/webhooks/webhooks.port.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
+import type { HtmlRenderer } from '../ports/html-renderer.js';
 import type { VariantRenderer } from '../ports/image-codec.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   blobs: BlobStore;
   /** Makes image variants (photon on both targets: in the request on Workers, in worker threads on Node). */
   renderer: VariantRenderer;
+  /** Renders article bodies on writes (in the request on Workers, in a worker thread on Node). */
+  htmlRenderer: HtmlRenderer;
   mailer: Mailer;
   clock: Clock;
   ids: IdGenerator;

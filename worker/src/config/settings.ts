@@ -63,8 +63,14 @@ const RawSettingsSchema = z.object({
     .max(253)
     .regex(/^[A-Za-z0-9.:%_-]+$/, 'must be a host name or an IP address, such as 127.0.0.1 or ::')
     .default('0.0.0.0'),
-  /** Unset: the address the server really answers on (defaultPublicUrl). */
+  /**
+   * Unset: the origin each request was sent to (defaultPublicUrl outside
+   * requests); required in production (isProduction).
+   */
   PUBLIC_URL: httpUrl.optional(),
+  /** `production` makes PUBLIC_URL required (as does running under the supervisor, CMS_SUPERVISED=1). */
+  NODE_ENV: z.string().optional(),
+  CMS_SUPERVISED: z.string().optional(),
   DATABASE_URL: z
     .string()
     .regex(
@@ -120,6 +126,19 @@ const RawSettingsSchema = z.object({
   MAX_JSON_BYTES: wholeNumber('MAX_JSON_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
   /** Article create, edit and SEO bodies: no length rule for the body, only this memory bound. */
   MAX_ARTICLE_BYTES: wholeNumber('MAX_ARTICLE_BYTES', 1024, 1024 ** 3).default(10_485_760),
+  /**
+   * The largest article body (UTF-8 bytes) that is rendered to HTML, any
+   * format; a larger one is refused (413). Hostile Markdown costs about
+   * 3-9 ms of CPU per KB (docs/reliability.md), so this bounds a write's render.
+   */
+  MAX_RENDER_BYTES: wholeNumber('MAX_RENDER_BYTES', 1024, 64 * 1024 ** 2).default(524_288),
+  /**
+   * The same for Markdown, the costly format: markdown-it holds ~270 bytes
+   * of heap per byte of hostile Markdown while it renders (a Worker has 128 MB).
+   */
+  MAX_MARKDOWN_BYTES: wholeNumber('MAX_MARKDOWN_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
+  /** Node only: how long rendering one body may take in its worker thread before it is stopped and refused. */
+  RENDER_TIME_LIMIT_MS: wholeNumber('RENDER_TIME_LIMIT_MS', 100, 600_000).default(10_000),
   /** The pixel cap that refuses decompression bombs from the header. */
   MAX_IMAGE_PIXELS: wholeNumber('MAX_IMAGE_PIXELS', 1, 1_000_000_000).default(50_000_000),
   /** The preset widths `?w=` accepts: up to 12 distinct widths from 16 to 4096, ascending. */
@@ -211,6 +230,9 @@ export interface Settings {
   maxUploadBytes: number;
   maxJsonBytes: number;
   maxArticleBytes: number;
+  maxRenderBytes: number;
+  maxMarkdownBytes: number;
+  renderTimeLimitMs: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
@@ -265,6 +287,20 @@ export function defaultPublicUrl(target: Target, host: string, port: number): st
   return `http://${name}:${port}`;
 }
 
+/**
+ * Production: every Worker (wrangler.toml sets PUBLIC_URL for `wrangler
+ * dev`), and on Node NODE_ENV=production or a server the supervisor runs (an
+ * unpacked release, the Docker image).
+ */
+function isProduction(target: Target, s: { NODE_ENV?: string | undefined; CMS_SUPERVISED?: string | undefined }) {
+  return target === 'workers' || s.NODE_ENV === 'production' || s.CMS_SUPERVISED === '1';
+}
+
+const PUBLIC_URL_REQUIRED =
+  'PUBLIC_URL: required in production (every Worker; on Node NODE_ENV=production or a release run by the supervisor). ' +
+  'Answers and e-mails link to it, e.g. PUBLIC_URL=https://cms.example.com; without it they would follow each ' +
+  "request's Host header, and a shared cache could keep one client's links for everyone (docs/caching.md)";
+
 /** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
 export function parseSettings(raw: object, target: Target): Settings {
   const result = RawSettingsSchema.safeParse(presentStrings(raw));
@@ -285,6 +321,7 @@ export function parseSettings(raw: object, target: Target): Settings {
       'SMTP_URL: required on Workers (wrangler secret put SMTP_URL): without it every verification and reset code would be written to the Worker’s logs. ALLOW_LOG_MAILER=true allows that, for local development and tests only',
     ]);
   }
+  if (!s.PUBLIC_URL && isProduction(target, s)) throw new SettingsError([PUBLIC_URL_REQUIRED]);
   const s3AccessKeyId = s.S3_ACCESS_KEY_ID ?? s.AWS_ACCESS_KEY_ID;
   const s3SecretAccessKey = s.S3_SECRET_ACCESS_KEY ?? s.AWS_SECRET_ACCESS_KEY;
   if (s.STORAGE_URL.startsWith('s3:') && (!s3AccessKeyId || !s3SecretAccessKey)) {
@@ -312,6 +349,9 @@ export function parseSettings(raw: object, target: Target): Settings {
     maxUploadBytes: s.MAX_UPLOAD_BYTES,
     maxJsonBytes: s.MAX_JSON_BYTES,
     maxArticleBytes: s.MAX_ARTICLE_BYTES,
+    maxRenderBytes: s.MAX_RENDER_BYTES,
+    maxMarkdownBytes: Math.min(s.MAX_MARKDOWN_BYTES, s.MAX_RENDER_BYTES),
+    renderTimeLimitMs: s.RENDER_TIME_LIMIT_MS,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,

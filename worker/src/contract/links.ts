@@ -21,11 +21,17 @@ export const serverLinks = (settings: LinkSettings): LinkBase => ({
 });
 
 /**
- * The base of one request's answer: PUBLIC_URL when it is set, else the
- * origin the request was sent to (so a server reached as
- * http://192.168.1.5:8787 links there, not to localhost).
+ * The base of one request's answer: PUBLIC_URL when it is set (always, in
+ * production: config/settings.ts), else the origin the request was sent to
+ * (so a development server reached as http://192.168.1.5:8787 links there),
+ * with the scheme a trusted proxy reported (`proto`: X-Forwarded-Proto or
+ * Forwarded, http/client-address.ts), so that links behind TLS are https.
  */
-export function requestLinks(settings: LinkSettings): (requestUrl: string) => LinkBase {
+export function requestLinks(settings: LinkSettings): (requestUrl: string, proto?: 'http' | 'https') => LinkBase {
   const fixed = settings.publicUrlConfigured ? serverLinks(settings) : undefined;
-  return (requestUrl) => fixed ?? { origin: new URL(requestUrl).origin, widths: settings.imageVariantWidths };
+  return (requestUrl, proto) => {
+    if (fixed) return fixed;
+    const url = new URL(requestUrl);
+    return { origin: proto ? `${proto}://${url.host}` : url.origin, widths: settings.imageVariantWidths };
+  };
 }

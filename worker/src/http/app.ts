@@ -5,6 +5,7 @@ import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
 import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
+import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
 import { securityHeaders } from './middleware/answer-headers.js';
 import { authenticate } from './middleware/auth.js';
@@ -67,7 +68,8 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   const api = new Hono<AppEnv>().use((c, next) =>
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
-  if (cache) api.use(storeReads(cache));
+  const linksFollowRequest = !deps.settings.publicUrlConfigured;
+  if (cache) api.use(storeReads(cache, linksFollowRequest));
   // A request no route takes: 405 with Allow on a known path, else 404.
   const unmatched = unmatchedAnswer(routes);
   const links = requestLinks(deps.settings);
@@ -76,7 +78,13 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     limits,
     fallbackDefer: deps.defer,
     caching,
-    linkBase: (c: Context<AppEnv>) => links(c.req.url),
+    linkBase: (c: Context<AppEnv>) =>
+      links(
+        c.req.url,
+        deps.settings.publicUrlConfigured
+          ? undefined
+          : forwardedProto(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy),
+      ),
   };
   mountRoutes(
     api,
@@ -93,7 +101,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   app.use(requestLog(deps, plainHeaders));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
-  if (cache) app.use(serveCachedReads(cache, caching.cacheControl));
+  if (cache) app.use(serveCachedReads(cache, caching.cacheControl, linksFollowRequest));
   if (deps.edgeCache || deps.dbSessions) {
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
@@ -117,7 +125,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   app.notFound(unmatched);
   if (cache) {
     // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
-    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl));
+    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl, linksFollowRequest));
     const dispatch = app.fetch;
     app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
   } else if (deps.edgeCache) {

@@ -6,6 +6,7 @@ import { createLocalDirBlobStore } from '../adapters/blob/local-dir.blob-store.j
 import { createS3BlobStore } from '../adapters/blob/s3.blob-store.js';
 import { parseStorageUrl } from '../adapters/blob/storage-url.js';
 import { createMemoryReadCache } from '../adapters/cache/memory.read-cache.js';
+import { createThreadHtmlRenderer } from '../adapters/content/thread.html-renderer.js';
 import { openNodeDatabase } from '../adapters/db/node-database.js';
 import { withDatabaseBudget } from '../adapters/db/shared/request-deadline.js';
 import { createThreadPoolRenderer } from '../adapters/image/thread-pool.renderer.js';
@@ -67,6 +68,12 @@ const renderWorkerUrl = () =>
     ? new URL('../adapters/image/render.worker.ts', import.meta.url)
     : new URL('./render-worker.mjs', import.meta.url);
 
+/** The article bodies' render thread: built beside the server bundle, or the source (vitest's `node` project). */
+const htmlRenderWorkerUrl = () =>
+  import.meta.url.endsWith('.ts')
+    ? new URL('./html-render.thread.ts', import.meta.url)
+    : new URL('./html-render-worker.mjs', import.meta.url);
+
 /** A thread holding more than this after a job is replaced: wasm memory never shrinks otherwise. */
 const RENDER_RETAIN_BYTES = 64 * 2 ** 20;
 /**
@@ -111,6 +118,15 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     lossyWebp: true,
     logError: (message, err) => logger.error(message, err),
   });
+  // Bodies are rendered off the event loop too: hostile Markdown costs seconds per MiB.
+  const htmlRenderer = createThreadHtmlRenderer({
+    workerUrl: htmlRenderWorkerUrl(),
+    timeLimitMs: settings.renderTimeLimitMs,
+    maxQueue: 64,
+    // markdown-it holds a token object per delimiter: ~270 bytes of heap per byte of hostile Markdown.
+    heapLimitMb: Math.max(256, Math.ceil((settings.maxMarkdownBytes * 512) / 2 ** 20)),
+    logError: (message, err) => logger.error(message, err),
+  });
   const deps: AppDeps = {
     updates,
     settings,
@@ -137,6 +153,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     publicReadCache:
       database.dialect === 'sqlite' && settings.publicReadCache === 'memory' ? createMemoryReadCache() : undefined,
     renderer,
+    htmlRenderer,
     webhookTransport: createNodeWebhookTransport(),
     ...commonDeps(settings, options.jwtSecret, logger),
   };
@@ -151,6 +168,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     async close() {
       await deferred.drain();
       await renderer.close?.();
+      await htmlRenderer.close?.();
       await database.close();
     },
   };

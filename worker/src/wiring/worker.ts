@@ -1,6 +1,7 @@
 import { createWorkersAssetServer } from '../adapters/assets/workers.asset-server.js';
 import { createR2BlobStore } from '../adapters/blob/r2.blob-store.js';
 import { createWorkersEdgeCache } from '../adapters/cache/workers.edge-cache.js';
+import { createInlineHtmlRenderer } from '../adapters/content/inline.html-renderer.js';
 import { createD1ActivityLog, createD1Kit } from '../adapters/db/sqlite/d1.js';
 import { createD1Sessions } from '../adapters/db/sqlite/d1-sessions.js';
 import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
@@ -16,6 +17,7 @@ import type { AppDeps } from '../app/deps.js';
 import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
+import { renderArticleHtml } from '../core/content/render.js';
 import { REQUEST_DECODE_BUDGET } from '../core/domain/image-limits.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import { commonDeps } from './common.js';
@@ -74,6 +76,8 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
     renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm)), {
       decodeBudget: REQUEST_DECODE_BUDGET,
     }),
+    // In the request too: MAX_RENDER_BYTES bounds its CPU (docs/deploy-workers.md).
+    htmlRenderer: createInlineHtmlRenderer(renderArticleHtml),
     webhookTransport: createFetchWebhookTransport(),
     ...common,
   };

@@ -1,9 +1,8 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { PhotonImage } from '@cf-wasm/photon';
 import type { RenderJob } from '../../ports/image-codec.js';
+import { lowerThisThreadsPriority } from '../runtime/thread-priority.js';
 import { renderWithCodec } from './codec.renderer.js';
 import { createPhotonImageCodec } from './photon.image-codec.js';
 import { createWebpEncoder } from './webp.encoder.js';
@@ -29,16 +28,7 @@ export type RenderReply =
 if (!parentPort) throw new Error('render.worker runs as a worker thread');
 const port = parentPort;
 
-/**
- * On Linux a thread has its own nice value: lowered here, a render yields the
- * CPU to the event loop's thread whenever both want it. Best effort elsewhere.
- */
-try {
-  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
-} catch {
-  // not Linux, or not allowed: the thread keeps the process's priority
-}
+lowerThisThreadsPriority();
 const codec = createPhotonImageCodec(createWebpEncoder(loadWebpEncoderWasm));
 
 /** Wasm memories and array buffers: what stays allocated after a job (unlike JS garbage, which is collected). */

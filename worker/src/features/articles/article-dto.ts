@@ -1,24 +1,34 @@
 import { plainExcerpt } from '../../core/content/excerpt.js';
-import { renderArticleHtml } from '../../core/content/render.js';
 import { IMAGE_URL_PREFIX, type LinkBase, toImageDto, toPicture } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleDto, ArticleListItemDto } from './article.schema.js';
 import type { Article } from './articles.port.js';
 
-/** The body as stored html: what every write keeps in the `html` column (links to our files stay root-relative). */
-export const renderStoredHtml = (a: Pick<Article, 'body' | 'format'>): string => renderArticleHtml(a.body, a.format);
+// Stored html keeps links to our files root-relative (article-html.ts renders
+// it once, on the write). The sanitiser writes every attribute as name="value"
+// with `"` escaped in values and in text (sanitize-html.ts), so `="/static/…`
+// after ` src` or ` href` occurs only where such a link starts. Other
+// root-relative links are left alone: on the site's own origin `/about`
+// means the site's page, not ours.
+const OUR_FILES = `="${IMAGE_URL_PREFIX}`;
 
-// The sanitiser writes every attribute as name="value" with `"` escaped in
-// values and in text (sanitize-html.ts), so `␠src="` and `␠href="` occur only
-// where an attribute starts: one linear replace makes links to our files
-// absolute. Other root-relative links are left alone: on the site's own
-// origin `/about` means the site's page, not ours.
-const OUR_FILES = new RegExp(` (src|href)="${IMAGE_URL_PREFIX}`, 'g');
-
-/** Stored html with its links to our uploaded images made absolute. */
+/**
+ * Stored html with its links to our uploaded images made absolute: no
+ * parse, no render, only the places found by indexOf joined with the
+ * origin (V8 joins strings without copying them), so a read costs the same
+ * whatever the body held.
+ */
 export function absoluteHtml(html: string, origin: string): string {
-  return origin === '' ? html : html.replace(OUR_FILES, (_m, name: string) => ` ${name}="${origin}${IMAGE_URL_PREFIX}`);
+  if (origin === '') return html;
+  let out = '';
+  let from = 0;
+  for (let at = html.indexOf(OUR_FILES); at !== -1; at = html.indexOf(OUR_FILES, at + OUR_FILES.length)) {
+    if (!html.endsWith(' src', at) && !html.endsWith(' href', at)) continue;
+    out += html.slice(from, at + 2) + origin;
+    from = at + 2;
+  }
+  return from === 0 ? html : out + html.slice(from);
 }
 
 /** Domain → wire, without `html`: a list item unless asked for it. */
@@ -37,7 +47,8 @@ export function toArticleListItem(
     body: a.body,
     format: a.format,
     excerpt: a.excerpt ?? plainExcerpt(a.body, a.format),
-    ...(withHtml && { html: absoluteHtml(a.html ?? renderStoredHtml(a), base.origin) }),
+    // The service fills a row's missing html before it gets here (article-html.ts).
+    ...(withHtml && { html: absoluteHtml(a.html ?? '', base.origin) }),
     status: a.status,
     siteId: a.siteId,
     authorIds: a.authorIds,

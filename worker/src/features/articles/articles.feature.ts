@@ -15,6 +15,8 @@ export const articlesFeature = defineFeature({
   services: (deps) => ({
     articles: createArticlesService({
       ...deps,
+      maxRenderBytes: deps.settings.maxRenderBytes,
+      maxMarkdownBytes: deps.settings.maxMarkdownBytes,
       dropVariants: (imageIds) => deps.services.variants.clearForQuietly(imageIds),
     }),
   }),

@@ -127,6 +127,11 @@ export interface ArticlesRepository {
    * StaleArticle (nothing deleted) when `ifVersion` does not hold.
    */
   delete(id: string, ifVersion?: IfVersion): Promise<Image[] | null>;
+  /**
+   * Stores the html of a row written before writes stored it (its html null), while it is
+   * still at `version`; returns what was stored (the empty string where the row has no room).
+   */
+  fillHtml(id: string, version: number, body: string, html: string): Promise<string>;
 }
 
 declare module '../../ports/repositories.js' {

@@ -11,6 +11,7 @@ import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { createArticleTagLinks } from '../tags/article-tags.repository.js';
 import { createArticleDelete } from './article-delete.repository.js';
+import { createHtmlFill, storableHtml } from './article-html.repository.js';
 import { createOrderedLinks } from './article-links.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
 import { scopeOf, seoText, toArticle } from './article-row.repository.js';
@@ -97,21 +98,6 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return new DomainError('conflict', message, [{ path: 'slug', message }]);
   }
 
-  /**
-   * The rendered html is a cache of the body: where the database's row limit
-   * (D1) has no room for both, it is not stored and reads render it, so an
-   * article that fits without it is never refused for it.
-   */
-  function storableHtml(fields: Record<string, string | null | undefined>, html: string | null): string | null {
-    if (html === null) return null;
-    try {
-      refuseOversizedRow(kit, { ...fields, html });
-      return html;
-    } catch {
-      return null;
-    }
-  }
-
   async function exists(id: string): Promise<boolean> {
     return (await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1)).length > 0;
   }
@@ -172,7 +158,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       refuseNul({ title: article.title, body: article.body, excerpt: article.excerpt });
       const fields = { title: article.title, body: article.body, seo: seoText(article.seo), excerpt: article.excerpt };
       refuseOversizedRow(kit, fields);
-      const html = storableHtml(fields, article.html);
+      const html = storableHtml(kit, fields, article.html);
       try {
         await kit.atomic((tx) => [
           tx.insert(articles).values({
@@ -244,7 +230,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       refuseNul({ title: patch.title, body: patch.body, excerpt: patch.excerpt });
       const fields = { title: patch.title, body: patch.body, seo, excerpt: patch.excerpt };
       refuseOversizedRow(kit, fields);
-      const html = patch.html === undefined ? undefined : storableHtml(fields, patch.html);
+      const html = patch.html === undefined ? undefined : storableHtml(kit, fields, patch.html);
       const set = {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.body !== undefined && { body: patch.body }),
@@ -315,6 +301,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     },
 
     delete: createArticleDelete(kit, { exists, missedWrite, target, lockRow }),
+    fillHtml: createHtmlFill(kit),
   };
   return guarded(kit, repo);
 }

@@ -23,11 +23,12 @@ import type {
   UpdateArticleInput,
 } from './article.schema.js';
 import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
-import { renderStoredHtml, toArticleDto, toArticleListItem } from './article-dto.js';
+import { toArticleDto, toArticleListItem } from './article-dto.js';
+import { type BodyRenderingDeps, createBodyRendering } from './article-html.js';
 import { type Article, type ArticlePatch, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
-export interface ArticlesDeps {
+export interface ArticlesDeps extends BodyRenderingDeps {
   repos: Repositories;
   blobs: BlobStore;
   clock: Clock;
@@ -92,8 +93,10 @@ const RANDOM_SLUG_AFTER = 2;
 
 export function createArticlesService(deps: ArticlesDeps) {
   const { repos, blobs, clock, ids, logError } = deps;
+  const bodies = createBodyRendering(deps);
 
-  const withImages = async (article: Article, links: LinkBase): Promise<ArticleDto> => {
+  const withImages = async (row: Article, links: LinkBase): Promise<ArticleDto> => {
+    const article = await bodies.stored(row, repos.articles);
     const [images, tags] = await Promise.all([
       repos.images.listForArticles([article.id]),
       repos.tags.refsByIds(article.tagIds),
@@ -130,7 +133,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       body ??= current.body;
       format ??= current.format;
     }
-    return { ...patch, html: renderStoredHtml({ body, format }) };
+    return { ...patch, html: await bodies.render(body, format) };
   }
 
   /** Unknown and hidden look the same from outside: one uniform 404. */
@@ -179,7 +182,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       // on a server database (docs/benchmarks.md).
       const found = await repos.articles.findForRead(id);
       if (!found || (found.article.status === 'offline' && !canReadOffline(actor))) throw notFound();
-      const { article } = found;
+      const article = await bodies.stored(found.article, repos.articles);
       const [images, tags] = await Promise.all([
         found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
         article.tagIds.length > 0 ? repos.tags.refsByIds(article.tagIds) : new Map<string, TagRef>(),
@@ -211,7 +214,8 @@ export function createArticlesService(deps: ArticlesDeps) {
         limit: input.limit + 1,
         after: decodeArticleCursor(input.cursor, sort, order),
       });
-      const page = rows.slice(0, input.limit);
+      const listed = rows.slice(0, input.limit);
+      const page = withHtml ? await Promise.all(listed.map((a) => bodies.stored(a, repos.articles))) : listed;
       // One read for the page's images, one for its tags: never one per article.
       const [images, tags] = await Promise.all([
         repos.images.listForArticles(page.map((a) => a.id)),
@@ -229,6 +233,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       const id = ids.newId();
       // A new article shows no image yet: only null passes.
       await checkFeatureImage(id, input.featureImageId);
+      const html = await bodies.render(input.body, input.format);
       for (let attempt = 1; ; attempt++) {
         const now = clock.now();
         const article: Article = {
@@ -248,7 +253,7 @@ export function createArticlesService(deps: ArticlesDeps) {
           version: 1,
           slug: input.slug ?? (await generatedSlug(input.title, siteId, attempt > RANDOM_SLUG_AFTER)),
           excerpt: input.excerpt ?? null,
-          html: renderStoredHtml(input),
+          html,
           featureImageId: null,
         };
         try {

@@ -2,8 +2,6 @@ import { DomainError } from '../../core/domain/errors.js';
 import { base64 } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
-import type { ArticleFormat } from '../articles/article.schema.js';
-import { renderStoredHtml } from '../articles/article-dto.js';
 import { originalKey } from '../media/blob-keys.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
@@ -210,9 +208,9 @@ export function createBackupService(deps: BackupDeps) {
             if (importer && row.id === importer.id) throw invalidArchive("users.id is the importing account's", n);
             summary.accountsWithoutPassword += 1;
           }
-          // Stored html is a cache of the body: rendered here by this installation's sanitiser, never taken as given.
-          if (table.name === 'articles' && typeof row.html === 'string')
-            row.html = renderStoredHtml({ body: String(row.body), format: row.format as ArticleFormat });
+          // Stored html is a cache of the body, never taken as given: it is left out, and the first read
+          // renders it once, bounded as a write is (articles/article-html.ts), and stores it.
+          if (table.name === 'articles') row.html = null;
           const taken = ledger.add(table.name, row);
           if (taken) throw invalidArchive(taken, n);
           if (table.name === 'images') images.set(originalKey(String(row.filename)), row as unknown as ArchivedImage);

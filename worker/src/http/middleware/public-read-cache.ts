@@ -33,10 +33,22 @@ export const keyOf = (url: string) => {
 };
 
 /**
+ * The read cache's key (keyOf), or none. While PUBLIC_URL is unset
+ * (`linksFollowRequest`, development only) links take their scheme from a
+ * trusted proxy's X-Forwarded-Proto or Forwarded (contract/links.ts), which
+ * the key cannot tell apart from a client's own: such requests are neither
+ * stored nor served from the cache.
+ */
+function readKeyOf(req: Request, linksFollowRequest: boolean): string | undefined {
+  if (linksFollowRequest && (req.headers.has('x-forwarded-proto') || req.headers.has('forwarded'))) return undefined;
+  return keyOf(req.url);
+}
+
+/**
  * Stores anonymous answers, and empties the cache after any successful
  * write. Runs after authentication, in /v1.
  */
-export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
+export function storeReads(cache: ReadCache, linksFollowRequest: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
@@ -48,7 +60,8 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
     await next();
     // The route's own answer as sent (public-read.ts), with its ETag; a 304 leaves nothing to keep.
     const served = c.get('servedRead');
-    if (c.res.status === 200 && served) cache.set(keyOf(c.req.url), served);
+    const key = readKeyOf(c.req.raw, linksFollowRequest);
+    if (c.res.status === 200 && served && key) cache.set(key, served);
   };
 }
 
@@ -59,12 +72,17 @@ export function storeReads(cache: ReadCache): MiddlewareHandler<AppEnv> {
  * headers every response gets, its ETag and the public Cache-Control; a
  * matching If-None-Match is a 304.
  */
-export function serveCachedReads(cache: ReadCache, cacheControl: string): MiddlewareHandler<AppEnv> {
+export function serveCachedReads(
+  cache: ReadCache,
+  cacheControl: string,
+  linksFollowRequest: boolean,
+): MiddlewareHandler<AppEnv> {
   const answer = cachedAnswerer(cacheControl);
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
-    const hit = cache.get(keyOf(req.url));
+    const key = readKeyOf(req, linksFollowRequest);
+    const hit = key && cache.get(key);
     if (!hit) return next();
     return answer(hit, req, c.get('requestId'));
   };
@@ -80,13 +98,15 @@ export function serveCachedReads(cache: ReadCache, cacheControl: string): Middle
 export function earlyCachedReads(
   cache: ReadCache,
   cacheControl: string,
+  linksFollowRequest: boolean,
 ): (req: Request, requestId: () => string) => Response | undefined {
   const answer = cachedAnswerer(cacheControl);
   return (req, requestId) => {
     if (req.method !== 'GET' || cache.size() === 0) return undefined;
     const headers = req.headers;
     if (headers.has('authorization') || headers.has('origin')) return undefined;
-    const hit = cache.get(keyOf(req.url));
+    const key = readKeyOf(req, linksFollowRequest);
+    const hit = key && cache.get(key);
     return hit ? answer(hit, req, requestId()) : undefined;
   };
 }

@@ -1,0 +1,65 @@
+import { DomainError } from '../../core/domain/errors.js';
+import type { HtmlRenderer } from '../../ports/html-renderer.js';
+import type { ArticleFormat } from './article.schema.js';
+import type { Article, ArticlesRepository } from './articles.port.js';
+
+export interface BodyRenderingDeps {
+  htmlRenderer: HtmlRenderer;
+  /** MAX_RENDER_BYTES: the largest body rendered, in UTF-8 bytes. */
+  maxRenderBytes: number;
+  /** MAX_MARKDOWN_BYTES: the same for Markdown (never above maxRenderBytes). */
+  maxMarkdownBytes: number;
+  logError: (message: string, err: unknown) => void;
+}
+
+/** UTF-8 bytes of a string, counted without building them. */
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // 0x80–0x7ff take 2 bytes, the rest of the BMP 3; a surrogate pair (4) is counted 2 + 2.
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Renders bodies for writes, bounded before any work starts: a body over
+ * MAX_MARKDOWN_BYTES (Markdown) or MAX_RENDER_BYTES (the others) is refused with a 413 that names the limit, and the
+ * renderer itself (a thread with a time budget on Node) refuses one that runs too long.
+ */
+export function createBodyRendering(deps: BodyRenderingDeps) {
+  const { htmlRenderer } = deps;
+
+  async function render(body: string, format: ArticleFormat): Promise<string> {
+    const [limit, name] =
+      format === 'markdown' ? [deps.maxMarkdownBytes, 'MAX_MARKDOWN_BYTES'] : [deps.maxRenderBytes, 'MAX_RENDER_BYTES'];
+    // A string's UTF-8 form is at least as long as it: only a short body needs no count.
+    if (body.length > limit || utf8Bytes(body) > limit) {
+      const message = `body: at most ${limit} bytes of ${format} (${name}) are rendered to HTML; nothing was written`;
+      throw new DomainError('payload_too_large', message, [{ path: 'body', message }]);
+    }
+    return htmlRenderer.render(body, format);
+  }
+
+  /**
+   * A row from before writes stored the html gets it once, here: rendered
+   * (bounded as a write is) and stored, so no later read renders it again. A
+   * body the bound refuses stores the empty string, with the same effect.
+   */
+  async function stored(article: Article, repo: Pick<ArticlesRepository, 'fillHtml'>): Promise<Article> {
+    if (article.html !== null) return article;
+    let html = '';
+    try {
+      html = await render(article.body, article.format);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'payload_too_large') throw err;
+      deps.logError(`article ${article.id}: its body is not rendered`, err);
+    }
+    return { ...article, html: await repo.fillHtml(article.id, article.version, article.body, html) };
+  }
+
+  return { render, stored };
+}
+
+export type BodyRendering = ReturnType<typeof createBodyRendering>;
