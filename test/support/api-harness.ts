@@ -3,6 +3,7 @@ import { createJsonLogger } from '../../worker/src/adapters/runtime/json-logger.
 import { createApp } from '../../worker/src/app/app.js';
 import type { AppDeps } from '../../worker/src/app/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
+import type { TestDatabase } from './test-database.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -43,6 +44,8 @@ export interface ApiHarness {
   clock: TestClock;
   /** The deps the app runs on (with this clock): for seeding storage directly and for the scheduler. */
   deps: AppDeps;
+  /** Raw access to the app's database (test/support/test-database.ts). */
+  database: TestDatabase;
   cleanup(): Promise<void>;
 }
 
@@ -76,6 +79,8 @@ export interface HarnessOptions {
   answers?: { check(method: string, url: string, status: number, type: string | null, body: string): string[] };
   /** The suite set PUBLIC_URL itself (or unset it with ''): keep the parsed one instead of the harness's. */
   ownPublicUrl?: boolean;
+  /** Raw access to the app's database (the Node backends and workerd give it). */
+  database?: TestDatabase;
 }
 
 export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options: HarnessOptions = {}): ApiHarness {
@@ -102,6 +107,10 @@ export function harnessFor(deps: AppDeps, cleanup: () => Promise<void>, options:
     logLines,
     clock,
     deps: appDeps,
+    get database() {
+      if (!options.database) throw new Error('this harness gives no raw access to its database');
+      return options.database;
+    },
     cleanup,
     async request(url, options = {}) {
       // Answers link absolutely (PUBLIC_URL): such a link is requested as its path.

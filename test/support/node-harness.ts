@@ -9,6 +9,7 @@ import { REPO_ROOT } from './paths.js';
 import { startS3rver } from './s3rver.js';
 import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from './server-databases.js';
 import { parseMail, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
+import type { TestDatabase } from './test-database.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 import { type ReceiverServer, startReceiver } from './webhook-receiver.node.js';
 
@@ -71,6 +72,8 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       writeLog: () => {},
     });
     cleanups.unshift(close);
+    const database = await openTestDatabase(backend.db, raw.DATABASE_URL!);
+    cleanups.unshift(database.close);
     const harness = harnessFor(
       deps,
       async () => {
@@ -79,6 +82,7 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       {
         answers: appAnswerChecker(),
         ownPublicUrl: 'PUBLIC_URL' in (backend.settings ?? {}),
+        database,
         ...(smtp && { delivered: () => smtp.messages.map((m) => textOf(m.raw)) }),
       },
     );
@@ -87,6 +91,47 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
     for (const c of cleanups) await c().catch(() => {});
     throw err;
   }
+}
+
+/** A connection of its own to the app's database, for what tests look at or inject. */
+async function openTestDatabase(
+  dialect: NodeBackend['db'],
+  url: string,
+): Promise<TestDatabase & { close(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(url.slice('sqlite:'.length));
+    db.pragma('busy_timeout = 5000');
+    return {
+      dialect,
+      query: async (statement) => {
+        const prepared = db.prepare(statement);
+        if (prepared.reader) return prepared.all() as Record<string, unknown>[];
+        prepared.run();
+        return [];
+      },
+      close: async () => void db.close(),
+    };
+  }
+  if (dialect === 'postgres') {
+    const { default: postgres } = await import('postgres');
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    return {
+      dialect,
+      query: async (statement) => [...(await sql.unsafe(statement))] as Record<string, unknown>[],
+      close: () => sql.end(),
+    };
+  }
+  const mysql = await import('mysql2/promise');
+  const connection = await mysql.createConnection(url);
+  return {
+    dialect,
+    query: async (statement) => {
+      const [rows] = await connection.query(statement);
+      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+    },
+    close: () => connection.end(),
+  };
 }
 
 let receiver: Promise<ReceiverServer> | undefined;

@@ -28,5 +28,9 @@ export async function workerHarness(
   const deps = adjust(buildWorkerDeps(env, settings));
   // The edge cache outlives the tables it was filled from: a fresh store starts a fresh generation.
   await deps.edgeCache?.changed(null);
-  return harnessFor(deps, reset, { ownPublicUrl: 'PUBLIC_URL' in more });
+  const database = {
+    dialect: 'sqlite' as const,
+    query: async (statement: string) => (await env.DB.prepare(statement).all<Record<string, unknown>>()).results,
+  };
+  return harnessFor(deps, reset, { ownPublicUrl: 'PUBLIC_URL' in more, database });
 }

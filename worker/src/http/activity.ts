@@ -28,8 +28,8 @@ export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<
       return resolved(work);
     };
     c.set('defer', defer);
-    c.set('audit', (action, options = {}) => {
-      const ip = displayAddressOf(
+    const ip = () =>
+      displayAddressOf(
         resolveClientAddress(
           deps.peerAddress(c.req.raw, c.env),
           c.req.raw.headers,
@@ -37,12 +37,14 @@ export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<
           deps.settings.trustProxyHeader,
         ),
       );
+    c.set('origin', () => ({ actor: c.var.actor, ip: ip(), defer }));
+    c.set('audit', (action, options = {}) => {
       const work = c.var.services.activity.record({
         actor: options.actor ?? c.var.actor,
         action,
         subject: options.subject ?? null,
         details: options.details ?? null,
-        ip,
+        ip: ip(),
       });
       defer(work);
     });

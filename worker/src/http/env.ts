@@ -1,5 +1,5 @@
 import type { Actor } from '../features/accounts/actor.js';
-import type { ActivityActor } from '../features/activity/activity.service.js';
+import type { ActivityActor, WriteOrigin } from '../features/activity/activity.service.js';
 import type { CachedAnswer } from '../ports/read-cache.js';
 import type { Defer } from '../ports/runtime.js';
 
@@ -31,6 +31,8 @@ export interface AppEnv {
     audit: Audit;
     /** Work that finishes after the response (http/activity.ts). */
     defer: Defer;
+    /** This request as the origin of a write: its actor, client address and `defer` (http/activity.ts). */
+    origin: () => WriteOrigin;
     /** Sent back as X-Request-Id and named in the request's log lines (http/middleware/request-log.ts). */
     requestId: string;
     /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */

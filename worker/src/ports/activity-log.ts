@@ -5,6 +5,8 @@
  * same way: the byte length of each entry's NDJSON line.
  */
 
+import type { Rows } from './unit-of-work.js';
+
 export type ActivityActorType = 'user' | 'apiKey' | 'system';
 
 export interface ActivityEntry {
@@ -54,6 +56,14 @@ export interface ActivityLogStore {
    * (DomainError 'payload_too_large'); callers keep details small.
    */
   append(entry: ActivityEntry): Promise<void>;
+  /**
+   * The entry as part of a write (ports/unit-of-work.ts). A database store
+   * gives rows that commit in the write's transaction, and after the commit
+   * trims the log; the file store gives no rows and appends the entry once
+   * the write committed (a crash in between loses the entry, never adds one
+   * for a write that did not happen). Refused like `append` when too large.
+   */
+  inWrite(entry: ActivityEntry): Promise<{ rows: Rows[]; afterCommit: () => Promise<void> }>;
   /** Newest first. */
   list(query: ActivityPageQuery): Promise<ActivityEntry[]>;
   /**

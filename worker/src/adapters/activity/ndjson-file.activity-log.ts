@@ -116,9 +116,15 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
     await rename(temp, file);
   }
 
-  return {
+  const store: ActivityLogStore = {
     maxBytes,
     size,
+
+    async inWrite(entry) {
+      if (Buffer.byteLength(entryLine(entry)) > maxBytes)
+        throw new DomainError('payload_too_large', 'This activity entry is larger than the whole log');
+      return { rows: [], afterCommit: () => store.append(entry) };
+    },
 
     append(entry) {
       const line = entryLine(entry);
@@ -183,4 +189,5 @@ export function createNdjsonFileActivityLog(file: string, maxBytes: number): Act
       return result;
     },
   };
+  return store;
 }

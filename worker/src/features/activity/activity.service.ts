@@ -1,7 +1,8 @@
 import type { Page } from '../../contract/pagination.schema.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { ActivityActorType, ActivityEntry, ActivityLogStore } from '../../ports/activity-log.js';
-import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Clock, Defer, IdGenerator } from '../../ports/runtime.js';
+import type { Consequences } from '../../ports/unit-of-work.js';
 import type { Actor } from '../accounts/actor.js';
 import type { ActivityEntryDto, ActivityFilterInput, ActivitySummaryDto } from './activity.schema.js';
 import { escapeControls, sanitizeDetails } from './sanitize.js';
@@ -18,6 +19,13 @@ export const SYSTEM: { type: 'system' } = { type: 'system' };
 
 /** An Actor, or just the id of the account concerned (a login: the account that just signed in). */
 export type ActivityActor = Actor | typeof SYSTEM | { type: 'user'; user: { id: string } };
+
+/** Who writes, from where, and where work after the commit goes (waitUntil, the process's deferred work). */
+export interface WriteOrigin {
+  actor: ActivityActor;
+  ip: string | null;
+  defer: Defer;
+}
 
 export interface ActivityEvent {
   actor: ActivityActor;
@@ -72,6 +80,17 @@ const byCountDesc = <T extends { count: number }>(a: T, b: T) => b.count - a.cou
 export function createActivityService(deps: ActivityDeps) {
   const { activityLog: log, clock, ids, logError } = deps;
 
+  const entryOf = (event: ActivityEvent): ActivityEntry => ({
+    id: ids.newId(),
+    at: clock.now(),
+    ...actorOf(event.actor),
+    action: event.action,
+    subjectType: event.subject?.type ?? null,
+    subjectId: event.subject?.id === null || event.subject?.id === undefined ? null : escapeControls(event.subject.id),
+    ip: event.ip ? escapeControls(event.ip) : null,
+    details: sanitizeDetails(event.details),
+  });
+
   return {
     /**
      * Builds the entry now (time, actor) and writes it; the promise never
@@ -81,17 +100,7 @@ export function createActivityService(deps: ActivityDeps) {
     record(event: ActivityEvent): Promise<void> {
       let entry: ActivityEntry;
       try {
-        entry = {
-          id: ids.newId(),
-          at: clock.now(),
-          ...actorOf(event.actor),
-          action: event.action,
-          subjectType: event.subject?.type ?? null,
-          subjectId:
-            event.subject?.id === null || event.subject?.id === undefined ? null : escapeControls(event.subject.id),
-          ip: event.ip ? escapeControls(event.ip) : null,
-          details: sanitizeDetails(event.details),
-        };
+        entry = entryOf(event);
       } catch (err) {
         logError('activity entry not built', err);
         return Promise.resolve();
@@ -99,6 +108,22 @@ export function createActivityService(deps: ActivityDeps) {
       return log.append(entry).catch((err: unknown) => {
         logError(`activity entry ${event.action} not written`, err);
       });
+    },
+
+    /**
+     * The entry as part of a write (ports/unit-of-work.ts): its rows commit
+     * with the write where the log is a database; the file log appends it
+     * after the commit. Throws when the entry cannot be built, so the write
+     * does not happen without it.
+     */
+    async inWrite(event: ActivityEvent): Promise<Consequences> {
+      const { rows, afterCommit } = await log.inWrite(entryOf(event));
+      const after = () =>
+        afterCommit().catch((err: unknown) => {
+          // Said only of what is true: the write and (in a database) the entry are committed.
+          logError(`activity entry ${event.action} not appended after its write committed`, err);
+        });
+      return { rows, afterCommit: [after] };
     },
 
     async list(

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, notInArray, type SQL, exists as sqlExists } 
 import { chunk, MAX_PARAMS, normalizeId } from '../../adapters/db/shared/repository-support.js';
 import type { SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
+import type { Rows } from '../../ports/unit-of-work.js';
 import type { Image } from '../media/images.port.js';
 import { toImage } from '../media/images.repository.js';
 import type { IfVersion } from './articles.port.js';
@@ -15,6 +16,8 @@ export interface ArticleWriteHelpers {
   target(key: string, ifVersion: IfVersion): SQL | undefined;
   /** Locks the article's row for a conditional write of several statements. */
   lockRow(tx: SqlDb, key: string): WriteStatement;
+  /** Other features' rows, written only when the write happens (after `lockRow`, before the write). */
+  alongside(tx: SqlDb, where: SQL | undefined, also: readonly Rows[]): WriteStatement[];
 }
 
 /**
@@ -22,7 +25,10 @@ export interface ArticleWriteHelpers {
  * so the caller deletes their files), in one batch: an image another article
  * shows stays, handed over to it.
  */
-export function createArticleDelete(kit: SqlKit, { exists, missedWrite, target, lockRow }: ArticleWriteHelpers) {
+export function createArticleDelete(
+  kit: SqlKit,
+  { exists, missedWrite, target, lockRow, alongside }: ArticleWriteHelpers,
+) {
   const { db } = kit;
   const { articles, articleAuthors, articleImages, images } = kit.tables;
 
@@ -40,7 +46,11 @@ export function createArticleDelete(kit: SqlKit, { exists, missedWrite, target, 
     return map;
   }
 
-  return async function deleteArticle(id: string, ifVersion?: IfVersion): Promise<Image[] | null> {
+  return async function deleteArticle(
+    id: string,
+    ifVersion?: IfVersion,
+    also: readonly Rows[] = [],
+  ): Promise<Image[] | null> {
     const key = normalizeId(id);
     if (key === null) return null;
     if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
@@ -81,7 +91,8 @@ export function createArticleDelete(kit: SqlKit, { exists, missedWrite, target, 
           const atVersion =
             ifVersion === undefined ? undefined : sqlExists(tx.select({ id: articles.id }).from(articles).where(where));
           return [
-            ...(ifVersion === undefined ? [] : [lockRow(tx, key)]),
+            ...(ifVersion === undefined && also.length === 0 ? [] : [lockRow(tx, key)]),
+            ...alongside(tx, where, also),
             ...handedOver.map((r) =>
               tx
                 .update(images)

@@ -18,6 +18,11 @@ export const articlesFeature = defineFeature({
       maxRenderBytes: deps.settings.maxRenderBytes,
       maxMarkdownBytes: deps.settings.maxMarkdownBytes,
       dropVariants: (imageIds) => deps.services.variants.clearForQuietly(imageIds),
+      // Looked up at call time: webhooks is built after this feature.
+      effects: {
+        activity: (event) => deps.services.activity.inWrite(event),
+        webhook: (type, data, options) => deps.services.webhooks.inWrite(type, data, options),
+      },
     }),
   }),
   routes: articlesRoutes,

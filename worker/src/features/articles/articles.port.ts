@@ -1,4 +1,5 @@
 import { DomainError } from '../../core/domain/errors.js';
+import type { Rows } from '../../ports/unit-of-work.js';
 import type { Image } from '../media/images.port.js';
 import type { ArticleFormat, ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
@@ -96,12 +97,17 @@ export class StaleArticle extends DomainError {
   }
 }
 
+/**
+ * Every write takes `also`: other features' rows (ports/unit-of-work.ts),
+ * written in the same transaction and only when the write itself happens
+ * (a write that finds the article gone or at another version writes none).
+ */
 export interface ArticlesRepository {
   /**
    * Unknown siteId, authorIds or tagIds → DomainError('invalid_request'), naming them; a slug taken in its
    * scope → DomainError('conflict').
    */
-  create(article: Article): Promise<void>;
+  create(article: Article, also?: readonly Rows[]): Promise<void>;
   /** The slugs starting with `prefix` in the scope of `siteId` (null: the articles without a site). */
   slugsStartingWith(siteId: string | null, prefix: string): Promise<Set<string>>;
   findById(id: string): Promise<Article | null>;
@@ -113,12 +119,24 @@ export interface ArticlesRepository {
    * Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold; a slug taken
    * in its (new) scope → DomainError('conflict').
    */
-  update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion): Promise<Article | null>;
+  update(
+    id: string,
+    patch: ArticlePatch,
+    now: Date,
+    ifVersion?: IfVersion,
+    also?: readonly Rows[],
+  ): Promise<Article | null>;
   /**
    * Sets the status and clears `scheduledAt`; `publishedAt` is set on the first publication only. Null when unknown;
    * StaleArticle when `ifVersion` does not hold.
    */
-  setStatus(id: string, status: ArticleStatus, now: Date, ifVersion?: IfVersion): Promise<Article | null>;
+  setStatus(
+    id: string,
+    status: ArticleStatus,
+    now: Date,
+    ifVersion?: IfVersion,
+    also?: readonly Rows[],
+  ): Promise<Article | null>;
   /**
    * Deletes the article, its author links and image links, and the image rows
    * no other article links to, at once. Returns those deleted image rows (whose
@@ -126,7 +144,7 @@ export interface ArticlesRepository {
    * was uploaded for this article is handed to another article that links it.
    * StaleArticle (nothing deleted) when `ifVersion` does not hold.
    */
-  delete(id: string, ifVersion?: IfVersion): Promise<Image[] | null>;
+  delete(id: string, ifVersion?: IfVersion, also?: readonly Rows[]): Promise<Image[] | null>;
   /**
    * Stores the html of a row written before writes stored it (its html null), while it is
    * still at `version`; returns what was stored (the empty string where the row has no room).

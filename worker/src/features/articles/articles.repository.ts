@@ -8,7 +8,9 @@ import {
   requireId,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { type Guard, statementsOf } from '../../adapters/db/shared/unit-of-work.js';
 import { DomainError } from '../../core/domain/errors.js';
+import type { Rows } from '../../ports/unit-of-work.js';
 import { createArticleTagLinks } from '../tags/article-tags.repository.js';
 import { createArticleDelete } from './article-delete.repository.js';
 import { createHtmlFill, storableHtml } from './article-html.repository.js';
@@ -120,6 +122,13 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       .set({ version: sql`${articles.version}` })
       .where(eq(articles.id, key));
 
+  /**
+   * Other features' rows, guarded by the write's own target: placed after
+   * the row lock and before the write, they see the row the write will see.
+   */
+  const alongside = (tx: SqlDb, where: SQL | undefined, also: readonly Rows[]) =>
+    statementsOf(also, tx, { table: articles, where } satisfies Guard);
+
   /** A write that matched no row: unknown (null), or known at another version (StaleArticle). */
   async function missedWrite(key: string, ifVersion: IfVersion): Promise<null> {
     const current = ifVersion === undefined ? null : await findById(key);
@@ -148,7 +157,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     findById,
     findForRead,
 
-    async create(article) {
+    async create(article, also = []) {
       const id = requireId(article.id, 'id');
       const siteId = article.siteId === null ? null : requireId(article.siteId, 'siteId');
       const authorIds = authorLinks.idsOf(article.authorIds) ?? [];
@@ -182,6 +191,8 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
           }),
           ...authorLinks.writes(tx, id, authorIds, false),
           ...tagLinks.writes(tx, id, tagIds, false),
+          // After the insert, unguarded: if it fails, the whole batch does.
+          ...statementsOf(also, tx),
         ]);
       } catch (err) {
         if (kit.isForeignKeyViolation(err)) throw await missingReferences(siteId, authorIds, tagIds);
@@ -214,7 +225,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       return rows.map((row) => toArticle(row, links.get(row.id) ?? [], tags.get(row.id) ?? []));
     },
 
-    async update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion) {
+    async update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion, also: readonly Rows[] = []) {
       const key = normalizeId(id);
       if (key === null) return null;
       if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
@@ -255,8 +266,8 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
             ...(authorIds === undefined ? [] : authorLinks.writes(tx, key, authorIds, true, atVersion)),
             ...(tagIds === undefined ? [] : tagLinks.writes(tx, key, tagIds, true, atVersion)),
           ];
-          const lock = atVersion && links.length > 0 ? [lockRow(tx, key)] : [];
-          return [...lock, ...links, tx.update(articles).set(set).where(where)];
+          const lock = (atVersion && links.length > 0) || also.length > 0 ? [lockRow(tx, key)] : [];
+          return [...lock, ...alongside(tx, where, also), ...links, tx.update(articles).set(set).where(where)];
         });
       } catch (err) {
         if (kit.isUniqueViolation(err)) {
@@ -278,29 +289,35 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
       return findById(key);
     },
 
-    async setStatus(id, status, now, ifVersion) {
+    async setStatus(id, status, now, ifVersion, also = []) {
       const key = normalizeId(id);
       if (key === null) return null;
       if (ifVersion?.length === 0) return missedWrite(key, ifVersion);
-      const result = await db
-        .update(articles)
-        .set({
-          status,
-          updatedAt: now,
-          version: sql`${articles.version} + 1`,
-          // Publishing or unpublishing by hand replaces any schedule.
-          scheduledAt: null,
-          // Only the first publication counts.
-          ...(status === 'online' && {
-            publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
-          }),
-        })
-        .where(target(key, ifVersion));
+      const where = target(key, ifVersion);
+      const write = (tx: SqlDb) =>
+        tx
+          .update(articles)
+          .set({
+            status,
+            updatedAt: now,
+            version: sql`${articles.version} + 1`,
+            // Publishing or unpublishing by hand replaces any schedule.
+            scheduledAt: null,
+            // Only the first publication counts.
+            ...(status === 'online' && {
+              publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
+            }),
+          })
+          .where(where);
+      const result =
+        also.length === 0
+          ? await write(db)
+          : (await kit.atomic((tx) => [lockRow(tx, key), ...alongside(tx, where, also), write(tx)])).at(-1);
       if (kit.affectedRows(result) === 0) return missedWrite(key, ifVersion);
       return findById(key);
     },
 
-    delete: createArticleDelete(kit, { exists, missedWrite, target, lockRow }),
+    delete: createArticleDelete(kit, { exists, missedWrite, target, lockRow, alongside }),
     fillHtml: createHtmlFill(kit),
   };
   return guarded(kit, repo);

@@ -4,12 +4,10 @@ import { IdParamSchema } from '../../contract/common.schema.js';
 import type { LinkBase } from '../../contract/links.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
-import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { canReadOffline, decide } from '../accounts/policy.js';
 import { ImageSchema } from '../media/media.schema.js';
-import { articleEventData } from '../webhooks/webhook-events.js';
 import {
   ArticleConflictSchema,
   type ArticleDto,
@@ -80,10 +78,8 @@ export const articlesRoutes = [
     etag: 'read',
     // The slug is taken in the article's site.
     errors: [409],
-    handler: async (c, { body, services, defer, links }) => {
-      const article = await services.articles.create(body, links);
-      c.var.audit('article.create', { ...subject('article', article.id), details: { title: article.title } });
-      await services.webhooks.emit('article.created', articleEventData(article), defer);
+    handler: async (c, { body, services, links }) => {
+      const article = await services.articles.create(body, links, c.var.origin());
       return c.json({ article }, 201, { ETag: articleETag(article.version) });
     },
   }),
@@ -122,15 +118,14 @@ export const articlesRoutes = [
     etag: 'write',
     // The slug is taken in the article's (new) site.
     errors: [409],
-    handler: async (c, { params, body: input, services, defer, links }) => {
-      const { article, changed } = await services.articles.update(params.id, input, links, precondition(c, links));
-      if (changed) {
-        c.var.audit('article.update', {
-          ...subject('article', article.id),
-          details: { title: article.title, fields: Object.keys(input) },
-        });
-        await services.webhooks.emit('article.updated', articleEventData(article), defer);
-      }
+    handler: async (c, { params, body: input, services, links }) => {
+      const { article } = await services.articles.update(
+        params.id,
+        input,
+        links,
+        c.var.origin(),
+        precondition(c, links),
+      );
       return answer(c, article, { article });
     },
   }),
@@ -142,10 +137,14 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer, links }) => {
-      const article = await services.articles.setStatus(params.id, 'online', links, precondition(c, links));
-      c.var.audit('article.publish', { ...subject('article', article.id), details: { title: article.title } });
-      await services.webhooks.emit('article.published', articleEventData(article), defer);
+    handler: async (c, { params, services, links }) => {
+      const article = await services.articles.setStatus(
+        params.id,
+        'online',
+        links,
+        c.var.origin(),
+        precondition(c, links),
+      );
       return answer(c, article, { article });
     },
   }),
@@ -157,10 +156,14 @@ export const articlesRoutes = [
     params: id,
     responses: { 200: ArticleAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer, links }) => {
-      const article = await services.articles.setStatus(params.id, 'offline', links, precondition(c, links));
-      c.var.audit('article.unpublish', { ...subject('article', article.id), details: { title: article.title } });
-      await services.webhooks.emit('article.unpublished', articleEventData(article), defer);
+    handler: async (c, { params, services, links }) => {
+      const article = await services.articles.setStatus(
+        params.id,
+        'offline',
+        links,
+        c.var.origin(),
+        precondition(c, links),
+      );
       return answer(c, article, { article });
     },
   }),
@@ -172,10 +175,8 @@ export const articlesRoutes = [
     params: id,
     responses: { 204: null, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, services, defer, links }) => {
-      await services.articles.delete(params.id, precondition(c, links));
-      c.var.audit('article.delete', subject('article', params.id));
-      await services.webhooks.emit('article.deleted', { id: params.id }, defer);
+    handler: async (c, { params, services, links }) => {
+      await services.articles.delete(params.id, c.var.origin(), precondition(c, links));
       return c.body(null, 204);
     },
   }),
@@ -199,10 +200,14 @@ export const articlesRoutes = [
     body: SeoInputSchema,
     responses: { 200: SeoAnswer, 204: Unreadable, 412: Stale },
     etag: 'write',
-    handler: async (c, { params, body, services, defer, links }) => {
-      const article = await services.articles.setSeo(params.id, toSeo(body), links, precondition(c, links));
-      c.var.audit('article.seo', { ...subject('article', article.id), details: { noindex: article.seo.noindex } });
-      await services.webhooks.emit('article.updated', articleEventData(article), defer);
+    handler: async (c, { params, body, services, links }) => {
+      const article = await services.articles.setSeo(
+        params.id,
+        toSeo(body),
+        links,
+        c.var.origin(),
+        precondition(c, links),
+      );
       return answer(c, article, { seo: article.seo });
     },
   }),

@@ -7,6 +7,7 @@ import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Rows } from '../../ports/unit-of-work.js';
 import type { Actor } from '../accounts/actor.js';
 import { canReadOffline } from '../accounts/policy.js';
 import { originalKey } from '../media/blob-keys.js';
@@ -22,6 +23,13 @@ import type {
   SortOrder,
   UpdateArticleInput,
 } from './article.schema.js';
+import {
+  type ArticleChange,
+  type ArticleEffectPorts,
+  consequencesOf,
+  settle,
+  type WriteOrigin,
+} from './article-changes.js';
 import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
 import { toArticleDto, toArticleListItem } from './article-dto.js';
 import { type BodyRenderingDeps, createBodyRendering } from './article-html.js';
@@ -37,6 +45,8 @@ export interface ArticlesDeps extends BodyRenderingDeps {
   logError: (message: string, err: unknown) => void;
   /** Removes every variant of these images; failures are logged, not thrown. */
   dropVariants: (imageIds: string[]) => Promise<void>;
+  /** The activity entry and webhook event of each write, committed with it (article-changes.ts). */
+  effects: ArticleEffectPorts;
 }
 
 /** The article's ETag: its version, opaque to clients. */
@@ -82,7 +92,16 @@ export interface ListArticlesInput {
   include?: 'html' | undefined;
 }
 
-/** A generated slug lost a race for its name this many times in a row: give up with the 409. */
+/** A write lost to other writers this many times in a row: give up with a 409. */
+const WRITE_ATTEMPTS = 4;
+
+/** A write planned from the article as read: the article it leaves, what that is, and the write itself. */
+interface VersionedWrite {
+  next: Article;
+  change(article: ArticleDto): ArticleChange;
+  write(ifVersion: readonly number[], also: readonly Rows[]): Promise<Article | null>;
+}
+
 /**
  * A generated slug can lose a race with another create of the same title;
  * after two lost races the next candidates carry a random suffix, so many
@@ -125,14 +144,10 @@ export function createArticlesService(deps: ArticlesDeps) {
   }
 
   /** What a patch writes: the html kept in step with the body and format it names. */
-  async function withHtml(id: string, patch: ArticlePatch): Promise<ArticlePatch> {
+  async function withHtml(current: Article, patch: ArticlePatch): Promise<ArticlePatch> {
     if (patch.body === undefined && patch.format === undefined) return patch;
-    let { body, format } = patch;
-    if (body === undefined || format === undefined) {
-      const current = await existing(id);
-      body ??= current.body;
-      format ??= current.format;
-    }
+    const body = patch.body ?? current.body;
+    const format = patch.format ?? current.format;
     return { ...patch, html: await bodies.render(body, format) };
   }
 
@@ -168,6 +183,41 @@ export function createArticlesService(deps: ArticlesDeps) {
         { version: article.version, ...(readableBy(pre.actor, article) && { article }) },
       );
     }
+  }
+
+  /**
+   * A write to the article as it stands: read it, check the caller's
+   * If-Match (412), and write the change together with what it causes
+   * (built from the article the write leaves) conditional on the version
+   * read, so the event never describes another version. Lost to another
+   * writer in between: read again and redo it (a stale If-Match is then a 412).
+   */
+  async function writeVersion(
+    id: string,
+    pre: Precondition | undefined,
+    by: WriteOrigin,
+    links: LinkBase,
+    plan: (current: Article, now: Date) => VersionedWrite | Promise<VersionedWrite>,
+  ): Promise<ArticleDto> {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const current = await existing(id);
+      await conditional(pre, async (ifVersion) => {
+        if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw new StaleArticle(current);
+      });
+      const { next, change, write } = await plan(current, clock.now());
+      const consequences = await consequencesOf(deps.effects, change(await withImages(next, links)), by);
+      let written: Article | null;
+      try {
+        written = await write([current.version], consequences.rows);
+      } catch (err) {
+        if (err instanceof StaleArticle) continue;
+        throw err;
+      }
+      if (!written) throw notFound();
+      settle(consequences, by);
+      return withImages(written, links);
+    }
+    throw new DomainError('conflict', 'The article kept changing while this write was made; nothing was written');
   }
 
   return {
@@ -228,7 +278,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       };
     },
 
-    async create(input: CreateArticleInput, links: LinkBase): Promise<ArticleDto> {
+    async create(input: CreateArticleInput, links: LinkBase, by: WriteOrigin): Promise<ArticleDto> {
       const siteId = input.siteId ?? null;
       const id = ids.newId();
       // A new article shows no image yet: only null passes.
@@ -256,9 +306,12 @@ export function createArticlesService(deps: ArticlesDeps) {
           html,
           featureImageId: null,
         };
+        const created = toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds), links);
+        const consequences = await consequencesOf(deps.effects, { kind: 'created', article: created }, by);
         try {
-          await repos.articles.create(article);
-          return toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds), links);
+          await repos.articles.create(article, consequences.rows);
+          settle(consequences, by);
+          return created;
         } catch (err) {
           // A generated slug taken meanwhile by another create: pick again.
           const lostRace = err instanceof DomainError && err.code === 'conflict' && err.issues?.[0]?.path === 'slug';
@@ -275,6 +328,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       id: string,
       input: UpdateArticleInput,
       links: LinkBase,
+      by: WriteOrigin,
       pre?: Precondition,
     ): Promise<{ article: ArticleDto; changed: boolean }> {
       const patch: ArticlePatch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
@@ -286,30 +340,57 @@ export function createArticlesService(deps: ArticlesDeps) {
         return { article: await withImages(article, links), changed: false };
       }
       await checkFeatureImage(id, patch.featureImageId);
-      const write = await withHtml(id, patch);
-      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, write, clock.now(), ifVersion));
-      if (!updated) throw notFound();
-      return { article: await withImages(updated, links), changed: true };
+      const article = await writeVersion(id, pre, by, links, async (current, now) => {
+        const write = await withHtml(current, patch);
+        return {
+          next: { ...current, ...write, updatedAt: now, version: current.version + 1 },
+          change: (dto) => ({
+            kind: 'updated',
+            action: 'article.update',
+            article: dto,
+            details: { title: dto.title, fields: Object.keys(input) },
+          }),
+          write: (ifVersion, also) => repos.articles.update(id, write, now, ifVersion, also),
+        };
+      });
+      return { article, changed: true };
     },
 
     /** Replaces the article's SEO record (PUT semantics: what is left out is cleared). */
-    async setSeo(id: string, seo: SeoDto, links: LinkBase, pre?: Precondition): Promise<ArticleDto> {
-      const updated = await conditional(pre, (ifVersion) => repos.articles.update(id, { seo }, clock.now(), ifVersion));
-      if (!updated) throw notFound();
-      return withImages(updated, links);
+    async setSeo(id: string, seo: SeoDto, links: LinkBase, by: WriteOrigin, pre?: Precondition): Promise<ArticleDto> {
+      return writeVersion(id, pre, by, links, (current, now) => ({
+        next: { ...current, seo, updatedAt: now, version: current.version + 1 },
+        change: (dto) => ({ kind: 'updated', action: 'article.seo', article: dto, details: { noindex: seo.noindex } }),
+        write: (ifVersion, also) => repos.articles.update(id, { seo }, now, ifVersion, also),
+      }));
     },
 
-    async setStatus(id: string, status: ArticleStatus, links: LinkBase, pre?: Precondition): Promise<ArticleDto> {
-      const updated = await conditional(pre, (ifVersion) =>
-        repos.articles.setStatus(id, status, clock.now(), ifVersion),
-      );
-      if (!updated) throw notFound();
-      return withImages(updated, links);
+    async setStatus(
+      id: string,
+      status: ArticleStatus,
+      links: LinkBase,
+      by: WriteOrigin,
+      pre?: Precondition,
+    ): Promise<ArticleDto> {
+      return writeVersion(id, pre, by, links, (current, now) => ({
+        next: {
+          ...current,
+          status,
+          updatedAt: now,
+          version: current.version + 1,
+          scheduledAt: null,
+          publishedAt: status === 'online' ? (current.publishedAt ?? now) : current.publishedAt,
+        },
+        change: (dto) => ({ kind: status === 'online' ? 'published' : 'unpublished', article: dto }),
+        write: (ifVersion, also) => repos.articles.setStatus(id, status, now, ifVersion, also),
+      }));
     },
 
-    async delete(id: string, pre?: Precondition): Promise<void> {
-      const removed = await conditional(pre, (ifVersion) => repos.articles.delete(id, ifVersion));
+    async delete(id: string, by: WriteOrigin, pre?: Precondition): Promise<void> {
+      const consequences = await consequencesOf(deps.effects, { kind: 'deleted', id }, by);
+      const removed = await conditional(pre, (ifVersion) => repos.articles.delete(id, ifVersion, consequences.rows));
       if (!removed) throw notFound();
+      settle(consequences, by);
       // Rows are gone first, so nothing serves these files any more; a blob
       // that fails to delete is an orphan for the purge, never a live image.
       const results = await Promise.allSettled(removed.map((img) => blobs.delete(originalKey(img.filename))));

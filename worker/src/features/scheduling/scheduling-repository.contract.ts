@@ -24,7 +24,8 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
       return input;
     }
 
-    function publication(articleId: string, scheduledAt: Date, webhookIds: string[] = []): ScheduledPublication {
+    /** A publication with its event and deliveries as the outbox's rows of the same write. */
+    async function publication(articleId: string, scheduledAt: Date, webhookIds: string[] = [], version = 1) {
       const eventId = newId();
       const deliveries: WebhookDelivery[] = webhookIds.map((webhookId) => ({
         id: newId(),
@@ -37,19 +38,16 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
         createdAt: at(10),
         updatedAt: at(10),
       }));
-      return {
-        articleId,
-        scheduledAt,
-        now: at(10),
-        event: {
-          id: eventId,
-          type: 'article.published',
-          dedupeKey: `${articleId}@${scheduledAt.toISOString()}`,
-          body: `{"type":"article.published","data":{"id":"${articleId}"}}`,
-          createdAt: at(10),
-        },
-        deliveries,
+      const event = {
+        id: eventId,
+        type: 'article.published',
+        dedupeKey: `${articleId}@${scheduledAt.toISOString()}`,
+        body: `{"type":"article.published","data":{"id":"${articleId}"}}`,
+        createdAt: at(10),
       };
+      const also = [await db.repos.webhooks.outboxRows(event, deliveries)];
+      const p: ScheduledPublication = { articleId, scheduledAt, version, now: at(10), also };
+      return Object.assign(p, { event, deliveries });
     }
 
     it('schedules an offline article, refuses an online one, and cancels', async () => {
@@ -102,7 +100,7 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
       await db.repos.webhooks.create(hook);
       const a = await article();
       await db.repos.scheduling.schedule(a.id, at(5), NOW);
-      const first = publication(a.id, at(5), [hook.id]);
+      const first = await publication(a.id, at(5), [hook.id]);
       expect(await db.repos.scheduling.publishDue(first)).toBe(true);
       expect(await db.repos.articles.findById(a.id)).toMatchObject({
         status: 'online',
@@ -113,7 +111,7 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
       expect(await db.repos.webhooks.findEvent(first.event.id)).toEqual(first.event);
       expect((await db.repos.webhooks.due(at(10), 10)).map((d) => d.id)).toEqual([first.deliveries[0]!.id]);
       // The same publication again: nothing more.
-      const again = publication(a.id, at(5), [hook.id]);
+      const again = await publication(a.id, at(5), [hook.id]);
       expect(await db.repos.scheduling.publishDue(again)).toBe(false);
       expect(await db.repos.webhooks.findEvent(again.event.id)).toBeNull();
       expect(await db.repos.webhooks.due(at(10), 10)).toHaveLength(1);
@@ -128,15 +126,23 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
       await db.repos.articles.setStatus(unpublished.id, 'offline', at(1));
       await db.repos.articles.delete(gone.id);
       for (const x of [rescheduled, unpublished, gone]) {
-        const p = publication(x.id, at(5));
+        const p = await publication(x.id, at(5));
         expect(await db.repos.scheduling.publishDue(p)).toBe(false);
         expect(await db.repos.webhooks.findEvent(p.event.id)).toBeNull();
       }
       expect((await db.repos.articles.findById(rescheduled.id))?.status).toBe('offline');
       // The old publishedAt survives a scheduled republication.
+      // Edited since the scheduler read it: a new version, not published with the old one's event.
+      const edited = await article();
+      await db.repos.scheduling.schedule(edited.id, at(5), NOW);
+      await db.repos.articles.update(edited.id, { title: 'Edited' }, at(1));
+      const stale = await publication(edited.id, at(5));
+      expect(await db.repos.scheduling.publishDue(stale)).toBe(false);
+      expect(await db.repos.webhooks.findEvent(stale.event.id)).toBeNull();
+      expect(await db.repos.scheduling.publishDue(await publication(edited.id, at(5), [], 2))).toBe(true);
       const republished = await article({ publishedAt: at(-100) });
       await db.repos.scheduling.schedule(republished.id, at(5), NOW);
-      expect(await db.repos.scheduling.publishDue(publication(republished.id, at(5)))).toBe(true);
+      expect(await db.repos.scheduling.publishDue(await publication(republished.id, at(5)))).toBe(true);
       expect((await db.repos.articles.findById(republished.id))?.publishedAt).toEqual(at(-100));
     });
 
@@ -146,7 +152,7 @@ export function runSchedulingRepositoryContract(name: string, setup: SetupReposi
       const articles = [await article(), await article(), await article()];
       for (const a of articles) await db.repos.scheduling.schedule(a.id, at(5), NOW);
       for (const a of articles) {
-        const runs = Array.from({ length: 8 }, () => publication(a.id, at(5), [hook.id]));
+        const runs = await Promise.all(Array.from({ length: 8 }, () => publication(a.id, at(5), [hook.id])));
         const results = await Promise.all(runs.map((p) => db.repos.scheduling.publishDue(p)));
         expect(results.filter(Boolean)).toHaveLength(1);
         const events = await Promise.all(runs.map((p) => db.repos.webhooks.findEvent(p.event.id)));

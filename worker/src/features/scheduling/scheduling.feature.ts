@@ -17,7 +17,11 @@ export const schedulingFeature = defineFeature({
     scheduling: createSchedulingService({
       ...deps,
       readArticle: (id) => deps.services.articles.read(id, serverLinks(deps.settings)),
-      record: (event) => deps.services.activity.record(event),
+      // Looked up at call time: webhooks is built after this feature.
+      effects: {
+        activity: (event) => deps.services.activity.inWrite(event),
+        webhook: (type, data, options) => deps.services.webhooks.inWrite(type, data, options),
+      },
     }),
   }),
   routes: schedulingRoutes,

@@ -1,4 +1,4 @@
-import type { WebhookDelivery, WebhookEvent } from '../webhooks/webhooks.port.js';
+import type { Rows } from '../../ports/unit-of-work.js';
 
 /** Scheduled publication: what the scheduler needs from storage. */
 
@@ -11,10 +11,11 @@ export interface ScheduledPublication {
   articleId: string;
   /** The `scheduledAt` the scheduler read: the article is published only if it is still this. */
   scheduledAt: Date;
+  /** The version the scheduler read (its event describes the article at the next one): only at this version. */
+  version: number;
   now: Date;
-  /** `article.published`, with a dedupe key unique to this article and time. */
-  event: WebhookEvent;
-  deliveries: WebhookDelivery[];
+  /** What the publication causes (its `article.published` event, its activity entry): written only with it. */
+  also: readonly Rows[];
 }
 
 export interface SchedulingRepository {
@@ -25,9 +26,8 @@ export interface SchedulingRepository {
   /** Offline articles whose time has come, soonest first. */
   due(now: Date, limit: number): Promise<DueArticle[]>;
   /**
-   * Publishes one due article and records its `article.published` event and
-   * deliveries, all or nothing and at most once: true only for the one caller
-   * that did it. Another run that raced for the same article, or an article
+   * Publishes one due article together with `also`, all or nothing and at
+   * most once: true only for the one caller that did it. Another run that raced for the same article, or an article
    * published, unpublished, rescheduled or deleted meanwhile, gets false and
    * changes nothing.
    */

@@ -1,31 +1,28 @@
-import { and, asc, eq, exists, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { guarded, normalizeId, requireId, requireLimit } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { statementsOf } from '../../adapters/db/shared/unit-of-work.js';
 import type { SchedulingRepository } from './scheduling.port.js';
 
 /**
- * Scheduled publication. The publish is one batch whose first statement
- * records the `article.published` event only while the article is still
- * offline with the schedule the scheduler read, under a dedupe key unique to
- * that article and time; the article is published only if that event row
- * exists. Racers are settled by the database: SQLite and D1 run batches one
- * at a time; on PostgreSQL the second insert of the same key waits for the
- * first transaction and then fails as a unique violation; on MySQL the two
- * deadlock on the article row and the loser, retried, finds it published.
+ * Scheduled publication. The publish is one batch: the article's row lock,
+ * then what the publication causes (rows of other features, written only
+ * while the article is still offline, at the version and with the schedule
+ * the scheduler read), then the publication under the same condition.
+ * Racers are settled by the database: SQLite and D1 run batches one at a
+ * time; on PostgreSQL and MySQL the second waits for the first's lock and
+ * then finds the article published, so it writes nothing; the event's dedupe
+ * key (unique to the article and time) refuses a second event all the same.
  */
 export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
   const { db } = kit;
-  const { articles, webhookEvents: events, webhookDeliveries: deliveries } = kit.tables;
+  const { articles } = kit.tables;
 
   // Publishing raises the article's version (its ETag), as publishing by hand
   // does: an editor's stale If-Match then sees it. Setting or cancelling a
   // schedule does not: no write takes scheduledAt from a stale copy, and an
   // editor open on the article would otherwise trip over its own schedule.
   const bumped = sql`${articles.version} + 1`;
-
-  /** A bound value in a SELECT list, converted as the column it is inserted into. */
-  const as = <T>(value: T, column: Parameters<typeof sql.param>[1] & { name: string }) =>
-    sql`${sql.param(value, column)}`.as(column.name);
 
   const repo: SchedulingRepository = {
     async schedule(articleId, at, now) {
@@ -65,45 +62,23 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
       return rows.map((r) => ({ id: r.id, scheduledAt: r.scheduledAt! }));
     },
 
-    async publishDue({ articleId, scheduledAt, now, event, deliveries: rows }) {
+    async publishDue({ articleId, scheduledAt, version, now, also }) {
       const id = requireId(articleId, 'articleId');
-      const eventId = requireId(event.id, 'event.id');
-      const stillDue = and(eq(articles.id, id), eq(articles.status, 'offline'), eq(articles.scheduledAt, scheduledAt));
-      const eventRecorded = (tx: typeof db) =>
-        exists(tx.select({ id: events.id }).from(events).where(eq(events.id, eventId)));
+      const stillDue = and(
+        eq(articles.id, id),
+        eq(articles.status, 'offline'),
+        eq(articles.scheduledAt, scheduledAt),
+        eq(articles.version, version),
+      );
       let results: unknown[];
       try {
         results = await kit.atomic((tx) => [
-          tx.insert(events).select(
-            tx
-              .select({
-                id: as(eventId, events.id),
-                type: as(event.type, events.type),
-                dedupeKey: as(event.dedupeKey, events.dedupeKey),
-                body: as(event.body, events.body),
-                createdAt: as(event.createdAt, events.createdAt),
-              })
-              .from(articles)
-              .where(stillDue),
-          ),
-          ...rows.map((d) =>
-            tx.insert(deliveries).select(
-              tx
-                .select({
-                  id: as(requireId(d.id, 'delivery.id'), deliveries.id),
-                  webhookId: as(requireId(d.webhookId, 'delivery.webhookId'), deliveries.webhookId),
-                  eventId: as(eventId, deliveries.eventId),
-                  status: as(d.status, deliveries.status),
-                  attempts: as(d.attempts, deliveries.attempts),
-                  maxAttempts: as(d.maxAttempts, deliveries.maxAttempts),
-                  nextAttemptAt: as(d.nextAttemptAt, deliveries.nextAttemptAt),
-                  createdAt: as(d.createdAt, deliveries.createdAt),
-                  updatedAt: as(d.updatedAt, deliveries.updatedAt),
-                })
-                .from(events)
-                .where(eq(events.id, eventId)),
-            ),
-          ),
+          // The row lock first: the rows and the publication below see the same article.
+          tx
+            .update(articles)
+            .set({ version: sql`${articles.version}` })
+            .where(eq(articles.id, id)),
+          ...statementsOf(also, tx, { table: articles, where: stillDue }),
           tx
             .update(articles)
             .set({
@@ -113,10 +88,10 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
               scheduledAt: null,
               publishedAt: sql`coalesce(${articles.publishedAt}, ${sql.param(now, articles.publishedAt)})`,
             })
-            .where(and(stillDue, eventRecorded(tx))),
+            .where(stillDue),
         ]);
       } catch (err) {
-        // Another run recorded this publication first (PostgreSQL: the dedupe key).
+        // Another run recorded this publication first (its event's dedupe key).
         if (kit.isUniqueViolation(err)) return false;
         throw err;
       }

@@ -3,10 +3,9 @@ import type { EdgeCache } from '../../ports/edge-cache.js';
 import type { ReadCache } from '../../ports/read-cache.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { type ActivityEvent, SYSTEM } from '../activity/activity.service.js';
+import { SYSTEM, type WriteOrigin } from '../activity/activity.service.js';
 import type { ArticleDto } from '../articles/article.schema.js';
-import { articleEventData } from '../webhooks/webhook-events.js';
-import { eventBody, newDelivery } from '../webhooks/webhooks.service.js';
+import { type ArticleEffectPorts, consequencesOf } from '../articles/article-changes.js';
 import { MAX_SCHEDULE_AHEAD_DAYS, type SchedulerSummary } from './scheduling.schema.js';
 
 export interface SchedulingDeps {
@@ -15,8 +14,8 @@ export interface SchedulingDeps {
   ids: IdGenerator;
   /** The article as a read answers it, whatever its status (ArticlesService.read). */
   readArticle(id: string): Promise<ArticleDto>;
-  /** Writes an activity entry; never rejects (ActivityService.record). */
-  record(event: ActivityEvent): Promise<void>;
+  /** The activity entry and webhook event a publication causes, written with it (articles/article-changes.ts). */
+  effects: ArticleEffectPorts;
   publicReadCache?: ReadCache;
   edgeCache?: EdgeCache;
   logError: (message: string, err: unknown) => void;
@@ -35,28 +34,13 @@ const invalidAt = (message: string) => new DomainError('invalid_request', messag
 export function createSchedulingService(deps: SchedulingDeps) {
   const { repos, clock, ids, logError } = deps;
 
-  /** The `article.published` message of a scheduled publication, written with the publication itself. */
-  function publication(article: ArticleDto, scheduledAt: Date, now: Date, webhookIds: string[]) {
-    const at = now.toISOString();
-    const data = articleEventData({
-      ...article,
-      status: 'online',
-      publishedAt: article.publishedAt ?? at,
-      scheduledAt: null,
-      updatedAt: at,
-    });
-    const event = {
-      id: ids.newId(),
-      type: 'article.published',
-      // One publication per article and time: a new schedule must lie in the future, so it never repeats.
-      dedupeKey: `${article.id}@${scheduledAt.toISOString()}`,
-      body: eventBody('article.published', now, data),
-      createdAt: now,
-    };
-    return { event, deliveries: webhookIds.map((w) => newDelivery(ids, w, event.id, now)) };
-  }
-
-  async function publishOne(id: string, scheduledAt: Date, now: Date, webhookIds: string[]): Promise<boolean> {
+  /**
+   * Publishes one due article with its `article.published` event and
+   * activity entry, in one transaction (articles/article-changes.ts, the
+   * same record a route's publication makes); what follows the commit
+   * goes to `by.defer`.
+   */
+  async function publishOne(id: string, scheduledAt: Date, now: Date, by: WriteOrigin): Promise<boolean> {
     let article: ArticleDto;
     try {
       article = await deps.readArticle(id);
@@ -64,14 +48,34 @@ export function createSchedulingService(deps: SchedulingDeps) {
       if (err instanceof DomainError && err.code === 'not_found') return false;
       throw err;
     }
-    const { event, deliveries } = publication(article, scheduledAt, now, webhookIds);
-    if (!(await repos.scheduling.publishDue({ articleId: id, scheduledAt, now, event, deliveries }))) return false;
-    await deps.record({
-      actor: SYSTEM,
-      action: 'article.publish',
-      subject: { type: 'article', id },
-      details: { title: article.title, scheduledAt: scheduledAt.toISOString() },
-    });
+    const at = now.toISOString();
+    const published: ArticleDto = {
+      ...article,
+      status: 'online',
+      publishedAt: article.publishedAt ?? at,
+      scheduledAt: null,
+      updatedAt: at,
+      version: article.version + 1,
+    };
+    const consequences = await consequencesOf(
+      deps.effects,
+      { kind: 'published', article: published, details: { scheduledAt: scheduledAt.toISOString() } },
+      by,
+      // One publication per article and time: a new schedule must lie in the future, so it never repeats.
+      // The deliveries go out with the webhooks job of the same tick.
+      { dedupeKey: `${article.id}@${scheduledAt.toISOString()}`, deliverNow: false },
+    );
+    if (
+      !(await repos.scheduling.publishDue({
+        articleId: id,
+        scheduledAt,
+        version: article.version,
+        now,
+        also: consequences.rows,
+      }))
+    )
+      return false;
+    for (const step of consequences.afterCommit) by.defer(step());
     return true;
   }
 
@@ -106,17 +110,17 @@ export function createSchedulingService(deps: SchedulingDeps) {
       if (!(await repos.leases.acquire(SCHEDULER_LEASE, holder, now, new Date(now.getTime() + SCHEDULER_LEASE_MS))))
         return { published: 0, skipped: true };
       let published = 0;
+      const afterCommit: Promise<unknown>[] = [];
+      const by: WriteOrigin = { actor: SYSTEM, ip: null, defer: (work) => void afterCommit.push(work) };
       try {
         const due = await repos.scheduling.due(now, BATCH);
         if (due.length === 0) return { published, skipped: false };
-        const webhookIds = (await repos.webhooks.listActive())
-          .filter((w) => w.events.includes('article.published'))
-          .map((w) => w.id);
         for (const { id, scheduledAt } of due) {
-          if (await publishOne(id, scheduledAt, now, webhookIds)) published += 1;
+          if (await publishOne(id, scheduledAt, now, by)) published += 1;
         }
         return { published, skipped: false };
       } finally {
+        await Promise.all(afterCommit);
         if (published > 0) {
           deps.publicReadCache?.invalidate();
           // The cron's data centre misses from now on; the others are purged (or expire).

@@ -1,3 +1,4 @@
+import type { Rows } from '../../ports/unit-of-work.js';
 import type { AttemptOutcome, WebhookEventType } from './webhook.schema.js';
 
 /** Webhooks: what the core needs from storage, and from the network. */
@@ -68,6 +69,12 @@ export interface WebhooksRepository {
 
   /** The event and its deliveries (one per endpoint), all or nothing. */
   enqueue(event: WebhookEvent, deliveries: WebhookDelivery[]): Promise<void>;
+  /**
+   * The same rows for another feature's write (ports/unit-of-work.ts): they
+   * commit in its transaction, only when it happens. A delivery whose
+   * endpoint was deleted meanwhile is left out.
+   */
+  outboxRows(event: WebhookEvent, deliveries: WebhookDelivery[]): Promise<Rows>;
   findEvent(id: string): Promise<WebhookEvent | null>;
   /** Pending deliveries to active endpoints due at `now` with attempts left, soonest first. */
   due(now: Date, limit: number): Promise<WebhookDelivery[]>;

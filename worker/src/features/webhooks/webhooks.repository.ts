@@ -9,6 +9,7 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { type Guard, guardHolds, insertRow, rowsOf } from '../../adapters/db/shared/unit-of-work.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook.schema.js';
 import type { Webhook, WebhookAttempt, WebhooksRepository } from './webhooks.port.js';
 
@@ -115,6 +116,31 @@ export function createWebhooksRepository(kit: SqlKit): WebhooksRepository {
           createdAt: event.createdAt,
         }),
         ...chunk(rows, DELIVERIES_PER_INSERT).map((part) => tx.insert(deliveries).values(part)),
+      ]);
+    },
+
+    async outboxRows(event, rows) {
+      refuseNul({ body: event.body });
+      const eventId = requireId(event.id, 'id');
+      const eventRow = {
+        id: eventId,
+        type: event.type,
+        dedupeKey: event.dedupeKey,
+        body: event.body,
+        createdAt: event.createdAt,
+      };
+      const ofEvent: Guard = { table: events, where: eq(events.id, eventId) };
+      return rowsOf((tx, guard) => [
+        insertRow(tx, events, eventRow, guard),
+        // From the event's row: none when it was not inserted; none for an endpoint deleted meanwhile.
+        ...rows.map((d) => {
+          const webhookId = requireId(d.webhookId, 'delivery.webhookId');
+          const onlyIf: Guard = {
+            table: ofEvent.table,
+            where: and(ofEvent.where, guardHolds(tx, { table: webhooks, where: eq(webhooks.id, webhookId) })),
+          };
+          return insertRow(tx, deliveries, { ...d, id: requireId(d.id, 'delivery.id'), webhookId }, onlyIf);
+        }),
       ]);
     },
 

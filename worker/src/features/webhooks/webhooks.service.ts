@@ -3,6 +3,7 @@ import { DomainError, notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, Defer, IdGenerator } from '../../ports/runtime.js';
+import { type Consequences, NO_CONSEQUENCES } from '../../ports/unit-of-work.js';
 import {
   type CreatedWebhookDto,
   type CreateWebhookInput,
@@ -91,6 +92,15 @@ export function createWebhooksService(deps: WebhooksDeps) {
     if (why) throw refusedUrl(why);
   }
 
+  /** The event and one delivery per active endpoint that subscribes to `type`; null when none does. */
+  async function outboxFor(type: WebhookEventType, data: unknown, dedupeKey: string | null) {
+    const now = clock.now();
+    const subscribers = (await repos.webhooks.listActive()).filter((w) => w.events.includes(type));
+    if (subscribers.length === 0) return null;
+    const event: WebhookEvent = { id: ids.newId(), type, dedupeKey, body: eventBody(type, now, data), createdAt: now };
+    return { event, deliveries: subscribers.map((w) => newDelivery(ids, w.id, event.id, now)) };
+  }
+
   async function existing(id: string): Promise<Webhook> {
     const webhook = await repos.webhooks.findById(id);
     if (!webhook) throw notFound();
@@ -169,27 +179,37 @@ export function createWebhooksService(deps: WebhooksDeps) {
     },
 
     /**
-     * Records `type` for every active endpoint that subscribes to it (the
-     * event and its deliveries in one write, awaited: it is in the outbox
-     * before the request answers) and hands the first attempt to `defer`,
-     * so it runs after the response. Never rejects: a failure is logged,
-     * the change that caused it stands.
+     * `type` for every active endpoint that subscribes to it, as part of a
+     * write (ports/unit-of-work.ts): the event and its deliveries commit in
+     * the write's transaction, and after the commit the first attempt goes to
+     * `defer` (without one, the next webhooks job sends it). `dedupeKey`
+     * makes the event one of a kind (a scheduled publication).
+     */
+    async inWrite(
+      type: WebhookEventType,
+      data: unknown,
+      options: { defer?: Defer; dedupeKey?: string } = {},
+    ): Promise<Consequences> {
+      const outbox = await outboxFor(type, data, options.dedupeKey ?? null);
+      if (!outbox) return NO_CONSEQUENCES;
+      const { defer } = options;
+      return {
+        rows: [await repos.webhooks.outboxRows(outbox.event, outbox.deliveries)],
+        afterCommit: defer ? [async () => defer(delivery.deliverNow(outbox.deliveries))] : [],
+      };
+    },
+
+    /**
+     * Records `type` on its own, after a change that is not written with
+     * `inWrite`: that change has committed, so a failure here is logged as
+     * an event not recorded, and the change stands.
      */
     async emit(type: WebhookEventType, data: unknown, defer: Defer): Promise<void> {
       try {
-        const now = clock.now();
-        const subscribers = (await repos.webhooks.listActive()).filter((w) => w.events.includes(type));
-        if (subscribers.length === 0) return;
-        const event: WebhookEvent = {
-          id: ids.newId(),
-          type,
-          dedupeKey: null,
-          body: eventBody(type, now, data),
-          createdAt: now,
-        };
-        const deliveries = subscribers.map((w) => newDelivery(ids, w.id, event.id, now));
-        await repos.webhooks.enqueue(event, deliveries);
-        defer(delivery.deliverNow(deliveries));
+        const outbox = await outboxFor(type, data, null);
+        if (!outbox) return;
+        await repos.webhooks.enqueue(outbox.event, outbox.deliveries);
+        defer(delivery.deliverNow(outbox.deliveries));
       } catch (err) {
         logError(`webhook event ${type} not recorded`, err);
       }

@@ -9,6 +9,7 @@ import {
 } from '../../../ports/activity-log.js';
 import { guarded, MAX_PARAMS, requireId, requireLimit } from './repository-support.js';
 import type { SqlKit } from './sql-kit.js';
+import { guardHolds, insertRow, rowsOf, statementsOf } from './unit-of-work.js';
 
 type Row = SqlKit['tables']['activityLog']['$inferSelect'];
 
@@ -120,30 +121,38 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
     size,
 
     async append(entry) {
+      const { rows, afterCommit } = await store.inWrite(entry);
+      await kit.atomic((tx) => statementsOf(rows, tx));
+      await afterCommit();
+    },
+
+    async inWrite(entry) {
       const bytes = encoder.encode(entryLine(entry)).byteLength;
       if (bytes > maxBytes)
         throw new DomainError('payload_too_large', 'This activity entry is larger than the whole log');
       await ensureUsageRow();
-      await kit.atomic((tx) => [
-        tx.insert(log).values({
-          id: requireId(entry.id, 'id'),
-          at: entry.at,
-          actorType: entry.actorType,
-          actorId: entry.actorId,
-          action: entry.action,
-          subjectType: entry.subjectType,
-          subjectId: entry.subjectId,
-          ip: entry.ip,
-          details: entry.details === null ? null : JSON.stringify(entry.details),
-          bytes,
-        }),
-        tx
-          .update(usage)
-          .set({ bytes: sql`${usage.bytes} + ${bytes}` })
-          .where(eq(usage.id, USAGE_ID)),
-      ]);
-      const current = await size();
-      if (current > maxBytes) await trim(current);
+      const row = {
+        ...entry,
+        id: requireId(entry.id, 'id'),
+        details: entry.details === null ? null : JSON.stringify(entry.details),
+        bytes,
+      };
+      return {
+        rows: [
+          rowsOf((tx, guard) => [
+            insertRow(tx, log, row, guard),
+            tx
+              .update(usage)
+              .set({ bytes: sql`${usage.bytes} + ${bytes}` })
+              .where(and(eq(usage.id, USAGE_ID), guardHolds(tx, guard))),
+          ]),
+        ],
+        // The trim is housekeeping: a write that committed stays committed whatever it does.
+        afterCommit: async () => {
+          const current = await size();
+          if (current > maxBytes) await trim(current);
+        },
+      };
     },
 
     async list(query) {
