@@ -48,7 +48,10 @@ export async function startReceiver(options: { control?: boolean } = {}): Promis
         const headers = Object.fromEntries(
           Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
         );
-        res.statusCode = byKey(key).take(headers, body);
+        const status = byKey(key).take(headers, body);
+        // 0: no answer at all, until the sender gives up (or dies).
+        if (status === 0) return;
+        res.statusCode = status;
         res.end();
         return;
       }
@@ -81,6 +84,10 @@ export async function startReceiver(options: { control?: boolean } = {}): Promis
         answer: async (statuses) => e.answer(statuses),
       };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,7 +18,7 @@ export interface WebhookReceiver {
   url: string;
   /** Everything that arrived at `url`, oldest first. */
   received(): Promise<ReceivedWebhook[]>;
-  /** Answer the next requests with these statuses, in order; 204 after them. */
+  /** Answer the next requests with these statuses, in order; 204 after them. 0 (Node only): never answer. */
   answer(statuses: number[]): Promise<void>;
 }
 

@@ -169,7 +169,13 @@ async function underLease<T>(deps: PurgeDeps, holder: string, now: Date, work: (
   if (!(await leases.acquire(PURGE_LEASE, holder, now, until(now)))) return null;
   const renew = setInterval(() => {
     const at = deps.clock.now();
-    leases.acquire(PURGE_LEASE, holder, at, until(at)).catch((err) => deps.logError('purge lease not renewed', err));
+    leases
+      .acquire(PURGE_LEASE, holder, at, until(at))
+      .then((held) => {
+        // Another purge may start now: each step re-checks the database, so the overlap stays safe.
+        if (!held) deps.logError('purge lease lost to another holder', new Error(`holder ${holder}`));
+      })
+      .catch((err) => deps.logError('purge lease not renewed', err));
   }, PURGE_RENEW_MS);
   try {
     return await work();
