@@ -79,3 +79,25 @@ export async function failedStart(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   return { code, output };
 }
+
+/**
+ * Registers owner@example.com on a fresh server (log mailer) and verifies it
+ * with the code the server printed: the first verified account is the owner.
+ * Resolves with its session token.
+ */
+export async function registerVerifiedOwner(base: string, output: () => string): Promise<string> {
+  const reg = await fetch(`${base}/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'a long enough password' }),
+  });
+  const { token } = (await reg.json()) as { token: string };
+  const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(output())?.[1];
+  const verified = await fetch(`${base}/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  if (verified.status !== 200) throw new Error(`verifying the owner failed: ${verified.status}`);
+  return token;
+}

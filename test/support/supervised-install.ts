@@ -16,7 +16,7 @@ import {
   serveSite,
   startSupervisor,
 } from './release-fixtures.js';
-import { freePort } from './server-process.js';
+import { freePort, registerVerifiedOwner } from './server-process.js';
 
 /** What the supervisor scenarios share, filled in by beforeAll. */
 export interface SupervisedInstall {
@@ -143,19 +143,7 @@ export function useSupervisedInstall() {
     );
     expect(await eventually('v1 to answer', () => runningVersion(ctx.base), 30_000)).toBe('0.1.0');
 
-    const reg = await fetch(`${ctx.base}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@example.com', password: 'a long enough password' }),
-    });
-    ctx.token = ((await reg.json()) as { token: string }).token;
-    const code = /verify\?code=([A-Za-z0-9_-]+)/.exec(ctx.sup.output())![1];
-    const verified = await fetch(`${ctx.base}/v1/auth/verify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code }),
-    });
-    expect(verified.status).toBe(200);
+    ctx.token = await registerVerifiedOwner(ctx.base, ctx.sup.output);
   }, 120_000);
 
   afterAll(async () => {

@@ -293,7 +293,7 @@ describe('parseSettings', () => {
       ]);
       expect(problemsOf({ ...secret, ...env, PUBLIC_URL: 'https://cms.example' }, target)).toEqual([]);
     }
-    // Development keeps following the request's origin (README.md#configuration).
+    // Development keeps following the request's origin (docs/configuration.md).
     expect(problemsOf({ NODE_ENV: 'development' })).toEqual([]);
     expect(parseSettings({}, 'node').publicUrlConfigured).toBe(false);
   });

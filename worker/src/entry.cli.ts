@@ -14,7 +14,7 @@ import { buildNodeDeps } from './wiring/node.js';
  * `npm run cms -- <command>` (scripts/cms.ts runs this bundle): the
  * operator's tool. Without --url it works on this installation directly,
  * with the server's own settings (environment, `.env`); with --url and an
- * owner's --token (or CMS_TOKEN) it calls a running server over HTTP, which
+ * owner's session token in CMS_TOKEN (or --token, with a warning) it calls a running server over HTTP, which
  * is how it reaches a Worker. docs/self-hosting.md#the-operators-tool lists the commands.
  */
 const USAGE = `usage: npm run cms -- <command> [options]
@@ -25,7 +25,14 @@ const USAGE = `usage: npm run cms -- <command> [options]
   import --file FILE                      read an archive into an installation without content
   purge [--dry-run]                       remove duplicate and orphaned images now
   update-check                            read and verify the release feed now
-options: --url URL --token TOKEN  call a running server (any target) instead of this installation`;
+options: --url URL  call a running server (any target) instead of this installation, as the owner
+                    whose session token is in CMS_TOKEN: CMS_TOKEN=… npm run cms -- users --url URL
+         --token TOKEN  the same token as an argument: npm prints it, and other users of the machine
+                    see it in the process list, so prefer CMS_TOKEN`;
+
+/** Said when --token is given: npm has already echoed the command line, token included. */
+const TOKEN_ARGUMENT_WARNING =
+  'cms: warning: --token puts the token in the command line, which npm prints and `ps` shows to other users; set CMS_TOKEN instead';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -59,8 +66,9 @@ async function writeFileFrom(body: ReadableStream<Uint8Array>, file: string): Pr
 const fileStream = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
 
 async function remote(command: string, url: string): Promise<void> {
+  if (values.token !== undefined) console.error(TOKEN_ARGUMENT_WARNING);
   const token = values.token ?? process.env.CMS_TOKEN;
-  if (!token) throw new CliError('--token (or CMS_TOKEN): a session token of the owner');
+  if (!token) throw new CliError('CMS_TOKEN (or --token): a session token of the owner');
   const call = async (method: string, route: string, init: RequestInit = {}) => {
     const res = await fetch(new URL(route, url), {
       ...init,
