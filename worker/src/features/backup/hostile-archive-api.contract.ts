@@ -89,6 +89,27 @@ export function runHostileArchiveApiContract(name: string, setup: SetupApi, t: A
         ['token version', planted({ tokenVersion: 7 }), /line 2: users\.tokenVersion/],
       ]);
       expect((await signIn(api, 'planted@example.com')).status).toBe(401);
+      // Tables of credentials (API keys, webhooks and their secrets, invitations) are never imported.
+      const lines = await craftLines({});
+      const header = JSON.parse(lines[0]!);
+      const row = (table: string) => JSON.stringify({ kind: 'row', table, row: { id: newId() } });
+      await expectRefused(api, token, [
+        [
+          'an API key table',
+          await gzipLines([JSON.stringify({ ...header, tables: [...header.tables, 'apiKeys'] }), ...lines.slice(1)]),
+          /^Archive line 1: tables this version does not know: apiKeys/,
+        ],
+        [
+          'a webhook row',
+          await gzipLines([lines[0]!, row('webhooks'), ...lines.slice(1)]),
+          /^Archive line 2: unknown table "webhooks"/,
+        ],
+        [
+          'an invitation row',
+          await gzipLines([lines[0]!, row('invitations'), ...lines.slice(1)]),
+          /^Archive line 2: unknown table "invitations"/,
+        ],
+      ]);
       // Without the hash the account is imported, and counted, without a password.
       const res = await importInto(api, token, await craftArchive(planted({})));
       expect(res.status, await res.clone().text()).toBe(200);
