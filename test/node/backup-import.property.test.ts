@@ -12,11 +12,21 @@ import {
   importInto,
   type Row,
 } from '../support/archives.js';
-import { GIF_1x1, gifWithFrames, HTML, JPEG_2x3, PNG_1x1, pngBomb, SVG, WEBP_1x1, ZIP } from '../support/images.js';
+import {
+  GIF_1x1,
+  gifWithFrames,
+  HTML,
+  JPEG_2x3,
+  PNG_1x1,
+  pngBomb,
+  SCRIPT,
+  SVG,
+  WEBP_1x1,
+  ZIP,
+} from '../support/images.js';
 import { NODE_MAX_UPLOAD_BYTES, nodeHarness } from '../support/node-harness.js';
 
 const PASSWORD = 'the archive knows this password';
-const SCRIPT = new TextEncoder().encode('fetch("/v1/auth/me").then((r) => r.text()).then(alert);');
 const ALLOWED: readonly string[] = IMAGE_CONTENT_TYPES;
 
 /**

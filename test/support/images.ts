@@ -13,6 +13,8 @@ export const JPEG_2x3 = b64(
 
 export const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 export const HTML = new TextEncoder().encode('<!doctype html><script>alert(1)</script>');
+/** A script that reads the signed-in account: what a file on the CMS's origin must never run as. */
+export const SCRIPT = new TextEncoder().encode('fetch("/v1/auth/me").then((r) => r.text()).then(alert);');
 export const ZIP = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0]);
 
 /** A PNG header that claims 64000×64000 pixels: a pixel flood refused before decoding. */
