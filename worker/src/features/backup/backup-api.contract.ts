@@ -145,10 +145,16 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
         json: { email: 'admin@example.com', password: 'a long enough password' },
       });
       expect(login.status).toBe(401);
-      // Exported again, the content is the same archive (but for when and the owner's own row).
+      // Exported again, the content is the same archive (but for when and the owner's own row, and stored
+      // html: a cache of the body that an import leaves to the first read to render, bounded).
       const again = records(await gunzipLines(await exportFrom(api, token)));
+      const withoutHtml = (r: ReturnType<typeof records>[number]) => {
+        if (r.kind !== 'row' || r.table !== 'articles') return r;
+        const { html: _html, ...row } = r.row as Record<string, unknown>;
+        return { ...r, row };
+      };
       const content = (rs: ReturnType<typeof records>) =>
-        rs.filter((r) => r.kind === 'blob' || (r.kind === 'row' && r.table !== 'users'));
+        rs.filter((r) => r.kind === 'blob' || (r.kind === 'row' && r.table !== 'users')).map(withoutHtml);
       expect(content(again)).toEqual(content(records(await gunzipLines(archive))));
     });
 

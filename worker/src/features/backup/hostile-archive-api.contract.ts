@@ -283,7 +283,8 @@ export function runHostileArchiveApiContract(name: string, setup: SetupApi, t: A
 
     it("keeps a large article within the database's row limit: its html left to be rendered, or 413 where even the body has no room", async () => {
       // Lines up to about 4 MB: room for an article larger than D1 keeps in a row (about 2 MB).
-      const api = await harness({ MAX_UPLOAD_BYTES: String(3_000_000) });
+      // Render limits raised too: this body is rendered on its first read, bounded as a write is.
+      const api = await harness({ MAX_UPLOAD_BYTES: String(3_000_000), MAX_RENDER_BYTES: String(3_000_000) });
       const { token, id } = await registerOwner(api, 'owner@example.com');
       const body = 'word '.repeat(240_000); // 1.2 MB: with its html, more than D1's row
       const article = archivedArticle({ format: 'plaintext', body, html: 'stale' });
