@@ -5,7 +5,7 @@ import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from '.
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /**
- * Issue #8: the database stopped or unreachable mid-traffic is a 503 within
+ * The database stopped or unreachable mid-traffic is a 503 within
  * about 2 s (DATABASE_TIMEOUT_MS), the server keeps running, and it recovers
  * by itself once the database is back. A TCP proxy of our own stands between
  * the server and the shared database, which is never touched.
