@@ -48,6 +48,15 @@ export function withDatabaseBudget<T>(work: () => T): T {
   return budgets.run(new Budget(), work);
 }
 
+/**
+ * A step of a bulk read that streams for as long as it has rows (an export):
+ * each step gets the whole limit, as outside a request, instead of sharing
+ * one budget that a large export would outgrow. Each step is still bounded.
+ */
+export function outsideDatabaseBudget<T>(work: () => T): T {
+  return budgets.exit(work);
+}
+
 /** One repository call, as its transaction sees it. */
 export class DatabaseCall {
   expired = false;
