@@ -14,11 +14,12 @@ import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from '.
  * the other) and counts the rows.
  */
 interface Locker {
-  lockArticles(): Promise<void>;
+  /** Blocks writes to the table (reads pass) until `release`. */
+  lockWrites(table: string): Promise<void>;
   release(): Promise<void>;
   /** The server's sessions on the database that are waiting, running or inside a transaction. */
   busy(): Promise<number>;
-  count(title: string): Promise<number>;
+  count(table: string, column: string, value: string): Promise<number>;
   end(): Promise<void>;
 }
 
@@ -28,9 +29,9 @@ async function postgresLocker(url: string): Promise<Locker> {
   const holder = await sql.reserve();
   const [{ pid } = { pid: 0 }] = await holder<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
   return {
-    async lockArticles() {
+    async lockWrites(table) {
       await holder`BEGIN`;
-      await holder`LOCK TABLE articles IN EXCLUSIVE MODE`;
+      await holder.unsafe(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
     },
     async release() {
       await holder`COMMIT`;
@@ -42,8 +43,10 @@ async function postgresLocker(url: string): Promise<Locker> {
           AND pid NOT IN (pg_backend_pid(), ${pid})`;
       return row!.n;
     },
-    async count(title) {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM articles WHERE title = ${title}`;
+    async count(table, column, value) {
+      const [row] = await sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [
+        value,
+      ]);
       return row!.n;
     },
     async end() {
@@ -58,8 +61,8 @@ async function mysqlLocker(url: string): Promise<Locker> {
   const holder = await mysql.createConnection({ uri: url });
   const probe = await mysql.createConnection({ uri: url });
   return {
-    async lockArticles() {
-      await holder.query('LOCK TABLES articles READ');
+    async lockWrites(table) {
+      await holder.query(`LOCK TABLES ${table} READ`);
     },
     async release() {
       await holder.query('UNLOCK TABLES');
@@ -74,8 +77,8 @@ async function mysqlLocker(url: string): Promise<Locker> {
       );
       return Number((rows as { n: number }[])[0]!.n);
     },
-    async count(title) {
-      const [rows] = await probe.query('SELECT COUNT(*) AS n FROM articles WHERE title = ?', [title]);
+    async count(table, column, value) {
+      const [rows] = await probe.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`, [value]);
       return Number((rows as { n: number }[])[0]!.n);
     },
     async end() {
@@ -119,7 +122,7 @@ for (const [name, fresh, locker] of [
     });
 
     it('answers 503 with Retry-After and never commits the write afterwards', async () => {
-      await lock.lockArticles();
+      await lock.lockWrites('articles');
       const title = `Blocked ${name}`;
       const res = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title } });
       expect(res.status).toBe(503);
@@ -130,10 +133,31 @@ for (const [name, fresh, locker] of [
 
       await lock.release();
       await expect.poll(() => lock.busy(), { timeout: 10_000, interval: 100 }).toBe(0);
-      expect(await lock.count(title)).toBe(0);
+      expect(await lock.count('articles', 'title', title)).toBe(0);
       // The server itself is fine: the next write goes through.
       const next = await api.request('/v1/articles', { method: 'POST', token: owner, json: { title: 'After' } });
       expect(next.status).toBe(201);
+    });
+
+    it('a single-statement write it could not see through is a 503 that says it may have been saved', async () => {
+      // Creating a webhook is one INSERT, its own commit: once sent it cannot be
+      // taken back, so the answer waits for it (one more deadline) and, when it
+      // still has none, must not claim that nothing was written.
+      await lock.lockWrites('webhooks');
+      const url = `https://example.com/hooks/${name}`;
+      const res = await api.request('/v1/webhooks', {
+        method: 'POST',
+        token: owner,
+        json: { url, events: ['article.created'] },
+      });
+      await lock.release();
+      await expect.poll(() => lock.busy(), { timeout: 10_000, interval: 100 }).toBe(0);
+      // Held past both deadlines: the answer cannot know, and must say so.
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      expect((await errorOf(res)).message).toMatch(/may or may not have been saved/);
+      // It was saved once the lock went: that 503 did not claim otherwise.
+      expect(await lock.count('webhooks', 'url', url)).toBe(1);
     });
   });
 }

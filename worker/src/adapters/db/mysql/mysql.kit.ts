@@ -2,7 +2,7 @@ import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
 import { unavailable } from '../shared/repository-support.js';
-import { runDeadlineAware } from '../shared/request-deadline.js';
+import { markingWrites, runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
 import { type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
 import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
@@ -72,7 +72,7 @@ export async function openMysqlKit(url: string, migrationsFolder: string, timeou
   const kit: SqlKit = {
     dialect: 'mysql',
     timeoutMs,
-    db: db as unknown as SqlDb,
+    db: markingWrites(db) as unknown as SqlDb,
     tables: schema as unknown as Tables,
     // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows.
     affectedRows: (result) => {

@@ -3,7 +3,7 @@ import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { unavailable } from '../shared/repository-support.js';
-import { runDeadlineAware } from '../shared/request-deadline.js';
+import { markingWrites, runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
 import { type Preparable, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
 import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
@@ -88,7 +88,7 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
   const kit: SqlKit = {
     dialect: 'postgres',
     timeoutMs,
-    db: db as unknown as SqlDb,
+    db: markingWrites(db) as unknown as SqlDb,
     tables: schema as unknown as Tables,
     affectedRows: (result) => (result as { count?: number } | undefined)?.count ?? 0,
     isUniqueViolation,

@@ -8,6 +8,7 @@ import {
   entryLine,
 } from '../../../ports/activity-log.js';
 import { guarded, MAX_PARAMS, requireId, requireLimit } from './repository-support.js';
+import { outsideDatabaseBudget } from './request-deadline.js';
 import type { SqlKit } from './sql-kit.js';
 import { guardHolds, insertRow, rowsOf, statementsOf } from './unit-of-work.js';
 
@@ -169,7 +170,8 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
     async *scan(filter, batchSize) {
       let beforeId: string | undefined;
       for (;;) {
-        const rows = await safe.list({ ...filter, limit: batchSize, ...(beforeId && { beforeId }) });
+        const page = { ...filter, limit: batchSize, ...(beforeId && { beforeId }) };
+        const rows = await outsideDatabaseBudget(() => safe.list(page));
         if (rows.length > 0) yield rows;
         if (rows.length < batchSize) return;
         beforeId = rows[rows.length - 1]!.id;

@@ -12,7 +12,10 @@ import { DomainError } from '../../../core/domain/errors.js';
  * A timed-out call must never leave a committed write behind its 503. The
  * kits' transactions check their call before every statement and before
  * COMMIT (`DatabaseCall.assertLive`): past the deadline they roll back instead
- * of going on in the background. A call whose COMMIT is already on its way
+ * of going on in the background. A write outside a transaction is one
+ * statement that commits by itself: it is not sent past the deadline, and
+ * once sent it counts as a COMMIT on its way (`markingWrites`). A call whose
+ * COMMIT is already on its way
  * when the deadline comes is waited for, up to one more limit, so that the
  * answer says what happened; a commit that does not answer even then, or a
  * committed call whose reads after it do not, is a 503 whose message says so.
@@ -45,6 +48,15 @@ export function withDatabaseBudget<T>(work: () => T): T {
   return budgets.run(new Budget(), work);
 }
 
+/**
+ * A step of a bulk read that streams for as long as it has rows (an export):
+ * each step gets the whole limit, as outside a request, instead of sharing
+ * one budget that a large export would outgrow. Each step is still bounded.
+ */
+export function outsideDatabaseBudget<T>(work: () => T): T {
+  return budgets.exit(work);
+}
+
 /** One repository call, as its transaction sees it. */
 export class DatabaseCall {
   expired = false;
@@ -52,6 +64,8 @@ export class DatabaseCall {
   committing = false;
   /** A write of this call committed: whatever follows, the caller must learn the outcome. */
   committed = false;
+  /** A single statement that writes (its own commit) was sent: waited for like a COMMIT. */
+  writing = false;
 
   /** Throws once the call's deadline has passed, so that its transaction rolls back rather than commits late. */
   assertLive(): void {
@@ -82,7 +96,7 @@ export async function withDeadline<R>(limitMs: number | undefined, work: () => P
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     const expire = (grace: boolean) => {
-      if (!grace && (call.committing || call.committed)) {
+      if (!grace && (call.committing || call.committed || call.writing)) {
         timer = setTimeout(() => expire(true), limitMs);
         return;
       }
@@ -132,4 +146,29 @@ export async function runDeadlineAware<Tx>(
   } finally {
     if (call) call.committing = false;
   }
+}
+
+const WRITES = new Set(['insert', 'update', 'delete']);
+
+/**
+ * The kit's db, with `insert`, `update` and `delete` telling the running call
+ * that a write is about to be sent (or refusing it past the deadline). The
+ * builders themselves are drizzle's, untouched; transactions build on their
+ * own `tx` and are covered by `runDeadlineAware`.
+ */
+export function markingWrites<D extends object>(db: D): D {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || !WRITES.has(prop) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const call = currentDatabaseCall();
+        if (call) {
+          call.assertLive();
+          call.writing = true;
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
