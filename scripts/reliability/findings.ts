@@ -59,6 +59,12 @@ export const FINDINGS = [
     test: '`worker/src/features/media/decode-api.contract.ts` (Node and workerd), `test/unit/image-integrity.test.ts` (walkers, fuzzed), the retry-marker check in `test/contract/blob-store.contract.ts` (local dir, s3rver, R2), `test/node/render-pool.test.ts`, and `test/node/decode-event-loop.test.ts` — "answers /healthz promptly while a 16-megapixel PNG, the costliest legal JPEG and a PNG bomb render" (437 ms with decoding in the request)',
   },
   {
+    status: 'fixed',
+    what: "One decode bomb starved every other image's variants: 18 anonymous requests for variants of a 124 KB 16-bit interlaced 4000×4000 PNG (its image data inflates to ~128 MB) each ran to the time limit one after the other, since the retry marker was read only before a job was queued and the queue was one first-come first-served line for every image; a normal variant sent behind them took 100 s (127 s in the audit that reported it); clients that had hung up were still rendered; on Workers the same PNG was decoded in the request with no bound (13 s under load).",
+    fix: 'The Node render queue (`adapters/image/render-queue.ts`) takes images in turns, lets one original hold a quarter of it (`VARIANT_QUEUE_MAX`, default 32; full: 503 with `Retry-After`) and one of the two threads; the marker is read again when a job leaves the queue; a job whose every client has gone is dropped before it starts. On Workers the decode work is checked from the PNG header (`core/media/decode-cost.ts`) and a file over it is refused and marked. The normal variant behind the 18 bomb requests: 100 s before, 2.3–4.0 s after (three runs on the shared 2-core machine at load average 12–14; goal under 3 s on a quiet machine).',
+    test: '`test/node/variant-queue.test.ts` — "answers a normal variant sent behind 18 bomb requests while the bombs are still pending", "checks the marker when a job leaves the queue", "drops a waiting job once its only client has gone", "refuses with 503 and Retry-After once the queue is full"; `test/workers/decode-budget.test.ts` — "refuses the 16-bit interlaced bomb from its header, without decoding, and marks it"',
+  },
+  {
     status: 'by design',
     what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `worker/src/features/media/media-api.contract.ts` relies on it.',
     fix: '—',

@@ -6,7 +6,7 @@ import { readImageHeader } from '../../worker/src/core/media/image-header.js';
 import { sha256Hex } from '../../worker/src/core/shared/crypto.js';
 import type { Image } from '../../worker/src/features/media/images.port.js';
 import { createVariantsService, retryMarkerKey } from '../../worker/src/features/media/variants.service.js';
-import type { VariantRenderer } from '../../worker/src/ports/image-codec.js';
+import type { RenderTicket, VariantRenderer } from '../../worker/src/ports/image-codec.js';
 import { JPEG_400x300, JPEG_QUADRANTS } from '../support/images.js';
 import { memoryBlobStore } from '../support/memory-blob-store.js';
 
@@ -162,5 +162,55 @@ describe('variants service', () => {
     await variants.clearFor(image.id);
     expect(await variants.stats()).toMatchObject({ count: 0, bytes: 0 });
     expect(blobs.keys()).toEqual([`originals/${image.filename}`]);
+  });
+
+  describe('clients of one render', () => {
+    /** A renderer that holds each job until told, and keeps its ticket. */
+    function heldRenderer() {
+      const held: { ticket: RenderTicket | undefined; finish: () => void }[] = [];
+      const renderer: VariantRenderer = {
+        lossyWebp: false,
+        render: (job, ticket) =>
+          new Promise((resolve, reject) =>
+            held.push({ ticket, finish: () => photon.render(job).then(resolve, reject) }),
+          ),
+      };
+      const variants = createVariantsService({ blobs, renderer, presets: [160], maxImagePixels: 50e6, logError() {} });
+      return { held, variants };
+    }
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((r) => setTimeout(r, 1));
+    };
+
+    it('share one render; one client leaving does not abandon it for the others', async () => {
+      const image = await storeOriginal(blobs, JPEG_400x300);
+      const { held, variants } = heldRenderer();
+      const [a, b] = [new AbortController(), new AbortController()];
+      const first = variants.open(image, { width: 160 }, false, undefined, a.signal);
+      const second = variants.open(image, { width: 160 }, false, undefined, b.signal);
+      first.catch(() => undefined);
+      await until(() => held.length === 1);
+      a.abort();
+      expect(held[0]!.ticket).toMatchObject({ group: image.sha256 });
+      expect(held[0]!.ticket!.signal!.aborted).toBe(false);
+      held[0]!.finish();
+      expect(readImageHeader(await read(await second))).toMatchObject({ width: 160 });
+      expect(held).toHaveLength(1);
+    });
+
+    it('abandon it once every client has left, and a later request starts afresh', async () => {
+      const image = await storeOriginal(blobs, JPEG_400x300);
+      const { held, variants } = heldRenderer();
+      const leaving = [new AbortController(), new AbortController()];
+      for (const c of leaving) variants.open(image, { width: 160 }, false, undefined, c.signal).catch(() => undefined);
+      await until(() => held.length === 1);
+      for (const c of leaving) c.abort();
+      expect(held[0]!.ticket!.signal!.aborted).toBe(true);
+      const again = variants.open(image, { width: 160 });
+      await until(() => held.length === 2);
+      expect(held[1]!.ticket!.signal!.aborted).toBe(false);
+      held[1]!.finish();
+      expect(readImageHeader(await read(await again))).toMatchObject({ width: 160 });
+    });
   });
 });

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createNdjsonFileActivityLog } from '../adapters/activity/ndjson-file.activity-log.js';
 import { createDirAssetServer } from '../adapters/assets/dir.asset-server.js';
@@ -105,10 +104,12 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     currentVersion: version.version,
     timeoutMs: 120_000,
   });
-  // Variants are made off the event loop, one or two at a time (the loop keeps a core).
+  // Variants are made off the event loop, two at a time at most: the threads run at a lower
+  // priority (render.worker.ts), so the loop keeps its core even on a machine of two; and one
+  // image may hold only one of them, so another image's variant never waits behind it.
   const renderer = createThreadPoolRenderer({
     workerUrl: renderWorkerUrl(),
-    threads: Math.min(2, Math.max(1, availableParallelism() - 1)),
+    threads: 2,
     timeLimitMs: settings.decodeTimeLimitMs,
     memoryLimitBytes: settings.decodeMemoryLimitMb * 2 ** 20,
     retainBytes: RENDER_RETAIN_BYTES,
