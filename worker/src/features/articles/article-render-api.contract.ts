@@ -53,8 +53,8 @@ export function runArticleRenderApiContract(name: string, setup: SetupApi) {
       expect(err.issues).toEqual([expect.objectContaining({ path: 'body' })]);
 
       const a = await createArticle(api, owner, { title: 'Small', body: 'small' });
-      // Multi-byte text counts in bytes: under the bound in characters, over it in UTF-8.
-      for (const body of [over, 'é'.repeat(BOUND / 2 + 1)]) {
+      // The audit's size too (1 MiB), and multi-byte text, which counts in bytes: under the bound in characters, over it in UTF-8.
+      for (const body of [over, hostile(2 ** 20), 'é'.repeat(BOUND / 2 + 1)]) {
         const edit = await patch(a.id, { body });
         expect(edit.status).toBe(413);
       }
