@@ -102,5 +102,18 @@ export function runArticleRenderApiContract(name: string, setup: SetupApi) {
       expect(renders - before).toBe(1);
       expect((await api.deps.repos.articles.findById(a.id))?.html).toBe(`<p>Old <img src="${IMAGE}" alt="pic"></p>\n`);
     });
+
+    it('answers an old row whose body is over the bound with empty html, stored so, never rendering it', async () => {
+      const a = await createArticle(api, owner, { title: 'Old and long', body: 'short' });
+      // As a row written before the bound and before the column: a long hostile body, html null.
+      await api.deps.repos.articles.update(a.id, { body: hostile(BOUND + 2), html: null }, new Date());
+      const before = renders;
+      for (let i = 0; i < 2; i++) {
+        const read = (await (await api.request(`/v1/articles/${a.id}`, { token: owner })).json()).article;
+        expect(read.html).toBe('');
+      }
+      expect(renders - before).toBe(0);
+      expect((await api.deps.repos.articles.findById(a.id))?.html).toBe('');
+    });
   });
 }
