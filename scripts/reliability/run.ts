@@ -12,6 +12,7 @@ import { faultsSection, faultsStep } from './steps/faults.step.ts';
 import { fuzzSection, fuzzStep } from './steps/fuzz.step.ts';
 import { headersSection, headersStep } from './steps/headers.step.ts';
 import { loadSection, loadStep } from './steps/load.step.ts';
+import { markdownSection, markdownStep } from './steps/markdown.step.ts';
 import { racesSection, racesStep } from './steps/races.step.ts';
 import { describeError, type Log, type ReliabilityConfig, type Section } from './steps/step.ts';
 
@@ -36,6 +37,7 @@ const STEPS: Record<string, (cfg: ReliabilityConfig, log: Log) => Promise<Sectio
   faults: step(faultsStep, faultsSection),
   races: step(racesStep, racesSection),
   decode: step(decodeStep, decodeSection),
+  markdown: step(markdownStep, markdownSection),
 };
 
 const { values: opt } = parseArgs({

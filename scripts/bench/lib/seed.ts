@@ -108,8 +108,8 @@ export interface SeedOptions {
   seed?: number;
   /**
    * The html every write stores beside the body (the app's renderer,
-   * `renderStoredHtml`); without it the column stays null and every read
-   * renders the body, which no article written through the API does.
+   * `renderArticleHtml`); without it the column stays null, as in rows from
+   * before the column, and each article's first read renders and stores it.
    */
   renderHtml?: (body: string, format: string) => string;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { parseIpRange } from '../contract/ip-address.js';
+import { isProduction, PUBLIC_URL_REQUIRED } from './production.js';
 
 /**
  * The one reader of the environment (docs/configuration.md). Parsed once at
@@ -286,20 +287,6 @@ export function defaultPublicUrl(target: Target, host: string, port: number): st
     bare === '0.0.0.0' || bare === '::' || bare === '' ? 'localhost' : bare.includes(':') ? `[${bare}]` : bare;
   return `http://${name}:${port}`;
 }
-
-/**
- * Production: every Worker (wrangler.toml sets PUBLIC_URL for `wrangler
- * dev`), and on Node NODE_ENV=production or a server the supervisor runs (an
- * unpacked release, the Docker image).
- */
-function isProduction(target: Target, s: { NODE_ENV?: string | undefined; CMS_SUPERVISED?: string | undefined }) {
-  return target === 'workers' || s.NODE_ENV === 'production' || s.CMS_SUPERVISED === '1';
-}
-
-const PUBLIC_URL_REQUIRED =
-  'PUBLIC_URL: required in production (every Worker; on Node NODE_ENV=production or a release run by the supervisor). ' +
-  'Answers and e-mails link to it, e.g. PUBLIC_URL=https://cms.example.com; without it they would follow each ' +
-  "request's Host header, and a shared cache could keep one client's links for everyone (docs/caching.md)";
 
 /** `raw`: process.env on Node, the Worker's Env (vars, secrets; bindings are ignored) on Workers. */
 export function parseSettings(raw: object, target: Target): Settings {

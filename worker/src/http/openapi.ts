@@ -188,7 +188,9 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], version: Versi
       description:
         'Articles, images and accounts. Errors: `{ "error": { "code", "message", "issues"? } }`. Lists: `?limit=1..100&cursor=`. ' +
         'JSON bodies: at most MAX_JSON_BYTES (default 128 KiB), article create, edit and SEO at most MAX_ARTICLE_BYTES ' +
-        '(default 10 MiB); a larger body is a 413 `payload_too_large`, refused before it is read.',
+        '(default 10 MiB); a larger body is a 413 `payload_too_large`, refused before it is read. An article body is ' +
+        'rendered to HTML on the write, up to MAX_MARKDOWN_BYTES (Markdown, default 128 KiB) or MAX_RENDER_BYTES ' +
+        '(other formats, default 512 KiB): a longer one is a 413 naming the limit.',
     },
     servers: [{ url: '/' }],
     components: {

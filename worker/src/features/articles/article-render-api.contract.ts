@@ -53,8 +53,8 @@ export function runArticleRenderApiContract(name: string, setup: SetupApi) {
       expect(err.issues).toEqual([expect.objectContaining({ path: 'body' })]);
 
       const a = await createArticle(api, owner, { title: 'Small', body: 'small' });
-      // Multi-byte text counts in bytes: under the bound in characters, over it in UTF-8.
-      for (const body of [over, 'é'.repeat(BOUND / 2 + 1)]) {
+      // The audit's size too (1 MiB), and multi-byte text, which counts in bytes: under the bound in characters, over it in UTF-8.
+      for (const body of [over, hostile(2 ** 20), 'é'.repeat(BOUND / 2 + 1)]) {
         const edit = await patch(a.id, { body });
         expect(edit.status).toBe(413);
       }
@@ -101,6 +101,19 @@ export function runArticleRenderApiContract(name: string, setup: SetupApi) {
       expect(listed.find((x: { id: string }) => x.id === a.id).html).toBe(a.html);
       expect(renders - before).toBe(1);
       expect((await api.deps.repos.articles.findById(a.id))?.html).toBe(`<p>Old <img src="${IMAGE}" alt="pic"></p>\n`);
+    });
+
+    it('answers an old row whose body is over the bound with empty html, stored so, never rendering it', async () => {
+      const a = await createArticle(api, owner, { title: 'Old and long', body: 'short' });
+      // As a row written before the bound and before the column: a long hostile body, html null.
+      await api.deps.repos.articles.update(a.id, { body: hostile(BOUND + 2), html: null }, new Date());
+      const before = renders;
+      for (let i = 0; i < 2; i++) {
+        const read = (await (await api.request(`/v1/articles/${a.id}`, { token: owner })).json()).article;
+        expect(read.html).toBe('');
+      }
+      expect(renders - before).toBe(0);
+      expect((await api.deps.repos.articles.findById(a.id))?.html).toBe('');
     });
   });
 }
