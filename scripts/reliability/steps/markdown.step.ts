@@ -110,12 +110,12 @@ export function markdownSection(r: MarkdownResult): Section {
         `| ${x.name} | ${x.reads} | ${x.msPerRead.toFixed(1)} | ${x.cpuMsPerRead === null ? '?' : x.cpuMsPerRead.toFixed(1)} | ${x.answerBytes} | ${x.healthzMs.toFixed(0)} |`,
     ),
   ];
-  // At the defaults the hostile body is refused. With the bounds raised it renders in the thread: the
+  // At the defaults the hostile body is stored unrendered (its text as paragraphs, a linear pass). With the bounds raised it renders in the thread: the
   // slowest /healthz is then what reading, storing and answering its megabytes cost the loop, a small
   // part of the create's time; a render on the loop would hold /healthz for all of it. Reads cost their
   // bytes (serialising, hashing, sending) and are reported, not judged.
   const failures =
-    r.writes.filter((w) => w.name.endsWith('defaults') && w.status !== 413).length +
+    r.writes.filter((w) => w.name.endsWith('defaults') && (w.status !== 201 || w.healthzMs > 0.25 * w.ms)).length +
     r.writes.filter((w) => w.name.endsWith('raised') && (w.status !== 201 || w.healthzMs > 0.25 * w.ms)).length;
   return { title: '7. Markdown rendering', body: lines.join('\n'), failures };
 }

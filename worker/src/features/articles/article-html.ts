@@ -1,3 +1,4 @@
+import { plainTextHtml } from '../../core/content/render.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { HtmlRenderer } from '../../ports/html-renderer.js';
 import type { ArticleFormat } from './article.schema.js';
@@ -24,9 +25,12 @@ function utf8Bytes(text: string): number {
 }
 
 /**
- * Renders bodies for writes, bounded before any work starts: a body over
- * MAX_MARKDOWN_BYTES (Markdown) or MAX_RENDER_BYTES (the others) is refused with a 413 that names the limit, and the
- * renderer itself (a thread with a time budget on Node) refuses one that runs too long.
+ * Renders bodies for writes, bounded before any work starts. The body itself
+ * has no length limit (the product's rule), so nothing is refused: a body
+ * over MAX_MARKDOWN_BYTES (Markdown) or MAX_RENDER_BYTES (the others), or
+ * one the renderer stops (a thread with a time budget on Node), is stored
+ * with its text as escaped paragraphs (`plainTextHtml`, linear), and the log
+ * says which limit it met.
  */
 export function createBodyRendering(deps: BodyRenderingDeps) {
   const { htmlRenderer } = deps;
@@ -36,26 +40,26 @@ export function createBodyRendering(deps: BodyRenderingDeps) {
       format === 'markdown' ? [deps.maxMarkdownBytes, 'MAX_MARKDOWN_BYTES'] : [deps.maxRenderBytes, 'MAX_RENDER_BYTES'];
     // A string's UTF-8 form is at least as long as it: only a short body needs no count.
     if (body.length > limit || utf8Bytes(body) > limit) {
-      const message = `body: at most ${limit} bytes of ${format} (${name}) are rendered to HTML; nothing was written`;
-      throw new DomainError('payload_too_large', message, [{ path: 'body', message }]);
+      deps.logError(`a ${format} body over ${limit} bytes (${name}) is shown as plain text`, null);
+      return plainTextHtml(body);
     }
-    return htmlRenderer.render(body, format);
+    try {
+      return await htmlRenderer.render(body, format);
+    } catch (err) {
+      // The renderer's own bound (RENDER_TIME_LIMIT_MS, its memory): the text stays, its formatting goes.
+      if (!(err instanceof DomainError) || err.code !== 'payload_too_large') throw err;
+      deps.logError(`a ${format} body the renderer stopped is shown as plain text`, err);
+      return plainTextHtml(body);
+    }
   }
 
   /**
    * A row from before writes stored the html gets it once, here: rendered
-   * (bounded as a write is) and stored, so no later read renders it again. A
-   * body the bound refuses stores the empty string, with the same effect.
+   * (bounded as a write is) and stored, so no later read renders it again.
    */
   async function stored(article: Article, repo: Pick<ArticlesRepository, 'fillHtml'>): Promise<Article> {
     if (article.html !== null) return article;
-    let html = '';
-    try {
-      html = await render(article.body, article.format);
-    } catch (err) {
-      if (!(err instanceof DomainError) || err.code !== 'payload_too_large') throw err;
-      deps.logError(`article ${article.id}: its body is not rendered`, err);
-    }
+    const html = await render(article.body, article.format);
     return { ...article, html: await repo.fillHtml(article.id, article.version, article.body, html) };
   }
 
