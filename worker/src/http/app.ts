@@ -12,6 +12,7 @@ import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
 import { notFoundJson, onError } from './middleware/errors.js';
+import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
@@ -22,6 +23,7 @@ import { mountRoutes, type RouteDef } from './route.js';
 /** What the HTTP layer itself needs, beside the routes and the services they call. */
 export interface HttpDeps
   extends Omit<ActivityRecorderDeps, 'settings'>,
+    Omit<IdempotencyDeps, 'logger'>,
     Omit<RateLimitDeps, 'settings' | 'logger' | 'peerAddress'> {
   settings: ActivityRecorderDeps['settings'] &
     RateLimitDeps['settings'] &
@@ -72,6 +74,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     fallbackDefer: deps.defer,
     caching,
     linkBase: (c: Context<AppEnv>) => links(c.req.url),
+    idempotency: idempotency(deps),
   };
   mountRoutes(
     api,

@@ -274,7 +274,13 @@ export function createArticlesService(deps: ArticlesDeps) {
       };
     },
 
-    async create(input: CreateArticleInput, links: LinkBase, by: WriteOrigin): Promise<ArticleDto> {
+    /** `keep` adds rows of the caller's to the create's transaction (the answer kept for an Idempotency-Key). */
+    async create(
+      input: CreateArticleInput,
+      links: LinkBase,
+      by: WriteOrigin,
+      keep: (created: ArticleDto) => Promise<Rows[]> = async () => [],
+    ): Promise<ArticleDto> {
       const siteId = input.siteId ?? null;
       const id = ids.newId();
       // A new article shows no image yet: only null passes.
@@ -304,7 +310,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         const created = toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds), links);
         const consequences = await consequencesOf(deps.effects, { kind: 'created', article: created }, by);
         try {
-          await repos.articles.create(article, consequences.rows);
+          await repos.articles.create(article, [...consequences.rows, ...(await keep(created))]);
           settle(consequences, by);
           return created;
         } catch (err) {
