@@ -5,6 +5,7 @@ import { buildRepositories } from '../../worker/src/app/services.js';
 import worker from '../../worker/src/entry.worker.js';
 import { DEFAULT_PURGE_SETTINGS } from '../../worker/src/features/purge/purge.entities.js';
 import { sampleArticle } from '../support/db-contract.js';
+import { sampleWebhook } from '../support/webhook-samples.js';
 
 const repos = buildRepositories(createD1Kit(env.DB));
 
@@ -76,6 +77,8 @@ describe('Worker cron trigger', () => {
   });
 
   it('publishes an article whose scheduled time has come, once, even when two invocations overlap', async () => {
+    // An endpoint that wants it: the event and its delivery are written with the publication.
+    await repos.webhooks.create(sampleWebhook({ events: ['article.published'] }));
     const due = sampleArticle({ title: 'Due' });
     const notYet = sampleArticle({ title: 'Not yet' });
     await repos.articles.create(due);
@@ -92,6 +95,16 @@ describe('Worker cron trigger', () => {
       n: number;
     }>();
     expect(events?.n).toBe(1);
+    const count = async (table: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n;
+    expect(await count('webhook_deliveries')).toBe(1);
+    expect(
+      (
+        await env.DB.prepare(
+          "SELECT count(*) AS n FROM activity_log WHERE action = 'article.publish' AND actor_type = 'system'",
+        ).first<{ n: number }>()
+      )?.n,
+    ).toBe(1);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM leases').first<{ n: number }>())?.n).toBe(0);
   });
 });

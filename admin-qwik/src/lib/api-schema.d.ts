@@ -1483,7 +1483,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
                 message: string;
                 issues?: {
                     path: string;
@@ -1535,7 +1535,7 @@ export interface components {
         ArticleConflict: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "rate_limited" | "internal" | "unavailable";
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
                 message: string;
                 issues?: {
                     path: string;
@@ -1640,36 +1640,6 @@ export interface components {
             bytesFreed: number;
             error: string | null;
         };
-        Webhook: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: ("article.created" | "article.updated" | "article.published" | "article.unpublished" | "article.deleted" | "image.uploaded" | "image.deleted")[];
-            description: string | null;
-            active: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        WebhookAttempt: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            deliveryId: string;
-            /** Format: uuid */
-            eventId: string;
-            type: string;
-            attempt: number;
-            /** Format: date-time */
-            at: string;
-            /** @enum {string} */
-            status: "delivered" | "retrying" | "failed";
-            statusCode: number | null;
-            error: string | null;
-            durationMs: number;
-            nextAttemptAt: string | null;
-        };
         StructuredData: {
             /** @enum {string} */
             robots: "index, follow" | "noindex";
@@ -1728,6 +1698,36 @@ export interface components {
             } | null;
             /** @description How many release-signing keys this build trusts (active pins); 0: no update can be verified */
             trustedKeys: number;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("article.created" | "article.updated" | "article.published" | "article.unpublished" | "article.deleted" | "image.uploaded" | "image.deleted")[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookAttempt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            eventId: string;
+            type: string;
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            status: "delivered" | "retrying" | "failed";
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+            nextAttemptAt: string | null;
         };
     };
     responses: never;
@@ -4065,7 +4065,10 @@ export interface operations {
     postV1Articles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of the client’s choosing (1 to 255 printable ASCII characters, a UUID is usual), kept 24 hours per caller: the same key with the same body answers what the first request answered, without creating again; with another body, 422; while the first request runs, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4148,6 +4151,15 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  key_reused: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

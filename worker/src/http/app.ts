@@ -13,6 +13,7 @@ import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
+import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
@@ -24,6 +25,7 @@ import { mountRoutes, type RouteDef } from './route.js';
 /** What the HTTP layer itself needs, beside the routes and the services they call. */
 export interface HttpDeps
   extends Omit<ActivityRecorderDeps, 'settings'>,
+    Omit<IdempotencyDeps, 'logger'>,
     Omit<RateLimitDeps, 'settings' | 'logger' | 'peerAddress'> {
   settings: ActivityRecorderDeps['settings'] &
     RateLimitDeps['settings'] &
@@ -85,6 +87,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
           ? undefined
           : forwardedProto(deps.peerAddress(c.req.raw, c.env), c.req.raw.headers, deps.settings.trustProxy),
       ),
+    idempotency: idempotency(deps),
   };
   mountRoutes(
     api,

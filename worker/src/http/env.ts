@@ -1,6 +1,7 @@
 import type { Actor } from '../features/accounts/actor.js';
 import type { ActivityActor, WriteOrigin } from '../features/activity/activity.service.js';
 import type { CachedAnswer } from '../ports/read-cache.js';
+import type { KeepAnswer } from '../ports/repositories.js';
 import type { Defer } from '../ports/runtime.js';
 
 /**
@@ -31,6 +32,8 @@ export interface AppEnv {
     audit: Audit;
     /** Work that finishes after the response (http/activity.ts). */
     defer: Defer;
+    /** Keeps a create's answer for its Idempotency-Key, in the create's transaction (http/middleware/idempotency.ts). */
+    keepAnswer: KeepAnswer;
     /** This request as the origin of a write: its actor, client address and `defer` (http/activity.ts). */
     origin: () => WriteOrigin;
     /** Sent back as X-Request-Id and named in the request's log lines (http/middleware/request-log.ts). */

@@ -72,6 +72,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict',
   412: 'Precondition failed: the resource is not at a version If-Match names',
   413: 'Too large',
+  422: 'The Idempotency-Key was used with another request',
   429: 'Rate limited (Retry-After)',
   503: 'A dependency is unavailable',
 };
@@ -98,6 +99,18 @@ function parameters(r: RouteDef) {
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       params.push({ name, in: 'query', required: json.required?.includes(name) ?? false, schema });
     }
+  }
+  if (r.idempotent) {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'A key of the client’s choosing (1 to 255 printable ASCII characters, a UUID is usual), kept 24 hours per ' +
+        'caller: the same key with the same body answers what the first request answered, without creating again; ' +
+        'with another body, 422; while the first request runs, 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
   }
   if (r.etag === 'write') {
     params.push({

@@ -120,6 +120,8 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   before?: readonly MiddlewareHandler<AppEnv>[];
   /** A public GET that caches may keep: ETag, 304 and Cache-Control (http/middleware/public-read.ts). */
   cache?: CachePolicy;
+  /** A create that honours Idempotency-Key: its handler keeps its answer with `c.var.keepAnswer` (http/middleware/idempotency.ts). */
+  idempotent?: true;
   responses: R;
   /**
    * Entity tags, for the document: 'read', its answers carry `ETag`; 'write',
@@ -150,6 +152,7 @@ export interface RouteDef {
   readonly stream?: RawBody;
   readonly before?: readonly MiddlewareHandler<AppEnv>[];
   readonly cache?: CachePolicy;
+  readonly idempotent?: true;
   readonly responses: Responses;
   readonly etag?: 'read' | 'write';
   readonly errors?: readonly ErrorStatus[];
@@ -184,6 +187,8 @@ export function errorStatuses(r: RouteDef): number[] {
   if (r.params && Object.keys(r.params).length > 0) statuses.add(404);
   // Over budget (the limiter's store being down is the 503 above).
   if (r.rateLimit) statuses.add(429);
+  // The key still in use by a request in progress; the key used with another body.
+  if (r.idempotent) statuses.add(409).add(422);
   for (const status of Object.keys(r.responses)) statuses.delete(Number(status));
   return [...statuses].sort((a, b) => a - b);
 }
@@ -229,6 +234,8 @@ export interface MountDeps {
   caching: PublicCaching;
   /** The base of the answer's URLs for this request. */
   linkBase: (c: Context<AppEnv>) => LinkBase;
+  /** Idempotency-Key on the routes that declare `idempotent`. */
+  idempotency: MiddlewareHandler<AppEnv>;
 }
 
 function handlerOf(r: RouteDef, { services, limits, fallbackDefer, linkBase }: MountDeps) {
@@ -288,6 +295,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
       chain.push(deps.limits(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
     }
     chain.push(...(r.before ?? []));
+    if (r.idempotent) chain.push(deps.idempotency);
     pass(strictQuery(queryNames(r)));
     if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);
     if (r.body) chain.push(validate('json', r.body) as MiddlewareHandler<AppEnv>);

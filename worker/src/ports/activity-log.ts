@@ -77,6 +77,14 @@ export interface ActivityLogStore {
   readonly maxBytes: number;
 }
 
+/** The entry is stored; only the trim after it failed (the log may be over its bound until the next append). */
+export class TrimFailed extends Error {
+  constructor(cause: unknown) {
+    super('activity log not trimmed', { cause });
+    this.name = 'TrimFailed';
+  }
+}
+
 /** The one way an entry is measured and written to NDJSON, shared by both adapters so sizes agree. */
 export function entryLine(entry: ActivityEntry): string {
   return `${JSON.stringify({

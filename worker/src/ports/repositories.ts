@@ -1,3 +1,5 @@
+import type { Rows } from './unit-of-work.js';
+
 /**
  * Persistence ports. Every adapter (D1, Node SQLite, MariaDB/MySQL, PostgreSQL)
  * passes the same contract suite. Adapters translate driver errors into
@@ -32,7 +34,52 @@ export interface SystemStateRepository {
   save(key: string, value: string, version: number, now: Date): Promise<boolean>;
 }
 
+/** An answer kept for an Idempotency-Key: replayed as it was sent. */
+export interface KeptAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as sent (JSON text). */
+  body: string;
+}
+
+/** Keeps a create's answer for its Idempotency-Key, in the create's transaction; no key, no rows. */
+export type KeepAnswer = (answer: KeptAnswer) => Promise<Rows[]>;
+
+/** What holds a key when a request could not claim it: its request's fingerprint, and its answer once it has one. */
+export interface KeyHolder {
+  fingerprint: string;
+  /** Null while the first request is still running. */
+  answer: KeptAnswer | null;
+}
+
+/**
+ * Idempotency-Key records (docs/api.md#idempotency-key), per scope (the
+ * caller) and key. A request claims its key first; the create it guards
+ * completes the claim with its answer in its own transaction (`answerRows`),
+ * so a create that committed always has its answer kept.
+ */
+export interface IdempotencyKeysRepository {
+  /**
+   * Takes the key for a request with this fingerprint (null), or names what
+   * holds it. An expired record, or a claim older than `abandonedBefore`
+   * that never got its answer (its process died), is replaced.
+   */
+  claim(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    now: Date,
+    expiresAt: Date,
+    abandonedBefore: Date,
+  ): Promise<KeyHolder | null>;
+  /** The rows that complete the claim with its answer, for the create's transaction. */
+  answerRows(scope: string, key: string, answer: KeptAnswer): Promise<Rows>;
+  /** Drops a claim that got no answer (the create failed: nothing of it was written), so the key may be used again. */
+  release(scope: string, key: string): Promise<void>;
+}
+
 export interface Repositories {
+  idempotencyKeys: IdempotencyKeysRepository;
   leases: LeasesRepository;
   systemState: SystemStateRepository;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */

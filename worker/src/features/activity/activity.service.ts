@@ -1,6 +1,11 @@
 import type { Page } from '../../contract/pagination.schema.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
-import type { ActivityActorType, ActivityEntry, ActivityLogStore } from '../../ports/activity-log.js';
+import {
+  type ActivityActorType,
+  type ActivityEntry,
+  type ActivityLogStore,
+  TrimFailed,
+} from '../../ports/activity-log.js';
 import type { Clock, Defer, IdGenerator } from '../../ports/runtime.js';
 import type { Consequences } from '../../ports/unit-of-work.js';
 import type { Actor } from '../accounts/actor.js';
@@ -106,7 +111,11 @@ export function createActivityService(deps: ActivityDeps) {
         return Promise.resolve();
       }
       return log.append(entry).catch((err: unknown) => {
-        logError(`activity entry ${event.action} not written`, err);
+        // Said only of what is true: a failed trim comes after the entry was stored.
+        logError(
+          err instanceof TrimFailed ? 'activity log not trimmed' : `activity entry ${event.action} not written`,
+          err,
+        );
       });
     },
 
@@ -120,8 +129,13 @@ export function createActivityService(deps: ActivityDeps) {
       const { rows, afterCommit } = await log.inWrite(entryOf(event));
       const after = () =>
         afterCommit().catch((err: unknown) => {
-          // Said only of what is true: the write and (in a database) the entry are committed.
-          logError(`activity entry ${event.action} not appended after its write committed`, err);
+          // Said only of what is true: the write committed; the entry with it, unless the file log failed to append it.
+          logError(
+            err instanceof TrimFailed
+              ? 'activity log not trimmed'
+              : `activity entry ${event.action} not appended after its write committed`,
+            err,
+          );
         });
       return { rows, afterCommit: [after] };
     },

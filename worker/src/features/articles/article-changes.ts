@@ -1,9 +1,12 @@
-import type { Defer } from '../../ports/runtime.js';
-import { type Consequences, joinConsequences } from '../../ports/unit-of-work.js';
+import type { LinkBase } from '../../contract/links.js';
+import { DomainError, notFound } from '../../core/domain/errors.js';
+import type { Clock, Defer } from '../../ports/runtime.js';
+import { type Consequences, joinConsequences, type Rows } from '../../ports/unit-of-work.js';
 import type { ActivityEvent, WriteOrigin } from '../activity/activity.service.js';
 import type { WebhookEventType } from '../webhooks/webhook.schema.js';
 import { articleEventData } from '../webhooks/webhook-events.js';
 import type { ArticleDto } from './article.schema.js';
+import { type Article, StaleArticle } from './articles.port.js';
 
 export type { WriteOrigin };
 
@@ -60,4 +63,58 @@ export async function consequencesOf(
 export function settle(consequences: Consequences, by: WriteOrigin): void {
   if (consequences.afterCommit.length === 0) return;
   by.defer(Promise.all(consequences.afterCommit.map((step) => step())));
+}
+
+/** A write lost to other writers this many times in a row: give up with a 409. */
+const WRITE_ATTEMPTS = 4;
+
+/** A write planned from the article as read: the article it leaves, what that is, and the write itself. */
+export interface VersionedWrite {
+  next: Article;
+  change(article: ArticleDto): ArticleChange;
+  write(ifVersion: readonly number[], also: readonly Rows[]): Promise<Article | null>;
+}
+
+interface WriterDeps<Pre> {
+  existing(id: string): Promise<Article>;
+  withImages(article: Article, links: LinkBase): Promise<ArticleDto>;
+  effects: ArticleEffectPorts;
+  clock: Clock;
+  /** Throws the 412 when the caller's precondition does not hold for `current`. */
+  check(pre: Pre | undefined, current: Article): Promise<void>;
+}
+
+/**
+ * A write to the article as it stands: read it, check the caller's
+ * If-Match, and write the change together with what it causes (built from
+ * the article the write leaves) conditional on the version read, so the
+ * event never describes another version. Lost to another writer in
+ * between: read again and redo it (a stale If-Match is then a 412).
+ */
+export function versionedWriter<Pre>(deps: WriterDeps<Pre>) {
+  return async function writeVersion(
+    id: string,
+    pre: Pre | undefined,
+    by: WriteOrigin,
+    links: LinkBase,
+    plan: (current: Article, now: Date) => VersionedWrite | Promise<VersionedWrite>,
+  ): Promise<ArticleDto> {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const current = await deps.existing(id);
+      await deps.check(pre, current);
+      const { next, change, write } = await plan(current, deps.clock.now());
+      const consequences = await consequencesOf(deps.effects, change(await deps.withImages(next, links)), by);
+      let written: Article | null;
+      try {
+        written = await write([current.version], consequences.rows);
+      } catch (err) {
+        if (err instanceof StaleArticle) continue;
+        throw err;
+      }
+      if (!written) throw notFound();
+      settle(consequences, by);
+      return deps.withImages(written, links);
+    }
+    throw new DomainError('conflict', 'The article kept changing while this write was made; nothing was written');
+  };
 }

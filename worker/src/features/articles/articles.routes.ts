@@ -76,11 +76,16 @@ export const articlesRoutes = [
     body: CreateArticleSchema,
     responses: { 201: ArticleAnswer },
     etag: 'read',
+    idempotent: true,
     // The slug is taken in the article's site.
     errors: [409],
     handler: async (c, { body, services, links }) => {
-      const article = await services.articles.create(body, links, c.var.origin());
-      return c.json({ article }, 201, { ETag: articleETag(article.version) });
+      const headers = (a: ArticleDto) => ({ ETag: articleETag(a.version) });
+      // The answer is kept for an Idempotency-Key in the create's own transaction.
+      const keep = (a: ArticleDto) =>
+        c.var.keepAnswer({ status: 201, headers: headers(a), body: JSON.stringify({ article: a }) });
+      const article = await services.articles.create(body, links, c.var.origin(), keep);
+      return c.json({ article }, 201, headers(article));
     },
   }),
   route({

@@ -24,10 +24,10 @@ import type {
   UpdateArticleInput,
 } from './article.schema.js';
 import {
-  type ArticleChange,
   type ArticleEffectPorts,
   consequencesOf,
   settle,
+  versionedWriter,
   type WriteOrigin,
 } from './article-changes.js';
 import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
@@ -90,16 +90,6 @@ export interface ListArticlesInput {
   order?: SortOrder | undefined;
   slug?: string | undefined;
   include?: 'html' | undefined;
-}
-
-/** A write lost to other writers this many times in a row: give up with a 409. */
-const WRITE_ATTEMPTS = 4;
-
-/** A write planned from the article as read: the article it leaves, what that is, and the write itself. */
-interface VersionedWrite {
-  next: Article;
-  change(article: ArticleDto): ArticleChange;
-  write(ifVersion: readonly number[], also: readonly Rows[]): Promise<Article | null>;
 }
 
 /**
@@ -185,40 +175,17 @@ export function createArticlesService(deps: ArticlesDeps) {
     }
   }
 
-  /**
-   * A write to the article as it stands: read it, check the caller's
-   * If-Match (412), and write the change together with what it causes
-   * (built from the article the write leaves) conditional on the version
-   * read, so the event never describes another version. Lost to another
-   * writer in between: read again and redo it (a stale If-Match is then a 412).
-   */
-  async function writeVersion(
-    id: string,
-    pre: Precondition | undefined,
-    by: WriteOrigin,
-    links: LinkBase,
-    plan: (current: Article, now: Date) => VersionedWrite | Promise<VersionedWrite>,
-  ): Promise<ArticleDto> {
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-      const current = await existing(id);
-      await conditional(pre, async (ifVersion) => {
+  const writeVersion = versionedWriter<Precondition>({
+    existing,
+    withImages,
+    effects: deps.effects,
+    clock,
+    // A stale If-Match is the 412 of every conditional write.
+    check: (pre, current) =>
+      conditional(pre, async (ifVersion) => {
         if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw new StaleArticle(current);
-      });
-      const { next, change, write } = await plan(current, clock.now());
-      const consequences = await consequencesOf(deps.effects, change(await withImages(next, links)), by);
-      let written: Article | null;
-      try {
-        written = await write([current.version], consequences.rows);
-      } catch (err) {
-        if (err instanceof StaleArticle) continue;
-        throw err;
-      }
-      if (!written) throw notFound();
-      settle(consequences, by);
-      return withImages(written, links);
-    }
-    throw new DomainError('conflict', 'The article kept changing while this write was made; nothing was written');
-  }
+      }),
+  });
 
   return {
     visible,
@@ -278,7 +245,13 @@ export function createArticlesService(deps: ArticlesDeps) {
       };
     },
 
-    async create(input: CreateArticleInput, links: LinkBase, by: WriteOrigin): Promise<ArticleDto> {
+    /** `keep` adds rows of the caller's to the create's transaction (the answer kept for an Idempotency-Key). */
+    async create(
+      input: CreateArticleInput,
+      links: LinkBase,
+      by: WriteOrigin,
+      keep: (created: ArticleDto) => Promise<Rows[]> = async () => [],
+    ): Promise<ArticleDto> {
       const siteId = input.siteId ?? null;
       const id = ids.newId();
       // A new article shows no image yet: only null passes.
@@ -309,7 +282,7 @@ export function createArticlesService(deps: ArticlesDeps) {
         const created = toArticleDto(article, [], await repos.tags.refsByIds(article.tagIds), links);
         const consequences = await consequencesOf(deps.effects, { kind: 'created', article: created }, by);
         try {
-          await repos.articles.create(article, consequences.rows);
+          await repos.articles.create(article, [...consequences.rows, ...(await keep(created))]);
           settle(consequences, by);
           return created;
         } catch (err) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticle, registerOwner } from '../../../../test/support/api-flows.js';
+import { createArticle, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, ApiTarget, SetupApi, TestResponse } from '../../../../test/support/api-harness.js';
+import { PNG_1x1 } from '../../../../test/support/images.js';
 import { countRows, failInserts } from '../../../../test/support/test-database.js';
 import { subscribe, runJobs as tick } from '../../../../test/support/webhook-flows.js';
 
@@ -11,6 +12,8 @@ const ARTICLE_EVENTS = [
   'article.published',
   'article.unpublished',
   'article.deleted',
+  'image.uploaded',
+  'image.deleted',
 ];
 
 /** What a write leaves besides the article: activity entries, outbox events and their deliveries. */
@@ -73,6 +76,15 @@ export function runArticleWriteUnitApiContract(name: string, setup: SetupApi, ta
           return res;
         };
         const { article } = await (await expectOneEach(create, 'article.created')).json();
+        const uploaded = await expectOneEach(
+          () => upload(api, owner, article.id, PNG_1x1, 'a.png', 'image/png'),
+          'image.uploaded',
+        );
+        const { image } = await uploaded.json();
+        await expectOneEach(
+          () => api.request(`/v1/media/${image.id}`, { method: 'DELETE', token: owner }),
+          'image.deleted',
+        );
         const w = writes(article.id);
         await expectOneEach(w.edit, 'article.updated');
         await expectOneEach(w.seo, 'article.updated');
@@ -88,11 +100,15 @@ export function runArticleWriteUnitApiContract(name: string, setup: SetupApi, ta
       for (const table of refusing) {
         it(`fails every write, and leaves the article as it was, when the database refuses a row of ${table}`, async () => {
           const article = await createArticle(api, owner, { title: 'Kept' });
+          const shown = (await (await upload(api, owner, article.id, PNG_1x1, 'a.png', 'image/png')).json()).image;
           const articlesBefore = await countRows(api.database, 'articles');
+          const imagesBefore = await countRows(api.database, 'images');
           const before = await recorded(api);
           const restore = await failInserts(api.database, table);
           try {
-            for (const write of [create, ...Object.values(writes(article.id))]) {
+            const image = () => upload(api, owner, article.id, PNG_1x1, 'a.png', 'image/png');
+            const unshow = () => api.request(`/v1/media/${shown.id}`, { method: 'DELETE', token: owner });
+            for (const write of [create, image, unshow, ...Object.values(writes(article.id))]) {
               const res = await write();
               expect(res.status).toBe(500);
               expect(await res.text()).not.toMatch(/injected|insert|select/i);
@@ -101,6 +117,7 @@ export function runArticleWriteUnitApiContract(name: string, setup: SetupApi, ta
             await restore();
           }
           expect(await countRows(api.database, 'articles')).toBe(articlesBefore);
+          expect(await countRows(api.database, 'images')).toBe(imagesBefore);
           expect((await read(article.id)).article).toMatchObject({
             title: 'Kept',
             status: 'offline',

@@ -46,6 +46,7 @@ export const TABLE_EXPORT = {
   webhookDeliveries: { export: false, why: 'delivery outbox of this installation' },
   webhookAttempts: { export: false, why: 'delivery record of this installation' },
   previewTokens: { export: false, why: 'links to this installation; make new ones' },
+  idempotencyKeys: { export: false, why: "answers kept for a day for this installation's clients' retries" },
 } as const satisfies { readonly [K in keyof Tables]?: TableExport };
 
 /** The exported tables, parents before children (the order the map lists them in). */

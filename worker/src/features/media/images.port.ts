@@ -1,3 +1,4 @@
+import type { Rows } from '../../ports/unit-of-work.js';
 import type { ImageContentType } from './media.schema.js';
 
 /** Images and the article_images links: what the core needs from storage. */
@@ -46,7 +47,8 @@ export interface MediaListQuery extends ImageListQuery {
  */
 export interface ImagesRepository {
   /** Inserts the row and its link to `articleId`. Unknown article → DomainError('not_found'). */
-  create(image: Image): Promise<void>;
+  /** With `also`: other features' rows, in the same transaction (ports/unit-of-work.ts). */
+  create(image: Image, also?: readonly Rows[]): Promise<void>;
   findById(id: string): Promise<Image | null>;
   /** The hot read behind /static/uploadedImages: a prepared statement. */
   findByFilename(filename: string): Promise<Image | null>;
@@ -57,7 +59,8 @@ export interface ImagesRepository {
   /** The media library: every image, newest first (id descending), keyset paged, optionally filtered (articleId: its links). */
   list(query: MediaListQuery): Promise<Image[]>;
   /** Deletes the row and its links. */
-  delete(id: string): Promise<boolean>;
+  /** With `also`: other features' rows, written only when the image is deleted. */
+  delete(id: string, also?: readonly Rows[]): Promise<boolean>;
   /** Sets the given fields; the image as it now stands, or null when unknown. */
   update(id: string, patch: ImagePatch): Promise<Image | null>;
   /**

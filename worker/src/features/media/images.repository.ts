@@ -12,6 +12,7 @@ import {
   requireLimit,
 } from '../../adapters/db/shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { statementsOf } from '../../adapters/db/shared/unit-of-work.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import type { Image, ImageListQuery, ImagesRepository, MediaListQuery } from './images.port.js';
 
@@ -78,7 +79,7 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
     db.select({ id: articleImages.imageId }).from(articleImages).where(eq(articleImages.articleId, articleId));
 
   const repo: ImagesRepository = {
-    async create(image) {
+    async create(image, also = []) {
       const id = requireId(image.id, 'id');
       const articleId = normalizeId(image.articleId);
       if (articleId === null) throw notFound();
@@ -88,6 +89,7 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         await kit.atomic((tx) => [
           tx.insert(images).values({ ...toImage(image), id, articleId }),
           tx.insert(articleImages).values({ articleId, imageId: id }),
+          ...statementsOf(also, tx),
         ]);
       } catch (err) {
         if (kit.isForeignKeyViolation(err)) throw notFound();
@@ -180,11 +182,22 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       return repo.findById(key);
     },
 
-    async delete(id) {
+    async delete(id, also = []) {
       const key = normalizeId(id);
       if (key === null) return false;
       // The links go with the row (ON DELETE CASCADE).
-      return kit.affectedRows(await db.delete(images).where(eq(images.id, key))) > 0;
+      if (also.length === 0) return kit.affectedRows(await db.delete(images).where(eq(images.id, key))) > 0;
+      const target = eq(images.id, key);
+      // The row's lock first: the other rows are written only while the image is there to delete.
+      const results = await kit.atomic((tx) => [
+        tx
+          .update(images)
+          .set({ bytes: sql`${images.bytes}` })
+          .where(target),
+        ...statementsOf(also, tx, { table: images, where: target }),
+        tx.delete(images).where(target),
+      ]);
+      return kit.affectedRows(results.at(-1)) > 0;
     },
 
     async mergeDuplicate(duplicateId, survivorId) {

@@ -5,7 +5,10 @@ import { sha256Hex } from '../../core/shared/crypto.js';
 import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { WriteOrigin } from '../activity/activity.service.js';
+import { type ArticleEffectPorts, settle } from '../articles/article-changes.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
+import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';
 import type { Image, ImagePatch } from './images.port.js';
 import type { ImageDto } from './media.schema.js';
@@ -18,6 +21,8 @@ export interface ImagesDeps {
   maxUploadBytes: number;
   maxImagePixels: number;
   logError: (message: string, err: unknown) => void;
+  /** The activity entry and webhook event of an upload, committed with its row (image-changes.ts). */
+  effects: ArticleEffectPorts;
 }
 
 /** What an upload may say about the image besides its bytes (the name already sanitised). */
@@ -38,6 +43,7 @@ export function createImagesService(deps: ImagesDeps) {
       articleId: string,
       bytes: Uint8Array,
       links: LinkBase,
+      by: WriteOrigin,
       words: ImageWords = NO_WORDS,
     ): Promise<ImageDto> {
       const accepted = acceptImage(bytes, { maxBytes: deps.maxUploadBytes, maxPixels: deps.maxImagePixels });
@@ -61,13 +67,16 @@ export function createImagesService(deps: ImagesDeps) {
       };
       // Blob first, row second: a row never points at a missing blob.
       await blobs.put(originalKey(image.filename), bytes, image.contentType);
+      const uploaded = toImageDto(image, links);
       try {
-        await repos.images.create(image);
+        const consequences = await imageConsequences(deps.effects, { kind: 'uploaded', image: uploaded }, by);
+        await repos.images.create(image, consequences.rows);
+        settle(consequences, by);
       } catch (err) {
         await blobs.delete(originalKey(image.filename)).catch((e) => logError('orphan blob after failed insert', e));
         throw err;
       }
-      return toImageDto(image, links);
+      return uploaded;
     },
 
     /** The row decides: a deleted image is 404 at once, whatever storage still holds. */

@@ -1,4 +1,6 @@
 import { defineFeature } from '../../app/feature.js';
+import type { ActivityEvent } from '../activity/activity.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { createImagesRepository } from './images.repository.js';
 import { createImagesService, type ImagesService } from './images.service.js';
 import { mediaRoutes } from './media.routes.js';
@@ -20,10 +22,15 @@ export const mediaFeature = defineFeature({
   services: (deps) => {
     const { imageVariantWidths, maxImagePixels, maxUploadBytes } = deps.settings;
     const variants = createVariantsService({ ...deps, presets: imageVariantWidths, maxImagePixels });
+    // Looked up at call time: webhooks is built after this feature.
+    const effects = {
+      activity: (event: ActivityEvent) => deps.services.activity.inWrite(event),
+      webhook: (...args: Parameters<WebhooksService['inWrite']>) => deps.services.webhooks.inWrite(...args),
+    };
     return {
-      images: createImagesService({ ...deps, maxUploadBytes, maxImagePixels }),
+      images: createImagesService({ ...deps, maxUploadBytes, maxImagePixels, effects }),
       variants,
-      media: createMediaService({ ...deps, variants }),
+      media: createMediaService({ ...deps, variants, effects }),
     };
   },
   routes: [...mediaRoutes, ...staticImagesRoutes],

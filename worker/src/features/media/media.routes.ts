@@ -49,19 +49,14 @@ export const mediaRoutes = [
     ],
     responses: { 201: z.object({ image: ImageSchema }) },
     errors: [413],
-    handler: async (c, { params, services, defer, links }) => {
+    handler: async (c, { params, services, links }) => {
       const { images } = services;
       const file = await readUploadedFile(c, FILE_FIELD, images.maxUploadBytes);
-      const image = await images.upload(params.id, file.bytes, links, {
+      const image = await images.upload(params.id, file.bytes, links, c.var.origin(), {
         originalName: sanitizeFileName(file.name),
         alt: formText(AltSchema, 'alt', file.text('alt')),
         caption: formText(CaptionSchema, 'caption', file.text('caption')),
       });
-      c.var.audit('image.upload', {
-        ...subject('image', image.id),
-        details: { articleId: image.articleId, filename: image.filename, bytes: image.bytes },
-      });
-      await services.webhooks.emit('image.uploaded', image, defer);
       return c.json({ image }, 201);
     },
   }),
@@ -126,10 +121,8 @@ export const mediaRoutes = [
     allow: 'media.manage',
     params: id,
     responses: { 204: null },
-    handler: async (c, { params, services, defer }) => {
-      await services.media.delete(params.id);
-      c.var.audit('image.delete', subject('image', params.id));
-      await services.webhooks.emit('image.deleted', { id: params.id }, defer);
+    handler: async (c, { params, services }) => {
+      await services.media.delete(params.id, c.var.origin());
       return c.body(null, 204);
     },
   }),

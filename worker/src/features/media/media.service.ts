@@ -4,7 +4,10 @@ import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
+import type { WriteOrigin } from '../activity/activity.service.js';
+import { type ArticleEffectPorts, settle } from '../articles/article-changes.js';
 import { originalKey } from './blob-keys.js';
+import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';
 import type { ImageDto, ImageWithVariantsDto, MediaListQuery, UpdateImageInput } from './media.schema.js';
 import type { VariantsService } from './variants.service.js';
@@ -14,6 +17,8 @@ export interface MediaDeps {
   blobs: BlobStore;
   variants: VariantsService;
   logError: (message: string, err: unknown) => void;
+  /** The activity entry and webhook event of a delete, committed with it (image-changes.ts). */
+  effects: ArticleEffectPorts;
 }
 
 /** The media library: every image, whichever article holds it. */
@@ -50,9 +55,11 @@ export function createMediaService(deps: MediaDeps) {
      * (serving looks the row up). Blobs that fail to go are orphans for the
      * purge, never live images.
      */
-    async delete(id: string): Promise<void> {
+    async delete(id: string, by: WriteOrigin): Promise<void> {
       const image = await existing(id);
-      if (!(await repos.images.delete(id))) throw notFound();
+      const consequences = await imageConsequences(deps.effects, { kind: 'deleted', id: image.id }, by);
+      if (!(await repos.images.delete(id, consequences.rows))) throw notFound();
+      settle(consequences, by);
       await blobs.delete(originalKey(image.filename)).catch((err) => logError('image blob left behind', err));
       await variants.clearForQuietly([id]);
     },

@@ -82,7 +82,7 @@ const refusedUrl = (why: string) =>
 
 /** Endpoints (owner only), the outbox that events go into, and its delivery (docs/api.md#webhooks). */
 export function createWebhooksService(deps: WebhooksDeps) {
-  const { repos, clock, ids, transport, sealer, logError } = deps;
+  const { repos, clock, ids, transport, sealer } = deps;
   const delivery = createWebhookDelivery(deps);
 
   /** Refused at create and update, and again at every delivery (the name may resolve elsewhere by then). */
@@ -197,22 +197,6 @@ export function createWebhooksService(deps: WebhooksDeps) {
         rows: [await repos.webhooks.outboxRows(outbox.event, outbox.deliveries)],
         afterCommit: defer ? [async () => defer(delivery.deliverNow(outbox.deliveries))] : [],
       };
-    },
-
-    /**
-     * Records `type` on its own, after a change that is not written with
-     * `inWrite`: that change has committed, so a failure here is logged as
-     * an event not recorded, and the change stands.
-     */
-    async emit(type: WebhookEventType, data: unknown, defer: Defer): Promise<void> {
-      try {
-        const outbox = await outboxFor(type, data, null);
-        if (!outbox) return;
-        await repos.webhooks.enqueue(outbox.event, outbox.deliveries);
-        defer(delivery.deliverNow(outbox.deliveries));
-      } catch (err) {
-        logError(`webhook event ${type} not recorded`, err);
-      }
     },
   };
 }

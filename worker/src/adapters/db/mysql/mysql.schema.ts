@@ -385,3 +385,23 @@ export const previewTokens = mysqlTable(
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Idempotency-Key of a create (docs/api.md#idempotency-key): claimed before
+ * the create (`status` null while it runs), completed with its answer in
+ * the create's own transaction, kept until `expires_at`.
+ */
+export const idempotencyKeys = mysqlTable(
+  'idempotency_keys',
+  {
+    scope: varchar('scope', { length: 80 }).notNull(),
+    key: varchar('key', { length: 255 }).notNull(),
+    fingerprint: char('fingerprint', { length: 64 }).notNull(),
+    status: int('status'),
+    headers: text('headers'),
+    body: longtext('body'),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.scope, t.key] })],
+);

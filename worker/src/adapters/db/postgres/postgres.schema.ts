@@ -374,3 +374,23 @@ export const previewTokens = pgTable(
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Idempotency-Key of a create (docs/api.md#idempotency-key): claimed before
+ * the create (`status` null while it runs), completed with its answer in
+ * the create's own transaction, kept until `expires_at`.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: varchar('scope', { length: 80 }).notNull(),
+    key: varchar('key', { length: 255 }).notNull(),
+    fingerprint: varchar('fingerprint', { length: 64 }).notNull(),
+    status: integer('status'),
+    headers: text('headers'),
+    body: text('body'),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.scope, t.key] })],
+);

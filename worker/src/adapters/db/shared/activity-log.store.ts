@@ -6,6 +6,7 @@ import {
   type ActivityLogStore,
   actorKey,
   entryLine,
+  TrimFailed,
 } from '../../../ports/activity-log.js';
 import { guarded, MAX_PARAMS, requireId, requireLimit } from './repository-support.js';
 import { outsideDatabaseBudget } from './request-deadline.js';
@@ -150,8 +151,12 @@ export function createSqlActivityLogStore(kit: SqlKit, maxBytes: number): Activi
         ],
         // The trim is housekeeping: a write that committed stays committed whatever it does.
         afterCommit: async () => {
-          const current = await size();
-          if (current > maxBytes) await trim(current);
+          try {
+            const current = await size();
+            if (current > maxBytes) await trim(current);
+          } catch (err) {
+            throw new TrimFailed(err);
+          }
         },
       };
     },

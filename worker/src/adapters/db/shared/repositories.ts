@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { LeasesRepository, SystemStateRepository } from '../../../ports/repositories.js';
+import type {
+  IdempotencyKeysRepository,
+  LeasesRepository,
+  SystemStateRepository,
+} from '../../../ports/repositories.js';
+import { createIdempotencyKeysRepository } from './idempotency-keys.repository.js';
 import { createLeasesRepository } from './leases.repository.js';
 import { unavailable } from './repository-support.js';
 import { withDeadline } from './request-deadline.js';
@@ -11,11 +16,13 @@ import { createSystemStateRepository } from './system-state.repository.js';
  * its own (app/services.ts puts them together).
  */
 export function createPlatformRepositories(kit: SqlKit): {
+  idempotencyKeys: IdempotencyKeysRepository;
   leases: LeasesRepository;
   systemState: SystemStateRepository;
   ping(): Promise<void>;
 } {
   return {
+    idempotencyKeys: createIdempotencyKeysRepository(kit),
     leases: createLeasesRepository(kit),
     systemState: createSystemStateRepository(kit),
     async ping() {

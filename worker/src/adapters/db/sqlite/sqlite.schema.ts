@@ -403,3 +403,23 @@ export const previewTokens = sqliteTable(
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Idempotency-Key of a create (docs/api.md#idempotency-key): claimed before
+ * the create (`status` null while it runs), completed with its answer in
+ * the create's own transaction, kept until `expires_at`.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    status: integer('status'),
+    headers: text('headers'),
+    body: text('body'),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.scope, t.key] })],
+);
