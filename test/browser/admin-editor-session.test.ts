@@ -14,6 +14,23 @@ describe('admin editor across an ended session', () => {
 
   const create = (title: string) => cms.createArticle({ title, body: 'Old body.' });
   const stored = (id: string) => cms.stored<{ body: string }>(id);
+  /** The bodies of the drafts this browser keeps (the editor's IndexedDB store). */
+  const keptBodies = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const req = indexedDB.open('cms-editor');
+          req.onsuccess = () => {
+            const db = req.result;
+            if (!db.objectStoreNames.contains('drafts')) return resolve([]);
+            const all = db.transaction('drafts').objectStore('drafts').getAll();
+            all.onsuccess = () => {
+              db.close();
+              resolve(all.result.map((d: { fields: { body: string } }) => d.fields.body));
+            };
+          };
+        }),
+    );
   /** What a token the server no longer accepts looks like to the admin: every call answers 401. */
   const endSession = (page: Page) =>
     page.evaluate((key) => sessionStorage.setItem(key, 'ended.session.token'), TOKEN_KEY);
@@ -52,6 +69,8 @@ describe('admin editor across an ended session', () => {
     // Declined, then the tab is reloaded: the shell finds the session over and goes to the login page.
     await page.getByRole('button', { name: 'Not now' }).click();
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('failed');
+    // The text is kept in this browser before the tab goes (what is offered back after signing in).
+    await expect.poll(() => keptBodies(page), POLL).toContain('Kept across the sign-in.');
     const asked: string[] = [];
     page.on('dialog', (d) => {
       asked.push(d.type());

@@ -46,15 +46,24 @@ const api = async (server: { url: string }, token: string, method: string, route
   return (await res.json()) as { site: { id: string }; author: { id: string }; article: { id: string } };
 };
 
-/** What an archive holds but for when it was made and the importing owner's own row. */
+/**
+ * What an archive holds but for when it was made, the importing owner's own
+ * row, and articles' stored html: a cache of the body that an import leaves
+ * to the first read to render.
+ */
 async function content(file: string) {
   const lines = gunzipSync(await readFile(file))
     .toString('utf8')
     .split('\n')
     .filter(Boolean);
   return lines
-    .map((l) => JSON.parse(l) as { kind: string; table?: string })
-    .filter((r) => r.kind === 'blob' || (r.kind === 'row' && r.table !== 'users'));
+    .map((l) => JSON.parse(l) as { kind: string; table?: string; row?: Record<string, unknown> })
+    .filter((r) => r.kind === 'blob' || (r.kind === 'row' && r.table !== 'users'))
+    .map((r) => {
+      if (r.table !== 'articles' || !r.row) return r;
+      const { html: _html, ...row } = r.row;
+      return { ...r, row };
+    });
 }
 
 /**

@@ -72,7 +72,10 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       writeLog: () => {},
     });
     cleanups.unshift(close);
-    const database = await openTestDatabase(backend.db, raw.DATABASE_URL!);
+    // The URL decides the dialect: a suite may point a 'sqlite' backend at a server database of its own.
+    const url = raw.DATABASE_URL!;
+    const dialect = url.startsWith('postgres') ? 'postgres' : url.startsWith('mysql') ? 'mysql' : 'sqlite';
+    const database = await openTestDatabase(dialect, url);
     cleanups.unshift(database.close);
     const harness = harnessFor(
       deps,
@@ -123,14 +126,18 @@ async function openTestDatabase(
     };
   }
   const mysql = await import('mysql2/promise');
-  const connection = await mysql.createConnection(url);
+  // Connected on first use: a suite that cuts the database (outage drills) may never ask.
+  let connection: ReturnType<typeof mysql.createConnection> | undefined;
   return {
     dialect,
     query: async (statement) => {
-      const [rows] = await connection.query(statement);
+      connection ??= mysql.createConnection(url);
+      const [rows] = await (await connection).query(statement);
       return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
     },
-    close: () => connection.end(),
+    close: async () => {
+      if (connection) await (await connection).end();
+    },
   };
 }
 
