@@ -61,10 +61,10 @@ describe('admin editor restores a local draft field by field', () => {
     return { id, context, problems };
   }
 
-  async function reopen(context: BrowserContext, id: string) {
+  async function reopen(context: BrowserContext, id: string, { clock = false } = {}) {
     const page = await context.newPage();
-    // Time still flows; a test may also make it pass at once (requestsWhileTimePasses).
-    await page.clock.install();
+    // With the page's clock installed time still flows, and the test may make it pass at once (requestsWhileTimePasses).
+    if (clock) await page.clock.install();
     await signIn(page, cms.server.url, EMAIL);
     await page.goto(`${cms.server.url}/articles/edit?id=${id}`);
     const offer = page.getByTestId('draft-offer');
@@ -88,7 +88,7 @@ describe('admin editor restores a local draft field by field', () => {
   it('shows both versions of a field the draft and the server both changed, and keeps the one chosen', async () => {
     const { id, context, problems } = await draftLeftBehind('Both bodies', 'Body from the draft.');
     await otherEditorSaves(id, { title: 'New title by A', body: 'Body by A.' });
-    const page = await reopen(context, id);
+    const page = await reopen(context, id, { clock: true });
     const conflict = page.getByTestId('conflict');
     await conflict.getByRole('heading', { name: 'The article changed on the server since this draft' }).waitFor(POLL);
     expect(await conflict.getByTestId('conflict-body').getByTestId('theirs').textContent()).toBe('Body by A.');
