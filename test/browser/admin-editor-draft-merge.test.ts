@@ -1,7 +1,15 @@
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL, requestsWhileTimePasses, signIn } from './admin-helpers.js';
+import {
+  bodyText,
+  expectNoProblems,
+  fillBody,
+  keptBodies,
+  POLL,
+  requestsWhileTimePasses,
+  signIn,
+} from './admin-helpers.js';
 
 const EMAIL = 'draft-merge-owner@example.com';
 
@@ -38,25 +46,7 @@ describe('admin editor restores a local draft field by field', () => {
       if (route.request().method() !== 'PATCH') await route.fallback();
     });
     await fillBody(page, body);
-    // The editor opened the drafts database while loading (so this read creates nothing).
-    const keptBodies = () =>
-      page.evaluate(
-        () =>
-          new Promise<string[]>((resolve) => {
-            const req = indexedDB.open('cms-editor');
-            req.onsuccess = () => {
-              const db = req.result;
-              if (!db.objectStoreNames.contains('drafts')) return resolve([]);
-              const all = db.transaction('drafts').objectStore('drafts').getAll();
-              all.onsuccess = () => {
-                db.close();
-                resolve(all.result.map((d: { fields: { body: string } }) => d.fields.body));
-              };
-            };
-            req.onerror = () => resolve([]);
-          }),
-      );
-    await expect.poll(keptBodies, POLL).toContain(body);
+    await expect.poll(() => keptBodies(page), POLL).toContain(body);
     await page.close({ runBeforeUnload: false });
     return { id, context, problems };
   }

@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, newPage, PASSWORD, POLL, TOKEN_KEY } from './admin-helpers.js';
+import {
+  bodyText,
+  expectNoProblems,
+  fillBody,
+  keptBodies,
+  newPage,
+  PASSWORD,
+  POLL,
+  TOKEN_KEY,
+} from './admin-helpers.js';
 
 const EMAIL = 'session-owner@example.com';
 
@@ -14,23 +23,6 @@ describe('admin editor across an ended session', () => {
 
   const create = (title: string) => cms.createArticle({ title, body: 'Old body.' });
   const stored = (id: string) => cms.stored<{ body: string }>(id);
-  /** The bodies of the drafts this browser keeps (the editor's IndexedDB store). */
-  const keptBodies = (page: Page) =>
-    page.evaluate(
-      () =>
-        new Promise<string[]>((resolve) => {
-          const req = indexedDB.open('cms-editor');
-          req.onsuccess = () => {
-            const db = req.result;
-            if (!db.objectStoreNames.contains('drafts')) return resolve([]);
-            const all = db.transaction('drafts').objectStore('drafts').getAll();
-            all.onsuccess = () => {
-              db.close();
-              resolve(all.result.map((d: { fields: { body: string } }) => d.fields.body));
-            };
-          };
-        }),
-    );
   /** What a token the server no longer accepts looks like to the admin: every call answers 401. */
   const endSession = (page: Page) =>
     page.evaluate((key) => sessionStorage.setItem(key, 'ended.session.token'), TOKEN_KEY);

@@ -279,3 +279,27 @@ export async function requestsWhileTimePasses(page: Page, ms: number, method = '
   }
   return seen;
 }
+
+/**
+ * The bodies of the drafts this browser keeps (the editor's IndexedDB
+ * store). The editor opens that database while loading, so this read
+ * creates nothing.
+ */
+export function keptBodies(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const req = indexedDB.open('cms-editor');
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains('drafts')) return resolve([]);
+          const all = db.transaction('drafts').objectStore('drafts').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result.map((d: { fields: { body: string } }) => d.fields.body));
+          };
+        };
+        req.onerror = () => resolve([]);
+      }),
+  );
+}
