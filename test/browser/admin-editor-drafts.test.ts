@@ -65,15 +65,17 @@ describe('admin editor keeps what was typed', () => {
     await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved without pressing anything.');
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
 
-    // The page takes the shortcut (the browser's default is prevented) and saves.
+    // The page takes the shortcut (the browser's default is prevented) and saves. The
+    // outcome is read once every listener has run: the page's own listener may have been
+    // registered after this one.
     await page.evaluate(() => {
       window.addEventListener('keydown', (e) => {
-        if (e.key === 's') document.body.dataset.saveShortcut = String(e.defaultPrevented);
+        if (e.key === 's') setTimeout(() => (document.body.dataset.saveShortcut = String(e.defaultPrevented)));
       });
     });
     await fillBody(page, 'Saved with the keyboard.');
     await page.keyboard.press('Control+s');
-    expect(await page.evaluate(() => document.body.dataset.saveShortcut)).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.body.dataset.saveShortcut), POLL).toBe('true');
     await expect.poll(async () => (await article(id)).body, POLL).toBe('Saved with the keyboard.');
     await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
     expectNoProblems(problems);
