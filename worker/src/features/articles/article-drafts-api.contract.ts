@@ -13,7 +13,11 @@ export function runArticleDraftsApiContract(name: string, setup: SetupApi, targe
     let api: ApiHarness;
     let owner: string;
     beforeAll(async () => {
-      api = await setup({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', REVISIONS_MAX_COUNT: '3' });
+      api = await setup({
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        REVISIONS_MAX_COUNT: '3',
+        REVISIONS_MAX_BYTES: '2048',
+      });
       owner = (await registerOwner(api, 'owner@example.com')).token;
       await subscribe(api, owner, (await target.webhookReceiver()).url, ['article.updated', 'article.published']);
     });
@@ -192,6 +196,15 @@ export function runArticleDraftsApiContract(name: string, setup: SetupApi, targe
       expect((await restored.json()).draft).toMatchObject({ title: 'Second', excerpt: null });
       expect(await live(article.id)).toMatchObject({ title: 'Fourth', version: article.version + 3 });
       expect((await api.request(path(UNKNOWN, '/revisions'), { token: owner })).status).toBe(404);
+      // REVISIONS_MAX_BYTES is 2048 here: of three revisions of about 950 bytes, the newest two fit.
+      const long = await published({ title: 'Long', body: 'x'.repeat(700) });
+      for (const title of ['Long 2', 'Long 3']) {
+        await api.request(path(long.id), { method: 'PATCH', token: owner, json: { title } });
+      }
+      const kept = await revisions(long.id);
+      expect(kept.map((r: { title: string }) => r.title)).toEqual(['Long 3', 'Long 2']);
+      expect(kept[0].bytes + kept[1].bytes).toBeLessThanOrEqual(2048);
+      expect(kept[0].bytes).toBeGreaterThan(700);
     });
 
     it('says how long an article takes to read: words / 230, at least one minute for any text', async () => {
