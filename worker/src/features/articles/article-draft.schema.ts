@@ -70,6 +70,8 @@ export const DraftSchema = z
     /** The article's version when the draft was started: a higher live version means someone edited it since. */
     baseVersion: z.number().int().min(1),
     updatedAt: TimestampSchema,
+    /** When the scheduler makes it live (`POST …/draft/schedule`); null: not scheduled. */
+    publishAt: TimestampSchema.nullable(),
   })
   .meta({ id: 'ArticleDraft' });
 export type DraftDto = z.output<typeof DraftSchema>;

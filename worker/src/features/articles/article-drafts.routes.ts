@@ -7,6 +7,7 @@ import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { canReadOffline } from '../accounts/policy.js';
+import { ScheduleSchema } from '../scheduling/scheduling.schema.js';
 import { ArticleSchema } from './article.schema.js';
 import {
   DraftConflictSchema,
@@ -96,6 +97,38 @@ export const articleDraftsRoutes = [
       const article = await services.articleDrafts.publish(params.id, ifMatch(c), links, c.var.origin());
       c.header('ETag', articleETag(article.version));
       return services.articles.readableBy(c.var.actor, article) ? c.json({ article }) : c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/articles/{id}/draft/schedule',
+    summary:
+      'Schedule the draft: the scheduler makes it live at `publishAt` as `…/draft/publish` does (a scheduled update)',
+    allow: 'content.write',
+    params: id,
+    body: ScheduleSchema,
+    responses: { 200: DraftAnswer, 204: Unreadable, 412: StaleDraft },
+    etag: 'write',
+    handler: async (c, { params, body, services }) => {
+      const draft = await services.articleDrafts.schedule(params.id, body.publishAt, ifMatch(c));
+      c.var.audit('article.draft.schedule', {
+        ...subject('article', params.id),
+        details: { publishAt: draft.publishAt },
+      });
+      return draftAnswer(c, draft);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/articles/{id}/draft/schedule',
+    summary: 'Cancel the draft’s scheduled update (the draft stays)',
+    allow: 'content.write',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params, services }) => {
+      await services.articleDrafts.unschedule(params.id);
+      c.var.audit('article.draft.unschedule', subject('article', params.id));
+      return c.body(null, 204);
     },
   }),
   route({

@@ -411,15 +411,21 @@ export const previewTokens = sqliteTable(
  * it would have as JSON (`fields`), its own `version` for If-Match, and the
  * article version it was started from.
  */
-export const articleDrafts = sqliteTable('article_drafts', {
-  articleId: text('article_id')
-    .primaryKey()
-    .references(() => articles.id, { onDelete: 'cascade' }),
-  fields: text('fields').notNull(),
-  version: integer('version').notNull(),
-  baseVersion: integer('base_version').notNull(),
-  updatedAt: timestamp('updated_at').notNull(),
-});
+export const articleDrafts = sqliteTable(
+  'article_drafts',
+  {
+    articleId: text('article_id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    fields: text('fields').notNull(),
+    version: integer('version').notNull(),
+    baseVersion: integer('base_version').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    /** When the scheduler makes it live (a scheduled update); null: not scheduled. */
+    publishAt: timestamp('publish_at'),
+  },
+  (t) => [index('article_drafts_publish_at_idx').on(t.publishAt)],
+);
 
 /**
  * What an online article was at each publication and update, newest last
