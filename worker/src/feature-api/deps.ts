@@ -1,7 +1,6 @@
 import type { Settings } from '../config/settings.js';
+import type { VersionDto } from '../contract/version.schema.js';
 import type { UpdateService } from '../core/releases/update.service.js';
-import type { VersionDto } from '../features/system/system.schema.js';
-import type { WebhookTransport } from '../features/webhooks/webhooks.port.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
@@ -22,6 +21,7 @@ import type {
   RequestScope,
   TokenSigner,
 } from '../ports/runtime.js';
+import type { WebhookTransport } from '../ports/webhook-transport.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
 export interface AppDeps {
