@@ -5,7 +5,8 @@ import { buildNode } from './build-node.ts';
 
 /**
  * `npm test`: the whole suite. Checks format and lint first (`biome ci .`,
- * seconds, so a stray format error fails before the minutes of tests),
+ * seconds, so a stray format error fails before the minutes of tests) and
+ * the import rules (dependency-cruiser, .dependency-cruiser.mjs),
  * builds what the tests serve (the admin's static files for workerd and the
  * browser, the Node bundle for the end-to-end server test), checks that the
  * Worker's generated Env matches wrangler.toml (`wrangler types --check`), type-checks
@@ -23,6 +24,8 @@ function run(cmd: string, args: string[]): void {
 }
 
 run(bin('biome'), ['ci', '.']);
+// The import rules (.dependency-cruiser.mjs): seconds, so a wrong-way import fails before the builds.
+run(bin('depcruise'), ['worker/src', 'admin-qwik/src']);
 run(process.execPath, [path.join(root, 'scripts/build-admin.ts')]);
 await buildNode();
 // The Worker's Env, generated from wrangler.toml, must be current before it is type-checked.
