@@ -5,11 +5,11 @@
  *
  * worker/src has three kinds of folder:
  * - platform: contract/, auth/, ports/, core/, config/, http/, adapters/,
- *   codecs/ (the image codec the admin builds too) and feature-api/ (what a feature is given and gives back). It
- *   knows no feature.
+ *   codecs/ (the image codec the admin builds too) and feature-api/ (what a
+ *   feature is given and gives back). It knows no feature.
  * - features/<name>/: one resource each. A feature imports the platform, and
- *   another feature only through that feature's index.ts, only downwards in
- *   FEATURE_ORDER (so no two features import each other).
+ *   another feature only through that feature's index.ts or its *.schema.ts,
+ *   only downwards in FEATURE_ORDER (so no two features import each other).
  * - the composition root: app/, wiring/ and the entry files. Only these put
  *   features, adapters and the platform together; nothing imports them.
  * The admin (admin-qwik/) shares the platform's package-neutral code and the
@@ -67,18 +67,17 @@ const PLATFORM_PACKAGES = {
 };
 
 const folder = (name) => `${SRC}${name}/`;
-const otherLayers = (name) => {
+/** As the target of an import: core/ without core/domain/, which is a layer of its own. */
+const target = (name) => (name === 'core' ? `${SRC}core/(?!domain/)` : folder(name));
+const forbiddenFor = (name) => {
   const allowed = new Set([name, ...PLATFORM_LAYERS[name]]);
-  // core/domain is part of core: core's files may import it, and it is itself a layer.
   if (allowed.has('core')) allowed.add('core/domain');
-  return Object.keys(PLATFORM_LAYERS).filter(
-    (other) => !allowed.has(other) && !(name === 'core/domain' && other === 'core'),
-  );
+  return Object.keys(PLATFORM_LAYERS).filter((other) => !allowed.has(other));
 };
 
 const platformRules = Object.keys(PLATFORM_LAYERS).flatMap((name) => {
   const from = { path: folder(name), pathNot: name === 'core' ? [folder('core/domain')] : [] };
-  const forbidden = otherLayers(name).filter((other) => !(name === 'core' && other === 'core/domain'));
+  const forbidden = forbiddenFor(name);
   const rules = [];
   if (forbidden.length > 0) {
     rules.push({
@@ -86,7 +85,7 @@ const platformRules = Object.keys(PLATFORM_LAYERS).flatMap((name) => {
       comment: `${name}/ may import only ${PLATFORM_LAYERS[name].join(', ') || 'itself'} of the platform`,
       severity: 'error',
       from,
-      to: { path: forbidden.map(folder) },
+      to: { path: forbidden.map(target) },
     });
   }
   if (name in PLATFORM_PACKAGES) {
