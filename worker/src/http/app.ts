@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Settings } from '../config/settings.js';
 import { requestLinks } from '../contract/links.js';
@@ -47,6 +47,8 @@ export interface HttpDeps
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
   dbSessions?: DatabaseSessions;
+  /** The security headers' layer; Hono's secureHeaders unless given (wiring/node.ts gives its own). */
+  securityHeaders?: MiddlewareHandler<AppEnv>;
   /** A storage error meaning "not there now" that escaped its adapter: answered 503, not 500. */
   isUnavailable?: (err: unknown) => boolean;
 }
@@ -109,7 +111,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
-  const secure = secureHeaders(SECURE_HEADERS_OPTIONS);
+  const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
   app.use((c, next) => {
     c.set('services', services);
     return secure(c, next);

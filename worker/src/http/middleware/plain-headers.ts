@@ -9,10 +9,9 @@ import type { AppEnv } from '../env.js';
  * headers every answer gets, then sorted and copied out again: ~5% of an
  * uncached article read's CPU (docs/benchmarks.md).
  *
- * The layers that prepare headers for every answer (request log, CORS, a
- * public read's CORP) write them here with `prepareHeader`, in the same
- * order they would call `c.header`. (Hono's secureHeaders, http/app.ts,
- * sets its headers on the finished answer instead.) The public
+ * The layers that prepare headers for every answer (request log, CORS,
+ * security headers on Node, a public read's CORP) write them here with
+ * `prepareHeader`, in the same order they would call `c.header`. The public
  * read's answer takes the record (`takePlainHeaders`) and builds its
  * Response from it. Any other way to an answer goes through Hono's own
  * methods, which are wrapped on this context so that the record is first
