@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm test`: the whole suite. Checks format and lint first (`biome ci .`,
- * seconds, so a stray format error fails before the minutes of tests), then,
+ * `npm test`: the whole suite. Checks format and lint (`biome ci .`) and the
+ * import rules (dependency-cruiser, .dependency-cruiser.mjs) first, seconds,
+ * so a stray format error or a wrong-way import fails before the minutes of
+ * tests; then,
  * side by side (each is mostly one core's work, and they need nothing of
  * each other): builds what the tests serve (the admin's static files for
  * workerd and the browser, the Node bundle for the end-to-end server test),
@@ -38,6 +40,7 @@ function step([cmd, ...args]: string[]): Promise<{ label: string; status: number
 }
 
 run(bin('biome'), ['ci', '.']);
+run(bin('depcruise'), ['worker/src', 'admin-qwik/src']);
 const results = await Promise.all([
   step(script('build-admin.ts')),
   step([...script('build.ts'), '--node']),
