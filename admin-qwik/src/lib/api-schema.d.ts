@@ -1491,17 +1491,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            prefix: string;
-            scopes: ("content:read" | "content:write" | "media:write")[];
-            /** Format: date-time */
-            createdAt: string;
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-        };
         User: {
             /** Format: uuid */
             id: string;
@@ -1564,6 +1553,17 @@ export interface components {
             }[];
             sizeBytes: number;
             maxBytes: number;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            prefix: string;
+            scopes: ("content:read" | "content:write" | "media:write")[];
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
         };
         Error: {
             error: {

@@ -82,6 +82,16 @@ export const DraftConflictSchema = ErrorSchema.extend({
   draft: DraftSchema.optional(),
 }).meta({ id: 'ArticleDraftConflict' });
 
+/** How far ahead a draft's update may be scheduled: as far as a publication (features/scheduling). */
+export const MAX_DRAFT_AHEAD_DAYS = 3660;
+
+/** `POST /v1/articles/:id/draft/schedule`. */
+export const DraftScheduleSchema = z.object({
+  publishAt: z.iso
+    .datetime({ offset: true, error: 'publishAt must be an ISO-8601 date and time' })
+    .transform((s) => new Date(s)),
+});
+
 export const REVISION_ACTOR_TYPES = ['user', 'apiKey', 'system'] as const;
 
 export const RevisionListItemSchema = z

@@ -1,18 +1,18 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { canReadOffline } from '../../auth/policy.js';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
-import { canReadOffline } from '../accounts/policy.js';
-import { ScheduleSchema } from '../scheduling/scheduling.schema.js';
 import { ArticleSchema } from './article.schema.js';
 import {
   DraftConflictSchema,
   type DraftDto,
   DraftInputSchema,
+  DraftScheduleSchema,
   DraftSchema,
   RevisionListItemSchema,
   RevisionSchema,
@@ -106,7 +106,7 @@ export const articleDraftsRoutes = [
       'Schedule the draft: the scheduler makes it live at `publishAt` as `…/draft/publish` does (a scheduled update)',
     allow: 'content.write',
     params: id,
-    body: ScheduleSchema,
+    body: DraftScheduleSchema,
     responses: { 200: DraftAnswer, 204: Unreadable, 412: StaleDraft },
     etag: 'write',
     handler: async (c, { params, body, services }) => {

@@ -3,10 +3,9 @@ import { DomainError, notFound, PreconditionFailed } from '../../core/domain/err
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock } from '../../ports/runtime.js';
-import { SYSTEM, type WriteOrigin } from '../activity/activity.service.js';
-import { MAX_SCHEDULE_AHEAD_DAYS } from '../scheduling/scheduling.schema.js';
+import { SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
 import type { ArticleDto } from './article.schema.js';
-import type { DraftDto, DraftInput } from './article-draft.schema.js';
+import { type DraftDto, type DraftInput, MAX_DRAFT_AHEAD_DAYS } from './article-draft.schema.js';
 import { ARTICLE_FIELD_KEYS, type ArticleDraft, type ArticleFields } from './article-drafts.port.js';
 import { absoluteHtml } from './article-dto.js';
 import { type BodyRenderingDeps, createBodyRendering } from './article-html.js';
@@ -186,8 +185,8 @@ export function createDrafts(deps: DraftsDeps) {
       const invalidAt = (message: string) =>
         new DomainError('invalid_request', message, [{ path: 'publishAt', message }]);
       if (publishAt.getTime() <= now) throw invalidAt('publishAt must be in the future');
-      if (publishAt.getTime() > now + MAX_SCHEDULE_AHEAD_DAYS * DAY_MS)
-        throw invalidAt(`publishAt must be within ${MAX_SCHEDULE_AHEAD_DAYS} days`);
+      if (publishAt.getTime() > now + MAX_DRAFT_AHEAD_DAYS * DAY_MS)
+        throw invalidAt(`publishAt must be within ${MAX_DRAFT_AHEAD_DAYS} days`);
       const current = await repos.articleDrafts.find(id);
       check(ifMatch, current);
       if (!current || !(await repos.articleDrafts.schedule(id, publishAt))) throw notFound();
