@@ -113,17 +113,17 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
       if (value === null) continue;
       kept.push([name, BOOLEAN.has(name) ? null : value]);
     }
-    const valueOf = (name: string) => kept.find(([n]) => n === name)?.[1];
-    if (tag === 'a' && valueOf('href') === undefined) return;
+    const keptValue = (name: string) => kept.find(([n]) => n === name)?.[1];
+    if (tag === 'a' && keptValue('href') === undefined) return;
     if (tag === 'input') {
-      if (valueOf('type') === undefined) return;
+      if (keptValue('type') === undefined) return;
       kept.push(['disabled', null]);
     }
     if (tag === 'a' && options.linksInNewTab) kept.push(['target', '_blank'], ['rel', 'noopener noreferrer nofollow']);
     if (ENDS_SIBLING.has(tag) && open[open.length - 1] === tag) closeTop();
     if (ENDS_PARAGRAPH.has(tag) && open[open.length - 1] === 'p') closeTop();
     if (tag === 'img') {
-      const src = valueOf('src');
+      const src = keptValue('src');
       if (!src) return;
       const library = options.libraryImages;
       const image = library && Object.hasOwn(library, src) ? library[src] : undefined;
