@@ -172,8 +172,9 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       expect(article.body).toBe(
         `# Intro\n\n![](${path} "Title")\n\n## Intro\n\n![x](${path})\n\n![y](https://cdn.example${path})`,
       );
-      const srcset = image.srcset as string;
-      expect(srcset).not.toBe('');
+      // The variants, then the original at its own width.
+      const srcset = `${image.srcset}, ${image.url} 400w`;
+      expect(image.srcset).not.toBe('');
       const facts = `width="400" height="300" srcset="${srcset}" sizes="(max-width: 400px) 100vw, 400px" loading="lazy" decoding="async"`;
       const figure = `<figure><img src="${image.url}" alt="A test card" title="Title" ${facts}><figcaption>Seen &lt;from&gt; the hill</figcaption></figure>`;
       expect(article.html).toBe(

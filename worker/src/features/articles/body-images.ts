@@ -40,7 +40,9 @@ export function imageNamesIn(body: string): string[] {
  * What the stored html shows of each library image a body names, by its
  * root-relative src: its stored size, the variant widths that can be served
  * (as the API's `srcset`: none wider than the image, none for an image over
- * the variant cap), its alt text and caption.
+ * the variant cap) and the original itself at its own width (with width
+ * descriptors a browser never falls back to `src`, so a screen wider than
+ * every variant would get an upscaled one), its alt text and caption.
  */
 export async function libraryImagesOf(
   body: string,
@@ -53,10 +55,12 @@ export async function libraryImagesOf(
   const out: Record<string, RenderedImage> = {};
   for (const image of await find(names)) {
     const src = `${IMAGE_URL_PREFIX}${image.filename}`;
+    const variants = srcsetOf(src, image, relative);
+    const original = variants === '' || widths.includes(image.width) ? '' : `, ${src} ${image.width}w`;
     out[src] = {
       width: image.width,
       height: image.height,
-      srcset: srcsetOf(src, image, relative),
+      srcset: variants + original,
       alt: image.alt,
       caption: image.caption,
     };
