@@ -1,3 +1,5 @@
+import type { Actor } from '../../auth/actor.js';
+import { canReadOffline } from '../../auth/policy.js';
 import type { LinkBase } from '../../contract/links.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import { ARTICLE_SLUG_MAX, freeSlug, slugify } from '../../contract/slug.js';
@@ -8,10 +10,7 @@ import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { Actor } from '../accounts/actor.js';
-import { canReadOffline } from '../accounts/policy.js';
-import { originalKey } from '../media/blob-keys.js';
-import { toImageDto } from '../media/image-dto.js';
+import { originalKey, toImageDto } from '../media/index.js';
 import type { ImageDto } from '../media/media.schema.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type {

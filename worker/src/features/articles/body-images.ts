@@ -1,6 +1,6 @@
+import type { LinkBase } from '../../contract/links.js';
 import type { RenderedImage } from '../../ports/html-renderer.js';
-import { IMAGE_URL_PREFIX, type LinkBase, srcsetOf } from '../media/image-dto.js';
-import type { Image } from '../media/images.port.js';
+import { IMAGE_URL_PREFIX, type Image, srcsetOf } from '../media/index.js';
 
 /**
  * A body as it is stored: every absolute URL of our uploaded images written
