@@ -60,7 +60,7 @@ fetch(${JSON.stringify(`${cms}/v1/articles/${articleId}`)})
 
 /**
  * A reading page as a frontend developer writes it from docs/api.md: the
- * list with bylines (each author read by id), then one article by its slug
+ * list with its bylines (`include=authors`), then one article by its slug
  * with its html, under a stylesheet that lets images shrink to the screen.
  */
 const readingPage = (cms: string, slug: string) => `<!doctype html>
@@ -79,15 +79,14 @@ new PerformanceObserver((list) => {
 const cms = ${JSON.stringify(cms)};
 const json = (path) => fetch(cms + path).then((res) => res.json());
 (async () => {
-  const { items } = await json('/v1/articles?limit=10');
+  const { items } = await json('/v1/articles?limit=10&include=authors');
   for (const a of items) {
-    const names = await Promise.all(a.authorIds.map((id) => json('/v1/authors/' + id).then((b) => b.author.name)));
     const li = document.createElement('li');
-    li.textContent = a.title + ' by ' + names.join(', ');
+    li.textContent = a.title + ' by ' + a.authors.map((author) => author.name).join(', ');
     document.getElementById('list').append(li);
   }
-  const found = await json('/v1/articles?include=html&slug=' + encodeURIComponent(${JSON.stringify(slug)}));
-  document.getElementById('content').innerHTML = found.items[0].html;
+  const { article } = await json('/v1/articles/slug/' + encodeURIComponent(${JSON.stringify(slug)}));
+  document.getElementById('content').innerHTML = article.html;
 })().catch((err) => { document.getElementById('error').textContent = String(err); });
 </script>
 </body></html>`;
