@@ -4,25 +4,34 @@ import { canReadOffline, decide } from '../../auth/policy.js';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import type { LinkBase } from '../../contract/links.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
+import { ArticleSlugSchema } from '../../contract/slug.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { ImageSchema } from '../media/media.schema.js';
 import {
+  ArticleBySlugQuerySchema,
   ArticleConflictSchema,
   type ArticleDto,
+  ArticleListItemFieldsSchema,
   ArticleListItemSchema,
   ArticleSchema,
   CreateArticleSchema,
   ListArticlesQuerySchema,
+  ReadArticleQuerySchema,
   UpdateArticleSchema,
 } from './article.schema.js';
 import { articleETag, type Precondition } from './articles.service.js';
+import { relativeImageUrls } from './body-images.js';
 import { SeoInputSchema, SeoSchema, toSeo } from './seo.schema.js';
 
 const route = routesOf('articles');
 const id = { id: IdParamSchema };
 const ArticleAnswer = z.object({ article: ArticleSchema });
+/** A page of the list: full items, or with `fields` the fields named; `total` counts every match. */
+const ArticlePage = pageOf(z.union([ArticleListItemSchema, ArticleListItemFieldsSchema])).extend({
+  total: z.number().int().min(0).meta({ description: 'How many articles match the filters, on every page' }),
+});
 const SeoAnswer = z.object({ seo: SeoSchema });
 /** Verified users and `content:read` keys also see offline articles: their answers are private. */
 const cache = { privateFor: 'content.readOffline' } as const;
@@ -45,6 +54,10 @@ const precondition = (c: Context<AppEnv>, links: LinkBase): Precondition => ({
   ifMatch: parseIfMatch(c.req.header('if-match')),
   links,
 });
+/** A body as stored: our image URLs written with this CMS's origin (PUBLIC_URL or the request's) made relative. */
+const storedBody = (c: Context<AppEnv>, links: LinkBase, body: string) =>
+  relativeImageUrls(body, [links.origin, new URL(c.req.url).origin]);
+
 const Stale = described(
   ArticleConflictSchema,
   'If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it',
@@ -60,11 +73,11 @@ export const articlesRoutes = [
     method: 'get',
     path: '/v1/articles',
     summary:
-      'Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site and author (the public sees online ones)',
+      'Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site, tags, author and publication time (the public sees online ones); pages by `cursor` or `page`, with `total`',
     allow: 'public',
     cache,
     query: ListArticlesQuerySchema,
-    responses: { 200: pageOf(ArticleListItemSchema) },
+    responses: { 200: ArticlePage },
     handler: async (c, { query, services, links }) =>
       c.json(await services.articles.list(c.get('actor'), query, links)),
   }),
@@ -84,9 +97,25 @@ export const articlesRoutes = [
       // The answer is kept for an Idempotency-Key in the create's own transaction.
       const keep = (a: ArticleDto) =>
         c.var.keepAnswer({ status: 201, headers: headers(a), body: JSON.stringify({ article: a }) });
-      const article = await services.articles.create(body, links, c.var.origin(), keep);
+      const input = { ...body, body: storedBody(c, links, body.body) };
+      const article = await services.articles.create(input, links, c.var.origin(), keep);
       return c.json({ article }, 201, headers(article));
     },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/articles/slug/{slug}',
+    summary:
+      'The article with this slug, in the site `siteId` or, without it, in any site (offline ones for verified users only)',
+    allow: 'public',
+    cache,
+    params: { slug: ArticleSlugSchema },
+    query: ArticleBySlugQuerySchema,
+    responses: { 200: ArticleAnswer },
+    handler: async (c, { params, query, services, links }) =>
+      c.json({
+        article: await services.articles.getBySlug(c.var.actor, params.slug, query.siteId, links, query.include),
+      }),
   }),
   route({
     method: 'get',
@@ -95,18 +124,20 @@ export const articlesRoutes = [
     allow: 'public',
     cache,
     params: id,
+    query: ReadArticleQuerySchema,
     responses: { 200: ArticleAnswer },
     etag: 'read',
-    handler: async (c, { params, services, links }) => {
+    handler: async (c, { params, query, services, links }) => {
       const actor = c.get('actor');
-      const article = await services.articles.get(actor, params.id, links);
+      const article = await services.articles.get(actor, params.id, links, query.include);
       // For editors, whose answer is their own (they may read offline
       // articles, so no shared cache keeps it): the version their next
       // conditional write names. Handed to c.json so a caching layer keeps it
       // rather than putting a digest of the body in its place. Other callers'
       // answers are shared, and a version does not change when an image is
-      // added, so they keep a validator of the bytes.
-      if (decide(actor, 'content.write') === 'allow' && canReadOffline(actor)) {
+      // added, so they keep a validator of the bytes; so does an answer with
+      // `include`, which holds other articles and authors a version does not follow.
+      if (decide(actor, 'content.write') === 'allow' && canReadOffline(actor) && query.include === undefined) {
         return c.json({ article }, 200, { ETag: articleETag(article.version) });
       }
       return c.json({ article });
@@ -126,7 +157,7 @@ export const articlesRoutes = [
     handler: async (c, { params, body: input, services, links }) => {
       const { article } = await services.articles.update(
         params.id,
-        input,
+        input.body === undefined ? input : { ...input, body: storedBody(c, links, input.body) },
         links,
         c.var.origin(),
         precondition(c, links),
