@@ -3,13 +3,15 @@ import type { Settings } from '../config/settings.js';
 import { requestLinks } from '../contract/links.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
-import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
+import type { Repositories } from '../ports/repositories.js';
+import type { AssetServer, Clock, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
 import { securityHeaders } from './middleware/answer-headers.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
+import { conditionalReads } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
@@ -34,6 +36,9 @@ export interface HttpDeps
       'maxJsonBytes' | 'maxArticleBytes' | 'publicCache' | 'imageVariantWidths' | 'publicUrl' | 'publicUrlConfigured'
     >;
   logger: Logger;
+  clock: Clock;
+  /** The read generation: conditional reads answered without the row (conditional-reads.ts). */
+  repos: Pick<Repositories, 'readGeneration' | 'idempotencyKeys'>;
   /** Carries the request's id into every log line written for it. */
   requestScope: RequestScope;
   /** Names an answer's bytes: the ETag of public reads. */
@@ -71,6 +76,15 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
   const linksFollowRequest = !deps.settings.publicUrlConfigured;
+  api.use(
+    conditionalReads({
+      generation: deps.repos.readGeneration,
+      cacheControl: caching.cacheControl,
+      linksFollowRequest,
+      now: () => deps.clock.now(),
+      logger: deps.logger,
+    }),
+  );
   if (cache) api.use(storeReads(cache, linksFollowRequest));
   // A request no route takes: 405 with Allow on a known path, else 404.
   const unmatched = unmatchedAnswer(routes);

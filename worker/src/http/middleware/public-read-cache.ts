@@ -7,7 +7,7 @@ import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** Anonymous reads of articles, answered from the read cache while nothing changed. */
-const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
+export const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
 
 /**
  * A hit's headers as a plain record: @hono/node-server writes such a
@@ -39,7 +39,7 @@ export const keyOf = (url: string) => {
  * the key cannot tell apart from a client's own: such requests are neither
  * stored nor served from the cache.
  */
-function readKeyOf(req: Request, linksFollowRequest: boolean): string | undefined {
+export function readKeyOf(req: Request, linksFollowRequest: boolean): string | undefined {
   if (linksFollowRequest && (req.headers.has('x-forwarded-proto') || req.headers.has('forwarded'))) return undefined;
   return keyOf(req.url);
 }
