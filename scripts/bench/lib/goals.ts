@@ -15,6 +15,9 @@ export const DRIFT_LIMIT = 1.05;
 /** Workers: CPU per request against the bare Hono Worker's, on a cache miss and on a cache hit. */
 export const WORKERS_MISS_LIMIT = 3;
 export const WORKERS_HIT_LIMIT = 1.2;
+/** Workers against their floors: a miss against the D1 floor (workers-floor.ts), a hit against the bare Worker's same Cache API read. */
+export const WORKERS_MISS_FLOOR_LIMIT = 2;
+export const WORKERS_HIT_CACHE_API_LIMIT = 1.3;
 
 export interface BenchRow {
   metric: string;
@@ -44,9 +47,24 @@ export interface ImageResults {
   costBySize: VariantCost[];
 }
 
+/** The rows without the read cache, their floors and the 304s (run.ts; optional: PostgreSQL may be skipped). */
+export type UncachedKey =
+  | 'singleUncached'
+  | 'floor'
+  | 'singlePg'
+  | 'notModified'
+  | 'listUncached'
+  | 'floorList'
+  | 'notModifiedPg';
+
+/** The uncached reads' CPU against their floor's (floor-server.ts): the issue's goals. */
+export const FLOOR_LIMIT_SQLITE = 1.3;
+export const FLOOR_LIMIT_PG = 1.5;
+/** A 304 on PostgreSQL against an uncached read there, CPU per request. */
+export const PG_304_LIMIT = 0.3;
+
 export interface GoalInputs {
-  runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> &
-    Partial<Record<'singleUncached' | 'floor' | 'singlePg' | 'notModified', Throughput>>;
+  runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> & Partial<Record<UncachedKey, Throughput>>;
   lat1: Latency;
   latDeep: Latency;
   deepPage: number;
@@ -105,6 +123,12 @@ export function goalRows({
       ? [ratioRow(`GET /v1/articles/:id uncached, ${label}`, run.rps, baselineRps, 0.35, 'req/s', true, cpu(key))]
       : [];
   };
+  /** CPU per request of one target against another's (a floor), when both were measured. */
+  const cpuRow = (metric: string, key: UncachedKey, base: UncachedKey, goal: number | null) => {
+    const v = runs[key]?.cpuUsPerRequest ?? null;
+    const b = runs[base]?.cpuUsPerRequest ?? null;
+    return v === null || b === null ? [] : [ratioRow(metric, v, b, goal, 'µs', false)];
+  };
   const driftRows = (d: Sustained | undefined, label: string) => {
     if (!d) return [];
     const first = d.segments[0]!;
@@ -143,6 +167,41 @@ export function goalRows({
       ? [ratioRow('uncached read floor, SQLite', runs.floor.rps, baselineRps, null, 'req/s', true, cpu('floor'))]
       : []),
     ...uncached('singlePg', 'PostgreSQL'),
+    ...cpuRow('GET /v1/articles/:id uncached, SQLite, CPU vs floor', 'singleUncached', 'floor', FLOOR_LIMIT_SQLITE),
+    ...cpuRow('GET /v1/articles/:id uncached, PostgreSQL, CPU vs floor', 'singlePg', 'floor', FLOOR_LIMIT_PG),
+    ...(runs.listUncached
+      ? [
+          ratioRow(
+            `GET /v1/articles?limit=${pageSize} uncached, SQLite`,
+            runs.listUncached.rps,
+            baselineRps,
+            null,
+            'req/s',
+            true,
+            cpu('listUncached'),
+          ),
+        ]
+      : []),
+    ...(runs.floorList
+      ? [
+          ratioRow(
+            'uncached list floor, SQLite',
+            runs.floorList.rps,
+            baselineRps,
+            null,
+            'req/s',
+            true,
+            cpu('floorList'),
+          ),
+        ]
+      : []),
+    ...cpuRow(`GET /v1/articles?limit=${pageSize} uncached, SQLite, CPU vs floor`, 'listUncached', 'floorList', null),
+    ...cpuRow(
+      'GET /v1/articles/:id → 304 on PostgreSQL, CPU vs uncached read',
+      'notModifiedPg',
+      'singlePg',
+      PG_304_LIMIT,
+    ),
     ...(runs.notModified
       ? [
           ratioRow(
@@ -259,8 +318,9 @@ export function goalRows({
 /**
  * Workers: the Worker's CPU time per request, its isolate's own (V8 profile,
  * lib/isolate-cpu.ts: what Cloudflare bills and limits), against the bare
- * Hono Worker's for the same JSON — the goals; the hit also beside the bare
- * Worker reading the same answer from the Cache API, and the whole workerd
+ * Hono Worker's for the same JSON — the goals; the miss against the D1
+ * floor, the hit against the bare Worker reading the same answer from the
+ * Cache API (and, for information, from one lookup), and the whole workerd
  * process's CPU (which also runs D1's and the Cache API's simulations), for
  * information.
  */
@@ -280,14 +340,30 @@ function workersRows(
   const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest;
   const own = (k: WorkersKey) => w.isolate[k].usPerRequest;
   const rows: BenchRow[] = [];
-  for (const [what, kind, bare, cacheApi] of [
-    ['GET /v1/articles/:id', 'single', 'bareSingle', 'cacheApiSingle'],
-    [`GET /v1/articles?limit=${pageSize}`, 'list', 'bareList', 'cacheApiList'],
+  for (const [what, kind, bare, cacheApi, one, floor] of [
+    ['GET /v1/articles/:id', 'single', 'bareSingle', 'cacheApiSingle', 'cacheOneSingle', 'floorSingle'],
+    [`GET /v1/articles?limit=${pageSize}`, 'list', 'bareList', 'cacheApiList', 'cacheOneList', 'floorList'],
   ] as const) {
     rows.push(
       ratioRow(`Workers ${what}, cache miss, CPU time`, own(`${kind}Miss`), own(bare), WORKERS_MISS_LIMIT, 'µs', false),
       ratioRow(`Workers ${what}, cache hit, CPU time`, own(`${kind}Hit`), own(bare), WORKERS_HIT_LIMIT, 'µs', false),
-      ratioRow(`Workers ${what}, cache hit vs bare Cache API`, own(`${kind}Hit`), own(cacheApi), null, 'µs', false),
+      ratioRow(
+        `Workers ${what}, cache miss vs D1 floor, CPU time`,
+        own(`${kind}Miss`),
+        own(floor),
+        WORKERS_MISS_FLOOR_LIMIT,
+        'µs',
+        false,
+      ),
+      ratioRow(
+        `Workers ${what}, cache hit vs bare Cache API`,
+        own(`${kind}Hit`),
+        own(cacheApi),
+        WORKERS_HIT_CACHE_API_LIMIT,
+        'µs',
+        false,
+      ),
+      ratioRow(`Workers ${what}, cache hit vs one Cache API read`, own(`${kind}Hit`), own(one), null, 'µs', false),
     );
     const base = cpu(bare);
     const miss = cpu(`${kind}Miss`);
