@@ -76,15 +76,6 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
   const linksFollowRequest = !deps.settings.publicUrlConfigured;
-  api.use(
-    conditionalReads({
-      generation: deps.repos.readGeneration,
-      cacheControl: caching.cacheControl,
-      linksFollowRequest,
-      now: () => deps.clock.now(),
-      logger: deps.logger,
-    }),
-  );
   if (cache) api.use(storeReads(cache, linksFollowRequest));
   // A request no route takes: 405 with Allow on a known path, else 404.
   const unmatched = unmatchedAnswer(routes);
@@ -123,6 +114,15 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
+  app.use(
+    conditionalReads({
+      generation: deps.repos.readGeneration,
+      cacheControl: caching.cacheControl,
+      linksFollowRequest,
+      now: () => deps.clock.now(),
+      logger: deps.logger,
+    }),
+  );
   const secure = securityHeaders();
   app.use((c, next) => {
     c.set('services', services);

@@ -3,7 +3,7 @@ import type { ReadGeneration } from '../../ports/repositories.js';
 import type { Logger } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
 import { noneMatch } from './public-read.js';
-import { CACHEABLE, readKeyOf } from './public-read-cache.js';
+import { CACHEABLE, cachedAnswerer, readKeyOf } from './public-read-cache.js';
 
 /** What this instance last served for a URL: its ETag and the generation the answer was read at. */
 interface Served {
@@ -33,11 +33,15 @@ export interface ConditionalReadDeps {
  * after it reads the row again. Only conditional reads read the generation
  * (before the handler reads anything, so an answer is never remembered
  * with a generation newer than its rows): unconditional reads cost nothing
- * more. Runs after authentication, in /v1.
+ * more. Runs before routing and authentication, as the read cache's hits
+ * do (a GET without credentials is the anonymous read), and on Workers
+ * inside the edge layer's D1 session; a 304 carries the headers a cached
+ * answer does (public-read-cache.ts).
  */
 export function conditionalReads(deps: ConditionalReadDeps): MiddlewareHandler<AppEnv> {
   const served = new Map<string, Served>();
   const { generation } = deps;
+  const notModified = cachedAnswerer(deps.cacheControl);
   return async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
@@ -48,18 +52,16 @@ export function conditionalReads(deps: ConditionalReadDeps): MiddlewareHandler<A
       await generation.advance(deps.now()).catch((err) => deps.logger.error('read generation not advanced', err));
       return;
     }
-    const ifNoneMatch = c.req.header('if-none-match');
-    if (method !== 'GET' || !ifNoneMatch || c.get('actor').type !== 'anonymous' || !CACHEABLE.test(c.req.path))
+    const req = c.req.raw;
+    const ifNoneMatch = req.headers.get('if-none-match');
+    if (method !== 'GET' || !ifNoneMatch || req.headers.has('authorization') || !CACHEABLE.test(c.req.path))
       return next();
-    const key = readKeyOf(c.req.raw, deps.linksFollowRequest);
+    const key = readKeyOf(req, deps.linksFollowRequest);
     if (!key) return next();
     const now = await generation.current();
     const known = served.get(key);
-    if (known && known.generation === now && noneMatch(ifNoneMatch, known.etag)) {
-      // The headers the route's own 304 carries (public-read.ts, shareablePublicRead).
-      c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      return c.body(null, 304, { ETag: known.etag, 'Cache-Control': deps.cacheControl });
-    }
+    if (known && known.generation === now && noneMatch(ifNoneMatch, known.etag))
+      return notModified({ etag: known.etag, body: '', contentType: '' }, req, c.get('requestId'));
     await next();
     const answer = c.get('servedRead');
     if (!answer || (c.res.status !== 200 && c.res.status !== 304)) return;
