@@ -45,6 +45,8 @@ export interface ImageResults {
 /** The rows without the read cache, their floors and the 304s (run.ts; optional: PostgreSQL may be skipped). */
 export type UncachedKey =
   | 'singleUncached'
+  | 'slugUncached'
+  | 'slugPg'
   | 'floor'
   | 'singlePg'
   | 'notModified'
@@ -124,6 +126,24 @@ export function goalRows({
     const b = runs[base]?.cpuUsPerRequest ?? null;
     return v === null || b === null ? [] : [ratioRow(metric, v, b, goal, 'µs', false)];
   };
+  // The same articles by slug against by id, on the same server in the same rounds: within 1.1× its cost.
+  const bySlug = (key: 'slugUncached' | 'slugPg', byId: 'singleUncached' | 'singlePg', label: string) => {
+    const run = runs[key];
+    const base = runs[byId];
+    return run && base
+      ? [
+          ratioRow(
+            `GET /v1/articles/slug/:slug uncached, ${label}, vs by id`,
+            run.rps,
+            base.rps,
+            1 / 1.1,
+            'req/s',
+            true,
+            cpu(key, byId),
+          ),
+        ]
+      : [];
+  };
   const driftRows = (d: Sustained | undefined, label: string) => {
     if (!d) return [];
     const first = d.segments[0]!;
@@ -157,6 +177,7 @@ export function goalRows({
       cpu('list'),
     ),
     ...uncached('singleUncached', 'SQLite'),
+    ...bySlug('slugUncached', 'singleUncached', 'SQLite'),
     // The same read with nothing but its own work (floor-server.ts): how near the goal any server can come.
     ...(runs.floor
       ? [ratioRow('uncached read floor, SQLite', runs.floor.rps, baselineRps, null, 'req/s', true, cpu('floor'))]
@@ -197,6 +218,7 @@ export function goalRows({
       'singlePg',
       PG_304_LIMIT,
     ),
+    ...bySlug('slugPg', 'singlePg', 'PostgreSQL'),
     ...(runs.notModified
       ? [
           ratioRow(

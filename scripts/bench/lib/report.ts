@@ -87,7 +87,17 @@ export function formatReport(r: BenchResults): string {
   const perRound = (key: keyof BenchResults['runs']) =>
     (r.runs[key]?.perRound ?? []).map((n) => Math.round(n).toLocaleString('en')).join(' / ');
   const optional = (
-    ['singleUncached', 'floor', 'singlePg', 'notModified', 'listUncached', 'floorList', 'notModifiedPg'] as const
+    [
+      'singleUncached',
+      'slugUncached',
+      'floor',
+      'singlePg',
+      'slugPg',
+      'notModified',
+      'listUncached',
+      'floorList',
+      'notModifiedPg',
+    ] as const
   )
     .filter((k) => r.runs[k])
     .map((k) => `; ${k} ${perRound(k)}`)

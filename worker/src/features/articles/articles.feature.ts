@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createArticlesRepository } from './articles.repository.js';
 import { articlesRoutes } from './articles.routes.js';
 import { type ArticlesService, createArticlesService } from './articles.service.js';

@@ -3,9 +3,9 @@ import type { EdgeCache } from '../../ports/edge-cache.js';
 import type { ReadCache } from '../../ports/read-cache.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { SYSTEM, type WriteOrigin } from '../activity/activity.service.js';
+import { SYSTEM, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
 import type { ArticleDto } from '../articles/article.schema.js';
-import { type ArticleEffectPorts, consequencesOf } from '../articles/article-changes.js';
+import { consequencesOf } from '../articles/index.js';
 import { MAX_SCHEDULE_AHEAD_DAYS, type SchedulerSummary } from './scheduling.schema.js';
 
 export interface SchedulingDeps {
@@ -15,7 +15,7 @@ export interface SchedulingDeps {
   /** The article as a read answers it, whatever its status (ArticlesService.read). */
   readArticle(id: string): Promise<ArticleDto>;
   /** The activity entry and webhook event a publication causes, written with it (articles/article-changes.ts). */
-  effects: ArticleEffectPorts;
+  effects: WriteEffects;
   publicReadCache?: ReadCache;
   edgeCache?: EdgeCache;
   logError: (message: string, err: unknown) => void;

@@ -15,9 +15,7 @@ import {
   unique,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import type { ROLES } from '../../../features/accounts/user.schema.js';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
-import type { ImageContentType } from '../../../features/media/media.schema.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
 
 /**
  * MySQL / MariaDB schema: the same properties and result types as

@@ -13,9 +13,7 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
-import type { ROLES } from '../../../features/accounts/user.schema.js';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
-import type { ImageContentType } from '../../../features/media/media.schema.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
 
 /** PostgreSQL schema: the same properties and result types as sqlite/sqlite.schema.ts. */
 
