@@ -5,9 +5,11 @@ import {
   answerHeaders,
   articleText,
   BY_ID_SQL,
+  COUNT_SQL,
   LIST_AFTER_SQL,
   LIST_SQL,
   listText,
+  needsCount,
   type Row,
   TAGS_SQL,
   type TagRow,
@@ -42,6 +44,7 @@ const byId = db.prepare<[string], Row>(BY_ID_SQL);
 const list = db.prepare<[number], Row>(LIST_SQL);
 const listAfter = db.prepare<[string, number], Row>(LIST_AFTER_SQL);
 const tagsIn = db.prepare<[string], TagRow>(TAGS_SQL);
+const countOnline = db.prepare<[], { n: number }>(COUNT_SQL);
 const tagsOf = (rows: Row[]) => {
   const ids = tagIdsOf(parts, rows);
   return ids === null ? [] : tagsIn.all(ids);
@@ -83,9 +86,11 @@ app.get('/v1/articles/:id', (c) => {
 app.get('/v1/articles', (c) => {
   const started = performance.now();
   const limit = Number(c.req.query('limit') ?? 20);
-  const after = parts.decodeCursor(c.req.query('cursor'));
+  const cursor = c.req.query('cursor');
+  const after = parts.decodeCursor(cursor);
   const rows = after === undefined ? list.all(limit + 1) : listAfter.all(after, limit + 1);
-  return answer(c, listText(parts, rows, limit, tagsOf(rows)), '/v1/articles', started);
+  const total = needsCount(rows, limit, cursor) ? countOnline.get()!.n : rows.length;
+  return answer(c, listText(parts, rows, limit, tagsOf(rows), total), '/v1/articles', started);
 });
 
 serveBenchApp(app);

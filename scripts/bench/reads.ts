@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
-import { closeClient, type LoadTarget, throughputRounds } from './lib/load.ts';
+import { closeClient, get, type LoadTarget, throughputRounds } from './lib/load.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
@@ -88,6 +88,11 @@ async function main() {
   const { sampleIds, notModified } = await sampleReads(uncached.url, seeded.onlineIdsNewestFirst, tmp, log);
   const single = sampleIds.map((id) => `/v1/articles/${id}`);
   const list = ['/v1/articles?limit=20'];
+  // The floor answers exactly the server's bytes, or it is no floor of the same work.
+  for (const p of [single[0]!, list[0]!]) {
+    const [mine, floors] = [(await get(uncached.url, p)).body, (await get(floor.url, p)).body];
+    if (mine !== floors) throw new Error(`floor server GET ${p}: not the server's JSON`);
+  }
   const targets: LoadTarget<Key>[] = [
     { key: 'floor', origin: floor.url, paths: single, pid: floor.pid },
     { key: 'floorList', origin: floor.url, paths: list, pid: floor.pid },

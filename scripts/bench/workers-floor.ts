@@ -4,9 +4,11 @@ import {
   answerHeaders,
   articleText,
   BY_ID_SQL,
+  COUNT_SQL,
   LIST_AFTER_SQL,
   LIST_SQL,
   listText,
+  needsCount,
   type Row,
   TAGS_SQL,
   type TagRow,
@@ -17,7 +19,8 @@ import {
  * The floor of a Workers cache miss (scripts/bench/workers.ts): a bare Hono
  * Worker on its own copy of the seeded D1 doing only a miss's own work — the
  * article read by id or the list page (the statements written out, the
- * links as subqueries: one D1 query when no article shows a tag), the app's
+ * links as subqueries: one D1 query when no article shows a tag, and the
+ * count of the list's `total` as the app makes it), the app's
  * own row → wire mapping (FloorParts, bundled by wrangler from worker/src
  * through the entry workers.ts writes), the answer's headers, a request id,
  * a SHA-1 ETag and one access line through the app's JSON logger. No
@@ -60,13 +63,18 @@ export function floorWorker(parts: FloorParts) {
   app.get('/v1/articles', async (c) => {
     const started = performance.now();
     const limit = Number(c.req.query('limit') ?? 20);
-    const after = parts.decodeCursor(c.req.query('cursor'));
+    const cursor = c.req.query('cursor');
+    const after = parts.decodeCursor(cursor);
     const statement =
       after === undefined
         ? c.env.DB.prepare(LIST_SQL).bind(limit + 1)
         : c.env.DB.prepare(LIST_AFTER_SQL).bind(after, limit + 1);
     const { results } = await statement.all<Row>();
-    return answer(listText(parts, results, limit, await tagsOf(c.env.DB, results)), '/v1/articles', started);
+    const total = needsCount(results, limit, cursor)
+      ? (await c.env.DB.prepare(COUNT_SQL).bind().all<{ n: number }>()).results[0]!.n
+      : results.length;
+    const tags = await tagsOf(c.env.DB, results);
+    return answer(listText(parts, results, limit, tags, total), '/v1/articles', started);
   });
   return app;
 }

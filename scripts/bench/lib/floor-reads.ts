@@ -19,6 +19,8 @@ export const BY_ID_SQL = `select ${COLUMNS}, html from articles where id = ?`;
 /** The public list, newest first (the list's `(status, id)` index), one more row than the page: is there a next one. */
 export const LIST_SQL = `select ${COLUMNS} from articles where status = 'online' order by id desc limit ?`;
 export const LIST_AFTER_SQL = `select ${COLUMNS} from articles where status = 'online' and id < ? order by id desc limit ?`;
+/** The list's `total` when its page cannot tell it (page 1 of many, or a page from a cursor). */
+export const COUNT_SQL = "select count(*) as n from articles where status = 'online'";
 export const TAGS_SQL = 'select id, name, slug from tags where id in (select value from json_each(?))';
 
 export type Row = Record<string, unknown>;
@@ -54,14 +56,19 @@ export function articleText(parts: FloorParts, row: Row, tags: TagRow[]): string
   return JSON.stringify({ article: parts.toArticleDto(articleOf(parts, row), [], tagMap(tags), LINKS) });
 }
 
-/** `GET /v1/articles?limit=…`'s body, from `limit + 1` rows. */
-export function listText(parts: FloorParts, rows: Row[], limit: number, tags: TagRow[]): string {
+/** Whether the list must count its total, as the app's list does (a first page that holds every match need not). */
+export const needsCount = (rows: Row[], limit: number, cursor: string | undefined) =>
+  cursor !== undefined || rows.length > limit;
+
+/** `GET /v1/articles?limit=…`'s body, from `limit + 1` rows; `total` counted or, on a first page holding all, its rows. */
+export function listText(parts: FloorParts, rows: Row[], limit: number, tags: TagRow[], total: number): string {
   const page = rows.slice(0, limit).map((r) => articleOf(parts, r));
   const map = tagMap(tags);
   const last = page[page.length - 1];
   return JSON.stringify({
     items: page.map((a) => parts.toArticleListItem(a, [], map, LINKS, false)),
     nextCursor: rows.length > limit && last ? parts.encodeArticleCursor('createdAt', 'desc', last) : null,
+    total,
   });
 }
 
