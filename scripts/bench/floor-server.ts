@@ -1,14 +1,28 @@
 import Database from 'better-sqlite3';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { FloorParts } from './lib/floor-parts.ts';
+import {
+  answerHeaders,
+  articleText,
+  BY_ID_SQL,
+  COUNT_SQL,
+  LIST_AFTER_SQL,
+  LIST_SQL,
+  listText,
+  needsCount,
+  type Row,
+  TAGS_SQL,
+  type TagRow,
+  tagIdsOf,
+} from './lib/floor-reads.ts';
 import { serveBenchApp } from './lib/serve-child.ts';
 
 /**
- * The least an uncached article read can cost, shown beside
- * the goal row: a bare Hono app, started like
+ * The least an uncached article read and list page can cost, shown beside
+ * the goal rows: a bare Hono app, started like
  * the baseline, that does only what the real answer needs — one prepared
- * SQLite read of the article with its author and tag links (the real
- * statement, written out), one read of its tags, the app's own row → wire mapping
+ * SQLite read of the article (or of the page's 21 rows) with its author and
+ * tag links (lib/floor-reads.ts), one read of their tags when they show any, the app's own row → wire mapping
  * (`toArticle`, `toArticleDto`: the excerpt, the absolute links), the
  * answer's security headers and request id, a SHA-1 ETag and one JSON
  * access line per request through the app's logger, gathered per turn of
@@ -26,17 +40,15 @@ if (!partsFile || !dbUrl.startsWith('sqlite:')) throw new Error('FLOOR_PARTS and
 const parts = (await import(partsFile)) as FloorParts;
 
 const db = new Database(dbUrl.slice('sqlite:'.length), { readonly: true });
-// What drizzle writes for the repository's `articles_by_id_with_links`, with its column names.
-const byId = db.prepare<[string], Record<string, unknown>>(`select id, title, body, format, status,
-  site_id as siteId, created_at as createdAt, updated_at as updatedAt, published_at as publishedAt, seo,
-  scheduled_at as scheduledAt, version, slug, slug_scope as slugScope, excerpt, html, feature_image_id as featureImageId,
-  (select group_concat(position || ':' || author_id, ',') from article_authors where article_id = articles.id) as authorLinks,
-  (select group_concat(position || ':' || tag_id, ',') from article_tags where article_id = articles.id) as tagLinks,
-  (select count(*) from article_images where article_id = articles.id) as imageLinks
-  from articles where id = ?`);
-const tagsOf = db.prepare<string[], { id: string; name: string; slug: string }>(
-  'select id, name, slug from tags where id in (select value from json_each(?))',
-);
+const byId = db.prepare<[string], Row>(BY_ID_SQL);
+const list = db.prepare<[number], Row>(LIST_SQL);
+const listAfter = db.prepare<[string, number], Row>(LIST_AFTER_SQL);
+const tagsIn = db.prepare<[string], TagRow>(TAGS_SQL);
+const countOnline = db.prepare<[], { n: number }>(COUNT_SQL);
+const tagsOf = (rows: Row[]) => {
+  const ids = tagIdsOf(parts, rows);
+  return ids === null ? [] : tagsIn.all(ids);
+};
 
 let pending = '';
 const flush = () => {
@@ -47,43 +59,38 @@ const logger = parts.createJsonLogger((line) => {
   if (pending === '') setImmediate(flush);
   pending += `${line}\n`;
 });
-const links = { origin: 'http://127.0.0.1', widths: [160, 320, 640, 960, 1280, 1920] };
-const dates = ['createdAt', 'updatedAt', 'publishedAt', 'scheduledAt'] as const;
+
+/** The answer with its headers, ETag and access line; a 304 for a matching If-None-Match. */
+function answer(c: Context, text: string, route: string, started: number) {
+  const requestId = crypto.randomUUID();
+  const etag = `"${parts.sha1Digest(text)}"`;
+  logger.info('request', {
+    requestId,
+    method: 'GET',
+    route,
+    status: 200,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  });
+  const headers = answerHeaders(parts, requestId, etag);
+  return c.req.header('if-none-match') === etag ? c.body(null, 304, headers) : c.body(text, 200, headers);
+}
 
 const app = new Hono();
 app.get('/readyz', (c) => c.text('ok'));
 app.get('/v1/articles/:id', (c) => {
   const started = performance.now();
-  const requestId = crypto.randomUUID();
   const row = byId.get(c.req.param('id'));
   if (!row) return c.json({ error: { code: 'not_found' } }, 404);
-  const { authorLinks, tagLinks, imageLinks: _, ...columns } = row;
-  for (const d of dates) columns[d] = columns[d] === null ? null : new Date(columns[d] as number);
-  const article = parts.toArticle(
-    columns,
-    parts.idsInOrder(authorLinks as string | null),
-    parts.idsInOrder(tagLinks as string | null),
-  );
-  const tags = new Map(
-    article.tagIds.length === 0 ? [] : tagsOf.all(JSON.stringify(article.tagIds)).map((t) => [t.id, t] as const),
-  );
-  const text = JSON.stringify({ article: parts.toArticleDto(article, [], tags, links) });
-  const etag = `"${parts.sha1Digest(text)}"`;
-  logger.info('request', {
-    requestId,
-    method: 'GET',
-    route: '/v1/articles/{id}',
-    status: 200,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-  });
-  const headers = {
-    ...parts.SECURITY_RECORD,
-    'X-Request-Id': requestId,
-    'Content-Type': 'application/json',
-    ETag: etag,
-    'Cache-Control': 'public, max-age=0, s-maxage=60, stale-while-revalidate=60',
-  };
-  return c.req.header('if-none-match') === etag ? c.body(null, 304, headers) : c.body(text, 200, headers);
+  return answer(c, articleText(parts, row, tagsOf([row])), '/v1/articles/{id}', started);
+});
+app.get('/v1/articles', (c) => {
+  const started = performance.now();
+  const limit = Number(c.req.query('limit') ?? 20);
+  const cursor = c.req.query('cursor');
+  const after = parts.decodeCursor(cursor);
+  const rows = after === undefined ? list.all(limit + 1) : listAfter.all(after, limit + 1);
+  const total = needsCount(rows, limit, cursor) ? countOnline.get()!.n : rows.length;
+  return answer(c, listText(parts, rows, limit, tagsOf(rows), total), '/v1/articles', started);
 });
 
 serveBenchApp(app);

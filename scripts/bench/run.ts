@@ -170,6 +170,8 @@ async function main(): Promise<void> {
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
       { key: 'slugUncached', origin: uncached.url, paths: slugPaths, pid: uncached.pid },
       { key: 'floor', origin: floor.url, paths: singlePaths, pid: floor.pid },
+      { key: 'listUncached', origin: uncached.url, paths: [listPath], pid: uncached.pid },
+      { key: 'floorList', origin: floor.url, paths: [listPath], pid: floor.pid },
       ...(notModified.length > 0
         ? [{ key: 'notModified' as const, origin: server.url, paths: notModified, pid: server.pid }]
         : []),
@@ -178,6 +180,10 @@ async function main(): Promise<void> {
             { key: 'singlePg' as const, origin: pgServer.url, paths: singlePaths, pid: pgServer.pid },
             { key: 'slugPg' as const, origin: pgServer.url, paths: slugPaths, pid: pgServer.pid },
           ]
+        : []),
+      // The same conditional reads on PostgreSQL (PUBLIC_URL is set: the same answers, the same ETags).
+      ...(pgServer && notModified.length > 0
+        ? [{ key: 'notModifiedPg' as const, origin: pgServer.url, paths: notModified, pid: pgServer.pid }]
         : []),
     ],
     {

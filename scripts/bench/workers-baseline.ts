@@ -14,7 +14,9 @@ import { type Context, Hono } from 'hono';
  * lookup of the data centre's generation, one of the entry stored under it,
  * its body read as text. That is the least a hit can cost where the Cache API
  * itself runs in the measured process (workerd under wrangler dev), shown
- * beside the goals for information.
+ * beside the goals for information. Under /cache-api-one, one lookup of the
+ * entry and nothing else: the floor of a hit that needs no generation
+ * lookup (a hit's goal: one Cache API read plus what the answer needs).
  */
 interface BaselineEnv {
   ARTICLE_DOC: string;
@@ -50,10 +52,25 @@ async function fromCacheApi(c: C, key: string, doc: string): Promise<Response> {
   return c.body(body, 200, { 'Content-Type': found.headers.get('content-type') ?? 'application/json' });
 }
 
+/** One Cache API read: the entry under its URL, its body as text. */
+async function fromOneLookup(c: C, key: string, doc: string): Promise<Response> {
+  const cache = (caches as unknown as { default: Cache }).default;
+  const entry = `${BASE}/one${key}`;
+  const found = await cache.match(entry);
+  if (!found) {
+    await cache.put(entry, new Response(doc, { headers: { ...KEEP, 'Content-Type': 'application/json' } }));
+    return new Response(doc, { headers: { 'Content-Type': 'application/json' } });
+  }
+  const body = await found.text();
+  return c.body(body, 200, { 'Content-Type': found.headers.get('content-type') ?? 'application/json' });
+}
+
 const app = new Hono<{ Bindings: BaselineEnv }>();
 app.get('/v1/articles/:id', (c) => c.json(docsOf(c.env).article));
 app.get('/v1/articles', (c) => c.json(docsOf(c.env).list));
 app.get('/cache-api/v1/articles/:id', (c) => fromCacheApi(c, c.req.path, c.env.ARTICLE_DOC));
 app.get('/cache-api/v1/articles', (c) => fromCacheApi(c, c.req.path, c.env.LIST_DOC));
+app.get('/cache-api-one/v1/articles/:id', (c) => fromOneLookup(c, c.req.path, c.env.ARTICLE_DOC));
+app.get('/cache-api-one/v1/articles', (c) => fromOneLookup(c, c.req.path, c.env.LIST_DOC));
 
 export default app;

@@ -5,30 +5,35 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Inspector } from './lib/inspector.ts';
 import { type IsolateRun, profiledRuns, topFrames } from './lib/isolate-cpu.ts';
-import { closeClient, get, type LoadTarget, type Throughput, throughputRounds } from './lib/load.ts';
+import { closeClient, type LoadTarget, type Throughput, throughputRounds } from './lib/load.ts';
 import { cleanupNow, installExitHandlers, trackTempDir } from './lib/processes.ts';
-import { seedDatabase } from './lib/seed.ts';
+import { appRenderer, seedDatabase } from './lib/seed.ts';
 import { freshPaths, read } from './lib/worker-reads.ts';
+import { copyD1ForFloor, startBareWorkers } from './lib/workers-bare.ts';
 import { startWranglerDev, wrangler } from './lib/wrangler-dev.ts';
 
 /**
  * Workers: the CPU time the real Worker spends per public read
  * and per list page, on a cache miss and on a cache hit, against a bare
- * Hono Worker answering the same JSON (scripts/bench/workers-baseline.ts).
- * Both run under `wrangler dev` (local workerd, D1 in a temp directory);
+ * Hono Worker answering the same JSON (scripts/bench/workers-baseline.ts),
+ * and against the floors: the same answers from one Cache API read, and
+ * from D1 with only a miss's own work (scripts/bench/workers-floor.ts).
+ * All run under `wrangler dev` (local workerd, D1 in a temp directory);
  * the CPU is that of each one's workerd process (/proc), divided by the
  * answers. See docs/benchmarks.md.
  *
  * Also alone: `node scripts/bench/workers.ts [--quick]`.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 export type WorkersKey =
   | 'bareSingle'
   | 'bareList'
   | 'cacheApiSingle'
   | 'cacheApiList'
+  | 'cacheOneSingle'
+  | 'cacheOneList'
+  | 'floorSingle'
+  | 'floorList'
   | 'singleMiss'
   | 'singleHit'
   | 'listMiss'
@@ -74,8 +79,14 @@ export async function measureWorkers(
   const d1Files = readdirSync(d1Dir).filter((f) => /^[0-9a-f]{64}\.sqlite$/.test(f));
   if (d1Files.length !== 1) throw new Error(`expected one local D1 database in ${d1Dir}, found ${d1Files.length}`);
   // Every article online: each one is a distinct public URL for the misses.
-  const seeded = seedDatabase(path.join(d1Dir, d1Files[0]!), { articles: cfg.articles, onlineShare: 1 });
+  // With the html every write stores beside the body: a miss reads it and renders nothing.
+  const seeded = seedDatabase(path.join(d1Dir, d1Files[0]!), {
+    articles: cfg.articles,
+    onlineShare: 1,
+    renderHtml: await appRenderer(),
+  });
   const ids = seeded.onlineIdsNewestFirst;
+  const floorState = copyD1ForFloor(state, dir);
   log(
     `Workers: D1 migrated and ${seeded.articles.toLocaleString('en')} articles seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
@@ -144,34 +155,19 @@ export async function measureWorkers(
   if (probe.route !== '/v1/articles/{id}' || listProbe.route !== '/v1/articles')
     throw new Error(`a new URL was not answered by the route (routes ${probe.route}, ${listProbe.route})`);
 
-  const baselineDir = path.join(dir, 'baseline');
-  mkdirSync(baselineDir);
-  const baselineConfig = path.join(baselineDir, 'wrangler.json');
-  writeFileSync(
-    baselineConfig,
-    JSON.stringify({
-      name: 'edge-cms-bench-baseline',
-      main: path.join(root, 'scripts/bench/workers-baseline.ts'),
-      compatibility_date: '2026-11-01',
-      vars: { ARTICLE_DOC: articleDoc, LIST_DOC: list.body },
-    }),
-  );
-  const bare = await startWranglerDev({
-    name: 'the bare Hono Worker',
-    args: ['--config', baselineConfig, '--persist-to', path.join(baselineDir, 'state')],
-    logFile: path.join(dir, 'baseline.log'),
-    readyPath: '/v1/articles',
+  const { bare, floor } = await startBareWorkers({
+    dir,
+    floorState,
+    articleDoc,
+    listDoc: list.body,
+    // The median answer's own article: the floor reads it from D1.
+    articlePath: `/v1/articles/${(JSON.parse(articleDoc) as { article: { id: string } }).article.id}`,
+    listPath,
+    log,
   });
-  log(`Workers: the bare Hono Worker (workerd pid ${bare.workerPid}) on ${bare.url}`);
-  for (const [p, doc] of [
-    [singlePaths[0]!, articleDoc],
-    [listPath, list.body],
-    [`/cache-api${singlePaths[0]!}`, articleDoc],
-    [`/cache-api${listPath}`, list.body],
-  ] as const) {
-    const res = await get(bare.url, p);
-    if (res.status !== 200 || res.body !== doc) throw new Error(`bare Worker GET ${p}: not the same JSON`);
-  }
+  // The floors read what misses read: articles and list pages all over the table (no cache: repeats are fine).
+  const floorSingles = rest.slice(0, 2000).map((id) => `/v1/articles/${id}`);
+  const floorLists = rest.slice(0, 2000).map((id) => `${listPath}&cursor=${Buffer.from(id).toString('base64url')}`);
 
   log(
     `Workers: load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
@@ -181,6 +177,10 @@ export async function measureWorkers(
     { key: 'bareList', origin: bare.url, paths: [listPath], pid: bare.workerPid },
     { key: 'cacheApiSingle', origin: bare.url, paths: [`/cache-api${singlePaths[0]}`], pid: bare.workerPid },
     { key: 'cacheApiList', origin: bare.url, paths: [`/cache-api${listPath}`], pid: bare.workerPid },
+    { key: 'cacheOneSingle', origin: bare.url, paths: [`/cache-api-one${singlePaths[0]}`], pid: bare.workerPid },
+    { key: 'cacheOneList', origin: bare.url, paths: [`/cache-api-one${listPath}`], pid: bare.workerPid },
+    { key: 'floorSingle', origin: floor.url, paths: floorSingles, pid: floor.workerPid },
+    { key: 'floorList', origin: floor.url, paths: floorLists, pid: floor.workerPid },
     { key: 'singleHit', origin: worker.url, paths: singlePaths, pid: worker.workerPid },
     { key: 'singleMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: singleMiss.fresh },
     { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
@@ -197,14 +197,13 @@ export async function measureWorkers(
     onRun,
   });
   // Apart from the rounds: the sampling profiler slows the process down, which would skew its CPU figures.
-  const bareInspector = await Inspector.open(bare.inspectorUrl);
-  const workerInspector = await Inspector.open(worker.inspectorUrl);
+  const inspectors = new Map<string, Inspector>();
+  for (const w of [bare, floor, worker]) inspectors.set(w.url, await Inspector.open(w.inspectorUrl));
   const isolate = await profiledRuns<WorkersKey>(
-    targets.map((t) => ({ ...t, inspector: t.origin === bare.url ? bareInspector : workerInspector })),
+    targets.map((t) => ({ ...t, inspector: inspectors.get(t.origin)! })),
     { connections: cfg.connections, seconds: cfg.profileSeconds, rounds: cfg.rounds, onRun },
   );
-  bareInspector.close();
-  workerInspector.close();
+  for (const inspector of inspectors.values()) inspector.close();
   if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
   singleMiss.check();
   listMiss.check();
@@ -213,12 +212,23 @@ export async function measureWorkers(
     throw new Error('after the load, a repeated read was no longer a cache hit');
   closeClient();
   await bare.stop();
+  await floor.stop();
   await worker.stop();
   return {
     articles: seeded.articles,
     runs,
     isolate,
     bytes: { single: Buffer.byteLength(articleDoc), list: Buffer.byteLength(list.body) },
+  };
+}
+
+/** What a row is read against: the bare Worker, and its floor (a miss: the D1 floor; a hit: one Cache API read). */
+export function workersBases(k: WorkersKey): { bare: WorkersKey | null; floor: WorkersKey | null } {
+  const kind = k.startsWith('single') ? 'Single' : k.startsWith('list') ? 'List' : null;
+  if (kind === null) return { bare: null, floor: null };
+  return {
+    bare: `bare${kind}`,
+    floor: k.endsWith('Miss') ? `floor${kind}` : `cacheOne${kind}`,
   };
 }
 
@@ -252,15 +262,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     (w) => {
       const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest ?? Number.NaN;
       const own = (k: WorkersKey) => w.isolate[k].usPerRequest;
-      const baseOf = (k: WorkersKey) =>
-        k.startsWith('single') ? 'bareSingle' : k.startsWith('list') ? 'bareList' : null;
-      const ratio = (v: number, b: number | null) => (b === null ? '' : ` ×${(v / b).toFixed(2)}`);
-      console.log('target           req/s   process CPU/request (vs bare)   isolate CPU/request (vs bare, samples)');
+      const ratio = (v: number, b: number | null) => (b === null ? '' : `×${(v / b).toFixed(2)}`);
+      console.log('target           req/s   process CPU/req   isolate CPU/req  × bare  × floor  (samples)');
       for (const k of Object.keys(w.runs) as WorkersKey[]) {
-        const b = baseOf(k);
+        const { bare, floor } = workersBases(k);
         console.log(
-          `${k.padEnd(15)} ${Math.round(w.runs[k].rps).toString().padStart(6)}   ${cpu(k).toFixed(0).padStart(6)} µs${ratio(cpu(k), b && cpu(b)).padEnd(8)}` +
-            `              ${own(k).toFixed(1).padStart(7)} µs${ratio(own(k), b && own(b)).padEnd(8)} (${w.isolate[k].samples} samples at ${w.isolate[k].intervalUs} µs)`,
+          `${k.padEnd(15)} ${Math.round(w.runs[k].rps).toString().padStart(6)}   ${cpu(k).toFixed(0).padStart(9)} µs   ${own(k).toFixed(1).padStart(10)} µs` +
+            `  ${ratio(own(k), bare && own(bare)).padEnd(6)}  ${ratio(own(k), floor && own(floor)).padEnd(7)}  (${w.isolate[k].samples} at ${w.isolate[k].intervalUs} µs)`,
         );
       }
       if (readableFrames)

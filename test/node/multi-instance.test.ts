@@ -61,6 +61,31 @@ describe.each([['postgres'], ['mysql']] as const)(
       expect(new Set(cluster.proxy.served)).toEqual(new Set([0, 1]));
     });
 
+    it('answers a conditional read with 304 on each instance until a write on the other, then in full', async () => {
+      const id = await article('conditional');
+      await call('POST', `/v1/articles/${id}/publish`, 200);
+      const path = `/v1/articles/${id}`;
+      const [a, b] = cluster.instances.map((instance) => instance.url) as [string, string];
+      const read = async (origin: string, etag: string) => {
+        const res = await send(origin, { path, headers: { 'if-none-match': etag } });
+        return { status: res.status, etag: String(res.headers.etag) };
+      };
+      let etag = String((await send(a, { path })).headers.etag);
+      // Twice each: the second answer comes from what the instance remembers of the first.
+      for (const origin of [a, b, a, b]) expect(await read(origin, etag)).toEqual({ status: 304, etag });
+      for (const [writer, reader] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        await call('PATCH', path, 200, { title: `written on ${writer}` }, writer);
+        const fresh = await read(reader, etag);
+        expect(fresh.status).toBe(200);
+        expect(fresh.etag).not.toBe(etag);
+        etag = fresh.etag;
+        for (const origin of [reader, reader, writer]) expect(await read(origin, etag)).toEqual({ status: 304, etag });
+      }
+    });
+
     it('shares the login limit: five wrong passwords over both instances, then 429 on each', async () => {
       const login = (origin: string) =>
         json(origin, 'POST', '/v1/auth/login', { body: { email: 'guess@example.com', password: 'not the password' } });

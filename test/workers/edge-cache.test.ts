@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkersEdgeCache, EDGE_CACHE_TAG } from '../../worker/src/adapters/cache/workers.edge-cache.js';
 import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
+import { buildWorkerDeps } from '../../worker/src/wiring/worker.js';
 import { createArticle, registerOwner, upload } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
 import { JPEG_2x3 } from '../support/images.js';
+import { countingD1 } from './support/counting-d1.js';
 import { workerHarness } from './support/worker-harness.js';
 
 /** Changes a title behind the app's back: only a read that reaches D1 can see it. */
@@ -204,5 +206,32 @@ describe('uploaded images at the edge, with purge configured (workerd, Cache API
       expect((await api.request(url, { headers: { 'if-none-match': first.get(url)!.etag } })).status).toBe(404);
     }
     expect(purges.at(-1)).toBe(JSON.stringify({ tags: [EDGE_CACHE_TAG] }));
+  });
+});
+
+describe('what a miss costs in D1 (workerd, D1, Cache API)', () => {
+  it('answers a miss of an article in one D1 statement, a list page in four, and a hit in none', async () => {
+    const d1 = countingD1(env.DB);
+    const api = await workerHarness({}, (deps) => buildWorkerDeps({ ...env, DB: d1.db }, deps.settings));
+    try {
+      const owner = (await registerOwner(api, 'count@example.com')).token;
+      const id = (await createArticle(api, owner, { title: 'Counted' })).id;
+      expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+      const statements = async (path: string) => {
+        const before = d1.count();
+        const res = await api.request(path);
+        expect(res.status, path).toBe(200);
+        await res.text();
+        return d1.count() - before;
+      };
+      // The article with its links, its html as stored: nothing rendered, nothing else read.
+      expect(await statements(`/v1/articles/${id}`)).toBe(1);
+      expect(await statements(`/v1/articles/${id}`)).toBe(0);
+      // The page's rows, then its author links, tag links and images, one statement each (no tag: no tag read).
+      expect(await statements('/v1/articles?limit=5')).toBe(4);
+      expect(await statements('/v1/articles?limit=5')).toBe(0);
+    } finally {
+      await api.cleanup();
+    }
   });
 });

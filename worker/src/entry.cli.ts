@@ -164,7 +164,10 @@ async function local(command: string): Promise<void> {
         // The owner made with create-owner stays the owner, as when importing through the API.
         const owner = (await users.list({ limit: 2 })).find((u) => u.role === 'owner');
         const importer = owner ? { id: owner.id, email: owner.email } : null;
-        return print(await services.backup.importArchive(fileStream(need('file')), importer));
+        const imported = await services.backup.importArchive(fileStream(need('file')), importer);
+        // Running servers' conditional reads must see the change (docs/caching.md).
+        await deps.repos.readGeneration.advance(deps.clock.now());
+        return print(imported);
       }
       case 'purge':
         return print(await services.purge.run(values['dry-run']));

@@ -20,22 +20,35 @@ export interface FloorParts {
     tags: ReadonlyMap<string, { id: string; name: string; slug: string }>,
     base: { origin: string; widths: readonly number[] },
   ): unknown;
+  toArticleListItem(
+    a: Article,
+    images: never[],
+    tags: ReadonlyMap<string, { id: string; name: string; slug: string }>,
+    base: { origin: string; widths: readonly number[] },
+    withHtml: boolean,
+  ): unknown;
+  encodeArticleCursor(sort: 'createdAt', order: 'desc', a: Article): string;
+  decodeCursor(cursor: string | undefined): string | undefined;
   sha1Digest(text: string): string;
   createJsonLogger(write: (line: string) => void): { info(message: string, fields: Record<string, unknown>): void };
   SECURITY_RECORD: Readonly<Record<string, string>>;
 }
 
+/** FloorParts as re-exports from `root` (the repository): bundled for Node here, by wrangler for the Worker floor. */
+export const floorPartsSource = (
+  root: string,
+) => `export { toArticle } from '${root}/worker/src/features/articles/article-row.repository.ts';
+export { idsInOrder } from '${root}/worker/src/adapters/db/shared/ordered-ids.ts';
+export { toArticleDto, toArticleListItem } from '${root}/worker/src/features/articles/article-dto.ts';
+export { encodeArticleCursor } from '${root}/worker/src/features/articles/article-cursor.ts';
+export { decodeCursor } from '${root}/worker/src/core/shared/pagination.ts';
+export { sha1Digest } from '${root}/worker/src/adapters/runtime/sha1.digest.ts';
+export { createJsonLogger } from '${root}/worker/src/adapters/runtime/json-logger.ts';
+import { SECURITY_HEADERS } from '${root}/worker/src/http/middleware/security-headers.ts';
+export const SECURITY_RECORD = Object.fromEntries(SECURITY_HEADERS);`;
+
 /** Bundles FloorParts; the file URL the floor server imports (FLOOR_PARTS). */
 export async function bundleFloorParts(): Promise<string> {
-  const file = await bundleAppModule(
-    'floor-parts',
-    `export { toArticle } from './worker/src/features/articles/article-row.repository.ts';
-export { idsInOrder } from './worker/src/adapters/db/shared/ordered-ids.ts';
-export { toArticleDto } from './worker/src/features/articles/article-dto.ts';
-export { sha1Digest } from './worker/src/adapters/runtime/sha1.digest.ts';
-export { createJsonLogger } from './worker/src/adapters/runtime/json-logger.ts';
-import { SECURITY_HEADERS } from './worker/src/http/middleware/security-headers.ts';
-export const SECURITY_RECORD = Object.fromEntries(SECURITY_HEADERS);`,
-  );
+  const file = await bundleAppModule('floor-parts', floorPartsSource('.'));
   return pathToFileURL(file).href;
 }

@@ -3,18 +3,16 @@ import { ADMIN_JS_GOAL_BYTES, type AdminBytes } from '../admin-bytes.ts';
 import { BUDGET_BYTES } from '../bundle-size.ts';
 import { type CodecComparison, SOURCE, TARGET_WIDTH, type VariantCost } from '../images.ts';
 import type { StartupResult } from '../startup.ts';
-import type { WorkersKey, WorkersResult } from '../workers.ts';
+import type { WorkersResult } from '../workers.ts';
 import type { Latency, Throughput } from './load.ts';
 import type { Sustained } from './sustained.ts';
+import { workersRows } from './workers-goals.ts';
 
 /** docs/benchmarks.md: the issue's goals for start-up (0.15× Ghost's) and RSS 5 s after start (0.4×). */
 export const STARTUP_GOAL_MS = 220;
 export const RSS_GOAL_MIB = 92;
 /** A sustained run's last segment may cost at most this much more per request than its first. */
 export const DRIFT_LIMIT = 1.05;
-/** Workers: CPU per request against the bare Hono Worker's, on a cache miss and on a cache hit. */
-export const WORKERS_MISS_LIMIT = 3;
-export const WORKERS_HIT_LIMIT = 1.2;
 
 export interface BenchRow {
   metric: string;
@@ -44,9 +42,26 @@ export interface ImageResults {
   costBySize: VariantCost[];
 }
 
+/** The rows without the read cache, their floors and the 304s (run.ts; optional: PostgreSQL may be skipped). */
+export type UncachedKey =
+  | 'singleUncached'
+  | 'slugUncached'
+  | 'slugPg'
+  | 'floor'
+  | 'singlePg'
+  | 'notModified'
+  | 'listUncached'
+  | 'floorList'
+  | 'notModifiedPg';
+
+/** The uncached reads' CPU against their floor's (floor-server.ts): the issue's goals. */
+export const FLOOR_LIMIT_SQLITE = 1.3;
+export const FLOOR_LIMIT_PG = 1.5;
+/** A 304 on PostgreSQL against an uncached read there, CPU per request. */
+export const PG_304_LIMIT = 0.3;
+
 export interface GoalInputs {
-  runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> &
-    Partial<Record<'singleUncached' | 'slugUncached' | 'floor' | 'singlePg' | 'slugPg' | 'notModified', Throughput>>;
+  runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> & Partial<Record<UncachedKey, Throughput>>;
   lat1: Latency;
   latDeep: Latency;
   deepPage: number;
@@ -105,6 +120,12 @@ export function goalRows({
       ? [ratioRow(`GET /v1/articles/:id uncached, ${label}`, run.rps, baselineRps, 0.35, 'req/s', true, cpu(key))]
       : [];
   };
+  /** CPU per request of one target against another's (a floor), when both were measured. */
+  const cpuRow = (metric: string, key: UncachedKey, base: UncachedKey, goal: number | null) => {
+    const v = runs[key]?.cpuUsPerRequest ?? null;
+    const b = runs[base]?.cpuUsPerRequest ?? null;
+    return v === null || b === null ? [] : [ratioRow(metric, v, b, goal, 'µs', false)];
+  };
   // The same articles by slug against by id, on the same server in the same rounds: within 1.1× its cost.
   const bySlug = (key: 'slugUncached' | 'slugPg', byId: 'singleUncached' | 'singlePg', label: string) => {
     const run = runs[key];
@@ -162,6 +183,41 @@ export function goalRows({
       ? [ratioRow('uncached read floor, SQLite', runs.floor.rps, baselineRps, null, 'req/s', true, cpu('floor'))]
       : []),
     ...uncached('singlePg', 'PostgreSQL'),
+    ...cpuRow('GET /v1/articles/:id uncached, SQLite, CPU vs floor', 'singleUncached', 'floor', FLOOR_LIMIT_SQLITE),
+    ...cpuRow('GET /v1/articles/:id uncached, PostgreSQL, CPU vs floor', 'singlePg', 'floor', FLOOR_LIMIT_PG),
+    ...(runs.listUncached
+      ? [
+          ratioRow(
+            `GET /v1/articles?limit=${pageSize} uncached, SQLite`,
+            runs.listUncached.rps,
+            baselineRps,
+            null,
+            'req/s',
+            true,
+            cpu('listUncached'),
+          ),
+        ]
+      : []),
+    ...(runs.floorList
+      ? [
+          ratioRow(
+            'uncached list floor, SQLite',
+            runs.floorList.rps,
+            baselineRps,
+            null,
+            'req/s',
+            true,
+            cpu('floorList'),
+          ),
+        ]
+      : []),
+    ...cpuRow(`GET /v1/articles?limit=${pageSize} uncached, SQLite, CPU vs floor`, 'listUncached', 'floorList', null),
+    ...cpuRow(
+      'GET /v1/articles/:id → 304 on PostgreSQL, CPU vs uncached read',
+      'notModifiedPg',
+      'singlePg',
+      PG_304_LIMIT,
+    ),
     ...bySlug('slugPg', 'singlePg', 'PostgreSQL'),
     ...(runs.notModified
       ? [
@@ -274,49 +330,4 @@ export function goalRows({
         ]
       : []),
   ];
-}
-
-/**
- * Workers: the Worker's CPU time per request, its isolate's own (V8 profile,
- * lib/isolate-cpu.ts: what Cloudflare bills and limits), against the bare
- * Hono Worker's for the same JSON — the goals; the hit also beside the bare
- * Worker reading the same answer from the Cache API, and the whole workerd
- * process's CPU (which also runs D1's and the Cache API's simulations), for
- * information.
- */
-function workersRows(
-  w: WorkersResult | undefined,
-  pageSize: number,
-  ratioRow: (
-    metric: string,
-    value: number,
-    base: number,
-    goal: number | null,
-    unit: string,
-    higher: boolean,
-  ) => BenchRow,
-): BenchRow[] {
-  if (!w) return [];
-  const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest;
-  const own = (k: WorkersKey) => w.isolate[k].usPerRequest;
-  const rows: BenchRow[] = [];
-  for (const [what, kind, bare, cacheApi] of [
-    ['GET /v1/articles/:id', 'single', 'bareSingle', 'cacheApiSingle'],
-    [`GET /v1/articles?limit=${pageSize}`, 'list', 'bareList', 'cacheApiList'],
-  ] as const) {
-    rows.push(
-      ratioRow(`Workers ${what}, cache miss, CPU time`, own(`${kind}Miss`), own(bare), WORKERS_MISS_LIMIT, 'µs', false),
-      ratioRow(`Workers ${what}, cache hit, CPU time`, own(`${kind}Hit`), own(bare), WORKERS_HIT_LIMIT, 'µs', false),
-      ratioRow(`Workers ${what}, cache hit vs bare Cache API`, own(`${kind}Hit`), own(cacheApi), null, 'µs', false),
-    );
-    const base = cpu(bare);
-    const miss = cpu(`${kind}Miss`);
-    const hit = cpu(`${kind}Hit`);
-    if (base === null || miss === null || hit === null) continue;
-    rows.push(
-      ratioRow(`Workers ${what}, cache miss, process CPU`, miss, base, null, 'µs', false),
-      ratioRow(`Workers ${what}, cache hit, process CPU`, hit, base, null, 'µs', false),
-    );
-  }
-  return rows;
 }

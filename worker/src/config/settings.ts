@@ -156,6 +156,12 @@ const RawSettingsSchema = z.object({
       'IMAGE_VARIANT_WIDTHS must be ascending widths from 16 to 4096',
     )
     .default([160, 320, 640, 960, 1280, 1920]),
+  /**
+   * `off`: this server makes no variants (a Workers plan whose CPU limit
+   * cannot decode a photo, without an Images binding): answers list none
+   * (empty `srcset`, no presets) and `?w=`/`?format=` are refused.
+   */
+  IMAGE_VARIANTS: z.enum(['on', 'off']).default('on'),
   /** Node only: how long making one image variant may take in its worker thread before it is stopped and refused. */
   DECODE_TIME_LIMIT_MS: wholeNumber('DECODE_TIME_LIMIT_MS', 100, 600_000).default(5000),
   /** Node only: how much memory (JS heap and wasm) one variant's worker thread may hold before it is stopped and refused. */
@@ -241,6 +247,7 @@ export interface Settings {
   revisionsMaxCount: number;
   revisionsMaxBytes: number;
   maxImagePixels: number;
+  /** The widths variants are made at; empty when IMAGE_VARIANTS=off (no variant is made or listed). */
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
   decodeMemoryLimitMb: number;
@@ -348,7 +355,7 @@ export function parseSettings(raw: object, target: Target): Settings {
     revisionsMaxCount: s.REVISIONS_MAX_COUNT,
     revisionsMaxBytes: s.REVISIONS_MAX_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
-    imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
+    imageVariantWidths: s.IMAGE_VARIANTS === 'off' ? [] : s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,
     decodeMemoryLimitMb: s.DECODE_MEMORY_LIMIT_MB,
     variantQueueMax: s.VARIANT_QUEUE_MAX,

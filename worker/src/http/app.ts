@@ -4,12 +4,14 @@ import type { Settings } from '../config/settings.js';
 import { requestLinks } from '../contract/links.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
-import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
+import type { Repositories } from '../ports/repositories.js';
+import type { AssetServer, Clock, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
+import { conditionalReads } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
@@ -34,6 +36,9 @@ export interface HttpDeps
       'maxJsonBytes' | 'maxArticleBytes' | 'publicCache' | 'imageVariantWidths' | 'publicUrl' | 'publicUrlConfigured'
     >;
   logger: Logger;
+  clock: Clock;
+  /** The read generation: conditional reads answered without the row (conditional-reads.ts). */
+  repos: Pick<Repositories, 'readGeneration' | 'idempotencyKeys'>;
   /** Carries the request's id into every log line written for it. */
   requestScope: RequestScope;
   /** Names an answer's bytes: the ETag of public reads. */
@@ -111,6 +116,15 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
+  app.use(
+    conditionalReads({
+      generation: deps.repos.readGeneration,
+      cacheControl: caching.cacheControl,
+      linksFollowRequest,
+      now: () => deps.clock.now(),
+      logger: deps.logger,
+    }),
+  );
   const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
   app.use((c, next) => {
     c.set('services', services);

@@ -78,10 +78,25 @@ export interface IdempotencyKeysRepository {
   release(scope: string, key: string): Promise<void>;
 }
 
+/**
+ * What public answers were made from, as one value shared by every
+ * instance: it changes after every write that a public answer may show,
+ * so an instance that remembers an answer's ETag with the generation it
+ * was read at can answer a conditional read from this one lookup
+ * (http/middleware/conditional-reads.ts, docs/caching.md).
+ */
+export interface ReadGeneration {
+  /** The generation now ('' before the first write). */
+  current(): Promise<string>;
+  /** Moves it on, after a write committed. */
+  advance(now: Date): Promise<void>;
+}
+
 export interface Repositories {
   idempotencyKeys: IdempotencyKeysRepository;
   leases: LeasesRepository;
   systemState: SystemStateRepository;
+  readGeneration: ReadGeneration;
   /** Resolves when the database answers; throws DomainError('unavailable') otherwise. */
   ping(): Promise<void>;
 }

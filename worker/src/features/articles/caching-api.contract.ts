@@ -138,6 +138,55 @@ export function runCachingApiContract(name: string, setup: SetupApi) {
       expect((await read()).siteId).toBe(siteId);
     });
 
+    it('answers repeated conditional reads with 304 until a write, and in full with a new ETag right after any write', async () => {
+      // A tag's name is shown in the article: renaming it changes the answer without touching the article's row.
+      const tag = await api.request('/v1/tags', { method: 'POST', token: owner, json: { name: 'Old', slug: 'old' } });
+      const tagId = (await tag.json()).tag.id;
+      const id = (await createArticle(api, owner, { title: 'Kept', tagIds: [tagId] })).id;
+      expect((await api.request(`/v1/articles/${id}/publish`, { method: 'POST', token: owner })).status).toBe(200);
+      for (const path of [`/v1/articles/${id}`, '/v1/articles?limit=1']) {
+        const conditional = (etag: string) => api.request(path, { headers: { 'if-none-match': etag } });
+        let etag = (await api.request(path)).headers.get('etag')!;
+        const unchanged = async () => {
+          for (let i = 0; i < 3; i++) {
+            const res = await conditional(etag);
+            expect(res.status, `${path}: nothing changed`).toBe(304);
+            expect(res.headers.get('etag')).toBe(etag);
+            expect(res.headers.get('cache-control')).toBe(PUBLIC);
+            expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+          }
+        };
+        const changed = async () => {
+          const res = await conditional(etag);
+          expect(res.status, `${path}: read again after the write`).toBe(200);
+          const next = res.headers.get('etag')!;
+          expect(next).not.toBe(etag);
+          etag = next;
+          return res.json();
+        };
+        await unchanged();
+        // A write elsewhere: the same answer, so the same ETag and still a 304.
+        expect(
+          (await api.request(`/v1/articles/${draftId}`, { method: 'PATCH', token: owner, json: { title: 'Draft' } }))
+            .status,
+        ).toBe(200);
+        await unchanged();
+        const name = `Renamed for ${path}`;
+        expect((await api.request(`/v1/tags/${tagId}`, { method: 'PATCH', token: owner, json: { name } })).status).toBe(
+          200,
+        );
+        const body = await changed();
+        expect(JSON.stringify(body)).toContain(name);
+        await unchanged();
+        const title = `Retitled for ${path}`;
+        expect(
+          (await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title } })).status,
+        ).toBe(200);
+        expect(JSON.stringify(await changed())).toContain(title);
+        await unchanged();
+      }
+    });
+
     it('keeps answers that show offline articles private; answers every caller gets alike stay public', async () => {
       for (const path of ['/v1/articles', `/v1/articles/${draftId}`, `/v1/articles/${articleId}/seo`]) {
         const mine = await api.request(path, { token: owner });

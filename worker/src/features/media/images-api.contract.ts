@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
-import { type ApiHarness, type ApiTarget, PUBLIC_URL } from '../../../../test/support/api-harness.js';
+import { type ApiHarness, type ApiTarget, PUBLIC_URL, type SetupApi } from '../../../../test/support/api-harness.js';
 import {
   GIF_1x1,
   HTML,
   JPEG_2x3,
+  JPEG_400x300,
   PNG_1x1,
   pngBomb,
   pngWithScript,
@@ -14,7 +15,7 @@ import {
 } from '../../../../test/support/images.js';
 
 /** Uploading and serving article images, per docs/api.md and docs/security.md#uploads-and-serving. */
-export function runImagesApiContract(name: string, setup: () => Promise<ApiHarness>, { maxUploadBytes }: ApiTarget) {
+export function runImagesApiContract(name: string, setup: SetupApi, { maxUploadBytes }: ApiTarget) {
   describe(`images API (${name})`, () => {
     let api: ApiHarness;
     let owner: string;
@@ -154,6 +155,33 @@ export function runImagesApiContract(name: string, setup: () => Promise<ApiHarne
       expect((await api.request(`/v1/articles/${other.id}`, { method: 'DELETE', token: owner })).status).toBe(204);
       expect((await api.request(image.url)).status).toBe(404);
       expect((await api.request(image.url, { headers: { 'if-none-match': `"${image.sha256}"` } })).status).toBe(404);
+    });
+  });
+
+  describe(`IMAGE_VARIANTS=off (${name})`, () => {
+    it('lists no variant URL, refuses every variant with a 400 naming the setting, and serves the original', async () => {
+      const api = await setup({ IMAGE_VARIANTS: 'off' });
+      try {
+        const owner = (await registerOwner(api, 'no-variants@example.com')).token;
+        const articleId = (await createArticle(api, owner)).id;
+        // 400 px wide: with variants on, its srcset would name 160 and 320.
+        const res = await upload(api, owner, articleId, JPEG_400x300, 'photo.jpg', 'image/jpeg');
+        expect(res.status).toBe(201);
+        const { image } = await res.json();
+        expect(image.srcset).toBe('');
+        const read = await api.request(`/v1/articles/${articleId}`, { token: owner });
+        expect((await read.json()).article.images.map((i: { srcset: string }) => i.srcset)).toEqual(['']);
+        const stats = await api.request('/v1/media/variants', { token: owner });
+        expect((await stats.json()).presets).toEqual([]);
+        for (const query of ['?w=160', '?format=webp']) {
+          const refused = await api.request(`${image.url}${query}`);
+          expect(refused.status, query).toBe(400);
+          expect((await errorOf(refused)).message).toContain('IMAGE_VARIANTS=off');
+        }
+        expect((await api.request(image.url)).status).toBe(200);
+      } finally {
+        await api.cleanup();
+      }
     });
   });
 }

@@ -32,6 +32,9 @@ export function parseVariantQuery(query: Record<string, string[]>, presets: read
     if (key !== 'w' && key !== 'format') throw bad(key, `Unknown parameter ${key}: only w and format are allowed`);
     if (query[key]!.length !== 1) throw bad(key, `${key} may be given once`);
   }
+  // No widths: IMAGE_VARIANTS=off, this server makes no variant at all.
+  if (presets.length === 0)
+    throw bad(keys[0]!, 'This server makes no image variants (IMAGE_VARIANTS=off): ask for the original');
   const out: VariantRequest = {};
   const w = query.w?.[0];
   if (w !== undefined) {

@@ -140,6 +140,9 @@ export async function runPurge(deps: PurgeDeps, trigger: PurgeTrigger, dryRun: b
   await deps.repos.purge.finishRun(run);
   if (!dryRun) {
     deps.publicReadCache?.invalidate();
+    await deps.repos.readGeneration
+      .advance(deps.clock.now())
+      .catch((err) => deps.logError('read generation not advanced after the purge', err));
     await deps.edgeCache
       ?.changed(null)
       .then(() => deps.edgeCache?.purge())

@@ -123,6 +123,9 @@ export function createSchedulingService(deps: SchedulingDeps) {
         await Promise.all(afterCommit);
         if (published > 0) {
           deps.publicReadCache?.invalidate();
+          await repos.readGeneration
+            .advance(clock.now())
+            .catch((err) => logError('read generation not advanced after scheduled publications', err));
           // The cron's data centre misses from now on; the others are purged (or expire).
           await deps.edgeCache
             ?.changed(null)

@@ -12,7 +12,7 @@ import { SECURITY_HEADERS } from './security-headers.js';
  * URL, so every parameter that changes an answer (filters, `page`,
  * `fields`, `include`) keys its own entry.
  */
-const CACHEABLE = /^\/v1\/articles(\/slug\/[^/]+|\/[^/]+(\/images)?)?$/;
+export const CACHEABLE = /^\/v1\/articles(\/slug\/[^/]+|\/[^/]+(\/images)?)?$/;
 
 /**
  * A hit's headers as a plain record: @hono/node-server writes such a
@@ -44,7 +44,7 @@ export const keyOf = (url: string) => {
  * the key cannot tell apart from a client's own: such requests are neither
  * stored nor served from the cache.
  */
-function readKeyOf(req: Request, linksFollowRequest: boolean): string | undefined {
+export function readKeyOf(req: Request, linksFollowRequest: boolean): string | undefined {
   if (linksFollowRequest && (req.headers.has('x-forwarded-proto') || req.headers.has('forwarded'))) return undefined;
   return keyOf(req.url);
 }

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import type {
   IdempotencyKeysRepository,
   LeasesRepository,
+  ReadGeneration,
   SystemStateRepository,
 } from '../../../ports/repositories.js';
 import { createIdempotencyKeysRepository } from './idempotency-keys.repository.js';
 import { createLeasesRepository } from './leases.repository.js';
+import { createReadGeneration } from './read-generation.repository.js';
 import { unavailable } from './repository-support.js';
 import { withDeadline } from './request-deadline.js';
 import type { SqlKit } from './sql-kit.js';
@@ -19,12 +21,14 @@ export function createPlatformRepositories(kit: SqlKit): {
   idempotencyKeys: IdempotencyKeysRepository;
   leases: LeasesRepository;
   systemState: SystemStateRepository;
+  readGeneration: ReadGeneration;
   ping(): Promise<void>;
 } {
   return {
     idempotencyKeys: createIdempotencyKeysRepository(kit),
     leases: createLeasesRepository(kit),
     systemState: createSystemStateRepository(kit),
+    readGeneration: createReadGeneration(kit),
     async ping() {
       try {
         await withDeadline(kit.timeoutMs, async () => {

@@ -1,0 +1,86 @@
+import type { FloorParts } from './floor-parts.ts';
+
+/**
+ * The floors' reads (../floor-server.ts on better-sqlite3,
+ * ../workers-floor.ts on D1): the statements, written out, and the app's
+ * own row → wire mapping. Plain SQL and functions of the bundled app parts,
+ * so both runtimes do exactly the same work.
+ */
+
+/** The article's columns and its links, as the repository's `articles_by_id_with_links` reads them. */
+const COLUMNS = `id, title, body, format, status,
+  site_id as siteId, created_at as createdAt, updated_at as updatedAt, published_at as publishedAt, seo,
+  scheduled_at as scheduledAt, version, slug, slug_scope as slugScope, excerpt, feature_image_id as featureImageId,
+  (select group_concat(position || ':' || author_id, ',') from article_authors where article_id = articles.id) as authorLinks,
+  (select group_concat(position || ':' || tag_id, ',') from article_tags where article_id = articles.id) as tagLinks,
+  (select count(*) from article_images where article_id = articles.id) as imageLinks`;
+
+export const BY_ID_SQL = `select ${COLUMNS}, html from articles where id = ?`;
+/** The public list, newest first (the list's `(status, id)` index), one more row than the page: is there a next one. */
+export const LIST_SQL = `select ${COLUMNS} from articles where status = 'online' order by id desc limit ?`;
+export const LIST_AFTER_SQL = `select ${COLUMNS} from articles where status = 'online' and id < ? order by id desc limit ?`;
+/** The list's `total` when its page cannot tell it (page 1 of many, or a page from a cursor). */
+export const COUNT_SQL = "select count(*) as n from articles where status = 'online'";
+export const TAGS_SQL = 'select id, name, slug from tags where id in (select value from json_each(?))';
+
+export type Row = Record<string, unknown>;
+export type TagRow = { id: string; name: string; slug: string };
+
+const LINKS = { origin: 'http://127.0.0.1', widths: [160, 320, 640, 960, 1280, 1920] };
+const DATES = ['createdAt', 'updatedAt', 'publishedAt', 'scheduledAt'] as const;
+
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=60';
+
+function articleOf(parts: FloorParts, row: Row) {
+  const { authorLinks, tagLinks, imageLinks, ...columns } = row;
+  // The seeded articles have no images; a floor that met one would answer less than the app.
+  if (Number(imageLinks) > 0) throw new Error(`floor: article ${String(row.id)} has images, which it does not map`);
+  for (const d of DATES) columns[d] = columns[d] === null ? null : new Date(columns[d] as number);
+  return parts.toArticle(
+    columns,
+    parts.idsInOrder(authorLinks as string | null),
+    parts.idsInOrder(tagLinks as string | null),
+  );
+}
+
+/** The tag ids the rows show, for TAGS_SQL (null: none, no read). */
+export function tagIdsOf(parts: FloorParts, rows: Row[]): string | null {
+  const ids = rows.flatMap((r) => parts.idsInOrder(r.tagLinks as string | null));
+  return ids.length === 0 ? null : JSON.stringify(ids);
+}
+
+const tagMap = (tags: TagRow[]) => new Map(tags.map((t) => [t.id, t] as const));
+
+/** `GET /v1/articles/:id`'s body. */
+export function articleText(parts: FloorParts, row: Row, tags: TagRow[]): string {
+  return JSON.stringify({ article: parts.toArticleDto(articleOf(parts, row), [], tagMap(tags), LINKS) });
+}
+
+/** Whether the list must count its total, as the app's list does (a first page that holds every match need not). */
+export const needsCount = (rows: Row[], limit: number, cursor: string | undefined) =>
+  cursor !== undefined || rows.length > limit;
+
+/** `GET /v1/articles?limit=…`'s body, from `limit + 1` rows; `total` counted or, on a first page holding all, its rows. */
+export function listText(parts: FloorParts, rows: Row[], limit: number, tags: TagRow[], total: number): string {
+  const page = rows.slice(0, limit).map((r) => articleOf(parts, r));
+  const map = tagMap(tags);
+  const last = page[page.length - 1];
+  return JSON.stringify({
+    items: page.map((a) => parts.toArticleListItem(a, [], map, LINKS, false)),
+    nextCursor: rows.length > limit && last ? parts.encodeArticleCursor('createdAt', 'desc', last) : null,
+    total,
+  });
+}
+
+/** The headers of a public read's answer. */
+export function answerHeaders(parts: FloorParts, requestId: string, etag: string): Record<string, string> {
+  return {
+    ...parts.SECURITY_RECORD,
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    Vary: 'Origin',
+    'X-Request-Id': requestId,
+    'Content-Type': 'application/json',
+    ETag: etag,
+    'Cache-Control': PUBLIC_CACHE_CONTROL,
+  };
+}

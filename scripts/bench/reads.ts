@@ -1,0 +1,152 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { closeClient, get, type LoadTarget, throughputRounds } from './lib/load.ts';
+import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
+import { sampleReads } from './lib/sample-reads.ts';
+import { appRenderer, seedDatabase } from './lib/seed.ts';
+import { startUncachedServers } from './uncached.ts';
+
+/**
+ * The uncached Node reads alone (`node scripts/bench/reads.ts`), the step
+ * of `npm run bench` to run while working on the read path: the server
+ * without its read cache on SQLite (and on PostgreSQL unless --skip-pg),
+ * the floor server (floor-server.ts), in interleaved rounds — the single
+ * read, page 1 of the list, and conditional reads (304) — each as CPU per
+ * request and × its floor. `--before FILE` adds another server bundle
+ * (e.g. main's dist/node/server.mjs) on the same file to the same rounds,
+ * for before/after ratios from one run. `--profile DIR`: the server
+ * without read cache on SQLite writes a V8 CPU profile into DIR.
+ */
+
+const { values: opt } = parseArgs({
+  options: {
+    articles: { type: 'string', default: '20000' },
+    seconds: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '3' },
+    'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'skip-pg': { type: 'boolean', default: false },
+    before: { type: 'string' },
+    /** A directory: the server without read cache writes a V8 CPU profile there when it stops (node --cpu-prof). */
+    profile: { type: 'string' },
+  },
+});
+const log = (msg: string) => process.stdout.write(`bench: ${msg}\n`);
+installExitHandlers();
+const lateCleanups: (() => Promise<void>)[] = [];
+
+type Key =
+  | 'floor'
+  | 'floorList'
+  | 'single'
+  | 'list'
+  | 'notModified'
+  | 'singlePg'
+  | 'listPg'
+  | 'notModifiedPg'
+  | 'singleBefore'
+  | 'listBefore'
+  | 'notModifiedBefore';
+
+async function main() {
+  if (await buildNode()) log('built dist/node/server.mjs');
+  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-reads-')));
+  const dbFile = path.join(tmp, 'cms.db');
+  const serverEnv = {
+    DATABASE_URL: `sqlite:${dbFile}`,
+    STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
+    JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
+    PUBLIC_URL: 'http://127.0.0.1',
+  };
+  const serverOpts = (name: string, env: NodeJS.ProcessEnv = {}, script = NODE_BUNDLE) => ({
+    name,
+    script,
+    env: { ...serverEnv, ...env },
+    cwd: tmp,
+    logFile: path.join(tmp, 'server.log'),
+    readyPath: '/readyz',
+  });
+  await (await startServer(serverOpts('the Node server (migrating)'))).stop();
+  const seeded = seedDatabase(dbFile, { articles: Number(opt.articles), renderHtml: await appRenderer() });
+  log(`seeded ${seeded.articles.toLocaleString('en')} articles`);
+  const profiling = opt.profile
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opt.profile)}` }
+    : undefined;
+  const { uncached, floor, pgServer } = await startUncachedServers({
+    serverOpts: (name, env = {}) =>
+      serverOpts(name, profiling && env.PUBLIC_READ_CACHE === 'off' ? { ...env, ...profiling } : env),
+    dbFile,
+    pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
+    lateCleanups,
+    log,
+  });
+  const before = opt.before
+    ? await startServer(serverOpts('the server before', { PUBLIC_READ_CACHE: 'off' }, path.resolve(opt.before)))
+    : undefined;
+  const { sampleIds, notModified } = await sampleReads(uncached.url, seeded.onlineIdsNewestFirst, tmp, log);
+  const single = sampleIds.map((id) => `/v1/articles/${id}`);
+  const list = ['/v1/articles?limit=20'];
+  // The floor answers exactly the server's bytes, or it is no floor of the same work.
+  for (const p of [single[0]!, list[0]!]) {
+    const [mine, floors] = [(await get(uncached.url, p)).body, (await get(floor.url, p)).body];
+    if (mine !== floors) throw new Error(`floor server GET ${p}: not the server's JSON`);
+  }
+  const targets: LoadTarget<Key>[] = [
+    { key: 'floor', origin: floor.url, paths: single, pid: floor.pid },
+    { key: 'floorList', origin: floor.url, paths: list, pid: floor.pid },
+    { key: 'single', origin: uncached.url, paths: single, pid: uncached.pid },
+    { key: 'list', origin: uncached.url, paths: list, pid: uncached.pid },
+    { key: 'notModified', origin: uncached.url, paths: notModified, pid: uncached.pid },
+  ];
+  for (const [srv, suffix] of [
+    [pgServer, 'Pg'],
+    [before, 'Before'],
+  ] as const) {
+    if (!srv) continue;
+    targets.push(
+      { key: `single${suffix}`, origin: srv.url, paths: single, pid: srv.pid },
+      { key: `list${suffix}`, origin: srv.url, paths: list, pid: srv.pid },
+      { key: `notModified${suffix}`, origin: srv.url, paths: notModified, pid: srv.pid },
+    );
+  }
+  const runs = await throughputRounds(targets, {
+    connections: 10,
+    seconds: Number(opt.seconds),
+    warmupSeconds: 1.5,
+    rounds: Number(opt.rounds),
+  });
+  closeClient();
+  // A profile is written when the process exits.
+  if (opt.profile) await uncached.stop();
+  const cpu = (k: Key) => runs[k]?.cpuUsPerRequest ?? Number.NaN;
+  const floorOf = (k: Key) => (k.startsWith('list') ? 'floorList' : k.startsWith('floor') ? null : 'floor');
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log('target               req/s   CPU/request   × floor');
+  for (const t of targets) {
+    const f = floorOf(t.key);
+    console.log(
+      `${t.key.padEnd(18)} ${Math.round(runs[t.key]!.rps).toString().padStart(7)}   ${cpu(t.key).toFixed(0).padStart(8)} µs   ${f ? `×${(cpu(t.key) / cpu(f)).toFixed(2)}` : ''}`,
+    );
+  }
+}
+
+main().then(
+  async () => {
+    cleanupNow();
+    await Promise.allSettled(lateCleanups.map((fn) => fn()));
+    process.exit(0);
+  },
+  async (err) => {
+    console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
+    cleanupNow();
+    await Promise.allSettled(lateCleanups.map((fn) => fn()));
+    process.exit(1);
+  },
+);
