@@ -158,6 +158,8 @@ async function main(): Promise<void> {
   // The same articles by slug, in any site (the index probed once per site).
   const slugPaths = sampleSlugs.map((slug) => `/v1/articles/slug/${slug}`);
   const listPath = `/v1/articles?limit=${size}`;
+  // What a list of teasers shows (docs/api.md, fields=).
+  const LEAN_FIELDS = 'id,title,slug,excerpt,publishedAt,featureImage';
   log(
     `load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
   );
@@ -166,6 +168,8 @@ async function main(): Promise<void> {
       { key: 'baseline', origin: baseline.url, paths: ['/'], pid: baseline.pid },
       { key: 'single', origin: server.url, paths: singlePaths, pid: server.pid },
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
+      { key: 'listAuthors', origin: server.url, paths: [`${listPath}&include=authors`], pid: server.pid },
+      { key: 'listLean', origin: server.url, paths: [`${listPath}&fields=${LEAN_FIELDS}`], pid: server.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
       { key: 'slugUncached', origin: uncached.url, paths: slugPaths, pid: uncached.pid },

@@ -52,7 +52,9 @@ export type UncachedKey =
   | 'notModified'
   | 'listUncached'
   | 'floorList'
-  | 'notModifiedPg';
+  | 'notModifiedPg'
+  | 'listAuthors'
+  | 'listLean';
 
 /** The uncached reads' CPU against their floor's (floor-server.ts): the issue's goals. */
 export const FLOOR_LIMIT_SQLITE = 1.3;
@@ -176,6 +178,34 @@ export function goalRows({
       true,
       cpu('list'),
     ),
+    // The list with its bylines (include=authors; every list carries total) against the plain list, same rounds.
+    ...(runs.listAuthors
+      ? [
+          ratioRow(
+            `GET /v1/articles?limit=${pageSize}&include=authors (page 1) vs plain list`,
+            runs.listAuthors.rps,
+            runs.list.rps,
+            0.9,
+            'req/s',
+            true,
+            cpu('listAuthors', 'list'),
+          ),
+        ]
+      : []),
+    // The lean list (fields=, what a list shows) against the default one: what trimming the items buys.
+    ...(runs.listLean
+      ? [
+          ratioRow(
+            `GET /v1/articles?limit=${pageSize}&fields=… (page 1) vs default list`,
+            runs.listLean.rps,
+            runs.list.rps,
+            null,
+            'req/s',
+            true,
+            cpu('listLean', 'list'),
+          ),
+        ]
+      : []),
     ...uncached('singleUncached', 'SQLite'),
     ...bySlug('slugUncached', 'singleUncached', 'SQLite'),
     // The same read with nothing but its own work (floor-server.ts): how near the goal any server can come.

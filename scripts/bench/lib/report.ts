@@ -97,6 +97,8 @@ export function formatReport(r: BenchResults): string {
       'listUncached',
       'floorList',
       'notModifiedPg',
+      'listAuthors',
+      'listLean',
     ] as const
   )
     .filter((k) => r.runs[k])
