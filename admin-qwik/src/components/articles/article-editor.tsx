@@ -2,7 +2,7 @@ import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { deleteDraft } from '../../lib/draft-store';
-import { focusWhenShown } from '../../lib/focus-when-shown';
+import { focusWhenShown, trapFocus } from '../../lib/focus-when-shown';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting } from '../../lib/shrink-setting';
@@ -23,6 +23,7 @@ import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
 import { TagPicker } from './tag-picker';
 import { useArticleEditor } from './use-article-editor';
+import { WordCount } from './word-count';
 
 /**
  * The article editor for `/articles/new` and `/articles/edit?id=…`. Writing
@@ -37,6 +38,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
   const close = useSignal<HTMLButtonElement>();
+  const side = useSignal<HTMLElement>();
+  /** The drawer is open on a narrow screen: a modal dialog, the focus kept inside. */
+  const modal = useSignal(false);
   const titleError = useSignal<string | null>(null);
 
   // The title's problem by the API's rule, once the field was left or a save was tried: lib/title.ts brings
@@ -56,9 +60,19 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   // waits for the drawer to be shown: this task can run before Qwik sets its `data-open` (lib/focus-when-shown.ts).
   useVisibleTask$(({ track, cleanup }) => {
     const open = track(() => drawer.value);
-    if (!toggle.value || getComputedStyle(toggle.value).display === 'none') return;
-    if (open) cleanup(focusWhenShown(() => close.value));
-    else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
+    if (!toggle.value || getComputedStyle(toggle.value).display === 'none') {
+      modal.value = false;
+      return;
+    }
+    modal.value = open;
+    if (open) {
+      const stopFocus = focusWhenShown(() => close.value);
+      const stopTrap = trapFocus(() => side.value);
+      cleanup(() => {
+        stopFocus();
+        stopTrap();
+      });
+    } else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
       toggle.value.focus();
   });
 
@@ -199,7 +213,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             Preview
           </button>
           <div class={['editor-panes', preview.value && 'editor-panes-split']}>
-            <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+            <div>
+              <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+              <WordCount body={ed.body} />
+            </div>
             {/* Rendered only while shown: writing comes first, and a hidden preview is not re-rendered on every keystroke. */}
             {preview.value && (
               <section id="article-preview" class="field" aria-labelledby="preview-heading">
@@ -252,12 +269,16 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             )}
           </div>
         </form>
-        <Status message={ed.status.value} testId="editor-status" />
+        <Status message={ed.status.value} testId="editor-status" id="editor-status" />
       </div>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-modal is set only together with role=dialog (an open drawer on a narrow screen) */}
       <aside
+        ref={side}
         id="editor-side"
         class="editor-side"
         aria-label="Article settings"
+        role={modal.value ? 'dialog' : undefined}
+        aria-modal={modal.value ? 'true' : undefined}
         data-open={drawer.value || undefined}
         onKeyDown$={(e) => {
           if (e.key === 'Escape' && drawer.value) drawer.value = false;

@@ -44,7 +44,7 @@ const ACTIONS: Action[] = [
   { label: 'Bold', keys: 'Control+B', run: (e) => e.wrap('**', '**') },
   { label: 'Italic', keys: 'Control+I', run: (e) => e.wrap('_', '_') },
   { label: 'Heading', run: (e) => e.prefixLines('## ') },
-  { label: 'Link', keys: 'Control+K', run: (e) => e.wrap('[', '](https://)') },
+  { label: 'Link', keys: 'Control+K', run: (e) => e.link() },
   { label: 'Quote', run: (e) => e.prefixLines('> ') },
   { label: 'Bulleted list', run: (e) => e.prefixLines('- ') },
   { label: 'Numbered list', run: (e) => e.prefixLines((i) => `${i + 1}. `) },
@@ -130,7 +130,7 @@ export const BodyEditor = component$(
         </label>
         <p id="article-body-hint" class="hint">
           {props.format.value === 'markdown'
-            ? 'Markdown. Ctrl/Cmd+B bold, +I italic, +K link, +S save, +Z undo.'
+            ? 'Markdown. Ctrl/Cmd+B bold, +I italic, +K link, +S save, +Z undo, +Shift+Z redo. Tab indents: press Esc, then Tab, to leave the text.'
             : props.format.value === 'html'
               ? 'HTML (sanitised when shown).'
               : 'Plain text: paragraphs and line breaks are kept.'}

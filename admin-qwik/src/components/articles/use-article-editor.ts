@@ -245,6 +245,8 @@ export function useArticleEditor(isNew: boolean) {
     if (res.article) s.article.value = res.article;
     s.etag.value = res.etag;
     s.status.value = online ? 'Saved and published: the article is online.' : 'Unpublished: the article is offline.';
+    // The button that was pressed goes away with the new status: the focus goes to the outcome, not the page.
+    document.getElementById('editor-status')?.focus();
   });
 
   // Writes from the side panel (schedule) hand back the article: its version names the current one, so the
