@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL, signIn } from './admin-helpers.js';
+import { bodyText, expectNoProblems, fillBody, POLL, requestsWhileTimePasses, signIn } from './admin-helpers.js';
 
 const EMAIL = 'drafts-owner@example.com';
 
@@ -122,10 +122,70 @@ describe('admin editor keeps what was typed', () => {
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, publish' }).click();
     await page.getByTestId('editor-status').getByText('Saved and published').waitFor(POLL);
+    // The pressed button is gone: the focus is on the outcome, not dropped to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('editor-status');
     const online = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
     expect(online.article).toMatchObject({ status: 'online', body: 'The body that goes online.' });
     await page.reload();
     await expect.poll(() => bodyText(page), POLL).toBe('The body that goes online.');
+    expectNoProblems(problems);
+  });
+
+  it('keeps the last keystrokes of a tab closed at once, and offers them back', async () => {
+    const base = cms.server.url;
+    const id = await created('Closed at once');
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    await editor.press('Control+End');
+    await editor.pressSequentially(' The last sentence.');
+    // Closed straight after the last key: no autosave, no quarter-second pause, no question.
+    await page.close({ runBeforeUnload: false });
+    expect((await article(id)).body).toBe('Old body.');
+
+    const next = await page.context().newPage();
+    await signIn(next, base, EMAIL);
+    await cms.openEditor(next, id);
+    const offer = next.getByTestId('draft-offer');
+    await offer.getByRole('button', { name: 'Restore them' }).click();
+    await expect.poll(() => bodyText(next), POLL).toBe('Old body. The last sentence.');
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Old body. The last sentence.');
+    expectNoProblems(problems);
+  });
+
+  it('autosaves during continuous typing, at most ten seconds apart', async () => {
+    const id = await created('Typed without a pause');
+    const { page, problems } = await cms.signedInPage();
+    await page.clock.install();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    await editor.press('Control+End');
+    // A key every second for 12 s: never the 1.5 s pause the autosave otherwise waits for.
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.type('a');
+      sent.push(...(await requestsWhileTimePasses(page, 1_000)));
+    }
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect((await article(id)).body).toMatch(/^Old body\.a{9,}$/);
+    expectNoProblems(problems);
+  });
+
+  it('sends what was typed offline once the connection is back, without a keystroke', async () => {
+    const id = await created('Offline for a while');
+    const { context, page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    await context.setOffline(true);
+    await fillBody(page, 'Typed while offline.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('failed');
+    await context.setOffline(false);
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Typed while offline.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+    // The browser's own line for the request that found no network is expected; nothing else.
+    problems.consoleErrors = problems.consoleErrors.filter((line) => !line.includes('ERR_INTERNET_DISCONNECTED'));
     expectNoProblems(problems);
   });
 });

@@ -326,7 +326,16 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           />
         )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
-        {a && id && <ContentFields article={ed.article} etag={ed.etag} images={ed.images.value} />}
+        {a && id && (
+          <ContentFields
+            article={ed.article}
+            slug={ed.slug}
+            excerpt={ed.excerpt}
+            featureImageId={ed.featureImageId}
+            error={ed.slugError}
+            images={ed.images.value}
+          />
+        )}
       </aside>
       <ReauthDialog />
     </div>

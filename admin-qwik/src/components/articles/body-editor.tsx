@@ -14,6 +14,9 @@ import type { MarkdownEditor } from '../../lib/markdown-editor';
 /** The editor in use (module state: one body editor per page), for inserting images at the caret. */
 export const bodyEditor = { current: null as MarkdownEditor | null };
 
+/** Called synchronously after each change to the text (the editor keeps every keystroke in this browser at once). */
+export const bodyChanged = { listener: null as (() => void) | null };
+
 /** Inserts `text` at the body's caret; false while the editing component is not loaded yet. */
 export function insertIntoBody(text: string, block = true): boolean {
   if (!bodyEditor.current) return false;
@@ -99,6 +102,7 @@ export const BodyEditor = component$(
         describedBy: 'article-body-hint',
         onChange: (text) => {
           props.body.value = text;
+          bodyChanged.listener?.();
         },
         onImages: (files, at) => void props.onImages$(files, at),
       });
