@@ -122,6 +122,8 @@ describe('export and import across targets (SQLite → PostgreSQL → D1)', () =
     const imagePath = new URL(((await up.json()) as { image: { url: string } }).image.url, sqlite.url).pathname;
     await api(sqlite, t1, 'PUT', `/v1/articles/${article.id}/seo`, { metaTitle: 'Far away' });
     await api(sqlite, t1, 'POST', `/v1/articles/${article.id}/publish`);
+    // The publication kept a revision; a draft of the next change waits.
+    await api(sqlite, t1, 'PUT', `/v1/articles/${article.id}/draft`, { title: 'Travelling on' });
     const fromSqlite = path.join(dir, 'sqlite.ndjson.gz');
     const exported = cms(dir, {}, 'export', '--url', sqlite.url, '--token', t1, '--out', fromSqlite);
     expect(exported.status, exported.err).toBe(0);
@@ -134,7 +136,10 @@ describe('export and import across targets (SQLite → PostgreSQL → D1)', () =
     const t2 = await login(postgres, 'second@example.com', /: (\S+)$/m.exec(pgOwner.out)![1]!);
     const imported = cms(dir, {}, 'import', '--url', postgres.url, '--token', t2, '--file', fromSqlite);
     expect(imported.status, imported.err).toBe(0);
-    expect(JSON.parse(imported.out).imported).toMatchObject({ images: 1, rows: { articles: 1 } });
+    expect(JSON.parse(imported.out).imported).toMatchObject({
+      images: 1,
+      rows: { articles: 1, articleDrafts: 1, articleRevisions: 1 },
+    });
     const fromPostgres = path.join(dir, 'postgres.ndjson.gz');
     expect(cms(dir, {}, 'export', '--url', postgres.url, '--token', t2, '--out', fromPostgres).status).toBe(0);
 

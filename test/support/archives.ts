@@ -55,6 +55,8 @@ export const ARCHIVE_TABLES = [
   'articleTags',
   'images',
   'articleImages',
+  'articleDrafts',
+  'articleRevisions',
 ];
 
 export const archivedUser = (over: Row = {}): Row => ({
@@ -87,6 +89,44 @@ export const archivedArticle = (over: Row = {}): Row => ({
   excerpt: null,
   html: null,
   featureImageId: null,
+  ...over,
+});
+
+/** A draft's or a revision's fields as stored (JSON), with `over` in them. */
+export const archivedFields = (over: Row = {}): string =>
+  JSON.stringify({
+    title: 'Crafted',
+    body: 'hello',
+    format: 'markdown',
+    siteId: null,
+    authorIds: [],
+    tagIds: [],
+    seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, ogImage: null, noindex: false },
+    slug: 'crafted',
+    excerpt: null,
+    featureImageId: null,
+    ...over,
+  });
+
+export const archivedDraft = (article: Row, over: Row = {}): Row => ({
+  articleId: article.id,
+  fields: archivedFields(),
+  version: 1,
+  baseVersion: 1,
+  updatedAt: NOW,
+  ...over,
+});
+
+export const archivedRevision = (article: Row, over: Row = {}): Row => ({
+  id: newId(),
+  articleId: article.id,
+  createdAt: NOW,
+  actorType: 'system',
+  actorId: null,
+  version: 1,
+  title: 'Crafted',
+  fields: archivedFields(),
+  bytes: new TextEncoder().encode(archivedFields()).byteLength,
   ...over,
 });
 

@@ -34,6 +34,8 @@ describe('parseSettings', () => {
       maxRenderBytes: 524_288,
       maxMarkdownBytes: 131_072,
       renderTimeLimitMs: 10_000,
+      revisionsMaxCount: 50,
+      revisionsMaxBytes: 10_485_760,
       maxImagePixels: 50_000_000,
       imageVariantWidths: [160, 320, 640, 960, 1280, 1920],
       decodeTimeLimitMs: 5000,

@@ -723,6 +723,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/articles/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The article’s pending draft: its fields as they would be once published (404 when there is none)
+         * @description Needs a session: a verified account.
+         */
+        get: operations["getV1ArticlesByIdDraft"];
+        /**
+         * Write the article’s draft; the live article does not change (fields left out keep the draft’s value, the live one’s while there is no draft)
+         * @description Needs a session: any account.
+         */
+        put: operations["putV1ArticlesByIdDraft"];
+        post?: never;
+        /**
+         * Discard the article’s draft
+         * @description Needs a session: any account.
+         */
+        delete: operations["deleteV1ArticlesByIdDraft"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/articles/{id}/draft/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the draft live: one write of the article (`article.updated`, its activity entry, a revision while online) that drops the draft
+         * @description Needs a session: any account.
+         */
+        post: operations["postV1ArticlesByIdDraftPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/articles/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the article was at each publication and update while online, newest first (no bodies)
+         * @description Needs a session: a verified account.
+         */
+        get: operations["getV1ArticlesByIdRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/articles/{id}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One revision, with its body
+         * @description Needs a session: a verified account.
+         */
+        get: operations["getV1ArticlesByIdRevisionsByRevisionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/articles/{id}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the draft from a revision (the live article does not change; publish the draft to make it live)
+         * @description Needs a session: any account.
+         */
+        post: operations["postV1ArticlesByIdRevisionsByRevisionIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{id}/sitemap.xml": {
         parameters: {
             query?: never;
@@ -1187,7 +1295,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The article behind a preview link, as a read answers it (never cached, never indexed)
+         * The article behind a preview link, as a read answers it; a browser (`Accept` preferring `text/html`) gets a page showing its pending draft, if any (never cached, never indexed)
          * @description Public.
          */
         get: operations["getV1PreviewByToken"];
@@ -1433,12 +1541,16 @@ export interface components {
             sizeBytes: number;
             maxBytes: number;
         };
-        Seo: {
-            metaTitle: string | null;
-            metaDescription: string | null;
-            canonicalUrl: string | null;
-            ogImage: string | null;
-            noindex: boolean;
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
         };
         Image: {
             /** Format: uuid */
@@ -1480,17 +1592,6 @@ export interface components {
             height: number;
             srcset: string;
         };
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
-                message: string;
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
-        };
         Tag: {
             /** Format: uuid */
             id: string;
@@ -1504,6 +1605,13 @@ export interface components {
             id: string;
             name: string;
             slug: string;
+        };
+        Seo: {
+            metaTitle: string | null;
+            metaDescription: string | null;
+            canonicalUrl: string | null;
+            ogImage: string | null;
+            noindex: boolean;
         };
         Article: {
             /** Format: uuid */
@@ -1531,6 +1639,7 @@ export interface components {
             html: string;
             featureImageId: string | null;
             featureImage: components["schemas"]["Picture"] | null;
+            readingTimeMinutes: number;
         };
         ArticleConflict: {
             error: {
@@ -1571,6 +1680,75 @@ export interface components {
             html?: string;
             featureImageId: string | null;
             featureImage: components["schemas"]["Picture"] | null;
+            readingTimeMinutes: number;
+        };
+        ArticleDraft: {
+            /** Format: uuid */
+            articleId: string;
+            title: string;
+            body: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            siteId: string | null;
+            authorIds: string[];
+            tagIds: string[];
+            seo: components["schemas"]["Seo"];
+            slug: string;
+            excerpt: string | null;
+            featureImageId: string | null;
+            version: number;
+            baseVersion: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ArticleDraftConflict: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+            version: number;
+            draft?: components["schemas"]["ArticleDraft"];
+        };
+        ArticleRevisionListItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            version: number;
+            title: string;
+            /** @enum {string} */
+            actorType: "user" | "apiKey" | "system";
+            actorId: string | null;
+            bytes: number;
+        };
+        ArticleRevision: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            version: number;
+            title: string;
+            /** @enum {string} */
+            actorType: "user" | "apiKey" | "system";
+            actorId: string | null;
+            bytes: number;
+            /** Format: uuid */
+            articleId: string;
+            body: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            siteId: string | null;
+            authorIds: string[];
+            tagIds: string[];
+            seo: components["schemas"]["Seo"];
+            slug: string;
+            excerpt: string | null;
+            featureImageId: string | null;
         };
         Author: {
             /** Format: uuid */
@@ -1599,6 +1777,7 @@ export interface components {
             baseUrl: string;
             description: string | null;
             urlPattern: string | null;
+            previewUrl: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4969,6 +5148,612 @@ export interface operations {
             };
         };
     };
+    getV1ArticlesByIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: components["schemas"]["ArticleDraft"];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1ArticlesByIdDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    body?: string;
+                    /** @enum {string} */
+                    format?: "markdown" | "html" | "plaintext";
+                    siteId?: string | null;
+                    authorIds?: string[];
+                    tagIds?: string[];
+                    slug?: string;
+                    excerpt?: string | null;
+                    featureImageId?: string | null;
+                    seo?: {
+                        metaTitle?: string | null;
+                        metaDescription?: string | null;
+                        canonicalUrl?: string | null;
+                        ogImage?: string | null;
+                        noindex?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: components["schemas"]["ArticleDraft"];
+                    };
+                };
+            };
+            /** @description Done, but the caller may not read offline articles (a content:write key without content:read), so nothing of it is shown */
+            204: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the draft: nothing was written. `ETag` and `version` give the current one (`"d0"`, 0: there is no draft), and `draft` the draft as it stands */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1ArticlesByIdDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the draft: nothing was written. `ETag` and `version` give the current one (`"d0"`, 0: there is no draft), and `draft` the draft as it stands */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ArticlesByIdDraftPublish: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        article: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description Done, but the caller may not read offline articles (a content:write key without content:read), so nothing of it is shown */
+            204: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the draft: nothing was written. `ETag` and `version` give the current one (`"d0"`, 0: there is no draft), and `draft` the draft as it stands */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ArticlesByIdRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ArticleRevisionListItem"][];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ArticlesByIdRevisionsByRevisionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revision: components["schemas"]["ArticleRevision"];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ArticlesByIdRevisionsByRevisionIdRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: components["schemas"]["ArticleDraft"];
+                    };
+                };
+            };
+            /** @description Done, but the caller may not read offline articles (a content:write key without content:read), so nothing of it is shown */
+            204: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the draft: nothing was written. `ETag` and `version` give the current one (`"d0"`, 0: there is no draft), and `draft` the draft as it stands */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1SitesByIdSitemapXml: {
         parameters: {
             query?: never;
@@ -5240,6 +6025,8 @@ export interface operations {
                     description?: string | null;
                     /** @default null */
                     urlPattern?: string | null;
+                    /** @default null */
+                    previewUrl?: string | null;
                 };
             };
         };
@@ -5459,6 +6246,7 @@ export interface operations {
                     baseUrl?: string;
                     description?: string | null;
                     urlPattern?: string | null;
+                    previewUrl?: string | null;
                 };
             };
         };
@@ -7416,7 +8204,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The live article as JSON; to an `Accept` preferring `text/html`, a `text/html` page of the article (its pending draft when there is one) */
             200: {
                 headers: {
                     [name: string]: unknown;

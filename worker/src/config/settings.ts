@@ -138,6 +138,10 @@ const RawSettingsSchema = z.object({
    * of heap per byte of hostile Markdown while it renders (a Worker has 128 MB).
    */
   MAX_MARKDOWN_BYTES: wholeNumber('MAX_MARKDOWN_BYTES', 1024, 64 * 1024 ** 2).default(131_072),
+  /** Revisions kept per article: the newest this many (the newest one always stays). */
+  REVISIONS_MAX_COUNT: wholeNumber('REVISIONS_MAX_COUNT', 1, 1000).default(50),
+  /** …and the newest while their fields add up to at most this many bytes (the newest one always stays). */
+  REVISIONS_MAX_BYTES: wholeNumber('REVISIONS_MAX_BYTES', 1024, 1024 ** 3).default(10 * 1024 ** 2),
   /** Node only: how long rendering one body may take in its worker thread before it is stopped and refused. */
   RENDER_TIME_LIMIT_MS: wholeNumber('RENDER_TIME_LIMIT_MS', 100, 600_000).default(10_000),
   /** The pixel cap that refuses decompression bombs from the header. */
@@ -234,6 +238,8 @@ export interface Settings {
   maxRenderBytes: number;
   maxMarkdownBytes: number;
   renderTimeLimitMs: number;
+  revisionsMaxCount: number;
+  revisionsMaxBytes: number;
   maxImagePixels: number;
   imageVariantWidths: number[];
   decodeTimeLimitMs: number;
@@ -339,6 +345,8 @@ export function parseSettings(raw: object, target: Target): Settings {
     maxRenderBytes: s.MAX_RENDER_BYTES,
     maxMarkdownBytes: Math.min(s.MAX_MARKDOWN_BYTES, s.MAX_RENDER_BYTES),
     renderTimeLimitMs: s.RENDER_TIME_LIMIT_MS,
+    revisionsMaxCount: s.REVISIONS_MAX_COUNT,
+    revisionsMaxBytes: s.REVISIONS_MAX_BYTES,
     maxImagePixels: s.MAX_IMAGE_PIXELS,
     imageVariantWidths: s.IMAGE_VARIANT_WIDTHS,
     decodeTimeLimitMs: s.DECODE_TIME_LIMIT_MS,

@@ -24,6 +24,8 @@ export type ArticleChange =
 export interface ArticleEffectPorts {
   activity(event: ActivityEvent): Promise<Consequences>;
   webhook(type: WebhookEventType, data: unknown, options: { defer?: Defer; dedupeKey?: string }): Promise<Consequences>;
+  /** The revision kept of an online article a write leaves (article-revisions.ts); writes of other things have none. */
+  revision?(article: ArticleDto, by: WriteOrigin): Consequences;
 }
 
 const ACTIONS = {
@@ -56,7 +58,12 @@ export async function consequencesOf(
       ...(options.dedupeKey !== undefined && { dedupeKey: options.dedupeKey }),
     }),
   ]);
-  return joinConsequences(entry, event);
+  // Every publication, and every update of what is online, keeps a revision.
+  const kept =
+    ports.revision && (change.kind === 'published' || (change.kind === 'updated' && change.article.status === 'online'))
+      ? [ports.revision(change.article, by)]
+      : [];
+  return joinConsequences(entry, event, ...kept);
 }
 
 /** Runs what follows a committed write, after the answer where the runtime allows. */

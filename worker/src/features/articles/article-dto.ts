@@ -1,4 +1,5 @@
 import { plainExcerpt } from '../../core/content/excerpt.js';
+import { readingTimeMinutes } from '../../core/content/reading-time.js';
 import { IMAGE_URL_PREFIX, type LinkBase, toImageDto, toPicture } from '../media/image-dto.js';
 import type { Image } from '../media/images.port.js';
 import type { TagRef } from '../tags/tags.schema.js';
@@ -64,6 +65,7 @@ export function toArticleListItem(
     // An image no longer linked to the article (deleted, or unlinked by the purge) is no feature image.
     featureImageId: feature ? feature.id : null,
     featureImage: feature ? toPicture(feature, base) : null,
+    readingTimeMinutes: readingTimeMinutes(a.body),
   };
 }
 

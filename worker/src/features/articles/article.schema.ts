@@ -140,6 +140,8 @@ export const ArticleSchema = z
     html: z.string(),
     featureImageId: z.uuid().nullable(),
     featureImage: PictureSchema.nullable(),
+    /** The body's words / 230, rounded, at least 1 when it has any word (core/content/reading-time.ts). */
+    readingTimeMinutes: z.number().int().min(0),
   })
   .meta({ id: 'Article' });
 export type ArticleDto = z.output<typeof ArticleSchema>;

@@ -1,4 +1,9 @@
 import { defineFeature } from '../../app/feature.js';
+import { createArticleDraftsRepository } from './article-drafts.repository.js';
+import { articleDraftsRoutes } from './article-drafts.routes.js';
+import { createDrafts, type Drafts } from './article-drafts.service.js';
+import { createRevisions, type Revisions } from './article-revisions.js';
+import { createArticleRevisionsRepository } from './article-revisions.repository.js';
 import { createArticlesRepository } from './articles.repository.js';
 import { articlesRoutes } from './articles.routes.js';
 import { type ArticlesService, createArticlesService } from './articles.service.js';
@@ -6,14 +11,31 @@ import { type ArticlesService, createArticlesService } from './articles.service.
 declare module '../../http/env.js' {
   interface Services {
     articles: ArticlesService;
+    /** Pending drafts of articles, apart from the live text. */
+    articleDrafts: Drafts;
+    /** What online articles were at each publication and update. */
+    articleRevisions: Revisions;
   }
 }
 
-/** Articles, their SEO record, and the images they show. */
+/** Articles, their SEO record, the images they show, their drafts and revisions. */
 export const articlesFeature = defineFeature({
-  repositories: (kit) => ({ articles: createArticlesRepository(kit) }),
-  services: (deps) => ({
-    articles: createArticlesService({
+  repositories: (kit) => ({
+    articles: createArticlesRepository(kit),
+    articleDrafts: createArticleDraftsRepository(kit),
+    articleRevisions: createArticleRevisionsRepository(kit),
+  }),
+  tables: {
+    articleDrafts: { export: true },
+    articleRevisions: { export: true },
+  },
+  services: (deps) => {
+    const articleRevisions = createRevisions({
+      ...deps,
+      maxCount: deps.settings.revisionsMaxCount,
+      maxBytes: deps.settings.revisionsMaxBytes,
+    });
+    const articles = createArticlesService({
       ...deps,
       maxRenderBytes: deps.settings.maxRenderBytes,
       maxMarkdownBytes: deps.settings.maxMarkdownBytes,
@@ -22,8 +44,20 @@ export const articlesFeature = defineFeature({
       effects: {
         activity: (event) => deps.services.activity.inWrite(event),
         webhook: (type, data, options) => deps.services.webhooks.inWrite(type, data, options),
+        revision: articleRevisions.inWrite,
       },
-    }),
-  }),
-  routes: articlesRoutes,
+    });
+    return {
+      articles,
+      articleRevisions,
+      articleDrafts: createDrafts({
+        ...deps,
+        maxRenderBytes: deps.settings.maxRenderBytes,
+        maxMarkdownBytes: deps.settings.maxMarkdownBytes,
+        articles,
+        revisions: articleRevisions,
+      }),
+    };
+  },
+  routes: [...articlesRoutes, ...articleDraftsRoutes],
 });

@@ -297,12 +297,14 @@ export function createArticlesService(deps: ArticlesDeps) {
      * `changed` is false for a patch that names no field: nothing is written,
      * `updatedAt` and the version stay (an If-Match is still checked).
      */
+    /** `extra`: rows of the same unit (a draft made live drops it) and the fields its activity entry names. */
     async update(
       id: string,
-      input: UpdateArticleInput,
+      input: UpdateArticleInput & { seo?: SeoDto },
       links: LinkBase,
       by: WriteOrigin,
       pre?: Precondition,
+      extra?: { also: Rows[]; fields: string[] },
     ): Promise<{ article: ArticleDto; changed: boolean }> {
       const patch: ArticlePatch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (Object.keys(patch).length === 0) {
@@ -321,9 +323,10 @@ export function createArticlesService(deps: ArticlesDeps) {
             kind: 'updated',
             action: 'article.update',
             article: dto,
-            details: { title: dto.title, fields: Object.keys(input) },
+            details: { title: dto.title, fields: extra?.fields ?? Object.keys(input) },
           }),
-          write: (ifVersion, also) => repos.articles.update(id, write, now, ifVersion, also),
+          write: (ifVersion, also) =>
+            repos.articles.update(id, write, now, ifVersion, extra ? [...also, ...extra.also] : also),
         };
       });
       return { article, changed: true };

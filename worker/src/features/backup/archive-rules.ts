@@ -4,6 +4,7 @@ import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../contract/file-name
 import { ArticleSlugSchema, NameSlugSchema } from '../../contract/slug.js';
 import { EmailSchema, ROLES } from '../accounts/user.schema.js';
 import { ARTICLE_FORMATS, ARTICLE_STATUSES, TitleSchema } from '../articles/article.schema.js';
+import { ArticleFieldsSchema, REVISION_ACTOR_TYPES } from '../articles/article-draft.schema.js';
 import { SeoInputSchema, SeoSchema } from '../articles/seo.schema.js';
 import {
   IMAGE_CONTENT_TYPES,
@@ -12,7 +13,7 @@ import {
   MAX_ALT_LENGTH,
   MAX_CAPTION_LENGTH,
 } from '../media/media.schema.js';
-import { UrlPatternSchema } from '../sites/site.schema.js';
+import { PreviewUrlSchema, UrlPatternSchema } from '../sites/site.schema.js';
 
 /**
  * What an archive row may hold beyond its column's kind, table by table: the
@@ -60,6 +61,15 @@ const seoText = z.string().refine((t) => {
   }
 }, 'the JSON of an SEO record');
 
+/** A draft's or a revision's fields as stored: JSON passing the rules the API applies to each. */
+const articleFieldsText = z.string().refine((t) => {
+  try {
+    return ArticleFieldsSchema.safeParse(JSON.parse(t)).success;
+  } catch {
+    return false;
+  }
+}, "the JSON of an article's fields");
+
 const extensionOf = (type: ImageContentType) => IMAGE_EXTENSIONS[type];
 
 export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableRules>> {
@@ -85,6 +95,7 @@ export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableR
         baseUrl: httpUrl,
         description: longTextSchema('description'),
         urlPattern: UrlPatternSchema,
+        previewUrl: PreviewUrlSchema,
       },
       unique: [['id']],
     },
@@ -155,6 +166,33 @@ export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableR
     articleImages: {
       refs: { articleId: 'articles', imageId: 'images' },
       unique: [['articleId', 'imageId']],
+    },
+    articleDrafts: {
+      columns: { articleId: IdSchema, fields: articleFieldsText, version: positive, baseVersion: positive },
+      refs: { articleId: 'articles' },
+      unique: [['articleId']],
+    },
+    articleRevisions: {
+      columns: {
+        id: IdSchema,
+        articleId: IdSchema,
+        actorType: z.enum(REVISION_ACTOR_TYPES, `one of ${REVISION_ACTOR_TYPES.join(', ')}`),
+        actorId: IdSchema,
+        version: positive,
+        title: TitleSchema,
+        fields: articleFieldsText,
+        bytes: z.int().min(0),
+      },
+      refs: { articleId: 'articles' },
+      unique: [['id']],
+      // The title is the one the fields hold, and bytes what they weigh: what the list shows and the bound counts.
+      row: (r) => {
+        const fields = JSON.parse(r.fields as string) as { title: string };
+        if (fields.title !== r.title) return "title must be the title in the revision's fields";
+        if (new TextEncoder().encode(r.fields as string).byteLength !== r.bytes)
+          return "bytes must be the UTF-8 size of the revision's fields";
+        return null;
+      },
     },
     purgeSettings: {
       columns: {

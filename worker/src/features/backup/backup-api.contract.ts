@@ -81,6 +81,13 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect((await source.request(`/v1/articles/${articleId}/publish`, { method: 'POST', token: owner })).status).toBe(
         200,
       );
+      // The publication kept a revision; a draft waits.
+      const draft = await source.request(`/v1/articles/${articleId}/draft`, {
+        method: 'PUT',
+        token: owner,
+        json: { title: 'Moved again', seo: { metaTitle: 'Later' } },
+      });
+      expect(draft.status).toBe(200);
       await createArticle(source, owner, { title: 'Draft two' });
       archive = await exportFrom(source, owner);
     };
@@ -113,7 +120,12 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       const seo = async (a: ApiHarness, t: string) =>
         await (await a.request(`/v1/articles/${articleId}/seo`, { token: t })).json();
       const original = async (a: ApiHarness) => new Uint8Array(await (await a.request(imageUrl)).arrayBuffer());
+      const history = async (a: ApiHarness, t: string) => ({
+        draft: (await (await a.request(`/v1/articles/${articleId}/draft`, { token: t })).json()).draft,
+        revisions: (await (await a.request(`/v1/articles/${articleId}/revisions`, { token: t })).json()).items,
+      });
       const before = {
+        history: await history(source, owner),
         article: await read(source, owner),
         seo: await seo(source, owner),
         image: await original(source),
@@ -126,9 +138,12 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect(imported).toMatchObject({
         images: 2,
         accountsWithoutPassword: 1,
-        rows: { articles: 2, sites: 1, authors: 1, tags: 1, articleTags: 1 },
+        rows: { articles: 2, sites: 1, authors: 1, tags: 1, articleTags: 1, articleDrafts: 1, articleRevisions: 1 },
       });
       expect(await read(api, token)).toEqual(before.article);
+      expect(before.history.draft).toMatchObject({ title: 'Moved again' });
+      expect(before.history.revisions).toHaveLength(1);
+      expect(await history(api, token)).toEqual(before.history);
       expect(await seo(api, token)).toEqual(before.seo);
       expect(await original(api)).toEqual(before.image);
       // The importer stays the owner; the archived admin comes without a password.

@@ -3,6 +3,9 @@ import { errorOf, registerOwner } from '../../../../test/support/api-flows.js';
 import type { ApiHarness, ApiTarget, SetupApi } from '../../../../test/support/api-harness.js';
 import {
   archivedArticle,
+  archivedDraft,
+  archivedFields,
+  archivedRevision,
   archivedUser,
   type Crafted,
   craftArchive,
@@ -248,6 +251,32 @@ export function runHostileArchiveApiContract(name: string, setup: SetupApi, t: A
           }),
           /line 2: articles\.seo/,
         ],
+      ]);
+      // Drafts and revisions: their fields pass the API's own rules, and a revision says what it holds.
+      const draft = (over: Record<string, unknown>) => ({
+        article,
+        extra: { articleDrafts: [archivedDraft(article, over)] },
+      });
+      const revision = (over: Record<string, unknown>) => ({
+        article,
+        extra: { articleRevisions: [archivedRevision(article, over)] },
+      });
+      await expectRefused(api, token, [
+        [
+          'a draft of a missing article',
+          draft({ articleId: newId() }),
+          /line 3: articleDrafts\.articleId names articles/,
+        ],
+        ['a draft that is not JSON', draft({ fields: '{' }), /line 3: articleDrafts\.fields/],
+        ['a draft with a bad title', draft({ fields: archivedFields({ title: '' }) }), /line 3: articleDrafts\.fields/],
+        [
+          'a draft with more fields',
+          draft({ fields: archivedFields({ status: 'online' }) }),
+          /line 3: articleDrafts\.fields/,
+        ],
+        ['a revision by someone odd', revision({ actorType: 'root' }), /line 3: articleRevisions\.actorType/],
+        ['a revision of another title', revision({ title: 'Other' }), /line 3: articleRevisions: title/],
+        ['a revision that lies about its size', revision({ bytes: 1 }), /line 3: articleRevisions: bytes/],
       ]);
       // The archive is checked before the rows are read at all: a second header is refused too.
       const lines = await craftLines({});

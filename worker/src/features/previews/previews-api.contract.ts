@@ -52,6 +52,62 @@ export function runPreviewsApiContract(name: string, setup: SetupApi) {
       expect((await (await api.request(pathOf(preview.url))).json()).article.title).toBe('Draft 2');
     });
 
+    it('opens as a page in a browser, showing the pending draft, escaped, under the CSP; JSON otherwise', async () => {
+      const article = await createArticle(api, owner, {
+        title: '<script>alert(1)</script> & "Q"',
+        body: '## Heading\n\n<img src=x onerror=alert(1)>',
+      });
+      const { url } = await link(article.id);
+      const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const page = async () => {
+        const res = await api.request(pathOf(url), { headers: { accept: browser } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8/i);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('vary')).toMatch(/accept/i);
+        expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+        return res.text();
+      };
+      const live = await page();
+      expect(live).toContain('<meta name="robots" content="noindex">');
+      expect(live).toContain('<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Q&quot;</title>');
+      expect(live).toContain('Heading</h2>');
+      // Raw HTML in Markdown is shown as text; nothing runs.
+      expect(live).not.toMatch(/<script|<img[^>]*onerror/i);
+      expect(live).toContain('&lt;img src=x onerror=alert(1)&gt;');
+      const draft = await api.request(`/v1/articles/${article.id}/draft`, {
+        method: 'PUT',
+        token: owner,
+        json: { title: 'Draft title', body: 'Draft **text**' },
+      });
+      expect(draft.status).toBe(200);
+      const shown = await page();
+      expect(shown).toContain('<h1>Draft title</h1>');
+      expect(shown).toContain('<strong>text</strong>');
+      for (const accept of [undefined, '*/*', 'application/json', 'text/html;q=0.5, application/json']) {
+        const res = await api.request(pathOf(url), accept ? { headers: { accept } } : {});
+        expect(res.headers.get('content-type'), accept).toMatch(/^application\/json/);
+        expect((await res.json()).article.title).toBe(article.title);
+      }
+    });
+
+    it("links to the site's own preview page when the site has a previewUrl", async () => {
+      const res = await api.request('/v1/sites', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Blog', baseUrl: 'https://blog.example', previewUrl: 'https://blog.example/preview?t={token}' },
+      });
+      expect(res.status).toBe(201);
+      const { site } = await res.json();
+      expect(site.previewUrl).toBe('https://blog.example/preview?t={token}');
+      const article = await createArticle(api, owner, { title: 'On the blog', siteId: site.id });
+      const { url } = await link(article.id);
+      const token = /^https:\/\/blog\.example\/preview\?t=([A-Za-z0-9_-]{43})$/.exec(url)?.[1];
+      expect(token, url).toBeDefined();
+      const read = await api.request(`/v1/preview/${token}`);
+      expect((await read.json()).article.id).toBe(article.id);
+    });
+
     it('expires, is revoked with every other link of its article, and goes with the article', async () => {
       const a = await createArticle(api, owner);
       const b = await createArticle(api, owner);

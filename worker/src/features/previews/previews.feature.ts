@@ -17,6 +17,7 @@ export const previewsFeature = defineFeature({
       ...deps,
       publicUrl: deps.settings.publicUrl,
       readArticle: (id, links) => deps.services.articles.read(id, links),
+      pageOf: (article, links) => deps.services.articleDrafts.preview(article, links),
     }),
   }),
   routes: previewsRoutes,

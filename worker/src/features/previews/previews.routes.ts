@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { IdParamSchema } from '../../contract/common.schema.js';
+import { prefersHtml } from '../../http/accept.js';
 import { subject } from '../../http/activity.js';
-import { routesOf } from '../../http/route.js';
+import { described, routesOf } from '../../http/route.js';
 import { ArticleSchema } from '../articles/article.schema.js';
+import { previewPage } from './preview-page.js';
 import { CreatePreviewSchema, PreviewLinkSchema, PreviewTokenParamSchema } from './previews.schema.js';
 
 const route = routesOf('articles');
@@ -44,15 +46,27 @@ export const previewsRoutes = [
   route({
     method: 'get',
     path: '/v1/preview/{token}',
-    summary: 'The article behind a preview link, as a read answers it (never cached, never indexed)',
+    summary:
+      'The article behind a preview link, as a read answers it; a browser (`Accept` preferring `text/html`) gets a page showing its pending draft, if any (never cached, never indexed)',
     allow: 'public',
     params: { token: PreviewTokenParamSchema },
-    responses: { 200: z.object({ article: ArticleSchema }) },
+    responses: {
+      200: described(
+        z.object({ article: ArticleSchema }),
+        'The live article as JSON; to an `Accept` preferring `text/html`, a `text/html` page of the article (its pending draft when there is one)',
+      ),
+    },
     handler: async (c, { params, services, links }) => {
-      const article = await services.previews.read(params.token, links);
       c.header('cache-control', 'no-store');
       c.header('x-robots-tag', 'noindex');
-      return c.json({ article });
+      // Which of the two answers depends on Accept: no cache may hand one for the other.
+      c.header('vary', 'Accept', { append: true });
+      if (prefersHtml(c.req.header('accept'))) {
+        const page = previewPage(await services.previews.page(params.token, links));
+        // The same 200, for another Accept: its declaration describes the page in words (a 200 is JSON or raw, not both).
+        return c.body(page, 200, { 'content-type': 'text/html; charset=utf-8' }) as never;
+      }
+      return c.json({ article: await services.previews.read(params.token, links) });
     },
   }),
 ];

@@ -21,6 +21,8 @@ export const schedulingFeature = defineFeature({
       effects: {
         activity: (event) => deps.services.activity.inWrite(event),
         webhook: (type, data, options) => deps.services.webhooks.inWrite(type, data, options),
+        // A scheduled publication keeps its revision like any other.
+        revision: (article, by) => deps.services.articleRevisions.inWrite(article, by),
       },
     }),
   }),

@@ -20,11 +20,26 @@ export const UrlPatternSchema = z
   )
   .nullable();
 
+/**
+ * Where the site shows a preview link: an absolute http(s) URL holding
+ * `{token}` once (`https://example.com/preview?token={token}`); null: the
+ * API's own preview page.
+ */
+export const PreviewUrlSchema = z
+  .string({ error: 'previewUrl must be a string' })
+  .max(2000, 'previewUrl must be at most 2,000 characters')
+  .refine(
+    (u) => u.split('{token}').length === 2 && isHttpUrl(u.replace('{token}', 'token')),
+    'previewUrl must be an http(s) URL that holds {token} once, e.g. https://example.com/preview/{token}',
+  )
+  .nullable();
+
 export const CreateSiteSchema = z.object({
   name: nameSchema('name'),
   baseUrl: BaseUrlSchema,
   description: longTextSchema('description').optional().default(null),
   urlPattern: UrlPatternSchema.optional().default(null),
+  previewUrl: PreviewUrlSchema.optional().default(null),
 });
 export type CreateSiteInput = z.output<typeof CreateSiteSchema>;
 
@@ -33,6 +48,7 @@ export const UpdateSiteSchema = z.object({
   baseUrl: BaseUrlSchema.optional(),
   description: longTextSchema('description').optional(),
   urlPattern: UrlPatternSchema.optional(),
+  previewUrl: PreviewUrlSchema.optional(),
 });
 export type UpdateSiteInput = z.output<typeof UpdateSiteSchema>;
 
@@ -44,6 +60,8 @@ export const SiteSchema = z
     description: z.string().nullable(),
     /** Where an article lives under baseUrl (`/blog/{slug}`); null: `/{slug}`. */
     urlPattern: z.string().nullable(),
+    /** Where preview links of its articles point (`{token}` in it); null: the API's own page. */
+    previewUrl: z.string().nullable(),
     createdAt: TimestampSchema,
   })
   .meta({ id: 'Site' });

@@ -45,7 +45,15 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
       });
       expect(res.status).toBe(201);
       const { site } = await res.json();
-      expect(Object.keys(site).sort()).toEqual(['baseUrl', 'createdAt', 'description', 'id', 'name', 'urlPattern']);
+      expect(Object.keys(site).sort()).toEqual([
+        'baseUrl',
+        'createdAt',
+        'description',
+        'id',
+        'name',
+        'previewUrl',
+        'urlPattern',
+      ]);
       expect(site).toMatchObject({
         name: 'My blog',
         baseUrl: 'https://blog.example/path',
@@ -178,6 +186,9 @@ export function runContentApiContract(name: string, setup: () => Promise<ApiHarn
         [{ name: 'ok', baseUrl: 'not a url' }, 'baseUrl'],
         [{ name: 'ok', baseUrl: 'https://x.example', description: 'd'.repeat(5001) }, 'description'],
         [{ name: 'ok', baseUrl: 'https://x.example', description: 42 }, 'description'],
+        [{ name: 'ok', baseUrl: 'https://x.example', previewUrl: 'https://x.example/preview' }, 'previewUrl'],
+        [{ name: 'ok', baseUrl: 'https://x.example', previewUrl: 'https://x.example/{token}/{token}' }, 'previewUrl'],
+        [{ name: 'ok', baseUrl: 'https://x.example', previewUrl: 'javascript:{token}' }, 'previewUrl'],
       ];
       for (const [json, path] of bad) {
         const res = await api.request('/v1/sites', { method: 'POST', token: owner, json });

@@ -20,6 +20,7 @@ export function sampleSite(overrides: Partial<Site> = {}): Site {
     baseUrl: 'https://example.com/blog',
     description: 'Where the articles go',
     urlPattern: '/posts/{slug}',
+    previewUrl: null,
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,

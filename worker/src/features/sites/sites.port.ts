@@ -7,11 +7,13 @@ export interface Site {
   description: string | null;
   /** Where an article lives under `baseUrl`: `/blog/{slug}`; null: `/{slug}`. */
   urlPattern: string | null;
+  /** Where preview links of its articles point, holding `{token}`; null: the API's own page. */
+  previewUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description' | 'urlPattern'>>;
+export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description' | 'urlPattern' | 'previewUrl'>>;
 
 export interface SitesRepository {
   create(site: Site): Promise<void>;

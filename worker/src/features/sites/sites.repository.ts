@@ -12,6 +12,7 @@ const toSite = (row: SiteRow): Site => ({
   baseUrl: row.baseUrl,
   description: row.description,
   urlPattern: row.urlPattern,
+  previewUrl: row.previewUrl,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -30,14 +31,20 @@ export function createSitesRepository(kit: SqlKit): SitesRepository {
     delete: rows.delete,
 
     async create(site) {
-      refuseNul({ name: site.name, baseUrl: site.baseUrl, description: site.description, urlPattern: site.urlPattern });
+      refuseNul({
+        name: site.name,
+        baseUrl: site.baseUrl,
+        description: site.description,
+        urlPattern: site.urlPattern,
+        previewUrl: site.previewUrl,
+      });
       await rows.create(site);
     },
 
     async update(id, patch, now) {
       refuseNul({ name: patch.name, baseUrl: patch.baseUrl, description: patch.description });
-      const { name, baseUrl, description, urlPattern } = patch;
-      return rows.update(id, { name, baseUrl, description, urlPattern }, now);
+      const { name, baseUrl, description, urlPattern, previewUrl } = patch;
+      return rows.update(id, { name, baseUrl, description, urlPattern, previewUrl }, now);
     },
   };
   return guarded(kit, repo);

@@ -20,6 +20,7 @@ export const toSiteDto = (site: Site): SiteDto => ({
   baseUrl: site.baseUrl,
   description: site.description,
   urlPattern: site.urlPattern,
+  previewUrl: site.previewUrl,
   createdAt: site.createdAt.toISOString(),
 });
 
@@ -45,6 +46,7 @@ export function createSitesService({ repos, clock, ids, changed = () => {} }: Si
         baseUrl: input.baseUrl,
         description: input.description,
         urlPattern: input.urlPattern,
+        previewUrl: input.previewUrl,
         createdAt: now,
         updatedAt: now,
       };
@@ -59,6 +61,7 @@ export function createSitesService({ repos, clock, ids, changed = () => {} }: Si
       if (input.baseUrl !== undefined) patch.baseUrl = input.baseUrl;
       if (input.description !== undefined) patch.description = input.description;
       if (input.urlPattern !== undefined) patch.urlPattern = input.urlPattern;
+      if (input.previewUrl !== undefined) patch.previewUrl = input.previewUrl;
       // A patch that names no field changes nothing, `updatedAt` included.
       const site =
         Object.keys(patch).length === 0

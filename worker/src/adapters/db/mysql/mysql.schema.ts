@@ -67,6 +67,7 @@ export const sites = mysqlTable('sites', {
   name: varchar('name', { length: 255 }).notNull(),
   baseUrl: varchar('base_url', { length: 2048 }).notNull(),
   urlPattern: varchar('url_pattern', { length: 200 }),
+  previewUrl: varchar('preview_url', { length: 2048 }),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
@@ -384,6 +385,44 @@ export const previewTokens = mysqlTable(
     index('preview_tokens_article_id_idx').on(t.articleId),
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * An article's pending draft (docs/api.md#drafts): at most one, the fields
+ * it would have as JSON (`fields`), its own `version` for If-Match, and the
+ * article version it was started from.
+ */
+export const articleDrafts = mysqlTable('article_drafts', {
+  articleId: id('article_id')
+    .primaryKey()
+    .references(() => articles.id, { onDelete: 'cascade' }),
+  fields: longtext('fields').notNull(),
+  version: int('version').notNull(),
+  baseVersion: int('base_version').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/**
+ * What an online article was at each publication and update, newest last
+ * (ids are UUIDv7): its fields as JSON, bounded per article by count and
+ * bytes (REVISIONS_MAX_COUNT, REVISIONS_MAX_BYTES).
+ */
+export const articleRevisions = mysqlTable(
+  'article_revisions',
+  {
+    id: id('id').primaryKey(),
+    articleId: id('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at').notNull(),
+    actorType: varchar('actor_type', { length: 16 }).notNull(),
+    actorId: id('actor_id'),
+    version: int('version').notNull(),
+    title: varchar('title', { length: 255 }).notNull(),
+    fields: longtext('fields').notNull(),
+    bytes: int('bytes').notNull(),
+  },
+  (t) => [index('article_revisions_article_id_id_idx').on(t.articleId, t.id)],
 );
 
 /**

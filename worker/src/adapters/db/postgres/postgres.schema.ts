@@ -57,6 +57,7 @@ export const sites = pgTable('sites', {
   name: text('name').notNull(),
   baseUrl: text('base_url').notNull(),
   urlPattern: text('url_pattern'),
+  previewUrl: text('preview_url'),
   description: text('description'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
@@ -373,6 +374,44 @@ export const previewTokens = pgTable(
     index('preview_tokens_article_id_idx').on(t.articleId),
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * An article's pending draft (docs/api.md#drafts): at most one, the fields
+ * it would have as JSON (`fields`), its own `version` for If-Match, and the
+ * article version it was started from.
+ */
+export const articleDrafts = pgTable('article_drafts', {
+  articleId: uuid('article_id')
+    .primaryKey()
+    .references(() => articles.id, { onDelete: 'cascade' }),
+  fields: text('fields').notNull(),
+  version: integer('version').notNull(),
+  baseVersion: integer('base_version').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/**
+ * What an online article was at each publication and update, newest last
+ * (ids are UUIDv7): its fields as JSON, bounded per article by count and
+ * bytes (REVISIONS_MAX_COUNT, REVISIONS_MAX_BYTES).
+ */
+export const articleRevisions = pgTable(
+  'article_revisions',
+  {
+    id: uuid('id').primaryKey(),
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at').notNull(),
+    actorType: text('actor_type').notNull(),
+    actorId: uuid('actor_id'),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    fields: text('fields').notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('article_revisions_article_id_id_idx').on(t.articleId, t.id)],
 );
 
 /**

@@ -51,6 +51,8 @@ export const sites = sqliteTable('sites', {
   description: text('description'),
   /** Where an article lives under baseUrl, e.g. `/blog/{slug}`; null: `/{slug}`. */
   urlPattern: text('url_pattern'),
+  /** Where the site shows a preview link's draft, holding `{token}`; null: the API's own page. */
+  previewUrl: text('preview_url'),
   createdAt: timestamp('created_at').notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
@@ -402,6 +404,44 @@ export const previewTokens = sqliteTable(
     index('preview_tokens_article_id_idx').on(t.articleId),
     index('preview_tokens_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * An article's pending draft (docs/api.md#drafts): at most one, the fields
+ * it would have as JSON (`fields`), its own `version` for If-Match, and the
+ * article version it was started from.
+ */
+export const articleDrafts = sqliteTable('article_drafts', {
+  articleId: text('article_id')
+    .primaryKey()
+    .references(() => articles.id, { onDelete: 'cascade' }),
+  fields: text('fields').notNull(),
+  version: integer('version').notNull(),
+  baseVersion: integer('base_version').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
+/**
+ * What an online article was at each publication and update, newest last
+ * (ids are UUIDv7): its fields as JSON, bounded per article by count and
+ * bytes (REVISIONS_MAX_COUNT, REVISIONS_MAX_BYTES).
+ */
+export const articleRevisions = sqliteTable(
+  'article_revisions',
+  {
+    id: text('id').primaryKey(),
+    articleId: text('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at').notNull(),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    fields: text('fields').notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('article_revisions_article_id_id_idx').on(t.articleId, t.id)],
 );
 
 /**
