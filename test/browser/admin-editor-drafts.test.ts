@@ -188,4 +188,50 @@ describe('admin editor keeps what was typed', () => {
     problems.consoleErrors = problems.consoleErrors.filter((line) => !line.includes('ERR_INTERNET_DISCONNECTED'));
     expectNoProblems(problems);
   });
+
+  it('keeps changes to a live article in its draft until Update, and Discard drops them', async () => {
+    const base = cms.server.url;
+    const id = await created('Live already');
+    expect((await cms.api('POST', `/v1/articles/${id}/publish`)).status).toBe(200);
+    const live = async () =>
+      ((await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article }).article.body;
+    const draft = async () => {
+      const res = await cms.api<{ draft?: { body: string } }>('GET', `/v1/articles/${id}/draft`);
+      return res.status === 404 ? null : res.body.draft?.body;
+    };
+    const { page, problems } = await cms.signedInPage();
+    const saveState = () => page.getByTestId('save-state').getAttribute('data-state');
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+
+    // Autosave writes the draft; the public article stays as it was.
+    await fillBody(page, 'A half-written sent');
+    await expect.poll(draft, POLL).toBe('A half-written sent');
+    await expect.poll(saveState, POLL).toBe('saved');
+    expect(await live()).toBe('Old body.');
+    await page.getByTestId('draft-badge').getByText('Changes not online yet').waitFor(POLL);
+    // Opened again, the editor shows the draft.
+    await page.reload();
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    await expect.poll(() => bodyText(page), POLL).toBe('A half-written sent');
+
+    // Update: saved first, then the draft goes live in one write.
+    await fillBody(page, 'A finished sentence.');
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    await page.getByTestId('editor-status').getByText('Updated: your changes are online.').waitFor(POLL);
+    expect(await live()).toBe('A finished sentence.');
+    expect(await draft()).toBeNull();
+    await expect.poll(() => page.getByTestId('draft-badge').count(), POLL).toBe(0);
+
+    // Discard changes: the draft is dropped and the editor shows the live version again.
+    await fillBody(page, 'Second thoughts.');
+    await expect.poll(draft, POLL).toBe('Second thoughts.');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('button', { name: 'Yes, discard' }).click();
+    await expect.poll(() => bodyText(page), POLL).toBe('A finished sentence.');
+    expect(await draft()).toBeNull();
+    expect(await live()).toBe('A finished sentence.');
+    await expect.poll(saveState, POLL).toBe('saved');
+    expectNoProblems(problems);
+  });
 });

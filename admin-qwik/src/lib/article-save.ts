@@ -13,6 +13,8 @@ export type SaveOutcome =
       sent: ArticleFields;
       article: ArticleDto | null;
       etag: string | null;
+      /** Written to the article's pending draft (an online article): `etag` is the draft's. */
+      draft?: boolean;
     }
   /** Not sendable yet (no valid title for a new article, a slug against the rule): kept in this browser only. */
   | { kind: 'invalid'; message: string; field?: 'slug' }

@@ -145,6 +145,11 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             </span>
           )}
           <SaveState state={ed.saveState.value} />
+          {ed.hasDraft.value && (
+            <span class="badge" data-testid="draft-badge">
+              Changes not online yet
+            </span>
+          )}
           <button
             ref={toggle}
             type="button"
@@ -242,12 +247,32 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
                 onConfirm$={() => ed.publish(true)}
               />
             ) : (
-              <ConfirmButton
-                label="Unpublish"
-                question="Take this article offline?"
-                confirmLabel="Yes, unpublish"
-                onConfirm$={() => ed.publish(false)}
-              />
+              <>
+                {/* A live article's saves wait in its draft: Update puts them online, Discard drops them. */}
+                <button
+                  type="button"
+                  class="button button-primary"
+                  disabled={!ed.hasDraft.value && ed.saveState.value === 'saved'}
+                  onClick$={() => ed.update()}
+                >
+                  Update
+                </button>
+                {ed.hasDraft.value && (
+                  <ConfirmButton
+                    label="Discard changes"
+                    question="Drop the changes that are not online yet?"
+                    confirmLabel="Yes, discard"
+                    danger
+                    onConfirm$={() => ed.discard()}
+                  />
+                )}
+                <ConfirmButton
+                  label="Unpublish"
+                  question="Take this article offline?"
+                  confirmLabel="Yes, unpublish"
+                  onConfirm$={() => ed.publish(false)}
+                />
+              </>
             )}
             {a && id && (
               <ConfirmButton

@@ -2,6 +2,7 @@ import { $, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io
 import { useLocation, usePreventNavigate$ } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { fieldsOfDraft, loadDraft, saveDraft } from '../../lib/article-draft';
 import { type ArticleFields, EMPTY_FIELDS, fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
 import { loadArticle, type SaveOutcome, saveArticle, serialised, setOnline } from '../../lib/article-save';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
@@ -20,6 +21,7 @@ import { queryParam } from '../../lib/url';
 import { loadCatalog } from './catalog-lists';
 import type { Conflict } from './conflict-panel';
 import type { SaveStateName } from './save-state';
+import { useDraftActions } from './use-draft-actions';
 import { useEditorKeys } from './use-editor-keys';
 
 /** Quiet time after the last change before it is sent to the server; while typing goes on, at most this long. */
@@ -46,6 +48,9 @@ export function useArticleEditor(isNew: boolean) {
     loadError: useSignal<string | null>(null),
     article: useSignal<ArticleDto | null>(null),
     etag: useSignal<string | null>(null),
+    /** The article has a pending draft (an online article's saves go there): its ETag, apart from the article's. */
+    hasDraft: useSignal(false),
+    draftEtag: useSignal<string | null>(null),
     /** The fields as the server has them (what changes are measured against). */
     base: useSignal<ArticleFields>(EMPTY_FIELDS),
     title: useSignal(''),
@@ -167,7 +172,10 @@ export function useArticleEditor(isNew: boolean) {
     const oldKey = await key();
     s.id.value = outcome.id;
     s.base.value = outcome.sent;
-    s.etag.value = outcome.etag;
+    if (outcome.draft) {
+      s.hasDraft.value = true;
+      s.draftEtag.value = outcome.etag;
+    } else s.etag.value = outcome.etag;
     if (outcome.article) s.article.value = outcome.article;
     s.error.value = null;
     if (outcome.created) {
@@ -197,7 +205,13 @@ export function useArticleEditor(isNew: boolean) {
       const now = await current();
       if (!s.id.value && isBlank(now)) return true;
       s.saveState.value = 'saving';
-      const ok = await apply(await saveArticle(s.id.value, s.base.value, now, s.etag.value), manual);
+      // A live article is never edited by a save: its changes go to its draft until "Update".
+      const id = s.id.value;
+      const outcome =
+        id && (s.article.value?.status === 'online' || s.hasDraft.value)
+          ? await saveDraft(id, s.base.value, now, s.draftEtag.value)
+          : await saveArticle(id, s.base.value, now, s.etag.value);
+      const ok = await apply(outcome, manual);
       if (ok && manual) s.status.value = 'Saved.';
       return ok && sameFields(s.base.value, await current());
     });
@@ -256,6 +270,8 @@ export function useArticleEditor(isNew: boolean) {
     await changed();
   });
 
+  const { update, discard } = useDraftActions({ s, saveNow, fill, key });
+
   const publish = $(async (online: boolean) => {
     s.error.value = null;
     s.status.value = null;
@@ -266,6 +282,8 @@ export function useArticleEditor(isNew: boolean) {
     }
     const id = s.id.value;
     if (!id) return;
+    // An offline article with a pending draft: the draft is what goes online.
+    if (online && s.hasDraft.value && !(await update(false))) return;
     const res = await serialised(() => setOnline(id, online, s.etag.value));
     if (res.kind !== 'done') {
       await apply(res, true);
@@ -358,6 +376,14 @@ export function useArticleEditor(isNew: boolean) {
         s.article.value = res.article;
         s.etag.value = res.etag;
         s.base.value = fieldsOf(res.article);
+        // A pending draft is what the editor edits (an online article's changes wait there for "Update").
+        const pending = await loadDraft(articleId);
+        if (!pending.ok) s.error.value = `The article's draft could not be loaded: ${pending.message}`;
+        else if (pending.draft) {
+          s.base.value = await fieldsOfDraft(pending.draft, s.base.value.tags ?? []);
+          s.hasDraft.value = true;
+          s.draftEtag.value = pending.etag;
+        }
         await fill(s.base.value);
         await loadImages(articleId);
       }
@@ -371,5 +397,5 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, merge, saveNow, publish, resolve, restore, loadImages };
+  return { ...s, key, fill, changed, merge, saveNow, publish, update, discard, resolve, restore, loadImages };
 }
