@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL, requestsWhileTimePasses, signIn } from './admin-helpers.js';
+import {
+  bodyText,
+  editorSettings,
+  expectNoProblems,
+  fillBody,
+  POLL,
+  requestsWhileTimePasses,
+  signIn,
+} from './admin-helpers.js';
 
 const EMAIL = 'drafts-owner@example.com';
 
@@ -232,6 +240,34 @@ describe('admin editor keeps what was typed', () => {
     expect(await draft()).toBeNull();
     expect(await live()).toBe('A finished sentence.');
     await expect.poll(saveState, POLL).toBe('saved');
+    expectNoProblems(problems);
+  });
+
+  it('lists a live article’s revisions, compares one with the text, and restores it as the draft', async () => {
+    const base = cms.server.url;
+    const id = await created('With a past');
+    expect((await cms.api('POST', `/v1/articles/${id}/publish`)).status).toBe(200);
+    expect((await cms.api('PATCH', `/v1/articles/${id}`, { body: 'Newer body.\nSecond line.' })).status).toBe(200);
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Newer body.\nSecond line.');
+    await editorSettings(page);
+    const panel = page.getByTestId('revisions');
+    await panel.getByRole('button', { name: 'Show revisions' }).click();
+    const items = panel.getByRole('listitem');
+    await expect.poll(() => items.count(), POLL).toBe(2);
+    // Newest first: the last one is the first publication.
+    await items.last().getByRole('button', { name: 'Compare with the text' }).click();
+    const diff = panel.getByTestId('revision-diff');
+    await expect.poll(() => diff.locator('del').allTextContents(), POLL).toEqual(['Old body.']);
+    expect(await diff.locator('ins').allTextContents()).toEqual(['Newer body.', 'Second line.']);
+    await items.last().getByRole('button', { name: 'Restore' }).click();
+    await panel.getByRole('button', { name: 'Yes, restore' }).click();
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const draft = await cms.api<{ draft: { body: string } }>('GET', `/v1/articles/${id}/draft`);
+    expect(draft.body.draft.body).toBe('Old body.');
+    const live = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
+    expect(live.article.body).toBe('Newer body.\nSecond line.');
     expectNoProblems(problems);
   });
 });

@@ -1,6 +1,7 @@
 import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
+import type { DraftDto } from '../../../../worker/src/features/articles/article-draft.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { focusWhenShown, trapFocus } from '../../lib/focus-when-shown';
 import { imagePath } from '../../lib/image-path';
@@ -18,6 +19,7 @@ import { ContentFields } from './content-fields';
 import { DraftOffer } from './draft-offer';
 import { ImageUploader } from './image-uploader';
 import { ReauthDialog } from './reauth-dialog';
+import { RevisionsPanel } from './revisions-panel';
 import { SaveState } from './save-state';
 import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
@@ -351,6 +353,13 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           />
         )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
+        {a && id && (
+          <RevisionsPanel
+            articleId={id}
+            body={ed.body}
+            onRestored$={(draft: DraftDto, etag: string | null) => ed.takeDraft(draft, etag)}
+          />
+        )}
         {a && id && (
           <ContentFields
             article={ed.article}

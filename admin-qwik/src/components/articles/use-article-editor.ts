@@ -270,7 +270,7 @@ export function useArticleEditor(isNew: boolean) {
     await changed();
   });
 
-  const { update, discard } = useDraftActions({ s, saveNow, fill, key });
+  const { update, discard, takeDraft } = useDraftActions({ s, saveNow, fill, key });
 
   const publish = $(async (online: boolean) => {
     s.error.value = null;
@@ -397,5 +397,19 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, merge, saveNow, publish, update, discard, resolve, restore, loadImages };
+  return {
+    ...s,
+    key,
+    fill,
+    changed,
+    merge,
+    saveNow,
+    publish,
+    update,
+    discard,
+    takeDraft,
+    resolve,
+    restore,
+    loadImages,
+  };
 }

@@ -1,6 +1,7 @@
 import { $, type QRL, type Signal } from '@builder.io/qwik';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
-import { discardDraft, publishDraft } from '../../lib/article-draft';
+import type { DraftDto } from '../../../../worker/src/features/articles/article-draft.schema';
+import { discardDraft, fieldsOfDraft, publishDraft } from '../../lib/article-draft';
 import { type ArticleFields, fieldsOf } from '../../lib/article-fields';
 import { serialised } from '../../lib/article-save';
 import { deleteDraft } from '../../lib/draft-store';
@@ -82,5 +83,15 @@ export function useDraftActions({ s, saveNow, fill, key }: DraftState) {
     document.getElementById('editor-status')?.focus();
   });
 
-  return { update, discard };
+  /** A draft made elsewhere (a revision restored) becomes what the editor edits. */
+  const takeDraft = $(async (draft: DraftDto, etag: string | null) => {
+    s.base.value = await fieldsOfDraft(draft, s.base.value.tags ?? []);
+    s.hasDraft.value = true;
+    s.draftEtag.value = etag;
+    await fill(s.base.value);
+    await deleteDraft(await key());
+    s.status.value = 'Revision restored as the draft: Update puts it online.';
+  });
+
+  return { update, discard, takeDraft };
 }
