@@ -2,6 +2,7 @@ import path from 'node:path';
 import { qwikVite } from '@builder.io/qwik/optimizer';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
 
 /**
  * Five projects, all run by `npm test`:
@@ -12,13 +13,25 @@ import { defineConfig } from 'vitest/config';
  * - workers: the Worker in workerd (D1, R2) through the Cloudflare plugin.
  * - admin: the admin's Qwik components, rendered with @builder.io/qwik/testing.
  * - browser: the admin in Debian's Chromium through playwright-core.
+ * All five share one pool: a project that ran its files one at a time would
+ * run them after every other project, on one core.
  */
 const migrations = await readD1Migrations(path.join(import.meta.dirname, 'drizzle/sqlite/migrations'));
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: HeavyFirstSequencer },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Pure checks without module mocks or globals: one module graph for all files saves a worker start per file.
+          isolate: false,
+          // The property tests run thousands of cases: on a loaded 2-core machine they outlast vitest's 5 s.
+          testTimeout: 30_000,
+        },
+      },
       {
         // worker-mailer imports `cloudflare:sockets`; on Node that is our shim.
         // Vite must process worker-mailer itself (its ESM build; Node alone
@@ -39,6 +52,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/node/**/*.test.ts'],
+          setupFiles: ['./test/support/drop-pooled-databases.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -80,7 +94,6 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -51,7 +51,7 @@ export async function makeSourceJpeg(
 }
 
 /**
- * The app's own codec (adapters/image/photon.image-codec.ts with the libwebp
+ * The app's own codec (codecs/image/photon.image-codec.ts with the libwebp
  * encoder, as wiring/node.ts builds it), bundled from the TypeScript sources
  * with esbuild so the bench measures exactly what the server runs.
  */
@@ -65,8 +65,8 @@ async function appCodec(): Promise<ImageCodec> {
   const { createPhotonImageCodec, createWebpEncoder, loadWebpEncoderWasm } = await importAppModule<Adapters>(
     'codec',
     [
-      "export { createPhotonImageCodec } from './worker/src/adapters/image/photon.image-codec.ts';",
-      "export { createWebpEncoder } from './worker/src/adapters/image/webp.encoder.ts';",
+      "export { createPhotonImageCodec } from './worker/src/codecs/image/photon.image-codec.ts';",
+      "export { createWebpEncoder } from './worker/src/codecs/image/webp.encoder.ts';",
       "export { loadWebpEncoderWasm } from './worker/src/adapters/image/webp-wasm.node.ts';",
     ].join('\n'),
   );

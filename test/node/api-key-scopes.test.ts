@@ -8,7 +8,7 @@ import {
   permissionName,
   SCOPE_GRANTS,
   scopeGrants,
-} from '../../worker/src/features/accounts/policy.js';
+} from '../../worker/src/auth/policy.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../worker/src/features/api-keys/api-key.schema.js';
 import type { RouteDef } from '../../worker/src/http/route.js';
 import { createArticle, registerOwner } from '../support/api-flows.js';

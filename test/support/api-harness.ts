@@ -1,7 +1,7 @@
 import { createLogMailer } from '../../worker/src/adapters/mail/log.mailer.js';
 import { createJsonLogger } from '../../worker/src/adapters/runtime/json-logger.js';
 import { createApp } from '../../worker/src/app/app.js';
-import type { AppDeps } from '../../worker/src/app/deps.js';
+import type { AppDeps } from '../../worker/src/feature-api/deps.js';
 import type { Clock } from '../../worker/src/ports/runtime.js';
 import type { TestDatabase } from './test-database.js';
 import type { WebhookReceiver } from './webhook-receiver.js';

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import { buildNodeDeps } from '../../worker/src/wiring/node.js';
 import { type ApiHarness, harnessFor } from './api-harness.js';
+import { pooledDatabase } from './migrated-databases.js';
 import { appAnswerChecker } from './openapi-answers.js';
 import { REPO_ROOT } from './paths.js';
 import { startS3rver } from './s3rver.js';
-import { type FreshDatabase, freshMysqlDatabase, freshPostgresDatabase } from './server-databases.js';
+import type { FreshDatabase } from './server-databases.js';
 import { parseMail, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
 import type { TestDatabase } from './test-database.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
@@ -33,14 +34,13 @@ const textOf = (raw: string) =>
     .map((p) => p.body)
     .join('\n');
 
-/** The Node wiring with real adapters: a fresh database and store per harness. */
+/** The Node wiring with real adapters: an empty database and a fresh store per harness. */
 export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cms-api-'));
   const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
   try {
     let server: FreshDatabase | undefined;
-    if (backend.db === 'postgres') server = await freshPostgresDatabase();
-    if (backend.db === 'mysql') server = await freshMysqlDatabase();
+    if (backend.db !== 'sqlite') server = await pooledDatabase(backend.db);
     if (server) cleanups.unshift(server.drop);
     const raw: Record<string, string> = {
       DATABASE_URL: server?.url ?? `sqlite:${path.join(dir, 'cms.db')}`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../worker/src/app/app.js';
-import type { AppDeps } from '../../worker/src/app/deps.js';
 import { parseSettings } from '../../worker/src/config/settings.js';
+import type { AppDeps } from '../../worker/src/feature-api/deps.js';
 
 /** Every port is a trap: the limiter fails, and nothing behind it may be reached. */
 function depsWithBrokenLimiter(): { deps: AppDeps; reached: string[] } {

@@ -1,7 +1,7 @@
 import { type App, createApp } from './app/app.js';
-import type { AppDeps } from './app/deps.js';
 import { scheduledJobs } from './app/services.js';
 import { parseSettings, SettingsError } from './config/settings.js';
+import type { AppDeps } from './feature-api/deps.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { withSecurityHeaders } from './http/middleware/security-headers.js';
 import { buildWorkerDeps } from './wiring/worker.js';

@@ -771,6 +771,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/articles/{id}/draft/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule the draft: the scheduler makes it live at `publishAt` as `…/draft/publish` does (a scheduled update)
+         * @description Needs a session: any account.
+         */
+        post: operations["postV1ArticlesByIdDraftSchedule"];
+        /**
+         * Cancel the draft’s scheduled update (the draft stays)
+         * @description Needs a session: any account.
+         */
+        delete: operations["deleteV1ArticlesByIdDraftSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/articles/{id}/revisions": {
         parameters: {
             query?: never;
@@ -1467,17 +1491,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            prefix: string;
-            scopes: ("content:read" | "content:write" | "media:write")[];
-            /** Format: date-time */
-            createdAt: string;
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-        };
         User: {
             /** Format: uuid */
             id: string;
@@ -1540,6 +1553,17 @@ export interface components {
             }[];
             sizeBytes: number;
             maxBytes: number;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            prefix: string;
+            scopes: ("content:read" | "content:write" | "media:write")[];
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
         };
         Error: {
             error: {
@@ -1700,6 +1724,7 @@ export interface components {
             baseVersion: number;
             /** Format: date-time */
             updatedAt: string;
+            publishAt: string | null;
         };
         ArticleDraftConflict: {
             error: {
@@ -5509,6 +5534,179 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ArticlesByIdDraftSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only while the resource is at one of these versions (`*`, or a list of ETags from a read or a write answer); otherwise 412 and nothing is written. Without it the write is unconditional. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    publishAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: components["schemas"]["ArticleDraft"];
+                    };
+                };
+            };
+            /** @description Done, but the caller may not read offline articles (a content:write key without content:read), so nothing of it is shown */
+            204: {
+                headers: {
+                    /** @description The version of the resource this answer shows (for If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the draft: nothing was written. `ETag` and `version` give the current one (`"d0"`, 0: there is no draft), and `draft` the draft as it stands */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDraftConflict"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1ArticlesByIdDraftSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A dependency is unavailable */

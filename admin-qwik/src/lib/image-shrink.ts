@@ -1,8 +1,8 @@
 import { initPhoton } from '@cf-wasm/photon/others';
 import photonWasmUrl from '@cf-wasm/photon/photon.wasm?url';
 import webpWasmUrl from '@jsquash/webp/codec/enc/webp_enc.wasm?url';
-import { createPhotonImageCodec } from '../../../worker/src/adapters/image/photon.image-codec';
-import { createWebpEncoder } from '../../../worker/src/adapters/image/webp.encoder';
+import { createPhotonImageCodec } from '../../../worker/src/codecs/image/photon.image-codec';
+import { createWebpEncoder } from '../../../worker/src/codecs/image/webp.encoder';
 import { readJpegOrientation } from '../../../worker/src/core/media/exif-orientation';
 import type { ShrinkPlan, Size } from './image-fit';
 

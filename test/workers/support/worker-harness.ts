@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
-import type { AppDeps } from '../../../worker/src/app/deps.js';
 import { parseSettings } from '../../../worker/src/config/settings.js';
+import type { AppDeps } from '../../../worker/src/feature-api/deps.js';
 import { buildWorkerDeps } from '../../../worker/src/wiring/worker.js';
 import { type ApiHarness, harnessFor } from '../../support/api-harness.js';
 import { TABLES_CHILD_FIRST } from '../../support/tables.js';

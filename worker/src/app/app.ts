@@ -1,5 +1,5 @@
+import type { AppDeps } from '../feature-api/deps.js';
 import { createHttpApp } from '../http/app.js';
-import type { AppDeps } from './deps.js';
 import { buildServices, ROUTES } from './services.js';
 
 /** The one app both targets serve: every feature's routes over services built once from the deps. */

@@ -1,12 +1,12 @@
 import { createPlatformRepositories } from '../adapters/db/shared/repositories.js';
 import type { SqlKit, Tables } from '../adapters/db/shared/sql-kit.js';
+import type { AppDeps } from '../feature-api/deps.js';
+import type { Job, ServiceDeps } from '../feature-api/feature.js';
 import type { TableExports } from '../features/backup/backup.entities.js';
 import { TABLE_EXPORT } from '../features/backup/backup-tables.repository.js';
 import type { Services } from '../http/env.js';
 import type { RouteDef } from '../http/route.js';
 import type { Repositories } from '../ports/repositories.js';
-import type { AppDeps } from './deps.js';
-import type { Job, ServiceDeps } from './feature.js';
 import { FEATURES } from './features.js';
 
 type Feature = (typeof FEATURES)[number];

@@ -1,4 +1,5 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Settings } from '../config/settings.js';
 import { requestLinks } from '../contract/links.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
@@ -7,7 +8,6 @@ import type { AssetServer, ContentDigest, Logger, RequestScope } from '../ports/
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
-import { securityHeaders } from './middleware/answer-headers.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
@@ -18,7 +18,7 @@ import { publicCacheControl } from './middleware/public-read.js';
 import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
 import { answerEarly, answerEarlyAsync, requestLog } from './middleware/request-log.js';
-import { withSecurityHeaders } from './middleware/security-headers.js';
+import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
@@ -47,6 +47,8 @@ export interface HttpDeps
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
   dbSessions?: DatabaseSessions;
+  /** The security headers' layer; Hono's secureHeaders unless given (wiring/node.ts gives its own). */
+  securityHeaders?: MiddlewareHandler<AppEnv>;
   /** A storage error meaning "not there now" that escaped its adapter: answered 503, not 500. */
   isUnavailable?: (err: unknown) => boolean;
 }
@@ -109,7 +111,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
-  const secure = securityHeaders();
+  const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
   app.use((c, next) => {
     c.set('services', services);
     return secure(c, next);

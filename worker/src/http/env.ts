@@ -1,8 +1,8 @@
-import type { Actor } from '../features/accounts/actor.js';
-import type { ActivityActor, WriteOrigin } from '../features/activity/activity.service.js';
+import type { Actor } from '../auth/actor.js';
 import type { CachedAnswer } from '../ports/read-cache.js';
 import type { KeepAnswer } from '../ports/repositories.js';
 import type { Defer } from '../ports/runtime.js';
+import type { ActivityActor, WriteOrigin } from '../ports/write-effects.js';
 
 /**
  * The services routes reach through `c.var.services`. Each feature adds its

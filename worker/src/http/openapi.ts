@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { needsOf } from '../auth/policy.js';
 import { ErrorSchema } from '../contract/errors.js';
-import { needsOf } from '../features/accounts/policy.js';
-import type { VersionDto } from '../features/system/system.schema.js';
+import type { VersionDto } from '../contract/version.schema.js';
 import { bodyOf, errorStatuses, type RawBody, type RouteDef } from './route.js';
 
 /**

@@ -2,9 +2,9 @@ import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import type * as z from 'zod';
+import type { Permission } from '../auth/policy.js';
 import type { LinkBase } from '../contract/links.js';
 import { DomainError, notFound } from '../core/domain/errors.js';
-import type { Permission } from '../features/accounts/policy.js';
 import type { Defer } from '../ports/runtime.js';
 import { deferFor } from './defer.js';
 import type { AppEnv, Services } from './env.js';
@@ -99,7 +99,7 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   /** The full path, OpenAPI style: `/v1/sites/{id}`. */
   path: string;
   summary: string;
-  /** 'public', or the permission of features/accounts/policy.ts the caller needs. */
+  /** 'public', or the permission of auth/policy.ts the caller needs. */
   allow: 'public' | Permission;
   /** A budget of the rate limiter, taken before anything else runs. */
   rateLimit?: RateBudget | { budget: RateBudget; refundOnSuccess: true };

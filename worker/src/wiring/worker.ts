@@ -13,13 +13,13 @@ import { asyncRequestScope, createJsonLogger, systemClock } from '../adapters/ru
 import { createDbUpdateState } from '../adapters/update/db-update-state.js';
 import { createHttpUpdateFeed } from '../adapters/update/http-update-feed.js';
 import { createFetchWebhookTransport } from '../adapters/webhook/fetch.webhook-transport.js';
-import type { AppDeps } from '../app/deps.js';
 import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import { renderArticleHtml } from '../core/content/render.js';
 import { REQUEST_DECODE_BUDGET } from '../core/domain/image-limits.js';
 import { UpdateService } from '../core/releases/update.service.js';
+import type { AppDeps } from '../feature-api/deps.js';
 import { commonDeps } from './common.js';
 
 /**

@@ -1,6 +1,6 @@
 import { failureReason } from '../../core/domain/failure-reason.js';
 import { hostRefusal, REFUSED_DELIVERY } from '../../core/domain/target-address.js';
-import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
+import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../ports/webhook-transport.js';
 
 /**
  * Webhook requests on Workers: fetch, no redirects followed. A Worker cannot

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../contract/ip-address.js';
 import { failureReason } from '../../core/domain/failure-reason.js';
 import { addressRefusal, hostRefusal, REFUSED_DELIVERY, resolvedRefusal } from '../../core/domain/target-address.js';
-import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../features/webhooks/webhooks.port.js';
+import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../ports/webhook-transport.js';
 
 /** Every address a name resolves to. */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;

@@ -1,4 +1,4 @@
-import type { ArticleFormat } from '../../features/articles/article.schema.js';
+import type { ArticleFormat } from '../../contract/vocabulary.js';
 
 /** The length of a derived excerpt ("≤ 300 characters"). */
 export const EXCERPT_LENGTH = 300;

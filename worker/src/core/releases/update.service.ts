@@ -1,4 +1,4 @@
-import type { UpdateStatusDto } from '../../features/system/system.schema.js';
+import type { UpdateStatusDto } from '../../contract/version.schema.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import type {
   LastApply,

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { type AccountsService, createAccountsService } from './accounts.service.js';
 import { authRoutes } from './auth.routes.js';
 import { createInvitationsRepository } from './invitations.repository.js';

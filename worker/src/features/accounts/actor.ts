@@ -1,7 +1,1 @@
-import type { ApiKey } from '../api-keys/api-keys.port.js';
-import type { User } from './users.port.js';
-
-/** Who is calling: nobody, a signed-in account, or an integration's API key. */
-export type Actor = { type: 'anonymous' } | { type: 'user'; user: User } | { type: 'apiKey'; key: ApiKey };
-
-export const ANONYMOUS: Actor = { type: 'anonymous' };
+export * from '../../auth/actor.js';

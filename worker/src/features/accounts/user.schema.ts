@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { TimestampSchema } from '../../contract/common.schema.js';
+import { ROLES } from '../../contract/vocabulary.js';
 
-export const ROLES = ['owner', 'admin'] as const;
+export { ROLES };
+
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 

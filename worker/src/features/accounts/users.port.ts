@@ -1,21 +1,9 @@
+import type { User } from '../../auth/user.js';
 import type { Role } from './user.schema.js';
 
-/** What the accounts core needs from storage, and the users it stores. Dates are Date objects, never strings. */
+export type { User };
 
-/** Domain types: what repositories return. Dates are Date objects, never strings. */
-export interface User {
-  id: string;
-  /** Always lower case: e-mail addresses compare case-insensitively. */
-  email: string;
-  displayName: string | null;
-  role: Role;
-  verified: boolean;
-  passwordHash: string;
-  /** Bumped to end every session issued before (password reset, cancellation). */
-  tokenVersion: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** What the accounts core needs from storage, and the users it stores. Dates are Date objects, never strings. */
 
 export interface NewUser {
   id: string;

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { activityRoutes } from './activity.routes.js';
 import { type ActivityService, createActivityService } from './activity.service.js';
 

@@ -6,9 +6,9 @@ import {
   type ActivityLogStore,
   TrimFailed,
 } from '../../ports/activity-log.js';
-import type { Clock, Defer, IdGenerator } from '../../ports/runtime.js';
+import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Consequences } from '../../ports/unit-of-work.js';
-import type { Actor } from '../accounts/actor.js';
+import { type ActivityActor, type ActivityEvent, SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
 import type { ActivityEntryDto, ActivityFilterInput, ActivitySummaryDto } from './activity.schema.js';
 import { escapeControls, sanitizeDetails } from './sanitize.js';
 
@@ -19,26 +19,7 @@ export interface ActivityDeps {
   logError: (message: string, err: unknown) => void;
 }
 
-/** Work done by the service itself (the scheduled purge, an automatic rollback). */
-export const SYSTEM: { type: 'system' } = { type: 'system' };
-
-/** An Actor, or just the id of the account concerned (a login: the account that just signed in). */
-export type ActivityActor = Actor | typeof SYSTEM | { type: 'user'; user: { id: string } };
-
-/** Who writes, from where, and where work after the commit goes (waitUntil, the process's deferred work). */
-export interface WriteOrigin {
-  actor: ActivityActor;
-  ip: string | null;
-  defer: Defer;
-}
-
-export interface ActivityEvent {
-  actor: ActivityActor;
-  action: string;
-  subject?: { type: string; id: string | null } | null;
-  ip?: string | null;
-  details?: Record<string, unknown> | null;
-}
+export { type ActivityActor, type ActivityEvent, SYSTEM, type WriteOrigin };
 
 // Export pages: small enough that an export of any size holds one page in memory.
 const EXPORT_BATCH = 500;

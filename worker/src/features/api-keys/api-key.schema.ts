@@ -1,15 +1,8 @@
 import * as z from 'zod';
+import { API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope } from '../../auth/api-key.js';
 import { nameSchema, TimestampSchema } from '../../contract/common.schema.js';
 
-/**
- * What an integration key may do (docs/api.md#api-keys). A key never passes a
- * route outside its scopes, and never an owner-only or account route.
- */
-export const API_KEY_SCOPES = ['content:read', 'content:write', 'media:write'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-
-/** Keys are presented as `Bearer cms_<prefix>_<secret>`. */
-export const API_KEY_PREFIX = 'cms_';
+export { API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope };
 
 export const CreateApiKeySchema = z.object({
   name: nameSchema('name'),

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createApiKeysRepository } from './api-keys.repository.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { type ApiKeysService, createApiKeysService } from './api-keys.service.js';

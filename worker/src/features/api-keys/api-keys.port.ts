@@ -1,18 +1,8 @@
-import type { ApiKeyScope } from './api-key.schema.js';
+import type { ApiKey } from '../../auth/api-key.js';
+
+export type { ApiKey };
 
 /** Integration keys: what the core needs from storage. */
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  /** The owner who made it; null once that account is gone. */
-  createdBy: string | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-}
 
 export interface ApiKeysRepository {
   /** `secretHash`: SHA-256 (hex) of the whole secret; the secret itself is never stored. */

@@ -1,10 +1,11 @@
+import { looksLikeApiKey } from '../../auth/api-key.js';
+import type { User } from '../../auth/user.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex, toHex } from '../../core/shared/crypto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import type { User } from '../accounts/users.port.js';
 import { API_KEY_PREFIX, type ApiKeyDto, type CreateApiKeyInput, type CreatedApiKeyDto } from './api-key.schema.js';
 import type { ApiKey } from './api-keys.port.js';
 
@@ -31,7 +32,7 @@ export function toApiKeyDto(k: ApiKey): ApiKeyDto {
   };
 }
 
-export const looksLikeApiKey = (token: string): boolean => token.startsWith(API_KEY_PREFIX);
+export { looksLikeApiKey };
 
 /**
  * Integration keys (docs/api.md#api-keys). The secret is shown once, at

@@ -1,10 +1,9 @@
 import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
-import type { Clock, Defer } from '../../ports/runtime.js';
+import type { Clock } from '../../ports/runtime.js';
 import { type Consequences, joinConsequences, type Rows } from '../../ports/unit-of-work.js';
-import type { ActivityEvent, WriteOrigin } from '../activity/activity.service.js';
-import type { WebhookEventType } from '../webhooks/webhook.schema.js';
-import { articleEventData } from '../webhooks/webhook-events.js';
+import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
+import { articleEventData } from '../webhooks/index.js';
 import type { ArticleDto } from './article.schema.js';
 import { type Article, StaleArticle } from './articles.port.js';
 
@@ -21,12 +20,11 @@ export type ArticleChange =
   | { kind: 'deleted'; id: string };
 
 /** What the articles feature needs from the features a write concerns. */
-export interface ArticleEffectPorts {
-  activity(event: ActivityEvent): Promise<Consequences>;
-  webhook(type: WebhookEventType, data: unknown, options: { defer?: Defer; dedupeKey?: string }): Promise<Consequences>;
+/** What the articles feature needs from the features a write concerns, and the revision it keeps itself. */
+export type ArticleEffectPorts = WriteEffects & {
   /** The revision kept of an online article a write leaves (article-revisions.ts); writes of other things have none. */
   revision?(article: ArticleDto, by: WriteOrigin): Consequences;
-}
+};
 
 const ACTIONS = {
   created: 'article.create',
@@ -66,11 +64,7 @@ export async function consequencesOf(
   return joinConsequences(entry, event, ...kept);
 }
 
-/** Runs what follows a committed write, after the answer where the runtime allows. */
-export function settle(consequences: Consequences, by: WriteOrigin): void {
-  if (consequences.afterCommit.length === 0) return;
-  by.defer(Promise.all(consequences.afterCommit.map((step) => step())));
-}
+export { settle };
 
 /** A write lost to other writers this many times in a row: give up with a 409. */
 const WRITE_ATTEMPTS = 4;

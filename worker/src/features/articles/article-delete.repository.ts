@@ -3,8 +3,7 @@ import { chunk, MAX_PARAMS, normalizeId } from '../../adapters/db/shared/reposit
 import type { SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { Image } from '../media/images.port.js';
-import { toImage } from '../media/images.repository.js';
+import { type Image, toImage } from '../media/index.js';
 import type { IfVersion } from './articles.port.js';
 
 /** What the delete shares with the rest of the articles repository. */

@@ -70,6 +70,8 @@ export const DraftSchema = z
     /** The article's version when the draft was started: a higher live version means someone edited it since. */
     baseVersion: z.number().int().min(1),
     updatedAt: TimestampSchema,
+    /** When the scheduler makes it live (`POST …/draft/schedule`); null: not scheduled. */
+    publishAt: TimestampSchema.nullable(),
   })
   .meta({ id: 'ArticleDraft' });
 export type DraftDto = z.output<typeof DraftSchema>;
@@ -79,6 +81,16 @@ export const DraftConflictSchema = ErrorSchema.extend({
   version: z.number().int().min(0),
   draft: DraftSchema.optional(),
 }).meta({ id: 'ArticleDraftConflict' });
+
+/** How far ahead a draft's update may be scheduled: as far as a publication (features/scheduling). */
+export const MAX_DRAFT_AHEAD_DAYS = 3660;
+
+/** `POST /v1/articles/:id/draft/schedule`. */
+export const DraftScheduleSchema = z.object({
+  publishAt: z.iso
+    .datetime({ offset: true, error: 'publishAt must be an ISO-8601 date and time' })
+    .transform((s) => new Date(s)),
+});
 
 export const REVISION_ACTOR_TYPES = ['user', 'apiKey', 'system'] as const;
 

@@ -3,7 +3,7 @@ import { createArticle, errorOf, registerOwner, upload } from '../../../../test/
 import type { ApiHarness, ApiTarget, SetupApi } from '../../../../test/support/api-harness.js';
 import { PNG_1x1 } from '../../../../test/support/images.js';
 import { countRows } from '../../../../test/support/test-database.js';
-import { subscribe } from '../../../../test/support/webhook-flows.js';
+import { runJobs, subscribe } from '../../../../test/support/webhook-flows.js';
 
 const UNKNOWN = '0190a000-0000-7000-8000-000000000000';
 
@@ -205,6 +205,53 @@ export function runArticleDraftsApiContract(name: string, setup: SetupApi, targe
       expect(kept.map((r: { title: string }) => r.title)).toEqual(['Long 3', 'Long 2']);
       expect(kept[0].bytes + kept[1].bytes).toBeLessThanOrEqual(2048);
       expect(kept[0].bytes).toBeGreaterThan(700);
+    });
+
+    it('makes a scheduled draft live at its time, once, as the system (a scheduled update)', async () => {
+      const article = await published();
+      const schedule = (id: string, publishAt: string) =>
+        api.request(path(id, '/draft/schedule'), { method: 'POST', token: owner, json: { publishAt } });
+      const inMinutes = (n: number) => new Date(api.clock.now().getTime() + n * 60_000).toISOString();
+      expect((await schedule(article.id, inMinutes(2))).status).toBe(404);
+      await put(article.id, { title: 'Scheduled' });
+      expect((await schedule(article.id, inMinutes(-1))).status).toBe(400);
+      const at = inMinutes(2);
+      const res = await schedule(article.id, at);
+      expect(res.status).toBe(200);
+      expect((await res.json()).draft).toMatchObject({ title: 'Scheduled', publishAt: at, version: 1 });
+      // Writing the draft keeps its schedule.
+      expect((await (await put(article.id, { body: 'Later text.' })).json()).draft.publishAt).toBe(at);
+      await runJobs(api);
+      expect(await live(article.id)).toMatchObject({ title: 'Live', version: article.version });
+      api.clock.advance(3 * 60_000);
+      const events = await countRows(api.database, 'webhook_events');
+      await Promise.all([runJobs(api), runJobs(api)]);
+      await runJobs(api);
+      expect(await live(article.id)).toMatchObject({
+        title: 'Scheduled',
+        body: 'Later text.',
+        version: article.version + 1,
+      });
+      expect(await countRows(api.database, 'webhook_events')).toBe(events + 1);
+      expect((await revisions(article.id))[0]).toMatchObject({
+        title: 'Scheduled',
+        actorType: 'system',
+        actorId: null,
+      });
+      expect((await api.request(path(article.id, '/draft'), { token: owner })).status).toBe(404);
+      // Cancelled, the draft stays and waits.
+      await put(article.id, { title: 'Not yet' });
+      expect((await schedule(article.id, inMinutes(5))).status).toBe(200);
+      expect((await api.request(path(article.id, '/draft/schedule'), { method: 'DELETE', token: owner })).status).toBe(
+        204,
+      );
+      api.clock.advance(10 * 60_000);
+      await runJobs(api);
+      expect((await (await api.request(path(article.id, '/draft'), { token: owner })).json()).draft).toMatchObject({
+        title: 'Not yet',
+        publishAt: null,
+      });
+      expect((await live(article.id)).title).toBe('Scheduled');
     });
 
     it('says how long an article takes to read: words / 230, at least one minute for any text', async () => {

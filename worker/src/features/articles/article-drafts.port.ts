@@ -28,6 +28,8 @@ export interface ArticleDraft extends ArticleFields {
   /** The article's version when the draft was made. */
   baseVersion: number;
   updatedAt: Date;
+  /** When the scheduler makes it live; null: not scheduled. A write of the draft keeps it. */
+  publishAt: Date | null;
 }
 
 export type RevisionActorType = 'user' | 'apiKey' | 'system';
@@ -62,6 +64,10 @@ export interface ArticleDraftsRepository {
   save(draft: ArticleDraft, replaces: number | null): Promise<DraftWrite>;
   /** False when there was none. */
   delete(articleId: string): Promise<boolean>;
+  /** Sets or clears when the scheduler makes the draft live; false when there is no draft. */
+  schedule(articleId: string, publishAt: Date | null): Promise<boolean>;
+  /** Drafts whose time has come, soonest first: the article and the draft's version. */
+  due(now: Date, limit: number): Promise<{ articleId: string; version: number }[]>;
   /** Deletes the draft while it is at `version`, as part of another write of the article (its unit). */
   dropRows(articleId: string, version: number): Rows;
 }

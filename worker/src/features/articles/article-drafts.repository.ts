@@ -1,5 +1,11 @@
-import { and, eq } from 'drizzle-orm';
-import { guarded, normalizeId, refuseOversizedRow, requireId } from '../../adapters/db/shared/repository-support.js';
+import { and, asc, eq, lte } from 'drizzle-orm';
+import {
+  guarded,
+  normalizeId,
+  refuseOversizedRow,
+  requireId,
+  requireLimit,
+} from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { guardHolds, rowsOf } from '../../adapters/db/shared/unit-of-work.js';
 import { fieldsText } from './article-draft.schema.js';
@@ -43,6 +49,21 @@ export function createArticleDraftsRepository(kit: SqlKit): ArticleDraftsReposit
         if (kit.isForeignKeyViolation(err)) return 'gone';
         throw err;
       }
+    },
+
+    async schedule(articleId: string, publishAt: Date | null) {
+      const key = normalizeId(articleId);
+      if (key === null) return false;
+      return kit.affectedRows(await db.update(drafts).set({ publishAt }).where(eq(drafts.articleId, key))) > 0;
+    },
+
+    async due(now: Date, limit: number) {
+      return db
+        .select({ articleId: drafts.articleId, version: drafts.version })
+        .from(drafts)
+        .where(lte(drafts.publishAt, now))
+        .orderBy(asc(drafts.publishAt))
+        .limit(requireLimit(limit));
     },
 
     async delete(articleId: string) {

@@ -1,17 +1,18 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { canReadOffline } from '../../auth/policy.js';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
-import { canReadOffline } from '../accounts/policy.js';
 import { ArticleSchema } from './article.schema.js';
 import {
   DraftConflictSchema,
   type DraftDto,
   DraftInputSchema,
+  DraftScheduleSchema,
   DraftSchema,
   RevisionListItemSchema,
   RevisionSchema,
@@ -96,6 +97,38 @@ export const articleDraftsRoutes = [
       const article = await services.articleDrafts.publish(params.id, ifMatch(c), links, c.var.origin());
       c.header('ETag', articleETag(article.version));
       return services.articles.readableBy(c.var.actor, article) ? c.json({ article }) : c.body(null, 204);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/articles/{id}/draft/schedule',
+    summary:
+      'Schedule the draft: the scheduler makes it live at `publishAt` as `…/draft/publish` does (a scheduled update)',
+    allow: 'content.write',
+    params: id,
+    body: DraftScheduleSchema,
+    responses: { 200: DraftAnswer, 204: Unreadable, 412: StaleDraft },
+    etag: 'write',
+    handler: async (c, { params, body, services }) => {
+      const draft = await services.articleDrafts.schedule(params.id, body.publishAt, ifMatch(c));
+      c.var.audit('article.draft.schedule', {
+        ...subject('article', params.id),
+        details: { publishAt: draft.publishAt },
+      });
+      return draftAnswer(c, draft);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/articles/{id}/draft/schedule',
+    summary: 'Cancel the draft’s scheduled update (the draft stays)',
+    allow: 'content.write',
+    params: id,
+    responses: { 204: null },
+    handler: async (c, { params, services }) => {
+      await services.articleDrafts.unschedule(params.id);
+      c.var.audit('article.draft.unschedule', subject('article', params.id));
+      return c.body(null, 204);
     },
   }),
   route({

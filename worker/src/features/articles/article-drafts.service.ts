@@ -3,9 +3,9 @@ import { DomainError, notFound, PreconditionFailed } from '../../core/domain/err
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock } from '../../ports/runtime.js';
-import type { WriteOrigin } from '../activity/activity.service.js';
+import { SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
 import type { ArticleDto } from './article.schema.js';
-import type { DraftDto, DraftInput } from './article-draft.schema.js';
+import { type DraftDto, type DraftInput, MAX_DRAFT_AHEAD_DAYS } from './article-draft.schema.js';
 import { ARTICLE_FIELD_KEYS, type ArticleDraft, type ArticleFields } from './article-drafts.port.js';
 import { absoluteHtml } from './article-dto.js';
 import { type BodyRenderingDeps, createBodyRendering } from './article-html.js';
@@ -18,12 +18,24 @@ export interface DraftsDeps extends BodyRenderingDeps {
   clock: Clock;
   articles: ArticlesService;
   revisions: Revisions;
+  /** After scheduled updates were made: the read caches forget (a request's writes empty them themselves). */
+  changed(): Promise<void>;
 }
 
 /** A draft's ETag: its own version, apart from the article's `"v<n>"`. */
 export const draftETag = (version: number): string => `"d${version}"`;
 
 const DRAFT_WRITE_ATTEMPTS = 4;
+/** Scheduled updates one run makes at most; the rest are due on the next tick. */
+const DUE_BATCH = 100;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The draft a write was to make live is gone or was written again meanwhile: nothing is written. */
+class DraftGone extends DomainError {
+  constructor() {
+    super('not_found', 'The draft was published, discarded or changed meanwhile; nothing was written');
+  }
+}
 
 export const toDraftDto = (d: ArticleDraft): DraftDto => ({
   articleId: d.articleId,
@@ -40,6 +52,7 @@ export const toDraftDto = (d: ArticleDraft): DraftDto => ({
   version: d.version,
   baseVersion: d.baseVersion,
   updatedAt: d.updatedAt.toISOString(),
+  publishAt: d.publishAt ? d.publishAt.toISOString() : null,
 });
 
 const fieldsOf = (a: ArticleFields): ArticleFields =>
@@ -96,6 +109,7 @@ export function createDrafts(deps: DraftsDeps) {
         version: (current?.version ?? 0) + 1,
         baseVersion: current?.baseVersion ?? article.version,
         updatedAt: clock.now(),
+        publishAt: current?.publishAt ?? null,
       };
       const result = await repos.articleDrafts.save(draft, current?.version ?? null);
       if (result === 'gone') throw notFound();
@@ -156,8 +170,58 @@ export function createDrafts(deps: DraftsDeps) {
       const { article } = await articles.update(id, fields, links, by, undefined, {
         also: [repos.articleDrafts.dropRows(draft.articleId, draft.version)],
         fields: ['draft', ...changed],
+        // The article's version changes with the draft's removal, so a writer that lost the race reads again
+        // and finds the draft gone (or another one): it stops instead of applying the draft twice.
+        stillHolds: async () => {
+          if ((await repos.articleDrafts.find(id))?.version !== draft.version) throw new DraftGone();
+        },
       });
       return article;
+    },
+
+    /** Sets when the scheduler makes the draft live (in the future, within the scheduling bound); 404 without a draft. */
+    async schedule(id: string, publishAt: Date, ifMatch: IfMatch | undefined): Promise<DraftDto> {
+      const now = clock.now().getTime();
+      const invalidAt = (message: string) =>
+        new DomainError('invalid_request', message, [{ path: 'publishAt', message }]);
+      if (publishAt.getTime() <= now) throw invalidAt('publishAt must be in the future');
+      if (publishAt.getTime() > now + MAX_DRAFT_AHEAD_DAYS * DAY_MS)
+        throw invalidAt(`publishAt must be within ${MAX_DRAFT_AHEAD_DAYS} days`);
+      const current = await repos.articleDrafts.find(id);
+      check(ifMatch, current);
+      if (!current || !(await repos.articleDrafts.schedule(id, publishAt))) throw notFound();
+      return toDraftDto({ ...current, publishAt });
+    },
+
+    async unschedule(id: string): Promise<void> {
+      if (!(await repos.articleDrafts.schedule(id, null))) throw notFound();
+    },
+
+    /**
+     * The scheduled updates whose time has come, made live as the system,
+     * each as `publish` makes a draft live (once: see `stillHolds`).
+     */
+    async publishDue(now: Date, links: LinkBase): Promise<{ published: number }> {
+      let published = 0;
+      const afterCommit: Promise<unknown>[] = [];
+      const by: WriteOrigin = { actor: SYSTEM, ip: null, defer: (work) => void afterCommit.push(work) };
+      try {
+        for (const { articleId, version } of await repos.articleDrafts.due(now, DUE_BATCH)) {
+          try {
+            await this.publish(articleId, [draftETag(version)], links, by);
+            published += 1;
+          } catch (err) {
+            // Changed or gone meanwhile: nothing to do. Anything else (a slug taken since) waits for an editor.
+            if (err instanceof DraftGone || err instanceof PreconditionFailed) continue;
+            if (err instanceof DomainError && err.code === 'not_found') continue;
+            deps.logError(`scheduled update of article ${articleId} not made`, err);
+          }
+        }
+      } finally {
+        await Promise.all(afterCommit);
+        if (published > 0) await deps.changed();
+      }
+      return { published };
     },
 
     /** Makes the draft from a revision; the live article does not change. */

@@ -1,7 +1,7 @@
+import type { LinkBase } from '../../contract/links.js';
 import { plainExcerpt } from '../../core/content/excerpt.js';
 import { readingTimeMinutes } from '../../core/content/reading-time.js';
-import { IMAGE_URL_PREFIX, type LinkBase, toImageDto, toPicture } from '../media/image-dto.js';
-import type { Image } from '../media/images.port.js';
+import { IMAGE_URL_PREFIX, type Image, toImageDto, toPicture } from '../media/index.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleDto, ArticleListItemDto } from './article.schema.js';
 import type { Article } from './articles.port.js';

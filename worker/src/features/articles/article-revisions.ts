@@ -2,7 +2,7 @@ import { plainExcerpt } from '../../core/content/excerpt.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Consequences } from '../../ports/unit-of-work.js';
-import type { ActivityActor, WriteOrigin } from '../activity/activity.service.js';
+import type { ActivityActor, WriteOrigin } from '../../ports/write-effects.js';
 import type { ArticleDto } from './article.schema.js';
 import { fieldsText, type RevisionDto, type RevisionListItemDto } from './article-draft.schema.js';
 import type { ArticleFields, ArticleRevision, RevisionActorType, RevisionSummary } from './article-drafts.port.js';

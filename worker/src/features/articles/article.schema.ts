@@ -4,11 +4,12 @@ import { ErrorSchema } from '../../contract/errors.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { ArticleSlugSchema, NameSlugSchema } from '../../contract/slug.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
+import { ARTICLE_FORMATS, ARTICLE_STATUSES, type ArticleStatus } from '../../contract/vocabulary.js';
 import { ImageSchema, PictureSchema } from '../media/media.schema.js';
 import { TagRefSchema } from '../tags/tags.schema.js';
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
-export { LONE_SURROGATE };
+export { ARTICLE_FORMATS, ARTICLE_STATUSES, type ArticleStatus, LONE_SURROGATE };
 
 /** The one title rule, shared by the API, the domain and the admin. */
 export const TitleSchema = z
@@ -25,7 +26,6 @@ export const BodySchema = z
   .refine((b) => !b.includes('\u0000'), 'body must not contain NUL characters')
   .refine((b) => !LONE_SURROGATE.test(b), 'body must be valid Unicode (no lone surrogates)');
 
-export const ARTICLE_FORMATS = ['markdown', 'html', 'plaintext'] as const;
 export const ArticleFormatSchema = z.enum(ARTICLE_FORMATS);
 export type ArticleFormat = z.infer<typeof ArticleFormatSchema>;
 
@@ -40,9 +40,6 @@ export const ExcerptInputSchema = z
 
 /** One of the article's images, or null for none. */
 const FeatureImageIdSchema = IdSchema.transform((id) => id.toLowerCase()).nullable();
-
-export const ARTICLE_STATUSES = ['online', 'offline'] as const;
-export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export const CreateArticleSchema = z.object({
   title: TitleSchema,

@@ -1,4 +1,5 @@
-import { defineFeature } from '../../app/feature.js';
+import { serverLinks } from '../../contract/links.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createArticleDraftsRepository } from './article-drafts.repository.js';
 import { articleDraftsRoutes } from './article-drafts.routes.js';
 import { createDrafts, type Drafts } from './article-drafts.service.js';
@@ -56,8 +57,22 @@ export const articlesFeature = defineFeature({
         maxMarkdownBytes: deps.settings.maxMarkdownBytes,
         articles,
         revisions: articleRevisions,
+        changed: async () => {
+          deps.publicReadCache?.invalidate();
+          // The cron's data centre misses from now on; the others are purged (or expire).
+          await deps.edgeCache
+            ?.changed(null)
+            .then(() => deps.edgeCache?.purge())
+            .catch((err) => deps.logError('edge cache not told of scheduled updates', err));
+        },
       }),
     };
   },
   routes: [...articlesRoutes, ...articleDraftsRoutes],
+  jobs: (services, deps) => [
+    {
+      name: 'scheduled-updates',
+      run: (now) => services.articleDrafts.publishDue(now, serverLinks(deps.settings)),
+    },
+  ],
 });

@@ -1,6 +1,6 @@
 import { DomainError } from '../../core/domain/errors.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { Image } from '../media/images.port.js';
+import type { Image } from '../media/index.js';
 import type { ArticleFormat, ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
 

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { idsInOrder, orderedIdsSql } from '../../adapters/db/shared/ordered-ids.js';
+import { createOrderedLinks } from '../../adapters/db/shared/ordered-links.js';
 import {
   guarded,
   normalizeId,
@@ -11,10 +12,9 @@ import type { SqlDb, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { type Guard, statementsOf } from '../../adapters/db/shared/unit-of-work.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import { createArticleTagLinks } from '../tags/article-tags.repository.js';
+import { createArticleTagLinks } from '../tags/index.js';
 import { createArticleDelete } from './article-delete.repository.js';
 import { createHtmlFill, storableHtml } from './article-html.repository.js';
-import { createOrderedLinks } from './article-links.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
 import { scopeOf, seoText, toArticle } from './article-row.repository.js';
 import {

@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { canReadOffline, decide } from '../../auth/policy.js';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import type { LinkBase } from '../../contract/links.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
-import { canReadOffline, decide } from '../accounts/policy.js';
 import { ImageSchema } from '../media/media.schema.js';
 import {
   ArticleConflictSchema,

@@ -1,3 +1,5 @@
+import type { Actor } from '../../auth/actor.js';
+import { canReadOffline } from '../../auth/policy.js';
 import type { LinkBase } from '../../contract/links.js';
 import type { Page } from '../../contract/pagination.schema.js';
 import { ARTICLE_SLUG_MAX, freeSlug, slugify } from '../../contract/slug.js';
@@ -8,10 +10,7 @@ import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { Actor } from '../accounts/actor.js';
-import { canReadOffline } from '../accounts/policy.js';
-import { originalKey } from '../media/blob-keys.js';
-import { toImageDto } from '../media/image-dto.js';
+import { originalKey, toImageDto } from '../media/index.js';
 import type { ImageDto } from '../media/media.schema.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type {
@@ -297,14 +296,18 @@ export function createArticlesService(deps: ArticlesDeps) {
      * `changed` is false for a patch that names no field: nothing is written,
      * `updatedAt` and the version stay (an If-Match is still checked).
      */
-    /** `extra`: rows of the same unit (a draft made live drops it) and the fields its activity entry names. */
+    /**
+     * `extra`: rows of the same unit (a draft made live drops it), the fields
+     * its activity entry names, and a check run on every attempt (the draft
+     * is still the one read: a retry after losing a race never applies it twice).
+     */
     async update(
       id: string,
       input: UpdateArticleInput & { seo?: SeoDto },
       links: LinkBase,
       by: WriteOrigin,
       pre?: Precondition,
-      extra?: { also: Rows[]; fields: string[] },
+      extra?: { also: Rows[]; fields: string[]; stillHolds?: () => Promise<void> },
     ): Promise<{ article: ArticleDto; changed: boolean }> {
       const patch: ArticlePatch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (Object.keys(patch).length === 0) {
@@ -316,6 +319,7 @@ export function createArticlesService(deps: ArticlesDeps) {
       }
       await checkFeatureImage(id, patch.featureImageId);
       const article = await writeVersion(id, pre, by, links, async (current, now) => {
+        await extra?.stillHolds?.();
         const write = await withHtml(current, patch);
         return {
           next: { ...current, ...write, updatedAt: now, version: current.version + 1 },

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createAuthorsRepository } from './authors.repository.js';
 import { authorsRoutes } from './authors.routes.js';
 import { type AuthorsService, createAuthorsService } from './authors.service.js';

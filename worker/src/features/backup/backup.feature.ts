@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createBackupRepository } from './backup.repository.js';
 import { backupRoutes } from './backup.routes.js';
 import { type BackupService, createBackupService } from './backup.service.js';

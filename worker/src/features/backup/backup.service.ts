@@ -2,7 +2,7 @@ import { DomainError } from '../../core/domain/errors.js';
 import { base64 } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
-import { originalKey } from '../media/blob-keys.js';
+import { originalKey } from '../media/index.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
 import { createArchiveLedger } from './archive-ledger.js';

@@ -1,6 +1,5 @@
 import { type Consequences, joinConsequences } from '../../ports/unit-of-work.js';
-import type { WriteOrigin } from '../activity/activity.service.js';
-import type { ArticleEffectPorts } from '../articles/article-changes.js';
+import type { WriteEffects, WriteOrigin } from '../../ports/write-effects.js';
 import type { ImageDto } from './media.schema.js';
 
 /** What an image write did: what its activity entry and webhook event are made from. */
@@ -8,7 +7,7 @@ export type ImageChange = { kind: 'uploaded'; image: ImageDto } | { kind: 'delet
 
 /** The activity entry and webhook event of an image change, to commit with it (ports/unit-of-work.ts). */
 export async function imageConsequences(
-  ports: ArticleEffectPorts,
+  ports: WriteEffects,
   change: ImageChange,
   by: WriteOrigin,
 ): Promise<Consequences> {

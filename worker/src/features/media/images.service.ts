@@ -5,8 +5,7 @@ import { sha256Hex } from '../../core/shared/crypto.js';
 import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import type { WriteOrigin } from '../activity/activity.service.js';
-import { type ArticleEffectPorts, settle } from '../articles/article-changes.js';
+import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
 import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';
@@ -22,7 +21,7 @@ export interface ImagesDeps {
   maxImagePixels: number;
   logError: (message: string, err: unknown) => void;
   /** The activity entry and webhook event of an upload, committed with its row (image-changes.ts). */
-  effects: ArticleEffectPorts;
+  effects: WriteEffects;
 }
 
 /** What an upload may say about the image besides its bytes (the name already sanitised). */

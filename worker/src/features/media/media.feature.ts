@@ -1,6 +1,6 @@
-import { defineFeature } from '../../app/feature.js';
-import type { ActivityEvent } from '../activity/activity.service.js';
-import type { WebhooksService } from '../webhooks/webhooks.service.js';
+import { defineFeature } from '../../feature-api/feature.js';
+import type { ActivityEvent } from '../../ports/write-effects.js';
+import type { WebhooksService } from '../webhooks/index.js';
 import { createImagesRepository } from './images.repository.js';
 import { createImagesService, type ImagesService } from './images.service.js';
 import { mediaRoutes } from './media.routes.js';

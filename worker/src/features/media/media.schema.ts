@@ -3,9 +3,10 @@ import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
 import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../contract/file-name.js';
 import { PageQuerySchema } from '../../contract/pagination.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
+import { IMAGE_CONTENT_TYPES, type ImageContentType } from '../../contract/vocabulary.js';
 
-export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
-export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+export { IMAGE_CONTENT_TYPES, type ImageContentType };
+
 /** The extension the server gives each type's files (`{id}.{ext}`), and so the type a file name stands for. */
 export const IMAGE_EXTENSIONS = {
   'image/jpeg': 'jpg',

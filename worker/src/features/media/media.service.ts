@@ -4,8 +4,7 @@ import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
-import type { WriteOrigin } from '../activity/activity.service.js';
-import { type ArticleEffectPorts, settle } from '../articles/article-changes.js';
+import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
 import { originalKey } from './blob-keys.js';
 import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';
@@ -18,7 +17,7 @@ export interface MediaDeps {
   variants: VariantsService;
   logError: (message: string, err: unknown) => void;
   /** The activity entry and webhook event of a delete, committed with it (image-changes.ts). */
-  effects: ArticleEffectPorts;
+  effects: WriteEffects;
 }
 
 /** The media library: every image, whichever article holds it. */

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createPreviewTokensRepository } from './previews.repository.js';
 import { previewsRoutes } from './previews.routes.js';
 import { createPreviewsService, type PreviewsService } from './previews.service.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import { type ApiHarness, PUBLIC_URL } from '../../../../test/support/api-harness.js';
 import { GIF_1x1, JPEG_400x300, PNG_QUADRANTS, WEBP_1x1 } from '../../../../test/support/images.js';
-import type { AppDeps } from '../../app/deps.js';
 import { scheduledJobs } from '../../app/services.js';
+import type { AppDeps } from '../../feature-api/deps.js';
 import { originalKey } from '../media/blob-keys.js';
 import type { PurgeRun } from './purge.entities.js';
 

@@ -1,6 +1,5 @@
 import type { BlobInfo } from '../../ports/blob-store.js';
-import { originalKey } from '../media/blob-keys.js';
-import type { Image } from '../media/images.port.js';
+import { type Image, originalKey } from '../media/index.js';
 import type { PurgeRemoved, PurgeSettings } from './purge.entities.js';
 
 const HOUR_MS = 60 * 60 * 1000;

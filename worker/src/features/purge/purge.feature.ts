@@ -1,5 +1,5 @@
-import { defineFeature, type ServiceDeps } from '../../app/feature.js';
-import { SYSTEM } from '../activity/activity.service.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
+import { SYSTEM } from '../../ports/write-effects.js';
 import type { PurgeRun } from './purge.entities.js';
 import { createPurgeRepository } from './purge.repository.js';
 import { purgeRoutes } from './purge.routes.js';

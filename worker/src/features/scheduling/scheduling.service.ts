@@ -3,9 +3,9 @@ import type { EdgeCache } from '../../ports/edge-cache.js';
 import type { ReadCache } from '../../ports/read-cache.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import { SYSTEM, type WriteOrigin } from '../activity/activity.service.js';
+import { SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
 import type { ArticleDto } from '../articles/article.schema.js';
-import { type ArticleEffectPorts, consequencesOf } from '../articles/article-changes.js';
+import { type ArticleEffectPorts, consequencesOf } from '../articles/index.js';
 import { MAX_SCHEDULE_AHEAD_DAYS, type SchedulerSummary } from './scheduling.schema.js';
 
 export interface SchedulingDeps {

@@ -67,6 +67,9 @@ export function runCorsApiContract(name: string, setup: SetupApi) {
         expect(res.headers.get('access-control-allow-credentials')).toBeNull();
         expectSecurityHeaders(res, `OPTIONS ${path}`);
       }
+      // An OPTIONS without Access-Control-Request-Method is no preflight, whoever sends it: the router's 405.
+      const bare = await api.request('/v1/articles', { method: 'OPTIONS', headers: { origin: SITE } });
+      expect(bare.status).toBe(405);
       const other = await preflight(api, '/v1/articles', 'https://evil.example');
       expect(other.status).toBe(204);
       expect([...other.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);

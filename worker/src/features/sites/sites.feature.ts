@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createSiteOrigins, type SiteOrigins } from './site-origins.js';
 import { createSitesRepository } from './sites.repository.js';
 import { sitesRoutes } from './sites.routes.js';

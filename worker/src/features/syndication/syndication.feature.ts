@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { syndicationRoutes } from './syndication.routes.js';
 import { createSyndicationService, type SyndicationService } from './syndication.service.js';
 

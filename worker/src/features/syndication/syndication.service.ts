@@ -1,11 +1,10 @@
+import type { Actor } from '../../auth/actor.js';
+import { canReadOffline } from '../../auth/policy.js';
 import { plainExcerpt } from '../../core/content/excerpt.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { Repositories } from '../../ports/repositories.js';
-import type { Actor } from '../accounts/actor.js';
-import { canReadOffline } from '../accounts/policy.js';
-import type { Article } from '../articles/articles.port.js';
-import { siteArticleUrl, withoutTrailingSlashes } from '../sites/article-url.js';
-import type { Site } from '../sites/sites.port.js';
+import type { Article } from '../articles/index.js';
+import { type Site, siteArticleUrl, withoutTrailingSlashes } from '../sites/index.js';
 import type { StructuredDataDto } from './syndication.schema.js';
 import { rfc822, xmlText } from './xml.js';
 

@@ -1,5 +1,5 @@
-import { defineFeature } from '../../app/feature.js';
 import type { UpdateService } from '../../core/releases/update.service.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { buildOpenApiDocument } from '../../http/openapi.js';
 import { systemRoutes } from './system.routes.js';
 import { createSystemService, type SystemService } from './system.service.js';

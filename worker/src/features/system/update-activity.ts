@@ -1,5 +1,6 @@
 import type { UpdateActivity } from '../../core/releases/update.service.js';
-import { type ActivityService, SYSTEM } from '../activity/activity.service.js';
+import { SYSTEM } from '../../ports/write-effects.js';
+import type { ActivityService } from '../activity/index.js';
 
 /** What the supervisor did, as a system entry of the activity log (an automatic rollback above all). */
 export const recordUpdateActivity =

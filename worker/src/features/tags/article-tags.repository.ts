@@ -1,10 +1,10 @@
 import { eq, inArray, type Placeholder, type SQL } from 'drizzle-orm';
+import { createOrderedLinks } from '../../adapters/db/shared/ordered-links.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import { createOrderedLinks } from '../articles/article-links.repository.js';
 
 /**
  * An article's tags as the articles repository stores them: ordered links in
- * `article_tags` (read, written and checked as authors are, articles/article-links.repository.ts),
+ * `article_tags` (read, written and checked as authors are, adapters/db/shared/ordered-links.ts),
  * and the `?tag=` filter. Deleting an article or a tag removes its links (the
  * foreign keys cascade).
  */

@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { createTagsRepository } from './tags.repository.js';
 import { tagsRoutes } from './tags.routes.js';
 import { createTagsService, type TagsService } from './tags.service.js';

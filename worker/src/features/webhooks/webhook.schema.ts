@@ -1,18 +1,9 @@
 import * as z from 'zod';
 import { isHttpUrl, TimestampSchema } from '../../contract/common.schema.js';
 import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/vocabulary.js';
 
-/** What an endpoint may subscribe to (docs/api.md#webhooks). */
-export const WEBHOOK_EVENT_TYPES = [
-  'article.created',
-  'article.updated',
-  'article.published',
-  'article.unpublished',
-  'article.deleted',
-  'image.uploaded',
-  'image.deleted',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /** What `POST /v1/webhooks/{id}/test` sends: to that endpoint only, whatever it subscribes to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

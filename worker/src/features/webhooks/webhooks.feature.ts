@@ -1,4 +1,4 @@
-import { defineFeature } from '../../app/feature.js';
+import { defineFeature } from '../../feature-api/feature.js';
 import { secretSealer } from './webhook-crypto.js';
 import { createWebhooksRepository } from './webhooks.repository.js';
 import { webhooksRoutes } from './webhooks.routes.js';

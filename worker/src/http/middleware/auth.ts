@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { ANONYMOUS } from '../../auth/actor.js';
+import { looksLikeApiKey } from '../../auth/api-key.js';
+import { decide, type Permission } from '../../auth/policy.js';
+import type { User } from '../../auth/user.js';
 import { DomainError } from '../../core/domain/errors.js';
-import { ANONYMOUS } from '../../features/accounts/actor.js';
-import { decide, type Permission } from '../../features/accounts/policy.js';
-import type { User } from '../../features/accounts/users.port.js';
-import { looksLikeApiKey } from '../../features/api-keys/api-keys.service.js';
 import type { AppEnv } from '../env.js';
 
 // Far above any token we sign; refusing early keeps garbage cheap.

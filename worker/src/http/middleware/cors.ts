@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { cors as honoCors } from 'hono/cors';
 import type { AppEnv } from '../env.js';
 import { prepareHeader } from './plain-headers.js';
 import { withSecurityHeaders } from './security-headers.js';
@@ -10,55 +11,50 @@ export interface CorsPolicy {
   allows(origin: string): Promise<boolean>;
 }
 
-export const CORS_ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Bearer tokens travel in `authorization`; the conditional headers serve caching and optimistic writes. */
-export const CORS_ALLOW_HEADERS = 'authorization, content-type, if-match, if-none-match';
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match'];
 /** What a script on another origin may read besides the CORS-safelisted headers. */
-export const CORS_EXPOSE_HEADERS = 'ETag, Retry-After, X-Request-Id';
+export const CORS_EXPOSE_HEADERS = ['ETag', 'Retry-After', 'X-Request-Id'];
 /** Ten minutes: Chromium caps a preflight's lifetime at two hours, Firefox at a day. */
-export const CORS_MAX_AGE_SECONDS = '600';
+export const CORS_MAX_AGE_SECONDS = 600;
 
-function allowOrigin(headers: Headers, policy: CorsPolicy, origin: string): void {
-  headers.set('Access-Control-Allow-Origin', policy.anyOrigin ? '*' : origin);
-}
+const isPreflight = (req: Request) =>
+  req.method === 'OPTIONS' && req.headers.get('access-control-request-method') !== null;
 
 /**
- * Cross-origin access (docs/api.md#cross-origin). The outermost middleware:
- * it answers preflights itself, and adds its headers to every answer on the
- * way out, including those made before routing (the read cache) and those
- * another layer might cache, which therefore never carry one origin's
- * permission to another. No credentials are ever allowed: the API's
- * credentials are bearer tokens a script sends itself, not cookies.
+ * Cross-origin access (docs/api.md#cross-origin), with Hono's cors for a
+ * permitted origin. The outermost middleware after the request log: it
+ * answers preflights itself, with the security headers (the layer that adds
+ * them runs inside it), and adds its headers to every answer on the way out,
+ * including those made before routing (the read cache) and those another
+ * layer might cache, which therefore never carry one origin's permission to
+ * another. An origin that is not permitted gets no CORS header at all, only
+ * `Vary: Origin`. No credentials are ever allowed: the API's credentials are
+ * bearer tokens a script sends itself, not cookies.
  */
 export function cors(policy: CorsPolicy): MiddlewareHandler<AppEnv> {
+  const permitted = honoCors({
+    // Reached only for an origin the policy allows.
+    origin: (origin) => (policy.anyOrigin ? '*' : origin),
+    allowMethods: CORS_ALLOW_METHODS,
+    allowHeaders: CORS_ALLOW_HEADERS,
+    exposeHeaders: CORS_EXPOSE_HEADERS,
+    maxAge: CORS_MAX_AGE_SECONDS,
+  });
   return async (c, next) => {
     const origin = c.req.header('origin');
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
-      const headers = new Headers({ Vary: 'Origin' });
-      if (origin && (await policy.allows(origin))) {
-        allowOrigin(headers, policy, origin);
-        headers.set('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
-        headers.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
-        headers.set('Access-Control-Max-Age', CORS_MAX_AGE_SECONDS);
-      }
-      return withSecurityHeaders(new Response(null, { status: 204, headers }), c.get('requestId'));
+    const preflight = isPreflight(c.req.raw);
+    // Hono's cors takes any OPTIONS for a preflight; one without Access-Control-Request-Method is the router's 405.
+    if (origin !== undefined && (preflight || c.req.method !== 'OPTIONS') && (await policy.allows(origin))) {
+      const answer = await permitted(c, next);
+      return answer && withSecurityHeaders(answer, c.get('requestId'));
     }
-    // Whether an answer carries the header depends on the Origin: caches must keep them apart.
+    if (preflight) {
+      return withSecurityHeaders(new Response(null, { status: 204, headers: { Vary: 'Origin' } }), c.get('requestId'));
+    }
+    // Whether an answer carries the headers depends on the Origin: caches must keep them apart.
     prepareHeader(c, 'Vary', 'Origin', true);
-    const allowed = origin !== undefined && (await policy.allows(origin));
-    await next();
-    if (!allowed) return;
-    try {
-      c.res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-    } catch {
-      // Immutable headers (a response passed through from elsewhere): answer with a copy.
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-    }
-    allowOrigin(c.res.headers, policy, origin);
-    c.res.headers.set('Vary', mergeVary(c.res.headers.get('Vary')));
+    return next();
   };
 }
-
-const mergeVary = (vary: string | null) =>
-  vary && /(^|,)\s*origin\s*(,|$)/i.test(vary) ? vary : vary ? `${vary}, Origin` : 'Origin';

@@ -10,7 +10,7 @@ import type { AppEnv } from '../env.js';
  * uncached article read's CPU (docs/benchmarks.md).
  *
  * The layers that prepare headers for every answer (request log, CORS,
- * security headers, a public read's CORP) write them here with
+ * security headers on Node, a public read's CORP) write them here with
  * `prepareHeader`, in the same order they would call `c.header`. The public
  * read's answer takes the record (`takePlainHeaders`) and builds its
  * Response from it. Any other way to an answer goes through Hono's own

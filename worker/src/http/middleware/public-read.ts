@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { decide, type Permission } from '../../features/accounts/policy.js';
+import { decide, type Permission } from '../../auth/policy.js';
 import type { ContentDigest } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
 import { JSON_TYPE } from './json-type.js';

@@ -15,9 +15,7 @@ import {
   unique,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import type { ROLES } from '../../../features/accounts/user.schema.js';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
-import type { ImageContentType } from '../../../features/media/media.schema.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
 
 /**
  * MySQL / MariaDB schema: the same properties and result types as
@@ -392,15 +390,21 @@ export const previewTokens = mysqlTable(
  * it would have as JSON (`fields`), its own `version` for If-Match, and the
  * article version it was started from.
  */
-export const articleDrafts = mysqlTable('article_drafts', {
-  articleId: id('article_id')
-    .primaryKey()
-    .references(() => articles.id, { onDelete: 'cascade' }),
-  fields: longtext('fields').notNull(),
-  version: int('version').notNull(),
-  baseVersion: int('base_version').notNull(),
-  updatedAt: timestamp('updated_at').notNull(),
-});
+export const articleDrafts = mysqlTable(
+  'article_drafts',
+  {
+    articleId: id('article_id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    fields: longtext('fields').notNull(),
+    version: int('version').notNull(),
+    baseVersion: int('base_version').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    /** When the scheduler makes it live (a scheduled update); null: not scheduled. */
+    publishAt: timestamp('publish_at'),
+  },
+  (t) => [index('article_drafts_publish_at_idx').on(t.publishAt)],
+);
 
 /**
  * What an online article was at each publication and update, newest last

@@ -13,9 +13,7 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
-import type { ROLES } from '../../../features/accounts/user.schema.js';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
-import type { ImageContentType } from '../../../features/media/media.schema.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
 
 /** PostgreSQL schema: the same properties and result types as sqlite/sqlite.schema.ts. */
 
@@ -381,15 +379,21 @@ export const previewTokens = pgTable(
  * it would have as JSON (`fields`), its own `version` for If-Match, and the
  * article version it was started from.
  */
-export const articleDrafts = pgTable('article_drafts', {
-  articleId: uuid('article_id')
-    .primaryKey()
-    .references(() => articles.id, { onDelete: 'cascade' }),
-  fields: text('fields').notNull(),
-  version: integer('version').notNull(),
-  baseVersion: integer('base_version').notNull(),
-  updatedAt: timestamp('updated_at').notNull(),
-});
+export const articleDrafts = pgTable(
+  'article_drafts',
+  {
+    articleId: uuid('article_id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    fields: text('fields').notNull(),
+    version: integer('version').notNull(),
+    baseVersion: integer('base_version').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    /** When the scheduler makes it live (a scheduled update); null: not scheduled. */
+    publishAt: timestamp('publish_at'),
+  },
+  (t) => [index('article_drafts_publish_at_idx').on(t.publishAt)],
+);
 
 /**
  * What an online article was at each publication and update, newest last

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
-import type { ROLES } from '../../../features/accounts/user.schema.js';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES } from '../../../features/articles/article.schema.js';
-import type { ImageContentType } from '../../../features/media/media.schema.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
 
 /**
  * SQLite / D1 schema. The MySQL and PostgreSQL schemas mirror it property for
@@ -411,15 +409,21 @@ export const previewTokens = sqliteTable(
  * it would have as JSON (`fields`), its own `version` for If-Match, and the
  * article version it was started from.
  */
-export const articleDrafts = sqliteTable('article_drafts', {
-  articleId: text('article_id')
-    .primaryKey()
-    .references(() => articles.id, { onDelete: 'cascade' }),
-  fields: text('fields').notNull(),
-  version: integer('version').notNull(),
-  baseVersion: integer('base_version').notNull(),
-  updatedAt: timestamp('updated_at').notNull(),
-});
+export const articleDrafts = sqliteTable(
+  'article_drafts',
+  {
+    articleId: text('article_id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    fields: text('fields').notNull(),
+    version: integer('version').notNull(),
+    baseVersion: integer('base_version').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    /** When the scheduler makes it live (a scheduled update); null: not scheduled. */
+    publishAt: timestamp('publish_at'),
+  },
+  (t) => [index('article_drafts_publish_at_idx').on(t.publishAt)],
+);
 
 /**
  * What an online article was at each publication and update, newest last

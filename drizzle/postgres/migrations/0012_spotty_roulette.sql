@@ -3,7 +3,8 @@ CREATE TABLE "article_drafts" (
 	"fields" text NOT NULL,
 	"version" integer NOT NULL,
 	"base_version" integer NOT NULL,
-	"updated_at" timestamp (3) with time zone NOT NULL
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	"publish_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "article_revisions" (
@@ -21,4 +22,5 @@ CREATE TABLE "article_revisions" (
 ALTER TABLE "sites" ADD COLUMN "preview_url" text;--> statement-breakpoint
 ALTER TABLE "article_drafts" ADD CONSTRAINT "article_drafts_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "article_revisions" ADD CONSTRAINT "article_revisions_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "article_drafts_publish_at_idx" ON "article_drafts" USING btree ("publish_at");--> statement-breakpoint
 CREATE INDEX "article_revisions_article_id_id_idx" ON "article_revisions" USING btree ("article_id","id");

@@ -4,9 +4,11 @@ CREATE TABLE `article_drafts` (
 	`version` integer NOT NULL,
 	`base_version` integer NOT NULL,
 	`updated_at` integer NOT NULL,
+	`publish_at` integer,
 	FOREIGN KEY (`article_id`) REFERENCES `articles`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `article_drafts_publish_at_idx` ON `article_drafts` (`publish_at`);--> statement-breakpoint
 CREATE TABLE `article_revisions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`article_id` text NOT NULL,

@@ -1,9 +1,9 @@
 import { and, asc, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
-import { chunk, invalid, MAX_PARAMS, requireId } from '../../adapters/db/shared/repository-support.js';
-import type { SqlDb, SqlKit, WriteStatement } from '../../adapters/db/shared/sql-kit.js';
-import type { ErrorIssue } from '../../contract/errors.js';
+import type { ErrorIssue } from '../../../contract/errors.js';
+import { preparedInList } from './prepared-in-list.js';
+import { chunk, invalid, MAX_PARAMS, requireId } from './repository-support.js';
+import type { SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
 // Three parameters per link row; keeps each insert under D1's parameter cap.
 const LINKS_PER_INSERT = Math.floor(MAX_PARAMS / 3);

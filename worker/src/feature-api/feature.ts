@@ -1,8 +1,8 @@
 import type { SqlKit, Tables } from '../adapters/db/shared/sql-kit.js';
-import type { TableExport, TableExports } from '../features/backup/backup.entities.js';
 import type { Services } from '../http/env.js';
 import type { RouteDef } from '../http/route.js';
 import type { Repositories } from '../ports/repositories.js';
+import type { TableExport, TableExports } from '../ports/table-export.js';
 import type { AppDeps } from './deps.js';
 
 /** What a feature's services are built from: the ports, and the services of the features listed before it. */
@@ -58,3 +58,5 @@ export interface Feature {
 
 /** Keeps the feature's own types (what it builds) for the composition root's completeness check. */
 export const defineFeature = <F extends Feature>(feature: F): F => feature;
+
+export type { TableExport, TableExports };
