@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   });
 
   // Single reads cycle through 200 online articles; the baseline answers the median-sized one (lib/sample-reads.ts).
-  const { sampleIds, notModified, docFile } = await sampleReads(server.url, onlineIds, tmp, log);
+  const { sampleIds, sampleSlugs, notModified, docFile } = await sampleReads(server.url, onlineIds, tmp, log);
 
   const baseline = await startServer({
     name: 'the baseline server',
@@ -155,6 +155,8 @@ async function main(): Promise<void> {
 
   // 4. Throughput, the four targets interleaved in rounds.
   const singlePaths = sampleIds.map((id) => `/v1/articles/${id}`);
+  // The same articles by slug, in any site (the index probed once per site).
+  const slugPaths = sampleSlugs.map((slug) => `/v1/articles/slug/${slug}`);
   const listPath = `/v1/articles?limit=${size}`;
   log(
     `load: ${cfg.connections} connections; ${cfg.warmup} s warm-up each, then ${cfg.rounds} rounds, ${cfg.seconds} s per target in all`,
@@ -166,11 +168,17 @@ async function main(): Promise<void> {
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
+      { key: 'slugUncached', origin: uncached.url, paths: slugPaths, pid: uncached.pid },
       { key: 'floor', origin: floor.url, paths: singlePaths, pid: floor.pid },
       ...(notModified.length > 0
         ? [{ key: 'notModified' as const, origin: server.url, paths: notModified, pid: server.pid }]
         : []),
-      ...(pgServer ? [{ key: 'singlePg' as const, origin: pgServer.url, paths: singlePaths, pid: pgServer.pid }] : []),
+      ...(pgServer
+        ? [
+            { key: 'singlePg' as const, origin: pgServer.url, paths: singlePaths, pid: pgServer.pid },
+            { key: 'slugPg' as const, origin: pgServer.url, paths: slugPaths, pid: pgServer.pid },
+          ]
+        : []),
     ],
     {
       connections: cfg.connections,

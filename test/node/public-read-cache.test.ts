@@ -114,6 +114,27 @@ describe('public read cache (Node, SQLite)', () => {
     expect((await (await api.request('/v1/articles?limit=1')).json()).items).toHaveLength(1);
   });
 
+  it('keeps reads by slug and the list by its every parameter, and shows a change at once', async () => {
+    const id = await published('Slug cached');
+    const path = '/v1/articles/slug/slug-cached';
+    const miss = await api.request(path);
+    const hit = await api.request(path);
+    const routeOf = (res: { headers: Headers }) =>
+      api.logLines
+        .map((l) => JSON.parse(l))
+        .find((r) => r.message === 'request' && r.requestId === res.headers.get('x-request-id'))?.route;
+    expect([routeOf(miss), routeOf(hit)]).toEqual(['/v1/articles/slug/{slug}', '/*']);
+    expect(await hit.text()).toBe(await miss.text());
+    const first = async (query: string) => (await (await api.request(`/v1/articles?limit=1&${query}`)).json()).items[0];
+    expect(Object.keys(await first('fields=title'))).toEqual(['id', 'title']);
+    expect(Object.keys(await first('fields=slug'))).toEqual(['id', 'slug']);
+    expect(
+      (await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { title: 'Slug renamed' } }))
+        .status,
+    ).toBe(200);
+    expect((await (await api.request(path)).json()).article.title).toBe('Slug renamed');
+  });
+
   it('answers If-None-Match from the cache with a 304 carrying the same validator and headers', async () => {
     const id = await published('Validated');
     const miss = await api.request(`/v1/articles/${id}`);

@@ -591,7 +591,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site and author (the public sees online ones)
+         * Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site, tags, author and publication time (the public sees online ones); pages by `cursor` or `page`, with `total`
          * @description Public.
          */
         get: operations["getV1Articles"];
@@ -601,6 +601,26 @@ export interface paths {
          * @description Needs a session: any account.
          */
         post: operations["postV1Articles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/articles/slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The article with this slug, in the site `siteId` or, without it, in any site (offline ones for verified users only)
+         * @description Public.
+         */
+        get: operations["getV1ArticlesSlugBySlug"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1576,6 +1596,24 @@ export interface components {
                 }[];
             };
         };
+        Author: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AuthorRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+        };
         Image: {
             /** Format: uuid */
             id: string;
@@ -1637,6 +1675,12 @@ export interface components {
             ogImage: string | null;
             noindex: boolean;
         };
+        AdjacentArticle: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            title: string;
+        };
         Article: {
             /** Format: uuid */
             id: string;
@@ -1664,6 +1708,9 @@ export interface components {
             featureImageId: string | null;
             featureImage: components["schemas"]["Picture"] | null;
             readingTimeMinutes: number;
+            authors?: components["schemas"]["AuthorRef"][];
+            next?: components["schemas"]["AdjacentArticle"] | null;
+            previous?: components["schemas"]["AdjacentArticle"] | null;
         };
         ArticleConflict: {
             error: {
@@ -1705,6 +1752,36 @@ export interface components {
             featureImageId: string | null;
             featureImage: components["schemas"]["Picture"] | null;
             readingTimeMinutes: number;
+            authors?: components["schemas"]["AuthorRef"][];
+        };
+        ArticleListItemFields: {
+            /** Format: uuid */
+            id: string;
+            title?: string;
+            body?: string;
+            /** @enum {string} */
+            format?: "markdown" | "html" | "plaintext";
+            /** @enum {string} */
+            status?: "online" | "offline";
+            siteId?: string | null;
+            authorIds?: string[];
+            tags?: components["schemas"]["TagRef"][];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            publishedAt?: string | null;
+            scheduledAt?: string | null;
+            seo?: components["schemas"]["Seo"];
+            images?: components["schemas"]["Image"][];
+            version?: number;
+            slug?: string;
+            excerpt?: string;
+            html?: string;
+            featureImageId?: string | null;
+            featureImage?: components["schemas"]["Picture"] | null;
+            readingTimeMinutes?: number;
+            authors?: components["schemas"]["AuthorRef"][];
         };
         ArticleDraft: {
             /** Format: uuid */
@@ -1774,16 +1851,6 @@ export interface components {
             slug: string;
             excerpt: string | null;
             featureImageId: string | null;
-        };
-        Author: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            bio: string | null;
-            avatarUrl: string | null;
-            /** Format: date-time */
-            createdAt: string;
         };
         ImportSummary: {
             /** @description Rows imported, by table */
@@ -4202,15 +4269,20 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                page?: number;
                 status?: "online" | "offline";
                 siteId?: string;
-                tag?: string;
+                tag?: string | string[];
                 authorId?: string;
+                author?: string;
+                publishedAfter?: string;
+                publishedBefore?: string;
                 q?: string;
                 sort?: "createdAt" | "updatedAt" | "publishedAt" | "title";
                 order?: "asc" | "desc";
                 slug?: string;
-                include?: "html";
+                include?: string;
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -4225,8 +4297,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["ArticleListItem"][];
+                        items: (components["schemas"]["ArticleListItem"] | components["schemas"]["ArticleListItemFields"])[];
                         nextCursor: string | null;
+                        /** @description How many articles match the filters, on every page */
+                        total: number;
                     };
                 };
             };
@@ -4382,9 +4456,81 @@ export interface operations {
             };
         };
     };
+    getV1ArticlesSlugBySlug: {
+        parameters: {
+            query?: {
+                include?: string;
+                siteId?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        article: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1ArticlesById: {
         parameters: {
-            query?: never;
+            query?: {
+                include?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -46,7 +46,7 @@ export interface ImageResults {
 
 export interface GoalInputs {
   runs: Record<'baseline' | 'single' | 'list' | 'deepList', Throughput> &
-    Partial<Record<'singleUncached' | 'floor' | 'singlePg' | 'notModified', Throughput>>;
+    Partial<Record<'singleUncached' | 'slugUncached' | 'floor' | 'singlePg' | 'slugPg' | 'notModified', Throughput>>;
   lat1: Latency;
   latDeep: Latency;
   deepPage: number;
@@ -105,6 +105,24 @@ export function goalRows({
       ? [ratioRow(`GET /v1/articles/:id uncached, ${label}`, run.rps, baselineRps, 0.35, 'req/s', true, cpu(key))]
       : [];
   };
+  // The same articles by slug against by id, on the same server in the same rounds: within 1.1× its cost.
+  const bySlug = (key: 'slugUncached' | 'slugPg', byId: 'singleUncached' | 'singlePg', label: string) => {
+    const run = runs[key];
+    const base = runs[byId];
+    return run && base
+      ? [
+          ratioRow(
+            `GET /v1/articles/slug/:slug uncached, ${label}, vs by id`,
+            run.rps,
+            base.rps,
+            1 / 1.1,
+            'req/s',
+            true,
+            cpu(key, byId),
+          ),
+        ]
+      : [];
+  };
   const driftRows = (d: Sustained | undefined, label: string) => {
     if (!d) return [];
     const first = d.segments[0]!;
@@ -138,11 +156,13 @@ export function goalRows({
       cpu('list'),
     ),
     ...uncached('singleUncached', 'SQLite'),
+    ...bySlug('slugUncached', 'singleUncached', 'SQLite'),
     // The same read with nothing but its own work (floor-server.ts): how near the goal any server can come.
     ...(runs.floor
       ? [ratioRow('uncached read floor, SQLite', runs.floor.rps, baselineRps, null, 'req/s', true, cpu('floor'))]
       : []),
     ...uncached('singlePg', 'PostgreSQL'),
+    ...bySlug('slugPg', 'singlePg', 'PostgreSQL'),
     ...(runs.notModified
       ? [
           ratioRow(

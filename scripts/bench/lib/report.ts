@@ -86,7 +86,7 @@ export function formatReport(r: BenchResults): string {
   out.push('');
   const perRound = (key: keyof BenchResults['runs']) =>
     (r.runs[key]?.perRound ?? []).map((n) => Math.round(n).toLocaleString('en')).join(' / ');
-  const optional = (['singleUncached', 'floor', 'singlePg', 'notModified'] as const)
+  const optional = (['singleUncached', 'slugUncached', 'floor', 'singlePg', 'slugPg', 'notModified'] as const)
     .filter((k) => r.runs[k])
     .map((k) => `; ${k} ${perRound(k)}`)
     .join('');

@@ -4,12 +4,12 @@ import { get, getJson, type LoadPath } from './load.ts';
 
 /** The parts of an article answer the benchmark checks. */
 interface OneArticle {
-  article?: { id: string; status: string };
+  article?: { id: string; status: string; slug: string };
 }
 
 /**
  * The single reads of the throughput rounds: 200 online articles spread
- * over the table, each read once and checked; their conditional requests
+ * over the table, each read once and checked, and their slugs; their conditional requests
  * when public reads carry an ETag (the 304 row; checked to answer 304); and the baseline's document, the median-sized answer among
  * them, written to `baseline.json` in `tmp`.
  */
@@ -18,16 +18,18 @@ export async function sampleReads(
   onlineIds: readonly string[],
   tmp: string,
   log: (msg: string) => void,
-): Promise<{ sampleIds: string[]; notModified: LoadPath[]; docFile: string }> {
+): Promise<{ sampleIds: string[]; sampleSlugs: string[]; notModified: LoadPath[]; docFile: string }> {
   const n = Math.min(200, onlineIds.length);
   const sampleIds = Array.from({ length: n }, (_, i) => onlineIds[Math.floor((i * onlineIds.length) / n)]!);
   const answers: { json: OneArticle; bytes: number }[] = [];
+  const sampleSlugs: string[] = [];
   const conditional: LoadPath[] = [];
   for (const id of sampleIds) {
     const { json, bytes, etag } = await getJson<OneArticle>(origin, `/v1/articles/${id}`);
     if (json.article?.id !== id || json.article.status !== 'online')
       throw new Error(`GET /v1/articles/${id}: unexpected answer`);
     answers.push({ json, bytes });
+    sampleSlugs.push(json.article.slug);
     if (etag) conditional.push({ path: `/v1/articles/${id}`, headers: { 'If-None-Match': etag } });
   }
   const notModified = conditional.length === sampleIds.length ? conditional : [];
@@ -36,10 +38,14 @@ export async function sampleReads(
     const res = await get(origin, first.path, first.headers);
     if (res.status !== 304) throw new Error(`GET ${first.path} with If-None-Match: ${res.status}, not 304`);
   } else log('public reads carry no ETag: the 304 row is left out');
+  // The read by slug (the uncached by-slug rows) answers the same article.
+  const bySlug = await getJson<OneArticle>(origin, `/v1/articles/slug/${sampleSlugs[0]}`);
+  if (bySlug.json.article?.id !== sampleIds[0])
+    throw new Error(`GET /v1/articles/slug/${sampleSlugs[0]}: unexpected answer`);
   answers.sort((a, b) => a.bytes - b.bytes);
   const median = answers[Math.floor(answers.length / 2)];
   if (!median) throw new Error('no online article to read');
   const docFile = path.join(tmp, 'baseline.json');
   writeFileSync(docFile, JSON.stringify(median.json));
-  return { sampleIds, notModified, docFile };
+  return { sampleIds, sampleSlugs, notModified, docFile };
 }

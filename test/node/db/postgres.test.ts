@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites, runUnreachableServerTest } from '../../support/db-node-suites.js';
+import { runSlugQueryPlanTest } from '../../support/query-plans.js';
 import { TABLES_CHILD_FIRST } from '../../support/tables.js';
 
 const suite = runNodeDatabaseSuites('PostgreSQL', 'postgres', postgresHarness);
@@ -17,4 +18,8 @@ describe('PostgreSQL storage settings', () => {
   });
 
   runUnreachableServerTest('postgres://postgres@127.0.0.1:1/test');
+});
+
+describe('PostgreSQL query plans', () => {
+  runSlugQueryPlanTest(() => suite.harness(), 'postgres');
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sqliteHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites } from '../../support/db-node-suites.js';
+import { runSlugQueryPlanTest } from '../../support/query-plans.js';
 
 const suite = runNodeDatabaseSuites('Node SQLite', 'sqlite', sqliteHarness);
 
@@ -22,4 +23,8 @@ describe('Node SQLite file settings', () => {
       ]),
     );
   });
+});
+
+describe('Node SQLite query plans', () => {
+  runSlugQueryPlanTest(() => suite.harness(), 'sqlite');
 });

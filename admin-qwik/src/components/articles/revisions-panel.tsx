@@ -89,7 +89,7 @@ export const RevisionsPanel = component$(
                   />
                 </span>
                 {compared.value?.id === r.id && (
-                  <div class="revision-diff" data-testid="revision-diff" aria-label="Revision compared with the text">
+                  <div class="revision-diff" data-testid="revision-diff">
                     {compared.value.lines === null ? (
                       <p>Too long to compare here.</p>
                     ) : (

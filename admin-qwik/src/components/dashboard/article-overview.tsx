@@ -30,9 +30,10 @@ export const ArticleOverview = component$(() => {
         error.value = (recent.ok ? null : recent.message) ?? (offline.ok ? null : offline.message);
         return;
       }
-      const items = offline.data.items;
+      // Whole items: only a `fields=` list trims them, and none is sent here.
+      const items = offline.data.items as Item[];
       data.value = {
-        recent: recent.data.items,
+        recent: recent.data.items as Item[],
         drafts: items.filter((a) => !a.scheduledAt).slice(0, SHOWN),
         scheduled: items
           .filter((a) => a.scheduledAt)

@@ -81,7 +81,9 @@ export default component$(() => {
       list.error = res.message;
       return;
     }
-    list.items = cursor ? [...list.items, ...res.data.items] : res.data.items;
+    // Whole items: only a `fields=` list trims them, and the admin never sends one.
+    const items = res.data.items as ArticleListItemDto[];
+    list.items = cursor ? [...list.items, ...items] : items;
     list.nextCursor = res.data.nextCursor;
     rememberPlace(list.items.length);
   });

@@ -191,5 +191,76 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       const after = (await (await api.request(`/v1/articles/${a.id}`, { token: owner })).json()).article;
       expect(after).toMatchObject({ featureImageId: null, featureImage: null });
     });
+    it('reads an article by slug under the read rules: in a site, or in any; a slug shared by sites asks for siteId', async () => {
+      const [s1, s2] = [await site(), await site()];
+      const a = await createArticle(api, owner, { title: 'By slug', slug: 'by-slug', siteId: s1 });
+      const bySlug = (path: string, token?: string) => api.request(`/v1/articles/slug/${path}`, token ? { token } : {});
+      const idOf = async (res: Awaited<ReturnType<typeof bySlug>>) => {
+        expect(res.status).toBe(200);
+        return (await res.json()).article.id as string;
+      };
+      expect((await bySlug('by-slug')).status).toBe(404); // offline: hidden from the public
+      expect(await idOf(await bySlug('by-slug', owner))).toBe(a.id);
+      await api.request(`/v1/articles/${a.id}/publish`, { method: 'POST', token: owner });
+      const read = await bySlug('by-slug');
+      const byId = await api.request(`/v1/articles/${a.id}`);
+      expect(await read.json()).toEqual(await byId.json());
+      expect(await idOf(await bySlug(`by-slug?siteId=${s1}`))).toBe(a.id);
+      for (const path of [`by-slug?siteId=${s2}`, 'no-such-article', 'Not%20A%20Slug', 'by-slug/seo']) {
+        expect((await bySlug(path)).status, path).toBe(404);
+      }
+      expect((await bySlug('by-slug?siteId=nope')).status).toBe(400);
+      expect((await bySlug('by-slug?include=html')).status).toBe(400);
+      // Another article of that slug elsewhere, offline: only a reader of offline articles sees two.
+      const b = await createArticle(api, owner, { title: 'By slug', slug: 'by-slug', siteId: s2 });
+      expect(await idOf(await bySlug('by-slug'))).toBe(a.id);
+      const ambiguous = await bySlug('by-slug', owner);
+      expect(ambiguous.status).toBe(400);
+      expect((await errorOf(ambiguous)).issues).toEqual([expect.objectContaining({ path: 'siteId' })]);
+      expect(await idOf(await bySlug(`by-slug?siteId=${s2}`, owner))).toBe(b.id);
+    });
+
+    it('embeds authors in credit order and the online neighbours of the same site on single reads when asked', async () => {
+      const s1 = await site();
+      const author = async (name: string, slug: string) =>
+        (await (await api.request('/v1/authors', { method: 'POST', token: owner, json: { name, slug } })).json())
+          .author as Json;
+      const [x, y] = [await author('Xavier', 'xavier'), await author('Yan', 'yan')];
+      const made: Json[] = [];
+      for (const title of ['First', 'Second', 'Draft', 'Third']) {
+        const created = await createArticle(api, owner, { title, siteId: s1, authorIds: [y.id, x.id] });
+        if (title !== 'Draft')
+          await api.request(`/v1/articles/${created.id}/publish`, { method: 'POST', token: owner });
+        made.push(created);
+        api.clock.advance(1_000);
+      }
+      await createArticle(api, owner, { title: 'Elsewhere' }); // no site: never a neighbour
+      const [first, second, draft, third] = made as [Json, Json, Json, Json];
+      const get = async (id: unknown, query: string, token?: string) => {
+        const res = await api.request(`/v1/articles/${id}?${query}`, token ? { token } : {});
+        expect(res.status, query).toBe(200);
+        return { etag: res.headers.get('etag'), article: (await res.json()).article as Json };
+      };
+      const ref = (a: Json) => ({ id: a.id, slug: a.slug, title: a.title });
+      const plain = (await get(second.id, '')).article;
+      expect(plain).not.toHaveProperty('authors');
+      expect(plain).not.toHaveProperty('next');
+      const { article } = await get(second.id, 'include=authors,adjacent');
+      expect(article.authorIds).toEqual([y.id, x.id]);
+      expect(article.authors).toEqual([y, x].map(({ createdAt: _, ...rest }) => rest));
+      expect([article.previous, article.next]).toEqual([ref(first), ref(third)]);
+      expect((await get(first.id, 'include=adjacent')).article).toMatchObject({ previous: null, next: ref(second) });
+      expect((await get(third.id, 'include=adjacent')).article).toMatchObject({ previous: ref(second), next: null });
+      // An offline article was never published: it has no place among them.
+      expect((await get(draft.id, 'include=adjacent', owner)).article).toMatchObject({ previous: null, next: null });
+      const bySlug = await api.request(`/v1/articles/slug/${second.slug}?siteId=${s1}&include=adjacent`);
+      expect((await bySlug.json()).article.next).toEqual(ref(third));
+      // An editor's read keeps the version as its ETag only without include (embedded rows have versions of their own).
+      expect((await get(second.id, '', owner)).etag).toBe(`"v${plain.version}"`);
+      expect((await get(second.id, 'include=authors', owner)).etag).not.toBe(`"v${plain.version}"`);
+      for (const query of ['include=html', 'include=authors&include=adjacent', 'include=']) {
+        expect((await api.request(`/v1/articles/${second.id}?${query}`)).status, query).toBe(400);
+      }
+    });
   });
 }

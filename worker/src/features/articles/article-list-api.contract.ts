@@ -9,7 +9,11 @@ interface Listed {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  [field: string]: unknown;
 }
+
+/** The same instant written with a +02:00 offset. */
+const plusTwoHours = (iso: string) => `${new Date(Date.parse(iso) + 7_200_000).toISOString().slice(0, 23)}+02:00`;
 
 const SORTS = ['createdAt', 'updatedAt', 'publishedAt', 'title'] as const;
 
@@ -38,13 +42,14 @@ export function runArticleListApiContract(name: string, setup: () => Promise<Api
     let owner: string;
     let siteId: string;
     let authorId: string;
+    let bob: Record<string, unknown>;
     const ids: Record<string, string> = {};
 
     /** `token` null: the public. */
     const list = async (query: string, token: string | null = owner) => {
       const res = await api.request(`/v1/articles?${query}`, token ? { token } : {});
       expect(res.status, query).toBe(200);
-      return (await res.json()) as { items: Listed[]; nextCursor: string | null };
+      return (await res.json()) as { items: Listed[]; nextCursor: string | null; total: number };
     };
     const titles = async (query: string, token: string | null = owner) =>
       (await list(query, token)).items.map((a) => a.title).sort();
@@ -76,12 +81,22 @@ export function runArticleListApiContract(name: string, setup: () => Promise<Api
         json: { name: 'Ada', slug: 'ada' },
       });
       authorId = (await author.json()).author.id;
+      const second = await api.request('/v1/authors', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Bob', slug: 'bob', bio: 'Writes too', avatarUrl: 'https://cdn.example/bob.png' },
+      });
+      bob = (await second.json()).author;
+      const tagId = async (slug: string) =>
+        (await (await api.request('/v1/tags', { method: 'POST', token: owner, json: { name: slug, slug } })).json()).tag
+          .id as string;
+      const [news, sport] = [await tagId('news'), await tagId('sport')];
       // Titles whose case-folded order is the same under every collation; two share a title but for case.
       const specs: [string, Record<string, unknown>][] = [
-        ['alpha', { body: 'Growth was 100% this year' }],
-        ['Bravo', { body: 'Growth was 100 percent', siteId }],
+        ['alpha', { body: 'Growth was 100% this year', tagIds: [news] }],
+        ['Bravo', { body: 'Growth was 100 percent', siteId, tagIds: [news, sport] }],
         ['charlie', { body: 'snake_case and camelCase', authorIds: [authorId] }],
-        ['Delta', { body: 'nothing to see!', siteId, authorIds: [authorId] }],
+        ['Delta', { body: 'nothing to see!', siteId, authorIds: [bob.id, authorId], tagIds: [sport, news] }],
         ['echo', { body: 'Some MIXED Case words' }],
         ['Echo', { body: 'the second echo' }],
         ['foxtrot', { body: '' }],
@@ -191,6 +206,99 @@ export function runArticleListApiContract(name: string, setup: () => Promise<Api
       expect((await errorOf(tooLong)).issues).toEqual([expect.objectContaining({ path: 'q' })]);
       // The same cursor with its own sort still works.
       expect((await list(`sort=title&limit=2&cursor=${first.nextCursor}`)).items).toHaveLength(2);
+    });
+    it('filters by several tags (all of them), an author slug and publication time, and counts every match', async () => {
+      expect(await titles('tag=news')).toEqual(['Bravo', 'Delta', 'alpha']);
+      expect(await titles('tag=news&tag=sport')).toEqual(['Bravo', 'Delta']);
+      expect(await titles('tag=sport&tag=news&tag=news', null)).toEqual(['Bravo', 'Delta']);
+      expect(await titles('author=ada')).toEqual(['Delta', 'charlie']);
+      expect(await titles('author=bob&tag=sport')).toEqual(['Delta']);
+      expect(await titles(`author=ada&authorId=${authorId}&status=offline`)).toEqual(['charlie']);
+      expect(await titles('author=nobody')).toEqual([]);
+      // Published Delta, alpha, echo, Bravo in that order; after is inclusive, before exclusive.
+      const at = (await list('status=online&sort=publishedAt&order=asc')).items.map((a) => a.publishedAt as string);
+      expect(await titles(`publishedAfter=${at[1]}`)).toEqual(['Bravo', 'alpha', 'echo']);
+      expect(await titles(`publishedBefore=${at[1]}`)).toEqual(['Delta']);
+      expect(await titles(`publishedAfter=${at[1]}&publishedBefore=${at[3]}&tag=news`)).toEqual(['alpha']);
+      expect(await titles(`publishedAfter=${encodeURIComponent(plusTwoHours(at[1]!))}`)).toEqual([
+        'Bravo',
+        'alpha',
+        'echo',
+      ]);
+      expect(await titles('publishedAfter=2000-01-01')).toHaveLength(4); // never published: in no range
+      expect(await titles('publishedBefore=2000-01-01&publishedAfter=1999-01-01')).toEqual([]);
+      // The total counts every match, whatever the page; the cursor walks the filtered order.
+      const first = await list('tag=news&limit=1');
+      expect([first.items.length, first.total]).toEqual([1, 3]);
+      expect((await list('tag=news&tag=sport', null)).total).toBe(2);
+      expect((await list('limit=1', null)).total).toBe(4);
+      expect((await list(`limit=1&publishedAfter=${at[1]}&author=bob`)).total).toBe(0);
+      const walked = await walk(`tag=news&publishedAfter=${at[0]}&sort=publishedAt&order=asc`, 1);
+      expect(walked.map((a) => a.title)).toEqual(['Delta', 'alpha', 'Bravo']);
+    });
+
+    it('pages by number in the order cursors follow, with the same total; page and cursor together are a 400', async () => {
+      for (const query of ['status=online', 'sort=title&order=asc', 'sort=publishedAt']) {
+        const all = (await list(`${query}&limit=100`)).items.map((a) => a.id);
+        for (const page of [1, 2, 3, 4, 5]) {
+          const got = await list(`${query}&limit=2&page=${page}`);
+          expect(
+            got.items.map((a) => a.id),
+            `${query} page ${page}`,
+          ).toEqual(all.slice((page - 1) * 2, page * 2));
+          expect(got.total).toBe(all.length);
+        }
+        // A numbered page's cursor goes on from its last item.
+        const second = await list(`${query}&limit=1&page=2`);
+        expect((await list(`${query}&limit=2&cursor=${second.nextCursor}`)).items.map((a) => a.id)).toEqual(
+          all.slice(2, 4),
+        );
+      }
+      const cursor = (await list('limit=2')).nextCursor;
+      for (const query of ['page=0', 'page=x', 'page=1&page=2', 'page=10000', `page=2&cursor=${cursor}`]) {
+        const res = await api.request(`/v1/articles?limit=2&${query}`, { token: owner });
+        expect(res.status, query).toBe(400);
+        expect((await errorOf(res)).issues, query).toEqual([expect.objectContaining({ path: 'page' })]);
+      }
+    });
+
+    it('embeds the credited authors in credit order with include=authors, and trims items to fields', async () => {
+      const ada = { id: authorId, name: 'Ada', slug: 'ada', bio: null, avatarUrl: null };
+      const byline = {
+        id: bob.id,
+        name: 'Bob',
+        slug: 'bob',
+        bio: 'Writes too',
+        avatarUrl: 'https://cdn.example/bob.png',
+      };
+      const items = (await list(`include=authors&authorId=${authorId}`)).items;
+      expect(items.map((a) => [a.title, a.authors, a.authorIds])).toEqual([
+        ['Delta', [byline, ada], [bob.id, authorId]],
+        ['charlie', [ada], [authorId]],
+      ]);
+      expect((await list('include=authors&q=alpha')).items[0]?.authors).toEqual([]);
+      expect((await list('limit=1')).items[0]).not.toHaveProperty('authors');
+      const both = (await list('include=html,authors&author=bob')).items[0]!;
+      expect([typeof both.html, both.authors]).toEqual(['string', [byline, ada]]);
+
+      const trimmed = await list('fields=title,slug&limit=100');
+      expect(trimmed.items).toHaveLength(7);
+      for (const item of trimmed.items) expect(Object.keys(item).sort()).toEqual(['id', 'slug', 'title']);
+      // Naming html or authors includes them.
+      const named = (await list('fields=authors,html,title&author=bob')).items[0]!;
+      expect(Object.keys(named).sort()).toEqual(['authors', 'html', 'id', 'title']);
+      expect(named.authors).toEqual([byline, ada]);
+      for (const query of [
+        'fields=nope',
+        'fields=title,,slug',
+        'fields=',
+        'fields=id&fields=title',
+        'include=adjacent',
+      ]) {
+        const res = await api.request(`/v1/articles?${query}`, { token: owner });
+        expect(res.status, query).toBe(400);
+        expect((await errorOf(res)).code, query).toBe('invalid_request');
+      }
     });
   });
 }

@@ -1,10 +1,12 @@
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   getTableColumns,
   gt,
+  gte,
   inArray,
   isNull,
   lt,
@@ -22,7 +24,8 @@ import {
 } from '../../adapters/db/shared/repository-support.js';
 import type { PreparedRead, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import type { ArticleSort, SortOrder } from './article.schema.js';
-import type { ArticleListPosition, ArticleListQuery } from './articles.port.js';
+import { anyScope } from './article-row.repository.js';
+import type { ArticleListFilter, ArticleListPosition, ArticleListQuery } from './articles.port.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
 /** A row as lists read it: without `html` unless asked for (it is as large as the body). */
@@ -48,54 +51,81 @@ export function containsPattern(path: string, text: string): string {
 interface Filters {
   status?: string | undefined;
   siteId?: string | undefined;
-  /** A tag's slug. */
-  tag?: string | undefined;
+  /** Tags' slugs: every one must be carried. */
+  tags?: string[] | undefined;
   authorId?: string | undefined;
+  authorSlug?: string | undefined;
   pattern?: string | undefined;
   slug?: string | undefined;
+  publishedAfter?: Date | undefined;
+  publishedBefore?: Date | undefined;
 }
+type Named = Exclude<keyof Filters, 'tags' | 'publishedAfter' | 'publishedBefore'>;
 
 /**
- * The list read: filters, then keyset paging in the asked order. Newest or
- * oldest first by creation (id order) is a prepared statement per filter
- * combination, values as placeholders; the other sorts bind their values
- * (timestamps through each dialect's column encoder) in a statement built
- * per call.
+ * The list read: filters, then keyset (or offset) paging in the asked
+ * order. Newest or oldest first by creation (id order) without a date
+ * range or a page number is a prepared statement per filter combination,
+ * values as placeholders; the rest bind their values (timestamps through
+ * each dialect's column encoder) in a statement built per call.
  */
 export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | Placeholder) => SQL) {
   const { db } = kit;
-  const { articles, articleAuthors } = kit.tables;
+  const { articles, articleAuthors, authors } = kit.tables;
   const dir = (order: SortOrder) => (order === 'asc' ? asc : desc);
   const past = (order: SortOrder) => (order === 'asc' ? gt : lt);
   // lower() on both sides: LIKE alone ignores case on SQLite and MySQL but not on PostgreSQL.
   const titleKey = sql`lower(${articles.title})`;
+  const credited = (where: SQL) =>
+    inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(where));
 
   /** `bind` turns a value into a placeholder (prepared) or a bound parameter (built per call). */
-  function conditions(f: Filters, bind: (name: keyof Filters, value: string) => unknown): (SQL | undefined)[] {
-    const b = (name: keyof Filters) => {
+  function conditions(f: Filters, bind: (name: string, value: string) => unknown): (SQL | undefined)[] {
+    const b = (name: Named) => {
       const value = f[name];
       return value === undefined ? undefined : bind(name, value);
     };
     const status = b('status');
     const site = b('siteId');
-    const tag = b('tag');
     const author = b('authorId');
+    const authorSlug = b('authorSlug');
     const pattern = b('pattern');
     const slug = b('slug');
     return [
-      slug === undefined ? undefined : eq(articles.slug, slug as never),
-      status === undefined ? undefined : eq(articles.status, status as never),
-      site === undefined ? undefined : eq(articles.siteId, site as never),
-      tag === undefined ? undefined : carryingTag(tag as string | Placeholder),
-      author === undefined
+      // Through the (slug_scope, slug) unique index, as a list of ids: given
+      // beside other conditions, the slug alone would lose to their indexes
+      // and the read would walk every article they match.
+      slug === undefined
         ? undefined
         : inArray(
             articles.id,
             db
-              .select({ id: articleAuthors.articleId })
-              .from(articleAuthors)
-              .where(eq(articleAuthors.authorId, author as never)),
+              .select({ id: articles.id })
+              .from(articles)
+              .where(
+                and(
+                  site === undefined ? anyScope(kit) : eq(articles.slugScope, site as never),
+                  eq(articles.slug, slug as never),
+                ),
+              ),
           ),
+      status === undefined ? undefined : eq(articles.status, status as never),
+      site === undefined ? undefined : eq(articles.siteId, site as never),
+      ...(f.tags ?? []).map((tag, i) => carryingTag(bind(`tag${i}`, tag) as string | Placeholder)),
+      author === undefined ? undefined : credited(eq(articleAuthors.authorId, author as never)),
+      authorSlug === undefined
+        ? undefined
+        : credited(
+            inArray(
+              articleAuthors.authorId,
+              db
+                .select({ id: authors.id })
+                .from(authors)
+                .where(eq(authors.slug, authorSlug as never)),
+            ),
+          ),
+      f.publishedAfter === undefined ? undefined : gte(articles.publishedAt, f.publishedAfter),
+      f.publishedBefore === undefined ? undefined : lt(articles.publishedAt, f.publishedBefore),
       pattern === undefined
         ? undefined
         : or(
@@ -110,10 +140,10 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
 
   const byIdReads = new Map<string, PreparedRead<ListedRow>>();
   function byIdRead(f: Filters, before: boolean, order: SortOrder, withHtml: boolean): PreparedRead<ListedRow> {
-    const flags = [f.status, f.siteId, f.tag, f.authorId, f.pattern, f.slug]
+    const flags = [f.status, f.siteId, f.authorId, f.authorSlug, f.pattern, f.slug]
       .map((v) => Number(v !== undefined))
       .join('');
-    const name = `articles_list_${flags}${Number(before)}${Number(withHtml)}_${order}`;
+    const name = `articles_list_${flags}${f.tags?.length ?? 0}${Number(before)}${Number(withHtml)}_${order}`;
     let read = byIdReads.get(name);
     if (!read) {
       const where = [
@@ -134,11 +164,14 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     return read;
   }
 
-  /** Order and "after this article" for the sorts other than creation. */
-  function sortedBy(sort: Exclude<ArticleSort, 'createdAt'>, order: SortOrder, after?: ArticleListPosition) {
+  /** Order and "after this article" for any sort. */
+  function sortedBy(sort: ArticleSort, order: SortOrder, after?: ArticleListPosition) {
     const cmp = past(order);
     const o = dir(order);
     const tieBreak = (sameValue: SQL | undefined) => (after ? and(sameValue, cmp(articles.id, after.id)) : undefined);
+    if (sort === 'createdAt') {
+      return { orderBy: [o(articles.id)], keyset: after && cmp(articles.id, after.id) };
+    }
     if (sort === 'title') {
       const value = after ? sql`lower(${String(after.value)})` : undefined;
       return {
@@ -158,35 +191,63 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     return { orderBy: [asc(unpublishedLast), o(column), o(articles.id)], keyset };
   }
 
-  return async function listRows(query: ArticleListQuery): Promise<ListedRow[]> {
-    const limit = requireLimit(query.limit);
+  /** The filters as the statements take them; null when an id names nothing (an empty answer). */
+  function filtersOf(query: ArticleListFilter): Filters | null {
     const siteId = query.siteId === undefined ? undefined : normalizeId(query.siteId);
     const authorId = query.authorId === undefined ? undefined : normalizeId(query.authorId);
     // A malformed id names nothing: an empty page, as for an unknown one.
-    if (siteId === null || authorId === null) return [];
-    const filters: Filters = {
+    if (siteId === null || authorId === null) return null;
+    return {
       status: query.status,
       siteId,
-      tag: query.tag,
+      tags: query.tags === undefined || query.tags.length === 0 ? undefined : [...new Set(query.tags)],
       authorId,
+      authorSlug: query.authorSlug,
       pattern: query.text === undefined || query.text === '' ? undefined : containsPattern('q', query.text),
       slug: query.slug,
+      publishedAfter: query.publishedAfter,
+      publishedBefore: query.publishedBefore,
     };
+  }
+
+  async function listRows(query: ArticleListQuery): Promise<ListedRow[]> {
+    const limit = requireLimit(query.limit);
+    const filters = filtersOf(query);
+    if (filters === null) return [];
     const withHtml = query.withHtml === true;
     const sort = query.sort ?? 'createdAt';
     const order = query.order ?? 'desc';
     const afterId = query.after?.id ?? query.beforeId;
     const before = afterId === undefined ? undefined : requireId(afterId, 'cursor');
-    if (sort === 'createdAt') {
-      return byIdRead(filters, before !== undefined, order, withHtml)({ ...filters, before, limit });
+    const offset = query.offset ?? 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('page', 'page is out of range');
+    const ranged = filters.publishedAfter !== undefined || filters.publishedBefore !== undefined;
+    if (sort === 'createdAt' && !ranged && offset === 0) {
+      const values: Record<string, unknown> = { ...filters, before, limit };
+      for (const [i, tag] of (filters.tags ?? []).entries()) values[`tag${i}`] = tag;
+      return byIdRead(filters, before !== undefined, order, withHtml)(values);
     }
     const after = before === undefined ? undefined : { id: before, value: query.after?.value ?? null };
     const { orderBy, keyset } = sortedBy(sort, order, after);
-    return db
+    const read = db
       .select(columns(withHtml))
       .from(articles)
       .where(and(...conditions(filters, (_, value) => value), keyset))
       .orderBy(...orderBy)
       .limit(limit);
-  };
+    return offset > 0 ? read.offset(offset) : read;
+  }
+
+  /** `count(*)` over the same conditions: each filter's index narrows it as it narrows the list. */
+  async function countRows(filter: ArticleListFilter): Promise<number> {
+    const filters = filtersOf(filter);
+    if (filters === null) return 0;
+    const [row] = await db
+      .select({ n: count() })
+      .from(articles)
+      .where(and(...conditions(filters, (_, value) => value)));
+    return Number(row?.n ?? 0);
+  }
+
+  return { listRows, countRows };
 }

@@ -221,7 +221,7 @@ export function runArticlesApiContract(name: string, setup: () => Promise<ApiHar
       // The public cannot ask for offline articles.
       expect(await walk('limit=2&status=offline')).toEqual([...online].reverse());
       const page = await (await api.request('/v1/articles', { token: owner })).json();
-      expect(page).toEqual({ items: expect.any(Array), nextCursor: null });
+      expect(page).toEqual({ items: expect.any(Array), nextCursor: null, total: 7 });
       expect(page.items).toHaveLength(7);
     });
 

@@ -42,20 +42,31 @@ export interface ArticleListPosition {
   value: string | Date | null;
 }
 
-export interface ArticleListQuery {
+/** Which articles a list holds: every filter given must hold. */
+export interface ArticleListFilter {
   status?: ArticleStatus;
   siteId?: string;
-  /** A tag's slug. */
-  tag?: string;
+  /** Tags' slugs: the articles carrying every one of them. */
+  tags?: string[];
   /** Articles this author is credited on. */
   authorId?: string;
+  /** Articles the author with this slug is credited on. */
+  authorSlug?: string;
+  /** First published at or after this time. */
+  publishedAfter?: Date;
+  /** First published before this time. */
+  publishedBefore?: Date;
   /** Title or body contains this text, literally; ASCII letters match either case. */
   text?: string;
+  /** Found through the `(slug_scope, slug)` index: with `siteId`, in that site; without, in every site. */
+  slug?: string;
+}
+
+export interface ArticleListQuery extends ArticleListFilter {
   /** Default createdAt (that is, id order: ids are UUIDv7 made at creation). */
   sort?: ArticleSort;
   /** Default desc. */
   order?: SortOrder;
-  slug?: string;
   /** Read the stored `html` too (left out otherwise: lists rarely want it, and it is as large as the body). */
   withHtml?: boolean;
   limit: number;
@@ -63,6 +74,15 @@ export interface ArticleListQuery {
   beforeId?: string;
   /** Keyset for any sort and order: only articles after this one. */
   after?: ArticleListPosition;
+  /** Skip this many articles of the order first (`?page=`); not with a keyset. */
+  offset?: number;
+}
+
+/** An article as its neighbours name it (`include=adjacent`). */
+export interface ArticleLink {
+  id: string;
+  slug: string;
+  title: string;
 }
 
 export type ArticlePatch = Partial<
@@ -115,6 +135,18 @@ export interface ArticlesRepository {
   findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null>;
   /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
+  /** How many articles `list` would give with these filters and no limit: one count over the filters' indexes. */
+  count(filter: ArticleListFilter): Promise<number>;
+  /**
+   * The articles with this slug, as `findForRead` reads them, through the `(slug_scope, slug)` unique index:
+   * in the site `siteId` (null: the articles without a site), or in every scope when undefined (one per scope at most).
+   */
+  findBySlug(slug: string, siteId?: string | null): Promise<{ article: Article; linksImages: boolean }[]>;
+  /** The online articles of the article's site (or of none) published right after and right before it; null for none. */
+  adjacent(article: Pick<Article, 'id' | 'siteId' | 'publishedAt'>): Promise<{
+    next: ArticleLink | null;
+    previous: ArticleLink | null;
+  }>;
   /**
    * Returns the updated article, or null when unknown; StaleArticle when `ifVersion` does not hold; a slug taken
    * in its (new) scope → DomainError('conflict').

@@ -1,5 +1,4 @@
-import { and, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import { idsInOrder, orderedIdsSql } from '../../adapters/db/shared/ordered-ids.js';
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { createOrderedLinks } from '../../adapters/db/shared/ordered-links.js';
 import {
   guarded,
@@ -16,6 +15,7 @@ import { createArticleTagLinks } from '../tags/index.js';
 import { createArticleDelete } from './article-delete.repository.js';
 import { createHtmlFill, storableHtml } from './article-html.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
+import { createArticleReads } from './article-reads.repository.js';
 import { scopeOf, seoText, toArticle } from './article-row.repository.js';
 import {
   type Article,
@@ -28,37 +28,8 @@ import {
 
 export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
   const { db } = kit;
-  const { articles, articleAuthors, articleImages, articleTags, authors, sites } = kit.tables;
-  // The article with its author and tag links and whether it shows any image, in one statement (one round trip).
-  const byId = kit.prepare(
-    db
-      .select({
-        ...getTableColumns(articles),
-        authorLinks: orderedIdsSql(
-          kit,
-          {
-            table: articleAuthors,
-            position: articleAuthors.position,
-            id: articleAuthors.authorId,
-            owner: articleAuthors.articleId,
-          },
-          articles.id,
-        ),
-        tagLinks: orderedIdsSql(
-          kit,
-          { table: articleTags, position: articleTags.position, id: articleTags.tagId, owner: articleTags.articleId },
-          articles.id,
-        ),
-        imageLinks: sql<
-          number | string
-        >`(select count(*) from ${articleImages} where ${articleImages.articleId} = ${articles.id})`,
-      })
-      .from(articles)
-      // No LIMIT: the id is the primary key, and SQLite re-prepares a
-      // statement whose LIMIT is a bound value on every run (docs/benchmarks.md).
-      .where(eq(articles.id, sql.placeholder('id'))),
-    'articles_by_id_with_links',
-  );
+  const { articles, articleAuthors, authors, sites } = kit.tables;
+  const reads = createArticleReads(kit);
   const tagLinks = createArticleTagLinks(kit);
   const authorLinks = createOrderedLinks(kit, {
     table: articleAuthors,
@@ -69,7 +40,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     statement: 'article_authors',
   });
 
-  const listRows = createArticleListRead(kit, tagLinks.carrying);
+  const { listRows, countRows } = createArticleListRead(kit, tagLinks.carrying);
 
   /** After a foreign-key failure: name what was missing, so the client can fix it. */
   async function missingReferences(
@@ -136,18 +107,7 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     return null;
   }
 
-  async function findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null> {
-    const key = normalizeId(id);
-    if (key === null) return null;
-    const [row] = await byId({ id: key });
-    if (!row) return null;
-    const { authorLinks: authorText, tagLinks: tagText, imageLinks, ...article } = row;
-    // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
-    return {
-      article: toArticle(article, idsInOrder(authorText), idsInOrder(tagText)),
-      linksImages: Number(imageLinks) > 0,
-    };
-  }
+  const findForRead = reads.findForRead;
 
   async function findById(id: string): Promise<Article | null> {
     return (await findForRead(id))?.article ?? null;
@@ -217,6 +177,10 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
         .where(and(eq(articles.slugScope, scope), prefix === '' ? undefined : eq(head, prefix)));
       return new Set(rows.map((r) => r.slug));
     },
+
+    count: countRows,
+    findBySlug: reads.findBySlug,
+    adjacent: reads.adjacent,
 
     async list(query: ArticleListQuery) {
       const rows = await listRows(query);

@@ -4,17 +4,21 @@ import { canReadOffline, decide } from '../../auth/policy.js';
 import { IdParamSchema } from '../../contract/common.schema.js';
 import type { LinkBase } from '../../contract/links.js';
 import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
+import { ArticleSlugSchema } from '../../contract/slug.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { ImageSchema } from '../media/media.schema.js';
 import {
+  ArticleBySlugQuerySchema,
   ArticleConflictSchema,
   type ArticleDto,
+  ArticleListItemFieldsSchema,
   ArticleListItemSchema,
   ArticleSchema,
   CreateArticleSchema,
   ListArticlesQuerySchema,
+  ReadArticleQuerySchema,
   UpdateArticleSchema,
 } from './article.schema.js';
 import { articleETag, type Precondition } from './articles.service.js';
@@ -23,6 +27,10 @@ import { SeoInputSchema, SeoSchema, toSeo } from './seo.schema.js';
 const route = routesOf('articles');
 const id = { id: IdParamSchema };
 const ArticleAnswer = z.object({ article: ArticleSchema });
+/** A page of the list: full items, or with `fields` the fields named; `total` counts every match. */
+const ArticlePage = pageOf(z.union([ArticleListItemSchema, ArticleListItemFieldsSchema])).extend({
+  total: z.number().int().min(0).meta({ description: 'How many articles match the filters, on every page' }),
+});
 const SeoAnswer = z.object({ seo: SeoSchema });
 /** Verified users and `content:read` keys also see offline articles: their answers are private. */
 const cache = { privateFor: 'content.readOffline' } as const;
@@ -60,11 +68,11 @@ export const articlesRoutes = [
     method: 'get',
     path: '/v1/articles',
     summary:
-      'Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site and author (the public sees online ones)',
+      'Articles, newest first unless `sort`/`order` say otherwise; search with `q`, filter by status, site, tags, author and publication time (the public sees online ones); pages by `cursor` or `page`, with `total`',
     allow: 'public',
     cache,
     query: ListArticlesQuerySchema,
-    responses: { 200: pageOf(ArticleListItemSchema) },
+    responses: { 200: ArticlePage },
     handler: async (c, { query, services, links }) =>
       c.json(await services.articles.list(c.get('actor'), query, links)),
   }),
@@ -90,23 +98,40 @@ export const articlesRoutes = [
   }),
   route({
     method: 'get',
+    path: '/v1/articles/slug/{slug}',
+    summary:
+      'The article with this slug, in the site `siteId` or, without it, in any site (offline ones for verified users only)',
+    allow: 'public',
+    cache,
+    params: { slug: ArticleSlugSchema },
+    query: ArticleBySlugQuerySchema,
+    responses: { 200: ArticleAnswer },
+    handler: async (c, { params, query, services, links }) =>
+      c.json({
+        article: await services.articles.getBySlug(c.var.actor, params.slug, query.siteId, links, query.include),
+      }),
+  }),
+  route({
+    method: 'get',
     path: '/v1/articles/{id}',
     summary: 'One article (offline ones for verified users only)',
     allow: 'public',
     cache,
     params: id,
+    query: ReadArticleQuerySchema,
     responses: { 200: ArticleAnswer },
     etag: 'read',
-    handler: async (c, { params, services, links }) => {
+    handler: async (c, { params, query, services, links }) => {
       const actor = c.get('actor');
-      const article = await services.articles.get(actor, params.id, links);
+      const article = await services.articles.get(actor, params.id, links, query.include);
       // For editors, whose answer is their own (they may read offline
       // articles, so no shared cache keeps it): the version their next
       // conditional write names. Handed to c.json so a caching layer keeps it
       // rather than putting a digest of the body in its place. Other callers'
       // answers are shared, and a version does not change when an image is
-      // added, so they keep a validator of the bytes.
-      if (decide(actor, 'content.write') === 'allow' && canReadOffline(actor)) {
+      // added, so they keep a validator of the bytes; so does an answer with
+      // `include`, which holds other articles and authors a version does not follow.
+      if (decide(actor, 'content.write') === 'allow' && canReadOffline(actor) && query.include === undefined) {
         return c.json({ article }, 200, { ETag: articleETag(article.version) });
       }
       return c.json({ article });

@@ -12,16 +12,7 @@ import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Rows } from '../../ports/unit-of-work.js';
 import { originalKey, toImageDto } from '../media/index.js';
 import type { ImageDto } from '../media/media.schema.js';
-import type { TagRef } from '../tags/tags.schema.js';
-import type {
-  ArticleDto,
-  ArticleListItemDto,
-  ArticleSort,
-  ArticleStatus,
-  CreateArticleInput,
-  SortOrder,
-  UpdateArticleInput,
-} from './article.schema.js';
+import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';
 import {
   type ArticleEffectPorts,
   consequencesOf,
@@ -29,9 +20,9 @@ import {
   versionedWriter,
   type WriteOrigin,
 } from './article-changes.js';
-import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
-import { toArticleDto, toArticleListItem } from './article-dto.js';
+import { toArticleDto } from './article-dto.js';
 import { type BodyRenderingDeps, createBodyRendering } from './article-html.js';
+import { createArticleReading } from './article-reading.js';
 import { type Article, type ArticlePatch, type IfVersion, StaleArticle } from './articles.port.js';
 import { type SeoDto, toSeo } from './seo.schema.js';
 
@@ -75,20 +66,6 @@ export interface Precondition {
   ifMatch: IfMatch | undefined;
   /** The base of the links in a 412's article. */
   links: LinkBase;
-}
-
-export interface ListArticlesInput {
-  limit: number;
-  cursor?: string | undefined;
-  status?: ArticleStatus | undefined;
-  siteId?: string | undefined;
-  tag?: string | undefined;
-  authorId?: string | undefined;
-  q?: string | undefined;
-  sort?: ArticleSort | undefined;
-  order?: SortOrder | undefined;
-  slug?: string | undefined;
-  include?: 'html' | undefined;
 }
 
 /**
@@ -187,61 +164,16 @@ export function createArticlesService(deps: ArticlesDeps) {
   });
 
   return {
+    // The content API's reads: the list, and single reads by id and by slug.
+    ...createArticleReading({ repos, bodies }),
     visible,
     existing,
     /** What a write may answer: the article as it now stands, only to a caller who may read it. */
     readableBy,
 
-    async get(actor: Actor, id: string, links: LinkBase): Promise<ArticleDto> {
-      // One statement reads the article with its links; images and tag
-      // names only when it has some, so a plain article is one round trip
-      // on a server database (docs/benchmarks.md).
-      const found = await repos.articles.findForRead(id);
-      if (!found || (found.article.status === 'offline' && !canReadOffline(actor))) throw notFound();
-      const article = await bodies.stored(found.article, repos.articles);
-      const [images, tags] = await Promise.all([
-        found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
-        article.tagIds.length > 0 ? repos.tags.refsByIds(article.tagIds) : new Map<string, TagRef>(),
-      ]);
-      return toArticleDto(article, images?.get(article.id) ?? [], tags, links);
-    },
-
     /** The article as a read answers it, whatever its status: for previews, webhooks and the scheduler. */
     async read(id: string, links: LinkBase): Promise<ArticleDto> {
       return withImages(await existing(id), links);
-    },
-
-    async list(actor: Actor, input: ListArticlesInput, links: LinkBase): Promise<Page<ArticleListItemDto>> {
-      // The public sees online articles only, whatever it asks for.
-      const status = canReadOffline(actor) ? input.status : 'online';
-      const sort = input.sort ?? 'createdAt';
-      const order = input.order ?? 'desc';
-      const withHtml = input.include === 'html';
-      const rows = await repos.articles.list({
-        status,
-        siteId: input.siteId,
-        tag: input.tag,
-        authorId: input.authorId,
-        text: input.q,
-        sort,
-        order,
-        slug: input.slug,
-        withHtml,
-        limit: input.limit + 1,
-        after: decodeArticleCursor(input.cursor, sort, order),
-      });
-      const listed = rows.slice(0, input.limit);
-      const page = withHtml ? await Promise.all(listed.map((a) => bodies.stored(a, repos.articles))) : listed;
-      // One read for the page's images, one for its tags: never one per article.
-      const [images, tags] = await Promise.all([
-        repos.images.listForArticles(page.map((a) => a.id)),
-        repos.tags.refsByIds(page.flatMap((a) => a.tagIds)),
-      ]);
-      const last = page[page.length - 1];
-      return {
-        items: page.map((a) => toArticleListItem(a, images.get(a.id) ?? [], tags, links, withHtml)),
-        nextCursor: rows.length > input.limit && last ? encodeArticleCursor(sort, order, last) : null,
-      };
     },
 
     /** `keep` adds rows of the caller's to the create's transaction (the answer kept for an Idempotency-Key). */

@@ -42,3 +42,15 @@ export const AuthorSchema = z
   })
   .meta({ id: 'Author' });
 export type AuthorDto = z.output<typeof AuthorSchema>;
+
+/** An author as an article embeds it (`include=authors`): what a byline needs. */
+export const AuthorRefSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    bio: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+  })
+  .meta({ id: 'AuthorRef' });
+export type AuthorRef = z.output<typeof AuthorRefSchema>;

@@ -55,6 +55,17 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
       expect(await db.repos.authors.findBySlug('ada')).toBeNull();
     });
 
+    it('reads many authors by id at once; unknown and malformed ids are left out', async () => {
+      const [a, b] = [sampleAuthor(), sampleAuthor({ bio: null, avatarUrl: null })];
+      await db.repos.authors.create(a);
+      await db.repos.authors.create(b);
+      const found = await db.repos.authors.findByIds([b.id, newId(), a.id.toUpperCase(), 'nope', b.id]);
+      expect([...found.keys()].sort()).toEqual([a.id, b.id].sort());
+      expect(found.get(a.id)).toEqual(a);
+      expect(found.get(b.id)).toEqual(b);
+      expect((await db.repos.authors.findByIds([])).size).toBe(0);
+    });
+
     it('refuses a taken slug on create and on update (conflict)', async () => {
       const first = sampleAuthor({ slug: 'jane-doe' });
       await db.repos.authors.create(first);

@@ -19,6 +19,8 @@ export interface AuthorsRepository {
   findById(id: string): Promise<Author | null>;
   /** Null when no author has this slug. */
   findBySlug(slug: string): Promise<Author | null>;
+  /** The authors with these ids, in one read per chunk (never one per id); unknown and malformed ids are left out. */
+  findByIds(ids: readonly string[]): Promise<Map<string, Author>>;
   /** Newest first (id descending), keyset paged. */
   list(query: { limit: number; beforeId?: string }): Promise<Author[]>;
   /** Returns the updated author, or null when unknown. A taken slug → DomainError('conflict'). */

@@ -1,5 +1,7 @@
+import { inArray } from 'drizzle-orm';
 import { createCatalogRows } from '../../adapters/db/shared/catalog-rows.js';
-import { guarded, refuseNul } from '../../adapters/db/shared/repository-support.js';
+import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
+import { chunk, guarded, MAX_PARAMS, normalizeId, refuseNul } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Author, AuthorsRepository } from './authors.port.js';
@@ -36,9 +38,21 @@ export function createAuthorsRepository(kit: SqlKit): AuthorsRepository {
     inUse,
   });
 
+  const { authors } = kit.tables;
+  const byIds = preparedInList(kit, 'authors_in', (ids) =>
+    kit.db.select().from(authors).where(inArray(authors.id, ids)),
+  );
+
   const repo: AuthorsRepository = {
     findById: rows.findById,
-    findBySlug: (slug) => rows.findByUnique(kit.tables.authors.slug, slug),
+    findBySlug: (slug) => rows.findByUnique(authors.slug, slug),
+
+    async findByIds(ids) {
+      const found = new Map<string, Author>();
+      const keys = [...new Set(ids.map(normalizeId).filter((id): id is string => id !== null))].sort();
+      for (const part of chunk(keys, MAX_PARAMS)) for (const row of await byIds(part)) found.set(row.id, toAuthor(row));
+      return found;
+    },
     list: rows.list,
     delete: rows.delete,
 

@@ -153,7 +153,7 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
       expect((await db.repos.articles.findById(many.id))?.tagIds).toEqual(fifty);
     });
 
-    it('lists only the articles that carry a tag, by its slug', async () => {
+    it('lists only the articles that carry a tag (or all of several), by slug', async () => {
       const [news, sport] = [sampleTag({ slug: 'news' }), sampleTag({ slug: 'sport' })];
       await db.repos.tags.create(news);
       await db.repos.tags.create(sport);
@@ -161,15 +161,19 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
       await db.repos.articles.create(sampleArticle({ id: first!, tagIds: [news.id] }));
       await db.repos.articles.create(sampleArticle({ id: second!, tagIds: [sport.id, news.id], status: 'online' }));
       await db.repos.articles.create(sampleArticle({ id: third!, tagIds: [sport.id] }));
-      const ids = async (query: { tag?: string; status?: 'online'; beforeId?: string; limit?: number }) =>
+      const ids = async (query: { tags?: string[]; status?: 'online'; beforeId?: string; limit?: number }) =>
         (await db.repos.articles.list({ limit: 10, ...query })).map((a) => a.id);
-      expect(await ids({ tag: 'news' })).toEqual([second, first]);
-      expect(await ids({ tag: 'sport' })).toEqual([third, second]);
-      expect(await ids({ tag: 'news', status: 'online' })).toEqual([second]);
-      expect(await ids({ tag: 'news', beforeId: second! })).toEqual([first]);
-      expect(await ids({ tag: 'news', limit: 1 })).toEqual([second]);
-      expect(await ids({ tag: 'nothing' })).toEqual([]);
-      expect((await db.repos.articles.list({ limit: 10, tag: 'sport' })).map((a) => a.tagIds)).toEqual([
+      expect(await ids({ tags: ['news'] })).toEqual([second, first]);
+      expect(await ids({ tags: ['sport'] })).toEqual([third, second]);
+      expect(await ids({ tags: ['news', 'sport'] })).toEqual([second]);
+      expect(await ids({ tags: ['news', 'sport', 'nothing'] })).toEqual([]);
+      expect(await ids({ tags: ['news'], status: 'online' })).toEqual([second]);
+      expect(await ids({ tags: ['news'], beforeId: second! })).toEqual([first]);
+      expect(await ids({ tags: ['news'], limit: 1 })).toEqual([second]);
+      expect(await ids({ tags: ['nothing'] })).toEqual([]);
+      expect(await db.repos.articles.count({ tags: ['news'] })).toBe(2);
+      expect(await db.repos.articles.count({ tags: ['news', 'sport'] })).toBe(1);
+      expect((await db.repos.articles.list({ limit: 10, tags: ['sport'] })).map((a) => a.tagIds)).toEqual([
         [sport.id],
         [sport.id, news.id],
       ]);

@@ -6,8 +6,13 @@ import { withoutCampaignTags } from '../query-policy.js';
 import { noneMatch } from './public-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
-/** Anonymous reads of articles, answered from the read cache while nothing changed. */
-const CACHEABLE = /^\/v1\/articles(\/[^/]+(\/images)?)?$/;
+/**
+ * Anonymous reads of articles (the list, one by id or by slug, its images),
+ * answered from the read cache while nothing changed. The key is the whole
+ * URL, so every parameter that changes an answer (filters, `page`,
+ * `fields`, `include`) keys its own entry.
+ */
+const CACHEABLE = /^\/v1\/articles(\/slug\/[^/]+|\/[^/]+(\/images)?)?$/;
 
 /**
  * A hit's headers as a plain record: @hono/node-server writes such a
