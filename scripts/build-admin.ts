@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeApiReference } from '../admin-qwik/tools/api-reference.ts';
 import { assetHeadersFile } from '../admin-qwik/tools/asset-headers.ts';
 import { externalizeInlineScripts, findCspProblems, sha256Prefix } from '../admin-qwik/tools/csp-html.ts';
 import { SECURITY_HEADERS } from '../worker/src/http/middleware/security-headers.ts';
@@ -45,6 +46,8 @@ const INPUTS = [
   path.join(root, 'node_modules/@builder.io/qwik/package.json'),
   path.join(root, 'node_modules/@builder.io/qwik-city/package.json'),
   path.join(root, 'node_modules/vite/package.json'),
+  // The API reference page's renderer (admin-qwik/tools/api-reference.ts).
+  path.join(root, 'node_modules/swagger-ui-dist/package.json'),
 ];
 
 /** Pages a good build must contain (the servers' routing depends on them). */
@@ -170,6 +173,7 @@ function build(): void {
     vite(path.join(admin, 'adapters/static/vite.config.ts'), outDir);
     const missing = REQUIRED_PAGES.filter((page) => !existsSync(path.join(outDir, page)));
     if (missing.length) throw new Error(`static generation did not write ${missing.join(', ')}`);
+    writeApiReference(outDir);
     const [pages, moved] = applyCsp(outDir);
     // On Workers the asset layer answers hashed files without the Worker: it sends the same headers.
     writeFileSync(path.join(outDir, '_headers'), assetHeadersFile(SECURITY_HEADERS));

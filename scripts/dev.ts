@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStamp } from './lib/build-info.ts';
+import { devPublicUrl } from './lib/dev-public-url.ts';
 import { exitAs, runForwarding, runStep } from './lib/forward-signals.ts';
 
 /**
@@ -38,10 +39,13 @@ await runStep(process.execPath, [path.join(root, 'scripts/build-admin.ts')], { c
 await runStep(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persistTo(args)], { cwd: root });
 // Locally, e-mails go to the terminal unless .dev.vars sets SMTP_URL (a
 // deployed Worker refuses to start that way: ALLOW_LOG_MAILER).
+// Links follow the port and address served (wrangler.toml's PUBLIC_URL is the default port's).
+const publicUrl = devPublicUrl(args);
+const vars = ['--var', 'ALLOW_LOG_MAILER:true', ...(publicUrl ? ['--var', `PUBLIC_URL:${publicUrl}`] : [])];
 exitAs(
   await runForwarding(
     wrangler,
-    ['dev', '--var', 'ALLOW_LOG_MAILER:true', '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...args],
+    ['dev', ...vars, '--define', `__CMS_BUILD__:${JSON.stringify(buildStamp())}`, ...args],
     { cwd: root },
   ),
 );

@@ -77,6 +77,13 @@ describe('admin static assets on wrangler dev (Workers target)', () => {
     const image = await fetch(`${dev.url}/static/uploadedImages/00000000-0000-4000-8000-000000000000.png`);
     expect(image.status).toBe(404);
     expect(image.headers.get('content-type')).toMatch(/json/); // the Worker's uniform 404, not the asset layer's page
+    // The API reference page and its renderer come from the asset layer, under the same policy.
+    for (const path of ['/api-reference', '/api-reference/swagger-ui-bundle.js', '/api-reference/init.js']) {
+      const file = await fetch(`${dev.url}${path}`);
+      expect(file.status, path).toBe(200);
+      expect(file.headers.get('content-security-policy'), path).toBe(ADMIN_CSP);
+      await file.arrayBuffer();
+    }
     const config = await fetch(`${dev.url}/_headers`);
     expect(config.status).toBe(404);
     expect(await config.text()).not.toContain('Content-Security-Policy:');

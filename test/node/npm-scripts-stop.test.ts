@@ -112,6 +112,15 @@ describe('npm scripts stop when their PID is signalled', () => {
       await waitForHealth(`http://127.0.0.1:${port}`, run);
       // The migrations went where `--persist-to` said: the Worker reads its tables.
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      // Links point at the port served, not wrangler.toml's: the verification e-mail (logged) says so.
+      const registered = await fetch(`http://127.0.0.1:${port}/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'dev@example.com', password: 'a long enough password' }),
+      });
+      expect(registered.status).toBe(201);
+      while (!run.output().includes('/verify?code=')) await new Promise((r) => setTimeout(r, 50));
+      expect(run.output()).toContain(`http://127.0.0.1:${port}/verify?code=`);
       await stopsEverything(run, port);
     } finally {
       run.killGroup();

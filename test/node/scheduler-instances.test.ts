@@ -67,6 +67,7 @@ function instance(db: NodeDatabase, now: Date) {
     htmlRenderer: createInlineHtmlRenderer(renderArticleHtml),
     maxRenderBytes: 524_288,
     maxMarkdownBytes: 131_072,
+    variantWidths: [320, 640],
     effects,
   });
   return createSchedulingService({

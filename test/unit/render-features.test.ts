@@ -98,12 +98,12 @@ describe('renderArticleHtml: HTML and plain text', () => {
   it('keeps the allowed elements and attributes of an HTML body', () => {
     const body =
       '<h2 id="x" class="y">Head</h2><p>Text with <a href="https://a.example" title="t" target="_top">a link</a>, <em>em</em> and <code class="language-js">code</code>.</p>' +
-      '<figure><img src="/static/uploadedImages/a.png" alt="A" width="640" height="480" loading="lazy"><figcaption>Cap</figcaption></figure>' +
+      '<figure><img src="/static/uploadedImages/a.png" alt="A" width="640" height="480" loading="lazy" onload="x()"><figcaption>Cap</figcaption></figure>' +
       '<table><thead><tr><th scope="col" align="center">H</th></tr></thead><tbody><tr><td colspan="2">D</td></tr></tbody></table>' +
       '<ul><li>one<li>two</ul><details open><summary>More</summary>Hidden</details>';
     expect(renderArticleHtml(body, 'html')).toBe(
       '<h2>Head</h2><p>Text with <a href="https://a.example" title="t">a link</a>, <em>em</em> and <code class="language-js">code</code>.</p>' +
-        '<figure><img src="/static/uploadedImages/a.png" alt="A" width="640" height="480"><figcaption>Cap</figcaption></figure>' +
+        '<figure><img src="/static/uploadedImages/a.png" alt="A" width="640" height="480" loading="lazy"><figcaption>Cap</figcaption></figure>' +
         '<table><thead><tr><th scope="col" align="center">H</th></tr></thead><tbody><tr><td colspan="2">D</td></tr></tbody></table>' +
         '<ul><li>one</li><li>two</li></ul><details open><summary>More</summary>Hidden</details>',
     );

@@ -15,10 +15,10 @@ const port = parentPort;
 // The event loop's thread gets the core first when both want it.
 lowerThisThreadsPriority();
 
-port.on('message', ({ id, body, format }: HtmlRenderRequest) => {
+port.on('message', ({ id, body, format, context }: HtmlRenderRequest) => {
   let reply: HtmlRenderReply;
   try {
-    reply = { id, html: renderArticleHtml(body, format) };
+    reply = { id, html: renderArticleHtml(body, format, context) };
   } catch (err) {
     reply = { id, failed: err instanceof Error ? err.message : String(err) };
   }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../../core/domain/errors.js';
-import type { BodyFormat, HtmlRenderer } from '../../ports/html-renderer.js';
+import type { BodyContext, BodyFormat, HtmlRenderer } from '../../ports/html-renderer.js';
 import { tsWorkerBootstrap } from '../image/ts-worker-bootstrap.js';
 
 /** What the render thread (wiring/html-render.thread.ts) is sent, and answers. */
@@ -8,6 +8,7 @@ export interface HtmlRenderRequest {
   id: number;
   body: string;
   format: BodyFormat;
+  context?: BodyContext | undefined;
 }
 export type HtmlRenderReply = { ready: true } | { id: number; html: string } | { id: number; failed: string };
 
@@ -137,11 +138,11 @@ export function createThreadHtmlRenderer(options: ThreadHtmlRendererOptions): Ht
 
   return {
     started: () => started,
-    render(body, format) {
+    render(body, format, context) {
       if (closed) return Promise.reject(unavailable('The server is stopping'));
       if (queue.length >= options.maxQueue) return Promise.reject(unavailable('Too many bodies are being rendered'));
       return new Promise<string>((resolve, reject) => {
-        queue.push({ request: { id: nextId++, body, format }, resolve, reject });
+        queue.push({ request: { id: nextId++, body, format, context }, resolve, reject });
         pump();
       });
     },

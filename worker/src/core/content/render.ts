@@ -4,6 +4,7 @@ import { isSafeUrl } from './safe-url.js';
 import { type SanitizeOptions, sanitizeHtml } from './sanitize-html.js';
 
 export type RenderOptions = SanitizeOptions;
+export type { LibraryImage } from './sanitize-html.js';
 
 /**
  * An article body as HTML that is safe to put into any page: the server's

@@ -1,170 +1,27 @@
 import { type TokenizerCallbacks as Callbacks, QuoteType, Tokenizer } from 'htmlparser2';
-import { isSafeUrl } from './safe-url.js';
+import {
+  ALLOWED,
+  ATTRIBUTE_LIMIT,
+  attributeValue,
+  BOOLEAN,
+  DROP_WITH_CONTENT,
+  ENDS_PARAGRAPH,
+  ENDS_SIBLING,
+  escapeText,
+  FOREIGN,
+  GLOBAL_ATTRIBUTES,
+  type SanitizeOptions,
+  VOID,
+} from './html-allowlist.js';
+import { type Attributes, headingIds, withLibraryFacts, writeTag } from './html-enrich.js';
 
-export interface SanitizeOptions {
-  /** A further say over image sources the URL rules allow (the admin keeps its own paths: its CSP allows no others). */
-  allowImage?: (src: string) => boolean;
-  /** Links open in a new tab, without referrer or opener (the admin's preview must never leave the editor). */
-  linksInNewTab?: boolean;
-}
+export type { LibraryImage, SanitizeOptions } from './html-allowlist.js';
 
 /** Nesting deeper than this is not written: it bounds the work per closing tag. */
 const MAX_DEPTH = 100;
-
-const GLOBAL_ATTRIBUTES = ['title', 'lang', 'dir'];
-/** The elements kept, each with the attributes it may carry besides GLOBAL_ATTRIBUTES. */
-const ALLOWED: Record<string, readonly string[]> = {
-  a: ['href'],
-  abbr: [],
-  b: [],
-  bdi: [],
-  bdo: [],
-  blockquote: [],
-  br: [],
-  caption: [],
-  cite: [],
-  code: ['class'],
-  col: ['span'],
-  colgroup: ['span'],
-  dd: [],
-  del: [],
-  details: ['open'],
-  dfn: [],
-  div: [],
-  dl: [],
-  dt: [],
-  em: [],
-  figcaption: [],
-  figure: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  hr: [],
-  i: [],
-  img: ['src', 'alt', 'width', 'height'],
-  input: ['type', 'checked'],
-  ins: [],
-  kbd: [],
-  li: ['value'],
-  mark: [],
-  ol: ['start', 'reversed', 'type'],
-  p: [],
-  pre: [],
-  q: [],
-  rp: [],
-  rt: [],
-  ruby: [],
-  s: [],
-  samp: [],
-  small: [],
-  span: [],
-  strong: [],
-  sub: [],
-  summary: [],
-  sup: [],
-  table: [],
-  tbody: [],
-  td: ['colspan', 'rowspan', 'align', 'style'],
-  tfoot: [],
-  th: ['colspan', 'rowspan', 'align', 'style', 'scope'],
-  thead: [],
-  time: ['datetime'],
-  tr: [],
-  u: [],
-  ul: [],
-  var: [],
-  wbr: [],
-};
-const VOID = new Set(['br', 'col', 'hr', 'img', 'input', 'wbr']);
-const BOOLEAN = new Set(['checked', 'open', 'reversed']);
-const FOREIGN = new Set(['svg', 'math']);
-/** Elements dropped with everything inside them: scripts, styles, foreign and embedded content. */
-const DROP_WITH_CONTENT = new Set([
-  'applet',
-  'embed',
-  'frameset',
-  'head',
-  'iframe',
-  'math',
-  'noembed',
-  'noframes',
-  'noscript',
-  'object',
-  'plaintext',
-  'script',
-  'select',
-  'style',
-  'svg',
-  'template',
-  'textarea',
-  'title',
-  'xmp',
-]);
-/** Opening one of these ends an open paragraph, as an HTML parser would. */
-const ENDS_PARAGRAPH = new Set(
-  'address blockquote details div dl figure h1 h2 h3 h4 h5 h6 hr ol p pre table ul'.split(' '),
-);
-/** Opening one of these ends an open element of the same name (list items, table cells). */
-const ENDS_SIBLING = new Set(['li', 'dt', 'dd', 'tr', 'td', 'th']);
-
-const NUMBER = /^\d{1,4}$/;
-const ALIGN = /^(?:left|right|center)$/i;
-const TEXT_ALIGN = /^\s*text-align\s*:\s*(left|right|center)\s*;?\s*$/i;
-const LANGUAGE_CLASS = /^language-[\w#+.-]{1,40}$/;
-const ATTRIBUTE_LIMIT = 32;
-
-// Quotes are escaped in text too: then `name="` appears only where an
-// attribute starts, which lets answers make our root-relative links absolute
-// with one linear replace (features/articles/article-dto.ts).
-const escapeText = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const escapeAttribute = escapeText;
-
-/** An attribute's value as written out, or null to leave the attribute out. */
-function attributeValue(tag: string, name: string, value: string, options: SanitizeOptions): string | null {
-  switch (name) {
-    case 'href':
-      return isSafeUrl(value, 'link') ? value.trim() : null;
-    case 'src':
-      return isSafeUrl(value, 'image') && (options.allowImage?.(value.trim()) ?? true) ? value.trim() : null;
-    case 'width':
-    case 'height':
-    case 'colspan':
-    case 'rowspan':
-    case 'span':
-    case 'start':
-    case 'value':
-      return NUMBER.test(value) ? value : null;
-    case 'align':
-      return ALIGN.test(value) ? value.toLowerCase() : null;
-    case 'style': {
-      // Only the alignment Markdown tables carry: CSS can overlay and hide the page.
-      const align = TEXT_ALIGN.exec(value);
-      return align ? `text-align:${align[1]!.toLowerCase()}` : null;
-    }
-    case 'class':
-      return value.split(/\s+/).every((c) => c === '' || LANGUAGE_CLASS.test(c)) ? value.trim() : null;
-    case 'type':
-      if (tag === 'input') return value.toLowerCase() === 'checkbox' ? 'checkbox' : null;
-      return /^[1aAiI]$/.test(value) ? value : null;
-    case 'dir':
-      return /^(?:ltr|rtl|auto)$/i.test(value) ? value.toLowerCase() : null;
-    case 'lang':
-      return /^[A-Za-z0-9-]{1,35}$/.test(value) ? value : null;
-    case 'scope':
-      return /^(?:row|col|rowgroup|colgroup)$/i.test(value) ? value.toLowerCase() : null;
-    case 'checked':
-    case 'open':
-    case 'reversed':
-      return '';
-    default:
-      // Plain text: title, alt, datetime.
-      return value.length <= 1000 ? value : value.slice(0, 1000);
-  }
-}
+const HEADING = /^h[1-6]$/;
+/** Where a figure may be written around an image: places that hold flow content. */
+const FLOW_PARENTS = new Set(['blockquote', 'dd', 'details', 'div', 'li', 'td', 'th']);
 
 /**
  * HTML reduced to an allowlist of elements and attributes, without a DOM
@@ -182,10 +39,20 @@ function attributeValue(tag: string, name: string, value: string, options: Sanit
  * Linear: htmlparser2's own tree builder searches its stack of open
  * elements on every tag (quadratic in nesting); this keeps its own stack,
  * at most MAX_DEPTH deep.
+ *
+ * With `libraryImages`, an image of the library gets its facts
+ * (html-enrich.ts) and, when it has a caption, a figure: the paragraph it
+ * stands alone in becomes the figure (a figure cannot sit in a paragraph),
+ * or one is written around it where flow content may stand; inside text it
+ * stays a plain image. With `headingIds`, headings get ids from their text.
  */
 export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
   const out: string[] = [];
   const open: string[] = [];
+  // Beside each open element: where its open tag is in `out`, and what closes it when not `</name>`.
+  const openAt: number[] = [];
+  const closers: (string | undefined)[] = [];
+  const headings = options.headingIds ? headingIds() : undefined;
   let tag = '';
   let attributes: [string, string][] = [];
   let attributeName = '';
@@ -194,7 +61,34 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
   let dropping = '';
   let dropDepth = 0;
 
-  const closeTop = () => out.push(`</${open.pop()}>`);
+  const closeTop = () => {
+    const name = open.pop();
+    openAt.pop();
+    out.push(closers.pop() ?? `</${name}>`);
+    headings?.closed(open.length, out);
+  };
+
+  /** An image with a caption: a figure where one may stand, else false (the image is written plainly). */
+  const writeFigure = (img: string, caption: string): boolean => {
+    const top = open.length - 1;
+    const ending = `<figcaption>${escapeText(caption)}</figcaption></figure>`;
+    if (
+      open[top] === 'p' &&
+      out.length - openAt[top]! <= 4 &&
+      out
+        .slice(openAt[top]! + 1)
+        .join('')
+        .trim() === ''
+    ) {
+      out[openAt[top]!] = '<figure>';
+      closers[top] = ending;
+      out.push(img);
+      return true;
+    }
+    if (top !== -1 && !FLOW_PARENTS.has(open[top]!)) return false;
+    out.push('<figure>', img, ending);
+    return true;
+  };
 
   const writeOpenTag = (selfClosing: boolean) => {
     // Only SVG and MathML elements (and void ones) close themselves: `<script/>` opens a script.
@@ -212,38 +106,60 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
     }
     const allowed = ALLOWED[tag];
     if (!allowed) return;
-    const kept: string[] = [];
+    const kept: Attributes = [];
     for (const [name, raw] of attributes) {
       if (!allowed.includes(name) && !GLOBAL_ATTRIBUTES.includes(name)) continue;
       const value = attributeValue(tag, name, raw, options);
       if (value === null) continue;
-      kept.push(BOOLEAN.has(name) ? name : `${name}="${escapeAttribute(value)}"`);
+      kept.push([name, BOOLEAN.has(name) ? null : value]);
     }
-    const has = (name: string) => kept.some((k) => k === name || k.startsWith(`${name}=`));
-    if (tag === 'a' && !has('href')) return;
-    if (tag === 'img' && !has('src')) return;
+    const keptValue = (name: string) => kept.find(([n]) => n === name)?.[1];
+    if (tag === 'a' && keptValue('href') === undefined) return;
     if (tag === 'input') {
-      if (!has('type')) return;
-      kept.push('disabled');
+      if (keptValue('type') === undefined) return;
+      kept.push(['disabled', null]);
     }
-    if (tag === 'a' && options.linksInNewTab) kept.push('target="_blank"', 'rel="noopener noreferrer nofollow"');
+    if (tag === 'a' && options.linksInNewTab) kept.push(['target', '_blank'], ['rel', 'noopener noreferrer nofollow']);
     if (ENDS_SIBLING.has(tag) && open[open.length - 1] === tag) closeTop();
     if (ENDS_PARAGRAPH.has(tag) && open[open.length - 1] === 'p') closeTop();
+    if (tag === 'img') {
+      const src = keptValue('src');
+      if (!src) return;
+      const library = options.libraryImages;
+      const image = library && Object.hasOwn(library, src) ? library[src] : undefined;
+      if (!image) {
+        out.push(writeTag(tag, kept));
+        return;
+      }
+      const enriched = withLibraryFacts(kept, image);
+      const img = writeTag(tag, enriched.attributes);
+      if (enriched.caption === '' || !writeFigure(img, enriched.caption)) out.push(img);
+      return;
+    }
     if (VOID.has(tag)) {
-      out.push(`<${[tag, ...kept].join(' ')}>`);
+      out.push(writeTag(tag, kept));
       return;
     }
     if (open.length >= MAX_DEPTH) return;
-    out.push(`<${[tag, ...kept].join(' ')}>`);
+    out.push(writeTag(tag, kept));
     open.push(tag);
+    openAt.push(out.length - 1);
+    closers.push(undefined);
+    if (HEADING.test(tag)) headings?.opened(out.length - 1, open.length);
   };
 
   const callbacks: Callbacks = {
     ontext(start, end) {
-      if (!dropping) out.push(escapeText(html.slice(start, end).replaceAll('\u0000', '')));
+      if (dropping) return;
+      const text = html.slice(start, end).replaceAll('\u0000', '');
+      headings?.text(text);
+      out.push(escapeText(text));
     },
     ontextentity(codepoint) {
-      if (!dropping && codepoint !== 0) out.push(escapeText(String.fromCodePoint(codepoint)));
+      if (dropping || codepoint === 0) return;
+      const text = String.fromCodePoint(codepoint);
+      headings?.text(text);
+      out.push(escapeText(text));
     },
     onopentagname(start, end) {
       tag = html.slice(start, end).toLowerCase();

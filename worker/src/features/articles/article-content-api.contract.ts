@@ -120,7 +120,7 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       const body =
         '# Hi\n\n| a | b |\n|---|---|\n| 1 | ~~2~~ |\n\n- [x] done\n\n[bad](javascript:alert(1)) <script>x</script>';
       const a = await createArticle(api, owner, { title: 'Rendered', body });
-      expect(a.html).toContain('<h1>Hi</h1>');
+      expect(a.html).toContain('<h1 id="hi">Hi</h1>');
       expect(a.html).toContain('<table>');
       expect(a.html).toContain('<s>2</s>');
       expect(a.html).toContain('<input type="checkbox" checked');
@@ -154,6 +154,43 @@ export function runArticleContentApiContract(name: string, setup: () => Promise<
       expect(linked.article.html).toBe(
         `<p><img src="${PUBLIC_URL}${image}" alt="pic"> <a href="/about">home</a> <a href="${PUBLIC_URL}${image}">big</a></p>\n`,
       );
+    });
+
+    it('shows library images in html with srcset, sizes, size, lazy loading and caption; headings with ids', async () => {
+      const a = await createArticle(api, owner, { title: 'Pictures' });
+      const image = (await (await upload(api, owner, a.id, JPEG_400x300)).json()).image;
+      const named = await api.request(`/v1/media/${image.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { alt: 'A test card', caption: 'Seen <from> the hill' },
+      });
+      expect(named.status).toBe(200);
+      const path = `/static/uploadedImages/${image.filename}`;
+      // Pasted with this CMS's origins (PUBLIC_URL, the request's), stored relative; another host's stays as typed.
+      const body = `# Intro\n\n![](${PUBLIC_URL}${path} "Title")\n\n## Intro\n\n![x](http://localhost${path})\n\n![y](https://cdn.example${path})`;
+      const { article } = await (await patch(a.id, { body })).json();
+      expect(article.body).toBe(
+        `# Intro\n\n![](${path} "Title")\n\n## Intro\n\n![x](${path})\n\n![y](https://cdn.example${path})`,
+      );
+      // The variants, then the original at its own width.
+      const srcset = `${image.srcset}, ${image.url} 400w`;
+      expect(image.srcset).not.toBe('');
+      const facts = `width="400" height="300" srcset="${srcset}" sizes="(max-width: 400px) 100vw, 400px" loading="lazy" decoding="async"`;
+      const figure = `<figure><img src="${image.url}" alt="A test card" title="Title" ${facts}><figcaption>Seen &lt;from&gt; the hill</figcaption></figure>`;
+      expect(article.html).toBe(
+        `<h1 id="intro">Intro</h1>\n${figure}\n<h2 id="intro-2">Intro</h2>\n` +
+          `<figure><img src="${image.url}" alt="x" ${facts}><figcaption>Seen &lt;from&gt; the hill</figcaption></figure>\n` +
+          `<p><img src="https://cdn.example${path}" alt="y"></p>\n`,
+      );
+      // The widths offered are the API's own srcset (none wider than the image); the first is served.
+      const served = await api.request(srcset.split(' ')[0]!);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/jpeg');
+      // Reads answer what the write stored, lists with ?include=html too.
+      const read = (await (await api.request(`/v1/articles/${a.id}`, { token: owner })).json()).article;
+      expect(read.html).toBe(article.html);
+      const listedHtml = (await listed('limit=100&include=html', owner)).find((x) => x.id === a.id)!;
+      expect(listedHtml.html).toBe(article.html);
     });
 
     it('takes one of the article’s images as feature image, with its size and srcset', async () => {

@@ -18,7 +18,8 @@ const OUR_FILES = `="${IMAGE_URL_PREFIX}`;
  * Stored html with its links to our uploaded images made absolute: no
  * parse, no render, only the places found by indexOf joined with the
  * origin (V8 joins strings without copying them), so a read costs the same
- * whatever the body held.
+ * whatever the body held. Two linear passes: `src` and `href`, then the
+ * candidates of each `srcset` (its first after `="`, the others after `, `).
  */
 export function absoluteHtml(html: string, origin: string): string {
   if (origin === '') return html;
@@ -28,6 +29,30 @@ export function absoluteHtml(html: string, origin: string): string {
     if (!html.endsWith(' src', at) && !html.endsWith(' href', at)) continue;
     out += html.slice(from, at + 2) + origin;
     from = at + 2;
+  }
+  return absoluteSrcsets(from === 0 ? html : out + html.slice(from), origin);
+}
+
+const SRCSET = ' srcset="';
+
+function absoluteSrcsets(html: string, origin: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = html.indexOf(SRCSET); at !== -1; ) {
+    const start = at + SRCSET.length;
+    // Quotes in values are escaped: the next one ends the attribute.
+    const end = html.indexOf('"', start);
+    if (end === -1) break;
+    const value = html.slice(start, end);
+    const joined = value
+      .split(', ')
+      .map((candidate) => (candidate.startsWith(IMAGE_URL_PREFIX) ? origin + candidate : candidate))
+      .join(', ');
+    if (joined !== value) {
+      out += html.slice(from, start) + joined;
+      from = end;
+    }
+    at = html.indexOf(SRCSET, end + 1);
   }
   return from === 0 ? html : out + html.slice(from);
 }

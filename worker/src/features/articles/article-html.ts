@@ -1,8 +1,10 @@
 import { plainTextHtml } from '../../core/content/render.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { HtmlRenderer } from '../../ports/html-renderer.js';
+import type { Repositories } from '../../ports/repositories.js';
 import type { ArticleFormat } from './article.schema.js';
 import type { Article, ArticlesRepository } from './articles.port.js';
+import { libraryImagesOf } from './body-images.js';
 
 export interface BodyRenderingDeps {
   htmlRenderer: HtmlRenderer;
@@ -11,6 +13,10 @@ export interface BodyRenderingDeps {
   /** MAX_MARKDOWN_BYTES: the same for Markdown (never above maxRenderBytes). */
   maxMarkdownBytes: number;
   logError: (message: string, err: unknown) => void;
+  /** The library, for the facts the html shows of the images a body names. */
+  repos: Pick<Repositories, 'images'>;
+  /** IMAGE_VARIANT_WIDTHS: the widths a srcset offers. */
+  variantWidths: readonly number[];
 }
 
 /** UTF-8 bytes of a string, counted without building them. */
@@ -31,6 +37,10 @@ function utf8Bytes(text: string): number {
  * one the renderer stops (a thread with a time budget on Node), is stored
  * with its text as escaped paragraphs (`plainTextHtml`, linear), and the log
  * says which limit it met.
+ *
+ * The html is made once, here: the library images the body names get their
+ * stored size, srcset and caption (body-images.ts), headings get ids; a
+ * read only joins links with the origin.
  */
 export function createBodyRendering(deps: BodyRenderingDeps) {
   const { htmlRenderer } = deps;
@@ -44,7 +54,12 @@ export function createBodyRendering(deps: BodyRenderingDeps) {
       return plainTextHtml(body);
     }
     try {
-      return await htmlRenderer.render(body, format);
+      const libraryImages = await libraryImagesOf(
+        body,
+        (names) => deps.repos.images.findByFilenames(names),
+        deps.variantWidths,
+      );
+      return await htmlRenderer.render(body, format, { libraryImages, headingIds: true });
     } catch (err) {
       // The renderer's own bound (RENDER_TIME_LIMIT_MS, its memory): the text stays, its formatting goes.
       if (!(err instanceof DomainError) || err.code !== 'payload_too_large') throw err;

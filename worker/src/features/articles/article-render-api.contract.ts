@@ -26,9 +26,9 @@ export function runArticleRenderApiContract(name: string, setup: SetupApi) {
       owner = (await registerOwner(api, 'owner@example.com')).token;
       const renderer = api.deps.htmlRenderer;
       const render = renderer.render.bind(renderer);
-      renderer.render = (body, format) => {
+      renderer.render = (body, format, context) => {
         renders++;
-        return render(body, format);
+        return render(body, format, context);
       };
     });
     afterAll(async () => {

@@ -40,6 +40,7 @@ export const articlesFeature = defineFeature({
       ...deps,
       maxRenderBytes: deps.settings.maxRenderBytes,
       maxMarkdownBytes: deps.settings.maxMarkdownBytes,
+      variantWidths: deps.settings.imageVariantWidths,
       dropVariants: (imageIds) => deps.services.variants.clearForQuietly(imageIds),
       // Looked up at call time: webhooks is built after this feature.
       effects: {
@@ -55,6 +56,7 @@ export const articlesFeature = defineFeature({
         ...deps,
         maxRenderBytes: deps.settings.maxRenderBytes,
         maxMarkdownBytes: deps.settings.maxMarkdownBytes,
+        variantWidths: deps.settings.imageVariantWidths,
         articles,
         revisions: articleRevisions,
         changed: async () => {

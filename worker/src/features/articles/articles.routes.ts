@@ -22,6 +22,7 @@ import {
   UpdateArticleSchema,
 } from './article.schema.js';
 import { articleETag, type Precondition } from './articles.service.js';
+import { relativeImageUrls } from './body-images.js';
 import { SeoInputSchema, SeoSchema, toSeo } from './seo.schema.js';
 
 const route = routesOf('articles');
@@ -53,6 +54,10 @@ const precondition = (c: Context<AppEnv>, links: LinkBase): Precondition => ({
   ifMatch: parseIfMatch(c.req.header('if-match')),
   links,
 });
+/** A body as stored: our image URLs written with this CMS's origin (PUBLIC_URL or the request's) made relative. */
+const storedBody = (c: Context<AppEnv>, links: LinkBase, body: string) =>
+  relativeImageUrls(body, [links.origin, new URL(c.req.url).origin]);
+
 const Stale = described(
   ArticleConflictSchema,
   'If-Match names no current version: nothing was written. `ETag` and `version` give the current version, and `article` the article as it now stands when the caller may read it',
@@ -92,7 +97,8 @@ export const articlesRoutes = [
       // The answer is kept for an Idempotency-Key in the create's own transaction.
       const keep = (a: ArticleDto) =>
         c.var.keepAnswer({ status: 201, headers: headers(a), body: JSON.stringify({ article: a }) });
-      const article = await services.articles.create(body, links, c.var.origin(), keep);
+      const input = { ...body, body: storedBody(c, links, body.body) };
+      const article = await services.articles.create(input, links, c.var.origin(), keep);
       return c.json({ article }, 201, headers(article));
     },
   }),
@@ -151,7 +157,7 @@ export const articlesRoutes = [
     handler: async (c, { params, body: input, services, links }) => {
       const { article } = await services.articles.update(
         params.id,
-        input,
+        input.body === undefined ? input : { ...input, body: storedBody(c, links, input.body) },
         links,
         c.var.origin(),
         precondition(c, links),

@@ -54,6 +54,16 @@ export function runImagesRepositoryContract(name: string, setup: SetupRepositori
       for (const name of [...HOSTILE_STRINGS, '%', '_', '%.png', '..%2f', 'nul\u0000.png', '']) {
         expect(await db.repos.images.findByFilename(name)).toBeNull();
       }
+      // Many at once (a body's images): exact names only, the unknown and hostile left out.
+      const names = [
+        image.filename,
+        `${image.filename} `,
+        image.filename.toUpperCase(),
+        ...HOSTILE_STRINGS,
+        'nul\u0000.png',
+      ];
+      expect(await db.repos.images.findByFilenames(names)).toEqual([image]);
+      expect(await db.repos.images.findByFilenames([])).toEqual([]);
     });
 
     it('lists images of an article newest first, with keyset pages', async () => {

@@ -52,6 +52,8 @@ export interface ImagesRepository {
   findById(id: string): Promise<Image | null>;
   /** The hot read behind /static/uploadedImages: a prepared statement. */
   findByFilename(filename: string): Promise<Image | null>;
+  /** The images of these file names that exist (any order): the facts a rendered body shows of them. */
+  findByFilenames(filenames: string[]): Promise<Image[]>;
   /** The images the article links to, newest first. */
   listByArticle(articleId: string, query: ImageListQuery): Promise<Image[]>;
   /** Images of several articles at once (oldest first per article), for article lists. */

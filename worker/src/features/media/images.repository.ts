@@ -113,6 +113,17 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       return row && row.filename === filename ? toImage(row) : null;
     },
 
+    async findByFilenames(filenames) {
+      const names = [...new Set(filenames.filter((f) => typeof f === 'string' && !hasNul(f)))];
+      const out: Image[] = [];
+      for (const part of chunk(names, MAX_PARAMS)) {
+        const rows = await db.select().from(images).where(inArray(images.filename, part));
+        // MySQL compares ignoring trailing spaces; the other databases do not.
+        for (const row of rows) if (part.includes(row.filename)) out.push(toImage(row));
+      }
+      return out;
+    },
+
     async listByArticle(articleId, query: ImageListQuery) {
       const limit = requireLimit(query.limit);
       const key = normalizeId(articleId);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticle, errorOf, registerOwner } from '../../../../test/support/api-flows.js';
+import { createArticle, errorOf, registerOwner, upload } from '../../../../test/support/api-flows.js';
 import type { ApiHarness } from '../../../../test/support/api-harness.js';
+import { JPEG_400x300 } from '../../../../test/support/images.js';
 
 const HOSTILE_TITLE = `Tom & Jerry's <script>alert("x")</script> ]]> \u0007bell`;
 
@@ -147,6 +148,58 @@ export function runSyndicationApiContract(name: string, setup: () => Promise<Api
       expect((await (await api.request(`/v1/articles/${ids.noindex}/structured-data`)).json()).robots).toBe('noindex');
       expect((await api.request(`/v1/articles/${ids.offline}/structured-data`)).status).toBe(404);
       expect((await api.request(`/v1/articles/${ids.offline}/structured-data`, { token: owner })).status).toBe(200);
+    });
+
+    it('describes with the excerpt, else text of the rendered html; shows the feature image in og, JSON-LD and RSS', async () => {
+      const pictures = (
+        await (
+          await api.request('/v1/sites', {
+            method: 'POST',
+            token: owner,
+            json: { name: 'Pictures', baseUrl: 'https://pictures.example' },
+          })
+        ).json()
+      ).site.id;
+      const table = await createArticle(api, owner, {
+        title: 'Table',
+        body: 'a | b\n--- | ---\n1 | 2',
+        siteId: pictures,
+      });
+      const curated = await createArticle(api, owner, {
+        title: 'Curated',
+        body: '# Long\n\nThe body',
+        excerpt: 'Hand written.',
+        siteId: pictures,
+      });
+      const image = (await (await upload(api, owner, curated.id, JPEG_400x300)).json()).image;
+      await api.request(`/v1/media/${image.id}`, { method: 'PATCH', token: owner, json: { alt: 'Card' } });
+      await api.request(`/v1/articles/${curated.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { featureImageId: image.id },
+      });
+      for (const id of [table.id, curated.id]) await publish(id);
+
+      const tableData = await (await api.request(`/v1/articles/${table.id}/structured-data`)).json();
+      expect(tableData.openGraph['og:description']).toBe('a b 1 2');
+      expect(tableData.openGraph).not.toHaveProperty('og:image');
+      expect(tableData.jsonLd).not.toHaveProperty('image');
+      const data = await (await api.request(`/v1/articles/${curated.id}/structured-data`)).json();
+      expect(data.openGraph).toMatchObject({
+        'og:description': 'Hand written.',
+        'og:image': image.url,
+        'og:image:width': '400',
+        'og:image:height': '300',
+        'og:image:alt': 'Card',
+      });
+      expect(data.jsonLd).toMatchObject({ description: 'Hand written.', image: [image.url] });
+
+      const feed = await (await api.request(`/v1/sites/${pictures}/feed.xml`)).text();
+      expect(feed).toContain('<description>a b 1 2</description>');
+      expect(feed).toContain(
+        `<description>Hand written.</description><enclosure url="${image.url}" length="${image.bytes}" type="image/jpeg"/></item>`,
+      );
+      expect(feed.match(/<enclosure /g)).toHaveLength(1);
     });
 
     it('answers 404 for an unknown site', async () => {

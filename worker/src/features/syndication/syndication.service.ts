@@ -1,9 +1,10 @@
 import type { Actor } from '../../auth/actor.js';
 import { canReadOffline } from '../../auth/policy.js';
-import { plainExcerpt } from '../../core/content/excerpt.js';
+import { EXCERPT_LENGTH, plainExcerpt } from '../../core/content/excerpt.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Article } from '../articles/index.js';
+import { type Image, imageUrl } from '../media/index.js';
 import { type Site, siteArticleUrl, withoutTrailingSlashes } from '../sites/index.js';
 import type { StructuredDataDto } from './syndication.schema.js';
 import { rfc822, xmlText } from './xml.js';
@@ -27,12 +28,29 @@ export function articleUrl(site: Site | null, article: Article): string | null {
 }
 
 /**
+ * What feeds and page heads describe an article with: the curated text
+ * first (the SEO description, then the hand-written excerpt), else plain
+ * text from the html the write rendered (so a table is its cells, not its
+ * Markdown rules), else from the body for a row whose html has no room.
+ */
+export function descriptionOf(article: Article, max: number): string {
+  if (article.seo.metaDescription) return article.seo.metaDescription;
+  if (article.excerpt && article.excerpt.trim() !== '') return article.excerpt;
+  return article.html ? plainExcerpt(article.html, 'html', max) : plainExcerpt(article.body, article.format, max);
+}
+
+/** The article's feature image, while it is still one of the images it shows. */
+const featureOf = (article: Article, images: readonly Image[]): Image | undefined =>
+  article.featureImageId === null ? undefined : images.find((i) => i.id === article.featureImageId);
+
+/**
  * Sitemaps, RSS feeds and Open Graph / JSON-LD data for the front ends
  * that render our sites: built from online articles only, and a `noindex`
  * article is left out of sitemaps and marked so for crawlers.
  */
 export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) {
   const absolute = (url: string | null) => (url?.startsWith('/') ? `${withoutTrailingSlashes(publicUrl)}${url}` : url);
+  const links = { origin: withoutTrailingSlashes(publicUrl), widths: [] };
 
   async function site(id: string): Promise<Site> {
     const found = await repos.sites.findById(id);
@@ -40,11 +58,17 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
     return found;
   }
 
-  async function* online(siteId: string, max: number): AsyncGenerator<Article> {
+  async function* online(siteId: string, max: number, withHtml = false): AsyncGenerator<Article> {
     let beforeId: string | undefined;
     for (let seen = 0; seen < max; ) {
       const want = Math.min(PAGE, max - seen);
-      const rows = await repos.articles.list({ status: 'online', siteId, limit: want, ...(beforeId && { beforeId }) });
+      const rows = await repos.articles.list({
+        status: 'online',
+        siteId,
+        limit: want,
+        withHtml,
+        ...(beforeId && { beforeId }),
+      });
       yield* rows;
       seen += rows.length;
       if (rows.length < want) return;
@@ -68,9 +92,14 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
       const s = await site(siteId);
       const items: string[] = [];
       let newest: Date | null = null;
-      for await (const a of online(s.id, FEED_ITEMS)) {
+      const articles: Article[] = [];
+      for await (const a of online(s.id, FEED_ITEMS, true)) articles.push(a);
+      // One read for the feature images of every item.
+      const images = await repos.images.listForArticles(articles.filter((a) => a.featureImageId).map((a) => a.id));
+      for (const a of articles) {
         const published = a.publishedAt ?? a.updatedAt;
         if (!newest || published > newest) newest = published;
+        const feature = featureOf(a, images.get(a.id) ?? []);
         items.push(
           [
             '<item>',
@@ -78,7 +107,12 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
             `<link>${xmlText(articleUrl(s, a)!)}</link>`,
             `<guid isPermaLink="false">${a.id}</guid>`,
             `<pubDate>${rfc822(published)}</pubDate>`,
-            `<description>${xmlText(a.seo.metaDescription ?? plainExcerpt(a.body, a.format))}</description>`,
+            `<description>${xmlText(descriptionOf(a, EXCERPT_LENGTH))}</description>`,
+            ...(feature
+              ? [
+                  `<enclosure url="${xmlText(imageUrl(feature, links))}" length="${feature.bytes}" type="${feature.contentType}"/>`,
+                ]
+              : []),
             '</item>',
           ].join(''),
         );
@@ -105,9 +139,15 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
         (a) => a !== null,
       );
       const title = article.seo.metaTitle ?? article.title;
-      const description = article.seo.metaDescription ?? plainExcerpt(article.body, article.format, 200);
+      const description = descriptionOf(article, 200);
       const url = articleUrl(s, article);
-      const image = absolute(article.seo.ogImage);
+      const feature =
+        article.featureImageId === null
+          ? undefined
+          : featureOf(article, (await repos.images.listForArticles([article.id])).get(article.id) ?? []);
+      // The SEO record's own og image first, else the feature image (with its size and alt text).
+      const image = absolute(article.seo.ogImage) ?? (feature ? imageUrl(feature, links) : null);
+      const featureShown = feature !== undefined && article.seo.ogImage === null;
       const published = article.publishedAt?.toISOString() ?? null;
       const modified = article.updatedAt.toISOString();
       const jsonLd = {
@@ -131,6 +171,11 @@ export function createSyndicationService({ repos, publicUrl }: SyndicationDeps) 
           'og:description': description,
           ...(url && { 'og:url': url }),
           ...(image && { 'og:image': image }),
+          ...(featureShown && {
+            'og:image:width': String(feature.width),
+            'og:image:height': String(feature.height),
+            ...(feature.alt && { 'og:image:alt': feature.alt }),
+          }),
           ...(s && { 'og:site_name': s.name }),
           ...(published && { 'article:published_time': published }),
           'article:modified_time': modified,
