@@ -48,7 +48,12 @@ describe('activity charts (Qwik components)', () => {
       </div>,
     );
     expect(screen.textContent).toContain('No entries in this period.');
-    expect(texts(screen, '.bar-label code')).toEqual(['auth.login', 'article.create']);
+    // In words, the code kept as the title.
+    expect(texts(screen, '.bar-label span[title]')).toEqual(['Signed in', 'Created an article']);
+    expect(Array.from(screen.querySelectorAll('.bar-label span[title]')).map((s) => s.getAttribute('title'))).toEqual([
+      'auth.login',
+      'article.create',
+    ]);
     expect(Array.from(screen.querySelectorAll('.bar-list rect')).map((r) => r.getAttribute('width'))).toEqual([
       '100',
       '50',

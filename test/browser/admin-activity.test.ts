@@ -61,9 +61,12 @@ describe('admin activity log', () => {
     expect(await page.getByTestId('chart-by-day').locator('svg').getAttribute('aria-label')).toMatch(
       /^Entries per day/,
     );
+    // The action bars name what happened in words, not the API's codes.
     const byAction = page.getByTestId('chart-by-action');
-    expect(await byAction.textContent()).toContain(`article.create${CREATED}`);
-    expect(await byAction.textContent()).toContain('article.publish1');
+    expect(await byAction.textContent()).toContain(`Created an article${CREATED}`);
+    expect(await byAction.textContent()).toContain('Published an article1');
+    expect(await byAction.textContent()).toContain('Signed in');
+    expect(await byAction.textContent()).not.toContain('auth.login');
     await expect.poll(() => page.getByTestId('activity-list').locator(':scope > li').count(), POLL).toBe(25);
     await expectNoSideScroll(page);
     await screenshots(page, 'activity');
@@ -80,11 +83,11 @@ describe('admin activity log', () => {
     await expect.poll(() => list.count(), POLL).toBe(25);
     await page.getByRole('button', { name: 'Load more entries' }).click();
     await expect.poll(() => list.count(), POLL).toBe(CREATED);
-    expect(new Set(await list.locator('.activity-action').allTextContents())).toEqual(new Set(['article.create']));
+    expect(new Set(await list.locator('.activity-action').allTextContents())).toEqual(new Set(['Created an article']));
     expect(await list.first().textContent()).toContain('Olive Owner');
     // The menu still offers the other actions while one is chosen.
     expect(await page.getByLabel('Action', { exact: true }).locator('option').allTextContents()).toContain(
-      'article.publish',
+      'Published an article',
     );
 
     // Export by keyboard: the menu opens on its first item, arrows move, Escape gives focus back.

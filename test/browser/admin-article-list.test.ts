@@ -53,8 +53,8 @@ describe('admin article list', () => {
     const titles = () => list.locator('.item-title').allTextContents();
     await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
 
-    await page.getByLabel('Search articles').fill('apple');
-    await page.getByRole('button', { name: 'Search' }).click();
+    // The search runs as one types: no button, no Enter.
+    await page.getByLabel('Search articles').pressSequentially('apple');
     await expect.poll(titles, POLL).toEqual(['Banana bread', 'Apple pie']);
     await expect.poll(() => new URL(page.url()).search, POLL).toBe('?q=apple');
     const states = await list.getByTestId('article-state').allTextContents();
@@ -156,5 +156,31 @@ describe('admin article list', () => {
     await page.getByText('No articles match these filters.').waitFor(POLL);
     expect((await api('GET', `/v1/articles/${ids['Banana bread']}`)).status).toBe(404);
     expectNoProblems(problems, []);
+  });
+
+  it('shows drafts, scheduled and recent articles on the dashboard, with a New article button', async () => {
+    const base = cms.server.url;
+    const dated = (await api<{ article: { id: string } }>('POST', '/v1/articles', { title: 'Dated post' })).body.article
+      .id;
+    const publishAt = new Date(Date.now() + 86_400_000).toISOString();
+    expect((await api('POST', `/v1/articles/${dated}/schedule`, { publishAt })).status).toBe(200);
+    const waiting = (await api<{ article: { id: string } }>('POST', '/v1/articles', { title: 'Waiting draft' })).body
+      .article.id;
+    expect((await api('PATCH', `/v1/articles/${waiting}`, { body: 'Edited last.' })).status).toBe(200);
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    const overview = page.getByTestId('article-overview');
+    const titles = (name: string) => overview.getByRole('list', { name }).getByRole('link').allTextContents();
+    await expect.poll(() => titles('Scheduled'), POLL).toEqual(['Dated post']);
+    expect((await titles('Drafts'))[0]).toBe('Waiting draft');
+    expect(await titles('Drafts')).not.toContain('Dated post');
+    expect(await titles('Drafts')).not.toContain('Apple pie');
+    expect((await titles('Recently edited'))[0]).toBe('Waiting draft');
+    await overview.getByRole('link', { name: 'Waiting draft' }).first().click();
+    await page.waitForURL(`${base}/articles/edit?id=${waiting}`, POLL);
+    await page.goBack();
+    await overview.getByRole('link', { name: 'New article' }).click();
+    await page.waitForURL(`${base}/articles/new`, POLL);
+    expectNoProblems(problems);
   });
 });

@@ -51,20 +51,23 @@ describe('admin editor: slug, excerpt and feature image', () => {
       'The first words of the text.',
     );
 
-    const save = card.getByRole('button', { name: 'Save slug, excerpt and image' });
+    // Saved with the article (Ctrl+S here; autosave alike): the slug is checked by the API's rule first.
+    const saveState = () => page.getByTestId('save-state').getAttribute('data-state');
     await page.getByLabel('Slug', { exact: true }).fill('Not A Slug');
-    await save.click();
+    await page.keyboard.press('Control+s');
     await card
       .getByRole('alert')
       .getByText(/lower-case letters/)
       .waitFor(POLL);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('content-slug');
+    expect(await saveState()).not.toBe('saved');
     await page.getByLabel('Slug', { exact: true }).fill('taken-slug');
-    await save.click();
+    await page.keyboard.press('Control+s');
     await card
       .getByRole('alert')
       .getByText('Another article already uses the slug “taken-slug”. Choose another.')
       .waitFor(POLL);
+    expect(await saveState()).not.toBe('saved');
     expect((await read(art.id)).slug).toBe('cards-and-lists');
 
     await page.getByLabel('Slug', { exact: true }).fill('cards');
@@ -76,22 +79,34 @@ describe('admin editor: slug, excerpt and feature image', () => {
         POLL,
       )
       .toBeGreaterThan(0);
-    await save.click();
-    await page.getByTestId('content-fields-status').getByText('Slug, excerpt and feature image saved.').waitFor(POLL);
-    const saved = await read(art.id);
-    expect(saved).toMatchObject({ slug: 'cards', excerpt: 'A short summary for cards.', featureImageId: cover.id });
-    expect(saved.featureImage?.srcset).toContain('?w=');
+    await expect
+      .poll(() => read(art.id), POLL)
+      .toMatchObject({
+        slug: 'cards',
+        excerpt: 'A short summary for cards.',
+        featureImageId: cover.id,
+      });
+    await expect.poll(saveState, POLL).toBe('saved');
+    expect(await card.getByRole('alert').count()).toBe(0);
+    expect((await read(art.id)).featureImage?.srcset).toContain('?w=');
 
-    // The card handed the new version to the editor: its own save is not taken for a stale one.
+    // One save for everything: a title change and an excerpt being typed go together, and the save's
+    // answer does not reset the excerpt (it used to be put back to the server's value).
     await editorSettings(page, false);
     await page.getByLabel('Title', { exact: true }).fill('Cards and lists, again');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
-    expect(await read(art.id)).toMatchObject({
-      title: 'Cards and lists, again',
-      slug: 'cards',
-      featureImageId: cover.id,
-    });
+    await editorSettings(page);
+    await page.getByLabel('Excerpt', { exact: true }).fill('Typed while the title was saved.');
+    await page.keyboard.press('Control+s');
+    await expect
+      .poll(() => read(art.id), POLL)
+      .toMatchObject({
+        title: 'Cards and lists, again',
+        slug: 'cards',
+        excerpt: 'Typed while the title was saved.',
+        featureImageId: cover.id,
+      });
+    await expect.poll(saveState, POLL).toBe('saved');
+    expect(await page.getByLabel('Excerpt', { exact: true }).inputValue()).toBe('Typed while the title was saved.');
     // The taken slug's 409 is the one error answer the test provoked.
     expectNoProblems(problems, [{ status: 409, path: /^\/v1\/articles\/[0-9a-f-]+$/ }]);
   });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { mainNav } from '../support/browser.js';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL, signIn } from './admin-helpers.js';
+import {
+  bodyText,
+  editorSettings,
+  expectNoProblems,
+  fillBody,
+  POLL,
+  requestsWhileTimePasses,
+  signIn,
+} from './admin-helpers.js';
 
 const EMAIL = 'drafts-owner@example.com';
 
@@ -122,10 +130,144 @@ describe('admin editor keeps what was typed', () => {
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, publish' }).click();
     await page.getByTestId('editor-status').getByText('Saved and published').waitFor(POLL);
+    // The pressed button is gone: the focus is on the outcome, not dropped to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('editor-status');
     const online = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
     expect(online.article).toMatchObject({ status: 'online', body: 'The body that goes online.' });
     await page.reload();
     await expect.poll(() => bodyText(page), POLL).toBe('The body that goes online.');
+    expectNoProblems(problems);
+  });
+
+  it('keeps the last keystrokes of a tab closed at once, and offers them back', async () => {
+    const base = cms.server.url;
+    const id = await created('Closed at once');
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    await editor.press('Control+End');
+    await editor.pressSequentially(' The last sentence.');
+    // Closed straight after the last key: no autosave, no quarter-second pause, no question.
+    await page.close({ runBeforeUnload: false });
+    expect((await article(id)).body).toBe('Old body.');
+
+    const next = await page.context().newPage();
+    await signIn(next, base, EMAIL);
+    await cms.openEditor(next, id);
+    const offer = next.getByTestId('draft-offer');
+    await offer.getByRole('button', { name: 'Restore them' }).click();
+    await expect.poll(() => bodyText(next), POLL).toBe('Old body. The last sentence.');
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Old body. The last sentence.');
+    expectNoProblems(problems);
+  });
+
+  it('autosaves during continuous typing, at most ten seconds apart', async () => {
+    const id = await created('Typed without a pause');
+    const { page, problems } = await cms.signedInPage();
+    await page.clock.install();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    await editor.press('Control+End');
+    // A key every second for 12 s: never the 1.5 s pause the autosave otherwise waits for.
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.type('a');
+      sent.push(...(await requestsWhileTimePasses(page, 1_000)));
+    }
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect((await article(id)).body).toMatch(/^Old body\.a{9,}$/);
+    expectNoProblems(problems);
+  });
+
+  it('sends what was typed offline once the connection is back, without a keystroke', async () => {
+    const id = await created('Offline for a while');
+    const { context, page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    await context.setOffline(true);
+    await fillBody(page, 'Typed while offline.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('failed');
+    await context.setOffline(false);
+    await expect.poll(async () => (await article(id)).body, POLL).toBe('Typed while offline.');
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+    // The browser's own line for the request that found no network is expected; nothing else.
+    problems.consoleErrors = problems.consoleErrors.filter((line) => !line.includes('ERR_INTERNET_DISCONNECTED'));
+    expectNoProblems(problems);
+  });
+
+  it('keeps changes to a live article in its draft until Update, and Discard drops them', async () => {
+    const base = cms.server.url;
+    const id = await created('Live already');
+    expect((await cms.api('POST', `/v1/articles/${id}/publish`)).status).toBe(200);
+    const live = async () =>
+      ((await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article }).article.body;
+    const draft = async () => {
+      const res = await cms.api<{ draft?: { body: string } }>('GET', `/v1/articles/${id}/draft`);
+      return res.status === 404 ? null : res.body.draft?.body;
+    };
+    const { page, problems } = await cms.signedInPage();
+    const saveState = () => page.getByTestId('save-state').getAttribute('data-state');
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+
+    // Autosave writes the draft; the public article stays as it was.
+    await fillBody(page, 'A half-written sent');
+    await expect.poll(draft, POLL).toBe('A half-written sent');
+    await expect.poll(saveState, POLL).toBe('saved');
+    expect(await live()).toBe('Old body.');
+    await page.getByTestId('draft-badge').getByText('Changes not online yet').waitFor(POLL);
+    // Opened again, the editor shows the draft.
+    await page.reload();
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    await expect.poll(() => bodyText(page), POLL).toBe('A half-written sent');
+
+    // Update: saved first, then the draft goes live in one write.
+    await fillBody(page, 'A finished sentence.');
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    await page.getByTestId('editor-status').getByText('Updated: your changes are online.').waitFor(POLL);
+    expect(await live()).toBe('A finished sentence.');
+    expect(await draft()).toBeNull();
+    await expect.poll(() => page.getByTestId('draft-badge').count(), POLL).toBe(0);
+
+    // Discard changes: the draft is dropped and the editor shows the live version again.
+    await fillBody(page, 'Second thoughts.');
+    await expect.poll(draft, POLL).toBe('Second thoughts.');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('button', { name: 'Yes, discard' }).click();
+    await expect.poll(() => bodyText(page), POLL).toBe('A finished sentence.');
+    expect(await draft()).toBeNull();
+    expect(await live()).toBe('A finished sentence.');
+    await expect.poll(saveState, POLL).toBe('saved');
+    expectNoProblems(problems);
+  });
+
+  it('lists a live article’s revisions, compares one with the text, and restores it as the draft', async () => {
+    const base = cms.server.url;
+    const id = await created('With a past');
+    expect((await cms.api('POST', `/v1/articles/${id}/publish`)).status).toBe(200);
+    expect((await cms.api('PATCH', `/v1/articles/${id}`, { body: 'Newer body.\nSecond line.' })).status).toBe(200);
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await expect.poll(() => bodyText(page), POLL).toBe('Newer body.\nSecond line.');
+    await editorSettings(page);
+    const panel = page.getByTestId('revisions');
+    await panel.getByRole('button', { name: 'Show revisions' }).click();
+    const items = panel.getByRole('listitem');
+    await expect.poll(() => items.count(), POLL).toBe(2);
+    // Newest first: the last one is the first publication.
+    await items.last().getByRole('button', { name: 'Compare with the text' }).click();
+    const diff = panel.getByTestId('revision-diff');
+    await expect.poll(() => diff.locator('del').allTextContents(), POLL).toEqual(['Old body.']);
+    expect(await diff.locator('ins').allTextContents()).toEqual(['Newer body.', 'Second line.']);
+    await items.last().getByRole('button', { name: 'Restore' }).click();
+    await panel.getByRole('button', { name: 'Yes, restore' }).click();
+    await expect.poll(() => bodyText(page), POLL).toBe('Old body.');
+    const draft = await cms.api<{ draft: { body: string } }>('GET', `/v1/articles/${id}/draft`);
+    expect(draft.body.draft.body).toBe('Old body.');
+    const live = (await (await fetch(`${base}/v1/articles/${id}`)).json()) as { article: Article };
+    expect(live.article.body).toBe('Newer body.\nSecond line.');
     expectNoProblems(problems);
   });
 });

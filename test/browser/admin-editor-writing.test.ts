@@ -11,6 +11,7 @@ import {
   newPage,
   POLL,
   screenshots,
+  showPreview,
   signIn,
   startCms,
 } from './admin-helpers.js';
@@ -74,18 +75,89 @@ describe('admin editor for writing', () => {
         if (i < parts.length - 1) await editor.press('Enter');
       }
     };
+    // Ending a list or a quote leaves a blank line: a line straight under it would be glued into its last item.
     const cases: [string[], string][] = [
-      [['- one', 'two', '', 'After.'], '- one\n- two\nAfter.'],
+      [['- one', 'two', '', 'After.'], '- one\n- two\n\nAfter.'],
       [['* star', 'next'], '* star\n* next'],
-      [['1. first', 'second', 'third', '', ''], '1. first\n2. second\n3. third\n'],
-      [['- [x] done', 'open', '', ''], '- [x] done\n- [ ] open\n'],
-      [['> quoted', 'more', '', 'After.'], '> quoted\n> more\nAfter.'],
+      [['1. first', 'second', 'third', '', ''], '1. first\n2. second\n3. third\n\n'],
+      [['- [x] done', 'open', '', ''], '- [x] done\n- [ ] open\n\n'],
+      [['> quoted', 'more', '', 'After.'], '> quoted\n> more\n\nAfter.'],
+      [['> > deep', '', 'Outer.'], '> > deep\n>\n> Outer.'],
     ];
     for (const [parts, expected] of cases) {
       await fillBody(page, '');
       await lines(...parts);
       expect(await bodyText(page)).toBe(expected);
     }
+    // As the server renders it: the paragraph after the list and the quote is not inside them.
+    await fillBody(page, '');
+    await lines('- one', '', 'After the list.', '> quoted', '', 'After the quote.');
+    const preview = await showPreview(page);
+    await expect.poll(() => preview.locator('li').allTextContents(), POLL).toEqual(['one']);
+    expect(await preview.locator('blockquote').allTextContents()).toEqual([expect.stringMatching(/^\s*quoted\s*$/)]);
+    for (const text of ['After the list.', 'After the quote.'])
+      expect(
+        await preview.getByText(text).evaluate((p) => p.tagName + (p.closest('li, blockquote') ? ' inside' : '')),
+      ).toBe('P');
+    expectNoProblems(problems);
+  });
+
+  it('puts the caret after a list or quote marker, selects the link’s URL, redoes, and tells how to leave the text', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    await page.goto(`${base}/articles/new`);
+    await fillBody(page, '');
+    const editor = page.getByRole('textbox', { name: 'Body' });
+    const toolbar = page.getByRole('toolbar', { name: 'Markdown toolbar' });
+
+    // List and Quote on an empty line: typing goes after the marker.
+    await toolbar.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('item');
+    expect(await bodyText(page)).toBe('- item');
+    await fillBody(page, '');
+    await toolbar.getByRole('button', { name: 'Quote' }).click();
+    await page.keyboard.type('said');
+    expect(await bodyText(page)).toBe('> said');
+
+    // Ctrl+K on selected words: the URL placeholder is selected, so typing the address keeps the words.
+    await fillBody(page, 'site');
+    await editor.press('Shift+Home');
+    await editor.press('Control+k');
+    await page.keyboard.type('https://example.com');
+    expect(await bodyText(page)).toBe('[site](https://example.com)');
+
+    // Ctrl+Z undoes, Ctrl+Shift+Z (and Ctrl+Y) redo.
+    await editor.press('Control+z');
+    expect(await bodyText(page)).toBe('[site](https://)');
+    // The key as Playwright (and Caps Lock) deliver it: "z" with Shift held.
+    await editor.press('Control+Shift+z');
+    expect(await bodyText(page)).toBe('[site](https://example.com)');
+
+    // Tab indents, and the hint says how to leave: Escape, then Tab.
+    const hint = page.locator('#article-body-hint');
+    expect(await hint.textContent()).toContain('press Esc, then Tab, to leave the text');
+    expect(await editor.getAttribute('aria-describedby')).toContain('article-body-hint');
+    await editor.press('Home');
+    await editor.press('Tab');
+    expect(await bodyText(page)).toMatch(/^\s+\[site\]/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('article-body');
+    await editor.press('Escape');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).not.toBe('article-body');
+    expect(await bodyText(page)).toMatch(/^\s+\[site\]/);
+
+    // Words and reading time follow the text.
+    await fillBody(page, 'One two three.');
+    await expect.poll(() => page.getByTestId('word-count').textContent(), POLL).toBe('3 words · 1 min read');
+    await fillBody(page, Array.from({ length: 700 }, () => 'word').join(' '));
+    await expect.poll(() => page.getByTestId('word-count').textContent(), POLL).toBe('700 words · 3 min read');
+
+    // A long text scrolls under the toolbar, which stays in view.
+    await editor.press('Control+End');
+    await page.mouse.wheel(0, 4000);
+    await expect.poll(async () => (await toolbar.boundingBox())?.y ?? -1, POLL).toBeGreaterThanOrEqual(0);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
     expectNoProblems(problems);
   });
 
@@ -98,11 +170,24 @@ describe('admin editor for writing', () => {
     await page.getByLabel('Title', { exact: true }).fill('A wide page');
     await fillBody(page, 'The text takes the page.');
 
-    // Phone: the settings are out of the way until asked for; the drawer takes the focus and Escape gives it back.
+    // Phone: the text takes the screen's width.
+    const phoneBody = (await page.getByRole('textbox', { name: 'Body' }).boundingBox())!;
+    expect(phoneBody.width).toBeGreaterThan(375 * 0.9);
+
+    // The settings are out of the way until asked for; the drawer is a dialog that takes the focus,
+    // keeps it (Tab from its last field goes back to its first), and Escape gives it back.
     expect(await page.getByLabel('Format').isVisible()).toBe(false);
     const toggle = page.getByRole('button', { name: 'Article settings' });
     await toggle.click();
     await page.getByLabel('Format').waitFor(POLL);
+    const dialog = page.getByRole('dialog', { name: 'Article settings' });
+    await dialog.waitFor(POLL);
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Close settings');
+    await page.keyboard.press('Shift+Tab');
+    const inDrawer = () => page.evaluate(() => !!document.activeElement?.closest('#editor-side'));
+    expect(await inDrawer()).toBe(true);
+    await page.keyboard.press('Tab');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Close settings');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByLabel('Format').isVisible(), POLL).toBe(false);
@@ -112,6 +197,7 @@ describe('admin editor for writing', () => {
 
     await page.setViewportSize({ width: 1440, height: 900 });
     expect(await toggle.isVisible()).toBe(false);
+    expect(await page.getByRole('dialog').count()).toBe(0);
     const body = (await page.getByRole('textbox', { name: 'Body' }).boundingBox())!;
     const side = (await page.getByRole('complementary', { name: 'Article settings' }).boundingBox())!;
     expect(side.x).toBeGreaterThan(body.x + body.width);

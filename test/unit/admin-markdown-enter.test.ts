@@ -36,18 +36,20 @@ describe('Enter in the Markdown editor', () => {
     expect(enter('1. a|\n2. b\n3. c')).toBe('1. a\n2. |\n3. b\n4. c');
   });
 
-  it('ends the list on an empty item, the second one too', () => {
-    expect(enter('- one\n- |')).toBe('- one\n|');
-    expect(enter('- one\n- two\n- |')).toBe('- one\n- two\n|');
-    expect(enter('1. one\n2. |')).toBe('1. one\n|');
+  // A blank line is left: a line straight under a list would be part of its last item (a lazy continuation).
+  it('ends the list on an empty item, the second one too, with a blank line after it', () => {
+    expect(enter('- one\n- |')).toBe('- one\n\n|');
+    expect(enter('- one\n- two\n- |')).toBe('- one\n- two\n\n|');
+    expect(enter('1. one\n2. |')).toBe('1. one\n\n|');
+    expect(enter('- [ ] one\n- [ ] |')).toBe('- [ ] one\n\n|');
     // A nested empty item moves out one level.
     expect(enter('- one\n  - |')).toBe('- one\n- |');
   });
 
-  it('continues a quote, and ends it on an empty quote line', () => {
+  it('continues a quote, and ends it on an empty quote line, with a blank (quoted) line after it', () => {
     expect(enter('> quoted|')).toBe('> quoted\n> |');
-    expect(enter('> quoted\n> |')).toBe('> quoted\n|');
-    expect(enter('> > deep\n> > |')).toBe('> > deep\n> |');
+    expect(enter('> quoted\n> |')).toBe('> quoted\n\n|');
+    expect(enter('> > deep\n> > |')).toBe('> > deep\n>\n> |');
     expect(enter('> - item\n> - |')).toBe('> - item\n> |');
   });
 
@@ -59,7 +61,8 @@ describe('Enter in the Markdown editor', () => {
   });
 
   // Property: over any text and caret, Enter does not throw; where the empty-quote rule (hand-written)
-  // applies it changes only the caret's line, removing its last `>` level and what follows it.
+  // applies it changes only the caret's line, removing its last `>` level and what follows it, with a
+  // blank line (quoted by the outer levels) before the caret's.
   it('never throws, and the empty-quote rule touches only its own line', () => {
     const text = fc.string({
       unit: fc.constantFrom('>', ' ', '\t', '-', '*', '1', '.', ')', '[', ']', 'x', 'a', '\n', '`'),
@@ -77,7 +80,8 @@ describe('Enter in the Markdown editor', () => {
         expect(line).toMatch(/^ {0,3}>[ \t>]*$/);
         expect(doc.slice(at)).toMatch(/^(\n|$)/);
         const before = line.slice(0, line.lastIndexOf('>'));
-        expect(quoted).toBe(`${doc.slice(0, lineStart)}${before.includes('>') ? before : ''}|${doc.slice(at)}`);
+        const keep = before.includes('>') ? before : '';
+        expect(quoted).toBe(`${doc.slice(0, lineStart)}${keep.trimEnd()}\n${keep}|${doc.slice(at)}`);
       }),
       { numRuns: 2000 },
     );
@@ -86,6 +90,7 @@ describe('Enter in the Markdown editor', () => {
   it('reads a long hostile line in one pass (the rule cannot backtrack)', () => {
     const hostile = `${'> \t'.repeat(20_000)}x`;
     expect(enter(`${hostile}|`, endEmptyQuote)).toBeNull();
-    expect(enter(`${'> '.repeat(20_000)}|`, endEmptyQuote)).toBe(`${'> '.repeat(19_999)}|`);
+    const outer = '> '.repeat(19_999);
+    expect(enter(`${'> '.repeat(20_000)}|`, endEmptyQuote)).toBe(`${outer.trimEnd()}\n${outer}|`);
   });
 });

@@ -1,3 +1,4 @@
+import { plainExcerpt } from '../../../worker/src/core/content/excerpt';
 import type { ArticleDto, ArticleFormat } from '../../../worker/src/features/articles/article.schema';
 import type { TagRef } from '../../../worker/src/features/tags/tags.schema';
 
@@ -10,11 +11,21 @@ export interface ArticleFields {
   authorIds: string[];
   /** In order, with their names (for the picker and local drafts); sent as `tagIds`. Absent: none (older drafts). */
   tags?: TagRef[];
+  /** The article's slug; absent in a new article's form (the API makes it from the title) and older drafts. */
+  slug?: string;
+  /** The excerpt the author wrote ('' : the server derives one from the body); absent in older drafts. */
+  excerpt?: string;
+  /** The feature image's id ('' : none); absent in older drafts. */
+  featureImageId?: string;
 }
 
 /** What a PATCH sends for the fields. */
 export type ArticleFieldsBody = Partial<
-  Omit<ArticleFields, 'siteId' | 'tags'> & { siteId: string | null; tagIds: string[] }
+  Omit<ArticleFields, 'siteId' | 'tags' | 'featureImageId'> & {
+    siteId: string | null;
+    tagIds: string[];
+    featureImageId: string | null;
+  }
 >;
 
 const tagIdsOf = (f: ArticleFields): string[] => (f.tags ?? []).map((t) => t.id);
@@ -29,6 +40,10 @@ export function fieldsOf(a: ArticleDto): ArticleFields {
     siteId: a.siteId ?? '',
     authorIds: [...a.authorIds],
     tags: a.tags.map(({ id, name, slug }) => ({ id, name, slug })),
+    slug: a.slug,
+    // A derived excerpt is not the author's: the field shows it as its placeholder and keeps ''.
+    excerpt: a.excerpt === plainExcerpt(a.body, a.format) ? '' : a.excerpt,
+    featureImageId: a.featureImageId ?? '',
   };
 }
 
@@ -41,6 +56,11 @@ export function changedFields(base: ArticleFields, now: ArticleFields): ArticleF
   if (now.siteId !== base.siteId) out.siteId = now.siteId || null;
   if (now.authorIds.join() !== base.authorIds.join()) out.authorIds = [...now.authorIds];
   if (tagIdsOf(now).join() !== tagIdsOf(base).join()) out.tagIds = tagIdsOf(now);
+  // Absent (a new article's form, an older draft): left as they are.
+  if (now.slug !== undefined && now.slug !== (base.slug ?? '')) out.slug = now.slug;
+  if (now.excerpt !== undefined && now.excerpt !== (base.excerpt ?? '')) out.excerpt = now.excerpt;
+  if (now.featureImageId !== undefined && now.featureImageId !== (base.featureImageId ?? ''))
+    out.featureImageId = now.featureImageId || null;
   return out;
 }
 
@@ -61,6 +81,9 @@ export const FIELD_LABELS: Record<FieldName, string> = {
   siteId: 'Site',
   authorIds: 'Authors',
   tags: 'Tags',
+  slug: 'Slug',
+  excerpt: 'Excerpt',
+  featureImageId: 'Feature image',
 };
 
 /** The request body's key for a field (tags travel as their ids). */

@@ -13,12 +13,15 @@ export type SaveOutcome =
       sent: ArticleFields;
       article: ArticleDto | null;
       etag: string | null;
+      /** Written to the article's pending draft (an online article): `etag` is the draft's. */
+      draft?: boolean;
     }
-  /** Not sendable yet (no valid title for a new article): kept in this browser only. */
-  | { kind: 'invalid'; message: string }
+  /** Not sendable yet (no valid title for a new article, a slug against the rule): kept in this browser only. */
+  | { kind: 'invalid'; message: string; field?: 'slug' }
   /** 412: someone else saved first; `current` is their version. */
   | { kind: 'conflict'; current: ArticleDto | null; etag: string | null }
-  | { kind: 'failed'; message: string; status: number | null };
+  /** `field`: the one field the server refused (a slug another article has). */
+  | { kind: 'failed'; message: string; status: number | null; field?: 'slug' };
 
 /** The article and its ETag as the server has them now. */
 export async function loadArticle(
@@ -56,9 +59,17 @@ export async function saveArticle(
   if (!id) {
     const problem = await titleCheck();
     if (problem) return { kind: 'invalid', message: problem };
-    const { tags, ...fields } = now;
+    const { tags, slug, excerpt, featureImageId, ...fields } = now;
     const res = await call('post', '/v1/articles', {
-      body: { ...fields, siteId: now.siteId || null, tagIds: (tags ?? []).map((t) => t.id) },
+      body: {
+        ...fields,
+        siteId: now.siteId || null,
+        tagIds: (tags ?? []).map((t) => t.id),
+        // Only what was given: an empty slug is the API's to make from the title.
+        ...(slug && { slug }),
+        ...(excerpt && { excerpt }),
+        ...(featureImageId && { featureImageId }),
+      },
     });
     if (!res.ok) return failed(res);
     return settled(res.data.article.id, true, now, res.data.article, res.etag ?? null, true);
@@ -67,7 +78,20 @@ export async function saveArticle(
   if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
   const problem = diff.title !== undefined ? await titleCheck() : null;
   if (problem) return { kind: 'invalid', message: problem };
+  if (diff.slug !== undefined) {
+    // The API's slug rule, loaded only when a slug is to be sent (lib/slug-rule.ts brings zod).
+    const checked = (await import('./slug-rule')).checkArticleSlug(diff.slug.trim());
+    if (!checked.ok) return { kind: 'invalid', message: checked.message, field: 'slug' };
+    diff.slug = checked.slug;
+  }
   const res = await call('patch', '/v1/articles/{id}', { path: { id }, body: diff, ifMatch: etag });
+  if (!res.ok && res.status === 409 && diff.slug !== undefined)
+    return {
+      kind: 'failed',
+      message: `Another article already uses the slug “${diff.slug}”. Choose another.`,
+      status: 409,
+      field: 'slug',
+    };
   if (!res.ok) return res.status === 412 ? conflict(id) : failed(res);
   return settled(id, false, now, res.data?.article ?? null, res.etag ?? null, etag !== null);
 }

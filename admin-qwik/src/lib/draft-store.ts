@@ -61,16 +61,49 @@ async function run<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRe
 export const draftKey = (userId: string | undefined, articleId: string | null) =>
   `${userId ?? 'anyone'}:${articleId ?? 'new'}`;
 
-export async function readDraft(key: string): Promise<LocalDraft | null> {
-  const value = await run('readonly', (s) => s.get(key) as IDBRequest<LocalDraft | undefined>);
-  return value && typeof value === 'object' && 'fields' in value ? value : null;
-}
-
 const copy = (f: ArticleFields): ArticleFields => ({
   ...f,
   authorIds: [...f.authorIds],
   ...(f.tags && { tags: f.tags.map((t) => ({ ...t })) }),
 });
+
+/**
+ * The newest keystrokes, written at once and synchronously (localStorage):
+ * IndexedDB writes are asynchronous and a tab closed a moment after the last
+ * key would not wait for one. Read back with the IndexedDB copy, the newer
+ * of the two wins.
+ */
+const QUICK = 'cms.draft.';
+
+const isDraft = (value: unknown): value is LocalDraft =>
+  !!value && typeof value === 'object' && 'fields' in value && 'savedAt' in value;
+
+function readQuick(key: string): LocalDraft | null {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(QUICK + key) ?? 'null');
+    return isDraft(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps `fields` now, before this call returns (each keystroke): nothing typed is lost with the tab. */
+export function keepNow(key: string, fields: ArticleFields, base?: ArticleFields): void {
+  const draft: LocalDraft = { fields: copy(fields), ...(base && { base: copy(base) }), savedAt: Date.now() };
+  try {
+    localStorage.setItem(QUICK + key, JSON.stringify(draft));
+  } catch {
+    // Full or unavailable: the IndexedDB copy, a quarter second later, still counts.
+  }
+}
+
+export async function readDraft(key: string): Promise<LocalDraft | null> {
+  const value = await run('readonly', (s) => s.get(key) as IDBRequest<LocalDraft | undefined>);
+  const kept = isDraft(value) ? value : null;
+  const quick = readQuick(key);
+  if (!kept || !quick) return kept ?? quick;
+  return quick.savedAt > kept.savedAt ? quick : kept;
+}
 
 export async function writeDraft(key: string, fields: ArticleFields, base?: ArticleFields): Promise<boolean> {
   const draft: LocalDraft = { fields: copy(fields), ...(base && { base: copy(base) }), savedAt: Date.now() };
@@ -78,6 +111,11 @@ export async function writeDraft(key: string, fields: ArticleFields, base?: Arti
 }
 
 export async function deleteDraft(key: string): Promise<void> {
+  try {
+    localStorage.removeItem(QUICK + key);
+  } catch {
+    // Unavailable: nothing was kept there.
+  }
   await run('readwrite', (s) => s.delete(key));
 }
 

@@ -26,3 +26,32 @@ export function focusWhenShown(target: () => HTMLElement | null | undefined): ()
   observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true });
   return () => observer.disconnect();
 }
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab and Shift+Tab inside `container()` (a modal dialog): from the last
+ * field Tab goes to the first, and back. A plain listener, since the browser's
+ * own move must be stopped while the event runs. Returns how to stop.
+ */
+export function trapFocus(container: () => HTMLElement | null | undefined): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    const box = container();
+    if (e.key !== 'Tab' || !box) return;
+    const items = Array.from(box.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    const inside = box.contains(document.activeElement);
+    if (e.shiftKey && (document.activeElement === first || !inside)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
+}

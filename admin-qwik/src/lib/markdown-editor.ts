@@ -1,6 +1,6 @@
-import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory, redo } from '@codemirror/commands';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
+import { Compartment, EditorSelection, EditorState, Prec } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { markdownEnter, markdownLanguage } from './markdown-enter';
@@ -22,8 +22,10 @@ export interface MarkdownEditor {
   setFormat(format: Format): void;
   /** Wraps the selection in `before` … `after` (or inserts them around the caret). */
   wrap(before: string, after: string): void;
-  /** Prefixes each selected line (`# `, `- `, `> `). */
+  /** Prefixes each selected line (`# `, `- `, `> `); a caret at a line's start ends up after the marker. */
   prefixLines(prefix: string | ((index: number) => string)): void;
+  /** `[selection](https://)` with the URL placeholder selected, to type the address over it (`link text` without a selection). */
+  link(): void;
   /** Inserts `text` at the caret (replacing the selection), on a line of its own when `block`. */
   insert(text: string, block?: boolean): void;
   /** Inserts `![alt](url)` on a line of its own at `at` (a drop's place) or the caret, the alt text selected to type over. */
@@ -101,7 +103,13 @@ export function createMarkdownEditor(
         keymap.of([
           { key: 'Mod-b', run: () => wrapped('**', '**') },
           { key: 'Mod-i', run: () => wrapped('_', '_') },
-          { key: 'Mod-k', run: () => wrapped('[', '](https://)') },
+          {
+            key: 'Mod-k',
+            run: () => {
+              editor.link();
+              return true;
+            },
+          },
           // Lists and quotes continue on Enter (Markdown only: elsewhere it answers false, a plain new line).
           { key: 'Enter', run: markdownEnter },
           ...defaultKeymap,
@@ -113,6 +121,19 @@ export function createMarkdownEditor(
           ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
           id: 'article-body',
         }),
+        // Ctrl/Cmd+Shift+Z redoes, as in most editors, on every platform (CodeMirror binds it on Linux and macOS
+        // only) and whatever the letter's case: with Caps Lock the key arrives as "z", which the keymap reads
+        // as Ctrl+Z (undo). Ahead of the keymap for that reason.
+        Prec.highest(
+          EditorView.domEventHandlers({
+            keydown: (e, v) => {
+              if (!(e.ctrlKey || e.metaKey) || !e.shiftKey || e.altKey || e.key.toLowerCase() !== 'z') return false;
+              e.preventDefault();
+              redo(v);
+              return true;
+            },
+          }),
+        ),
         EditorView.domEventHandlers({
           paste: (e) => takeImages(e, e.clipboardData, null),
           drop: (e, v) => takeImages(e, e.dataTransfer, v.posAtCoords({ x: e.clientX, y: e.clientY })),
@@ -162,7 +183,29 @@ export function createMarkdownEditor(
           pos = line.to + 1;
         }
       }
-      view.dispatch({ changes, annotations: isolateHistory.of('full') });
+      const set = state.changes(changes);
+      // Mapped forward: a caret where a marker went in stands after it, ready to type the item.
+      view.dispatch({ changes: set, selection: state.selection.map(set, 1), annotations: isolateHistory.of('full') });
+      view.focus();
+    },
+    link() {
+      const url = 'https://';
+      view.dispatch(
+        view.state.changeByRange((range) => {
+          const text = range.empty ? 'link text' : '';
+          const before = `[${text}`;
+          const after = `](${url})`;
+          const urlFrom = range.to + before.length + 2;
+          return {
+            changes: [
+              { from: range.from, insert: before },
+              { from: range.to, insert: after },
+            ],
+            range: EditorSelection.range(urlFrom, urlFrom + url.length),
+          };
+        }),
+        { annotations: isolateHistory.of('full') },
+      );
       view.focus();
     },
     insert(text, block = false) {

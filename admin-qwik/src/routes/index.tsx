@@ -1,5 +1,6 @@
 import { $, component$, useContext, useSignal, useVisibleTask$ } from '@builder.io/qwik';
 import { type DocumentHead, Link } from '@builder.io/qwik-city';
+import { ArticleOverview } from '../components/dashboard/article-overview';
 import { IconAlert, IconCheck } from '../components/icons/icons';
 import { ErrorNotice } from '../components/status/error-notice';
 import { LoadingNotice } from '../components/status/loading-notice';
@@ -10,7 +11,7 @@ import { SessionContext } from '../lib/session';
 import type { Readiness } from '../lib/system';
 import { fetchReadiness } from '../lib/system-api';
 
-/** Dashboard placeholder: where each screen will live, and whether the API is up. */
+/** Dashboard: the articles to get back to (drafts, scheduled, recent) and a New article button, the screens, and whether the API is up. */
 export default component$(() => {
   const session = useContext(SessionContext);
   const attempt = useSignal(0);
@@ -38,6 +39,7 @@ export default component$(() => {
     <>
       <h1>{PRODUCT_NAME}</h1>
       <p class="lede">Administration for articles, media, users and integrations.</p>
+      <ArticleOverview />
 
       <section class="card" aria-labelledby="health-heading">
         <h2 id="health-heading">API health</h2>

@@ -1,5 +1,6 @@
 import { component$ } from '@builder.io/qwik';
 import { type ActivitySummaryDto, fillDays } from '../../lib/activity';
+import { actionLabel } from '../../lib/activity-labels';
 
 /**
  * The summary's two small charts, drawn as inline SVG (no chart library, no
@@ -62,7 +63,7 @@ export const ActionChart = component$((props: { byAction: ActivitySummaryDto['by
       {rows.map((r) => (
         <li key={r.action}>
           <span class="bar-label">
-            <code>{r.action}</code>
+            <span title={r.action}>{actionLabel(r.action)}</span>
             <span>{`${r.count}`}</span>
           </span>
           <svg

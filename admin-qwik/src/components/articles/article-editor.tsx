@@ -1,8 +1,9 @@
 import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
+import type { DraftDto } from '../../../../worker/src/features/articles/article-draft.schema';
 import { deleteDraft } from '../../lib/draft-store';
-import { focusWhenShown } from '../../lib/focus-when-shown';
+import { focusWhenShown, trapFocus } from '../../lib/focus-when-shown';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting } from '../../lib/shrink-setting';
@@ -18,11 +19,13 @@ import { ContentFields } from './content-fields';
 import { DraftOffer } from './draft-offer';
 import { ImageUploader } from './image-uploader';
 import { ReauthDialog } from './reauth-dialog';
+import { RevisionsPanel } from './revisions-panel';
 import { SaveState } from './save-state';
 import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
 import { TagPicker } from './tag-picker';
 import { useArticleEditor } from './use-article-editor';
+import { WordCount } from './word-count';
 
 /**
  * The article editor for `/articles/new` and `/articles/edit?id=…`. Writing
@@ -37,6 +40,9 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
   const close = useSignal<HTMLButtonElement>();
+  const side = useSignal<HTMLElement>();
+  /** The drawer is open on a narrow screen: a modal dialog, the focus kept inside. */
+  const modal = useSignal(false);
   const titleError = useSignal<string | null>(null);
 
   // The title's problem by the API's rule, once the field was left or a save was tried: lib/title.ts brings
@@ -56,9 +62,19 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
   // waits for the drawer to be shown: this task can run before Qwik sets its `data-open` (lib/focus-when-shown.ts).
   useVisibleTask$(({ track, cleanup }) => {
     const open = track(() => drawer.value);
-    if (!toggle.value || getComputedStyle(toggle.value).display === 'none') return;
-    if (open) cleanup(focusWhenShown(() => close.value));
-    else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
+    if (!toggle.value || getComputedStyle(toggle.value).display === 'none') {
+      modal.value = false;
+      return;
+    }
+    modal.value = open;
+    if (open) {
+      const stopFocus = focusWhenShown(() => close.value);
+      const stopTrap = trapFocus(() => side.value);
+      cleanup(() => {
+        stopFocus();
+        stopTrap();
+      });
+    } else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
       toggle.value.focus();
   });
 
@@ -131,6 +147,11 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             </span>
           )}
           <SaveState state={ed.saveState.value} />
+          {ed.hasDraft.value && (
+            <span class="badge" data-testid="draft-badge">
+              Changes not online yet
+            </span>
+          )}
           <button
             ref={toggle}
             type="button"
@@ -199,7 +220,10 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             Preview
           </button>
           <div class={['editor-panes', preview.value && 'editor-panes-split']}>
-            <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+            <div>
+              <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+              <WordCount body={ed.body} />
+            </div>
             {/* Rendered only while shown: writing comes first, and a hidden preview is not re-rendered on every keystroke. */}
             {preview.value && (
               <section id="article-preview" class="field" aria-labelledby="preview-heading">
@@ -225,12 +249,32 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
                 onConfirm$={() => ed.publish(true)}
               />
             ) : (
-              <ConfirmButton
-                label="Unpublish"
-                question="Take this article offline?"
-                confirmLabel="Yes, unpublish"
-                onConfirm$={() => ed.publish(false)}
-              />
+              <>
+                {/* A live article's saves wait in its draft: Update puts them online, Discard drops them. */}
+                <button
+                  type="button"
+                  class="button button-primary"
+                  disabled={!ed.hasDraft.value && ed.saveState.value === 'saved'}
+                  onClick$={() => ed.update()}
+                >
+                  Update
+                </button>
+                {ed.hasDraft.value && (
+                  <ConfirmButton
+                    label="Discard changes"
+                    question="Drop the changes that are not online yet?"
+                    confirmLabel="Yes, discard"
+                    danger
+                    onConfirm$={() => ed.discard()}
+                  />
+                )}
+                <ConfirmButton
+                  label="Unpublish"
+                  question="Take this article offline?"
+                  confirmLabel="Yes, unpublish"
+                  onConfirm$={() => ed.publish(false)}
+                />
+              </>
             )}
             {a && id && (
               <ConfirmButton
@@ -252,12 +296,16 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             )}
           </div>
         </form>
-        <Status message={ed.status.value} testId="editor-status" />
+        <Status message={ed.status.value} testId="editor-status" id="editor-status" />
       </div>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-modal is set only together with role=dialog (an open drawer on a narrow screen) */}
       <aside
+        ref={side}
         id="editor-side"
         class="editor-side"
         aria-label="Article settings"
+        role={modal.value ? 'dialog' : undefined}
+        aria-modal={modal.value ? 'true' : undefined}
         data-open={drawer.value || undefined}
         onKeyDown$={(e) => {
           if (e.key === 'Escape' && drawer.value) drawer.value = false;
@@ -305,7 +353,23 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           />
         )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
-        {a && id && <ContentFields article={ed.article} etag={ed.etag} images={ed.images.value} />}
+        {a && id && (
+          <RevisionsPanel
+            articleId={id}
+            body={ed.body}
+            onRestored$={(draft: DraftDto, etag: string | null) => ed.takeDraft(draft, etag)}
+          />
+        )}
+        {a && id && (
+          <ContentFields
+            article={ed.article}
+            slug={ed.slug}
+            excerpt={ed.excerpt}
+            featureImageId={ed.featureImageId}
+            error={ed.slugError}
+            images={ed.images.value}
+          />
+        )}
       </aside>
       <ReauthDialog />
     </div>

@@ -9,16 +9,26 @@ interface Props {
   onChange$: QRL<(next: Partial<ArticleListState>) => void>;
 }
 
+/** A pause in typing this long runs the search (one request per pause, not per key). */
+const SEARCH_PAUSE_MS = 300;
+
 /**
  * Search (title and body), then status, site, author and order. The search
- * runs on Enter or the button, not on every keystroke; each select applies
- * at once.
+ * runs as one types (after a short pause), and on Enter or the button; each
+ * select applies at once.
  */
 export const ArticleListFilters = component$((props: Props) => {
   const text = useSignal(props.state.q);
   // The address can change the search (a reload, Back, "Clear filters").
   useTask$(({ track }) => {
     text.value = track(() => props.state.q);
+  });
+  // As one types: the search follows a pause (text set from the address equals it already: nothing to do).
+  useTask$(({ track, cleanup }) => {
+    const q = track(() => text.value).trim();
+    if (typeof window === 'undefined' || q === props.state.q) return;
+    const timer = setTimeout(() => props.onChange$({ q }), SEARCH_PAUSE_MS);
+    cleanup(() => clearTimeout(timer));
   });
   return (
     <div class="list-filters">

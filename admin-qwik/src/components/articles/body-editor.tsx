@@ -14,6 +14,9 @@ import type { MarkdownEditor } from '../../lib/markdown-editor';
 /** The editor in use (module state: one body editor per page), for inserting images at the caret. */
 export const bodyEditor = { current: null as MarkdownEditor | null };
 
+/** Called synchronously after each change to the text (the editor keeps every keystroke in this browser at once). */
+export const bodyChanged = { listener: null as (() => void) | null };
+
 /** Inserts `text` at the body's caret; false while the editing component is not loaded yet. */
 export function insertIntoBody(text: string, block = true): boolean {
   if (!bodyEditor.current) return false;
@@ -44,7 +47,7 @@ const ACTIONS: Action[] = [
   { label: 'Bold', keys: 'Control+B', run: (e) => e.wrap('**', '**') },
   { label: 'Italic', keys: 'Control+I', run: (e) => e.wrap('_', '_') },
   { label: 'Heading', run: (e) => e.prefixLines('## ') },
-  { label: 'Link', keys: 'Control+K', run: (e) => e.wrap('[', '](https://)') },
+  { label: 'Link', keys: 'Control+K', run: (e) => e.link() },
   { label: 'Quote', run: (e) => e.prefixLines('> ') },
   { label: 'Bulleted list', run: (e) => e.prefixLines('- ') },
   { label: 'Numbered list', run: (e) => e.prefixLines((i) => `${i + 1}. `) },
@@ -99,6 +102,7 @@ export const BodyEditor = component$(
         describedBy: 'article-body-hint',
         onChange: (text) => {
           props.body.value = text;
+          bodyChanged.listener?.();
         },
         onImages: (files, at) => void props.onImages$(files, at),
       });
@@ -130,7 +134,7 @@ export const BodyEditor = component$(
         </label>
         <p id="article-body-hint" class="hint">
           {props.format.value === 'markdown'
-            ? 'Markdown. Ctrl/Cmd+B bold, +I italic, +K link, +S save, +Z undo.'
+            ? 'Markdown. Ctrl/Cmd+B bold, +I italic, +K link, +S save, +Z undo, +Shift+Z redo. Tab indents: press Esc, then Tab, to leave the text.'
             : props.format.value === 'html'
               ? 'HTML (sanitised when shown).'
               : 'Plain text: paragraphs and line breaks are kept.'}

@@ -1,85 +1,44 @@
-import { $, component$, type Signal, useSignal, useTask$ } from '@builder.io/qwik';
+import { component$, type Signal } from '@builder.io/qwik';
 import { plainExcerpt } from '../../../../worker/src/core/content/excerpt';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
-import { call } from '../../lib/typed-api';
-import { FormError, Status } from '../ui/form-error';
+import { FormError } from '../ui/form-error';
 
 /** The API's excerpt limit (article.schema.ts, ExcerptInputSchema). */
 const EXCERPT_MAX = 500;
 
 /**
  * The article's slug, excerpt and feature image: what a site's frontend
- * builds URLs, lists and cards from. Saved on its own with the editor's
- * If-Match, and the new version handed back to the editor (`article`,
- * `etag`), so the editor's next save is not taken for a stale one. The slug
- * is checked with the API's own schema first; a slug another article uses
- * is the API's 409, shown in words.
+ * builds URLs, lists and cards from. The editor's own fields: they travel
+ * in the editor's saves with the title and the text (autosave, Save,
+ * Ctrl/Cmd+S, Publish), so a save never resets one being edited and "All
+ * changes saved" covers them. The slug is checked with the API's own schema
+ * before it is sent; its problem, or the API's 409 for a taken one, is
+ * shown here in words (`error`).
  */
 export const ContentFields = component$(
-  (props: { article: Signal<ArticleDto | null>; etag: Signal<string | null>; images: ImageDto[] }) => {
-    const slug = useSignal('');
-    const excerpt = useSignal('');
-    const featureImageId = useSignal('');
-    const error = useSignal<string | null>(null);
-    const status = useSignal<string | null>(null);
-    const busy = useSignal(false);
-
-    // The fields follow the article as the server has it (a save by the editor, a conflict resolved).
-    useTask$(({ track }) => {
-      const a = track(() => props.article.value);
-      if (!a) return;
-      slug.value = a.slug;
-      // A derived excerpt is shown as the placeholder, not as text the author wrote.
-      excerpt.value = a.excerpt === derivedExcerptOf(a) ? '' : a.excerpt;
-      featureImageId.value = a.featureImageId ?? '';
-    });
-
-    const save = $(async () => {
-      const article = props.article.value;
-      if (!article) return;
-      error.value = null;
-      status.value = null;
-      // The API's rule, loaded on the first save (it brings zod, which the route does not fetch up front).
-      const { checkArticleSlug } = await import('../../lib/slug-rule');
-      const checked = checkArticleSlug(slug.value.trim());
-      if (!checked.ok) {
-        error.value = checked.message;
-        document.getElementById('content-slug')?.focus();
-        return;
-      }
-      busy.value = true;
-      const res = await call('patch', '/v1/articles/{id}', {
-        path: { id: article.id },
-        body: { slug: checked.slug, excerpt: excerpt.value, featureImageId: featureImageId.value || null },
-        ifMatch: props.etag.value,
-      });
-      busy.value = false;
-      if (!res.ok) {
-        error.value =
-          res.status === 409
-            ? `Another article already uses the slug “${checked.slug}”. Choose another.`
-            : res.status === 412
-              ? 'The article was changed elsewhere: reload it, then set these fields again.'
-              : res.message;
-        return;
-      }
-      if (res.data) props.article.value = res.data.article;
-      if (res.etag) props.etag.value = res.etag;
-      status.value = 'Slug, excerpt and feature image saved.';
-    });
-
+  (props: {
+    article: Signal<ArticleDto | null>;
+    slug: Signal<string>;
+    excerpt: Signal<string>;
+    featureImageId: Signal<string>;
+    error: Signal<string | null>;
+    images: ImageDto[];
+  }) => {
+    const { slug, excerpt, featureImageId } = props;
     const a = props.article.value;
     if (!a) return null;
     const chosen = props.images.find((i) => i.id === featureImageId.value);
     return (
       <section class="card" aria-labelledby="content-fields-heading" data-testid="content-fields">
         <h2 id="content-fields-heading">Slug, excerpt and feature image</h2>
-        <form class="stack" noValidate preventdefault:submit onSubmit$={save}>
+        <div class="stack">
           <label for="content-slug">Slug</label>
           <input
             id="content-slug"
             value={slug.value}
+            aria-invalid={!!props.error.value}
+            aria-errormessage={props.error.value ? 'content-slug-error' : undefined}
             onInput$={(_, el) => {
               slug.value = el.value;
             }}
@@ -92,6 +51,7 @@ export const ContentFields = component$(
             Lower-case letters, digits and hyphens; unique among the articles of its site. The site's URL of the article
             ends with it.
           </p>
+          <FormError message={props.error.value} id="content-slug-error" />
 
           <label for="content-excerpt">Excerpt</label>
           <textarea
@@ -136,12 +96,8 @@ export const ContentFields = component$(
               data-testid="feature-preview"
             />
           )}
-          <button type="submit" class="button" disabled={busy.value}>
-            Save slug, excerpt and image
-          </button>
-        </form>
-        <FormError message={error.value} />
-        <Status message={status.value} testId="content-fields-status" />
+          <p class="hint">Saved with the article.</p>
+        </div>
       </section>
     );
   },

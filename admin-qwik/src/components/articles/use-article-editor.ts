@@ -2,6 +2,7 @@ import { $, useContext, useSignal, useStore, useVisibleTask$ } from '@builder.io
 import { useLocation, usePreventNavigate$ } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
+import { fieldsOfDraft, loadDraft, saveDraft } from '../../lib/article-draft';
 import { type ArticleFields, EMPTY_FIELDS, fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
 import { loadArticle, type SaveOutcome, saveArticle, serialised, setOnline } from '../../lib/article-save';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
@@ -20,9 +21,13 @@ import { queryParam } from '../../lib/url';
 import { loadCatalog } from './catalog-lists';
 import type { Conflict } from './conflict-panel';
 import type { SaveStateName } from './save-state';
+import { useDraftActions } from './use-draft-actions';
+import { useEditorKeys } from './use-editor-keys';
 
-/** Quiet time after the last change before it is sent to the server, and before it is written to this browser. */
+/** Quiet time after the last change before it is sent to the server; while typing goes on, at most this long. */
 const AUTOSAVE_MS = 1500;
+const AUTOSAVE_MAX_MS = 10_000;
+/** The IndexedDB copy follows the keystrokes at most this late (the synchronous copy, keepNow, at once). */
 const LOCAL_MS = 250;
 
 /**
@@ -43,6 +48,9 @@ export function useArticleEditor(isNew: boolean) {
     loadError: useSignal<string | null>(null),
     article: useSignal<ArticleDto | null>(null),
     etag: useSignal<string | null>(null),
+    /** The article has a pending draft (an online article's saves go there): its ETag, apart from the article's. */
+    hasDraft: useSignal(false),
+    draftEtag: useSignal<string | null>(null),
     /** The fields as the server has them (what changes are measured against). */
     base: useSignal<ArticleFields>(EMPTY_FIELDS),
     title: useSignal(''),
@@ -51,6 +59,11 @@ export function useArticleEditor(isNew: boolean) {
     siteId: useSignal(''),
     authorIds: useSignal<string[]>([]),
     tags: useSignal<NonNullable<ArticleFields['tags']>>([]),
+    slug: useSignal(''),
+    excerpt: useSignal(''),
+    featureImageId: useSignal(''),
+    /** The slug's problem (the API's rule, or taken), shown at the field. */
+    slugError: useSignal<string | null>(null),
     titleTouched: useSignal(false),
     error: useSignal<string | null>(null),
     status: useSignal<string | null>(null),
@@ -64,13 +77,14 @@ export function useArticleEditor(isNew: boolean) {
     /** Loaded, and watching for changes (tests wait for it before typing). */
     ready: useSignal(false),
   };
-  const timers = useStore({ local: 0, server: 0, ready: false, loaded: '' });
+  /** `dirtySince`: when the first change the server lacks was made (0: none), so that typing on cannot put autosave off for ever. */
+  const timers = useStore({ local: 0, server: 0, dirtySince: 0, ready: false, loaded: '' });
 
   const current = $((): ArticleFields => {
     // The title as it is now (typing can outrun the input handler while the page resumes).
     const input = document.getElementById('article-title') as HTMLInputElement | null;
     if (input) s.title.value = input.value;
-    const { title, body, format, siteId, authorIds, tags } = s;
+    const { title, body, format, siteId, authorIds, tags, slug, excerpt, featureImageId } = s;
     return {
       title: title.value,
       body: body.value,
@@ -78,6 +92,9 @@ export function useArticleEditor(isNew: boolean) {
       siteId: siteId.value,
       authorIds: authorIds.value,
       tags: tags.value,
+      slug: slug.value,
+      excerpt: excerpt.value,
+      featureImageId: featureImageId.value,
     };
   });
   const key = $(() => draftKey(session.user?.id, s.id.value));
@@ -94,6 +111,10 @@ export function useArticleEditor(isNew: boolean) {
     s.siteId.value = f.siteId;
     s.authorIds.value = [...f.authorIds];
     s.tags.value = [...(f.tags ?? [])];
+    // Absent in older drafts: what the editor holds stays.
+    if (f.slug !== undefined) s.slug.value = f.slug;
+    if (f.excerpt !== undefined) s.excerpt.value = f.excerpt;
+    if (f.featureImageId !== undefined) s.featureImageId.value = f.featureImageId;
   });
 
   /** A 412: their version becomes the base; what only they changed comes in, what both changed is asked. */
@@ -121,8 +142,13 @@ export function useArticleEditor(isNew: boolean) {
       s.saveState.value = 'saved';
       return true;
     }
+    s.slugError.value = outcome.kind !== 'saved' && 'field' in outcome && outcome.field ? outcome.message : null;
     if (outcome.kind === 'invalid') {
       s.saveState.value = 'local';
+      if (outcome.field === 'slug') {
+        if (manual) document.getElementById('content-slug')?.focus();
+        return false;
+      }
       if (manual) {
         s.titleTouched.value = true;
         document.getElementById('article-title')?.focus();
@@ -146,7 +172,10 @@ export function useArticleEditor(isNew: boolean) {
     const oldKey = await key();
     s.id.value = outcome.id;
     s.base.value = outcome.sent;
-    s.etag.value = outcome.etag;
+    if (outcome.draft) {
+      s.hasDraft.value = true;
+      s.draftEtag.value = outcome.etag;
+    } else s.etag.value = outcome.etag;
     if (outcome.article) s.article.value = outcome.article;
     s.error.value = null;
     if (outcome.created) {
@@ -165,6 +194,7 @@ export function useArticleEditor(isNew: boolean) {
   /** Saves now (autosave, Ctrl/Cmd+S, Save, Publish, leaving); true when the server has everything. */
   const saveNow = $(async (manual: boolean): Promise<boolean> => {
     clearTimeout(timers.server);
+    timers.dirtySince = 0;
     if (manual) {
       s.titleTouched.value = true;
       s.status.value = null;
@@ -175,7 +205,13 @@ export function useArticleEditor(isNew: boolean) {
       const now = await current();
       if (!s.id.value && isBlank(now)) return true;
       s.saveState.value = 'saving';
-      const ok = await apply(await saveArticle(s.id.value, s.base.value, now, s.etag.value), manual);
+      // A live article is never edited by a save: its changes go to its draft until "Update".
+      const id = s.id.value;
+      const outcome =
+        id && (s.article.value?.status === 'online' || s.hasDraft.value)
+          ? await saveDraft(id, s.base.value, now, s.draftEtag.value)
+          : await saveArticle(id, s.base.value, now, s.etag.value);
+      const ok = await apply(outcome, manual);
       if (ok && manual) s.status.value = 'Saved.';
       return ok && sameFields(s.base.value, await current());
     });
@@ -187,15 +223,23 @@ export function useArticleEditor(isNew: boolean) {
     const now = await current();
     const dirty = !sameFields(s.base.value, now);
     if (!s.conflict.value) s.saveState.value = dirty ? 'pending' : 'saved';
-    clearTimeout(timers.local);
     clearTimeout(timers.server);
-    if (!dirty) return;
-    // With the server's version it was edited from, so that restoring it later merges field by field.
-    timers.local = window.setTimeout(
-      async () => writeDraft(await key(), await current(), s.id.value ? s.base.value : undefined),
-      LOCAL_MS,
-    );
-    timers.server = window.setTimeout(() => saveNow(false), AUTOSAVE_MS);
+    if (!dirty) {
+      timers.dirtySince = 0;
+      return;
+    }
+    // With the server's version it was edited from, so that restoring it later merges field by field. Not put
+    // off by the next keystroke: written within LOCAL_MS of the first change however fast one types.
+    if (!timers.local)
+      timers.local = window.setTimeout(async () => {
+        timers.local = 0;
+        await writeDraft(await key(), await current(), s.id.value ? s.base.value : undefined);
+      }, LOCAL_MS);
+    // After a pause, or while typing goes on once AUTOSAVE_MAX_MS have passed since the first unsaved change.
+    const at = Date.now();
+    if (!timers.dirtySince) timers.dirtySince = at;
+    const wait = Math.max(0, Math.min(AUTOSAVE_MS, timers.dirtySince + AUTOSAVE_MAX_MS - at));
+    timers.server = window.setTimeout(() => saveNow(false), wait);
   });
 
   /** The choice on a conflict: keep this editor's version of the contested fields, or take theirs. */
@@ -226,6 +270,8 @@ export function useArticleEditor(isNew: boolean) {
     await changed();
   });
 
+  const { update, discard, takeDraft } = useDraftActions({ s, saveNow, fill, key });
+
   const publish = $(async (online: boolean) => {
     s.error.value = null;
     s.status.value = null;
@@ -236,6 +282,8 @@ export function useArticleEditor(isNew: boolean) {
     }
     const id = s.id.value;
     if (!id) return;
+    // An offline article with a pending draft: the draft is what goes online.
+    if (online && s.hasDraft.value && !(await update(false))) return;
     const res = await serialised(() => setOnline(id, online, s.etag.value));
     if (res.kind !== 'done') {
       await apply(res, true);
@@ -245,6 +293,8 @@ export function useArticleEditor(isNew: boolean) {
     if (res.article) s.article.value = res.article;
     s.etag.value = res.etag;
     s.status.value = online ? 'Saved and published: the article is online.' : 'Unpublished: the article is offline.';
+    // The button that was pressed goes away with the new status: the focus goes to the outcome, not the page.
+    document.getElementById('editor-status')?.focus();
   });
 
   // Writes from the side panel (schedule) hand back the article: its version names the current one, so the
@@ -256,7 +306,17 @@ export function useArticleEditor(isNew: boolean) {
   });
 
   useVisibleTask$(({ track }) => {
-    track(() => [s.body.value, s.format.value, s.siteId.value, s.authorIds.value, s.tags.value, s.nudge.value]);
+    track(() => [
+      s.body.value,
+      s.format.value,
+      s.siteId.value,
+      s.authorIds.value,
+      s.tags.value,
+      s.slug.value,
+      s.excerpt.value,
+      s.featureImageId.value,
+      s.nudge.value,
+    ]);
     void changed();
   });
 
@@ -272,6 +332,9 @@ export function useArticleEditor(isNew: boolean) {
       siteId: s.siteId.value,
       authorIds: s.authorIds.value,
       tags: s.tags.value,
+      slug: s.slug.value,
+      excerpt: s.excerpt.value,
+      featureImageId: s.featureImageId.value,
     };
     const blankNew = !s.id.value && isBlank(now);
     if (blankNew || (s.saveState.value === 'saved' && sameFields(s.base.value, now))) return false;
@@ -283,17 +346,7 @@ export function useArticleEditor(isNew: boolean) {
     );
   });
 
-  // Ctrl/Cmd+S saves. A plain listener: the browser's own "Save page" must be stopped while the event runs.
-  useVisibleTask$(({ cleanup }) => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void saveNow(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    cleanup(() => window.removeEventListener('keydown', onKey));
-  });
+  useEditorKeys({ s, timers, saveNow });
 
   useVisibleTask$(
     async ({ track }) => {
@@ -323,6 +376,14 @@ export function useArticleEditor(isNew: boolean) {
         s.article.value = res.article;
         s.etag.value = res.etag;
         s.base.value = fieldsOf(res.article);
+        // A pending draft is what the editor edits (an online article's changes wait there for "Update").
+        const pending = await loadDraft(articleId);
+        if (!pending.ok) s.error.value = `The article's draft could not be loaded: ${pending.message}`;
+        else if (pending.draft) {
+          s.base.value = await fieldsOfDraft(pending.draft, s.base.value.tags ?? []);
+          s.hasDraft.value = true;
+          s.draftEtag.value = pending.etag;
+        }
         await fill(s.base.value);
         await loadImages(articleId);
       }
@@ -336,5 +397,19 @@ export function useArticleEditor(isNew: boolean) {
     { strategy: 'document-ready' },
   );
 
-  return { ...s, key, fill, changed, merge, saveNow, publish, resolve, restore, loadImages };
+  return {
+    ...s,
+    key,
+    fill,
+    changed,
+    merge,
+    saveNow,
+    publish,
+    update,
+    discard,
+    takeDraft,
+    resolve,
+    restore,
+    loadImages,
+  };
 }

@@ -9,9 +9,19 @@ export const FormError = component$((props: { message: string | null | undefined
   ) : null,
 );
 
-/** A success or progress line, announced politely. Always rendered so the live region exists before its text. */
-export const Status = component$((props: { message: string | null | undefined; testId?: string }) => (
-  <p class="form-status" role="status" aria-live="polite" data-testid={props.testId}>
+/**
+ * A success or progress line, announced politely. Always rendered so the live region exists before its text.
+ * With an `id` it can take the focus from script (tabindex -1): after an action whose button goes away.
+ */
+export const Status = component$((props: { message: string | null | undefined; testId?: string; id?: string }) => (
+  <p
+    class="form-status"
+    role="status"
+    aria-live="polite"
+    data-testid={props.testId}
+    id={props.id}
+    tabIndex={props.id ? -1 : undefined}
+  >
     {props.message ?? ''}
   </p>
 ));

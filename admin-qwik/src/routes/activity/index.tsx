@@ -12,6 +12,7 @@ import {
   filterQuery,
   NO_FILTERS,
 } from '../../lib/activity';
+import { actionLabel } from '../../lib/activity-labels';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { SessionContext } from '../../lib/session';
 import { call, download } from '../../lib/typed-api';
@@ -150,7 +151,7 @@ export default component$(() => {
             <option value="">Any action</option>
             {known.actions.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {actionLabel(a)}
               </option>
             ))}
           </select>
@@ -221,7 +222,9 @@ export default component$(() => {
         <ul class="item-list" aria-busy={list.loading} data-testid="activity-list">
           {list.items.map((e) => (
             <li key={e.id} class="item item-activity">
-              <code class="activity-action">{e.action}</code>
+              <span class="activity-action" title={e.action} data-action={e.action}>
+                {actionLabel(e.action)}
+              </span>
               <span>{actorName(e.actorType, e.actorId)}</span>
               <span class="item-meta">
                 <time dateTime={e.at}>{formatDateTime(e.at)}</time>

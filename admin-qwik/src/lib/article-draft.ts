@@ -1,0 +1,97 @@
+import type { ArticleDto } from '../../../worker/src/features/articles/article.schema';
+import type { DraftDto } from '../../../worker/src/features/articles/article-draft.schema';
+import type { TagRef } from '../../../worker/src/features/tags/tags.schema';
+import { type ArticleFields, changedFields } from './article-fields';
+import type { SaveOutcome } from './article-save';
+import { call } from './typed-api';
+
+/**
+ * The pending draft of an online article (`/v1/articles/:id/draft`): the
+ * editor's saves of a live article go here, never to the live version, until
+ * "Update" publishes it in one write; "Discard changes" drops it. The
+ * draft's ETag (`"d<version>"`) is its own, apart from the article's.
+ */
+
+/** The draft's fields as the editor holds them; tag names from those already known, else asked for. */
+export async function fieldsOfDraft(d: DraftDto, known: TagRef[]): Promise<ArticleFields> {
+  const tags: TagRef[] = [];
+  for (const id of d.tagIds) {
+    const seen = known.find((t) => t.id === id);
+    if (seen) tags.push(seen);
+    else {
+      const res = await call('get', '/v1/tags/{id}', { path: { id } });
+      // A tag deleted since is left out: the draft's publish would refuse it.
+      if (res.ok) tags.push({ id, name: res.data.tag.name, slug: res.data.tag.slug });
+    }
+  }
+  return {
+    title: d.title,
+    body: d.body,
+    format: d.format,
+    siteId: d.siteId ?? '',
+    authorIds: [...d.authorIds],
+    tags,
+    slug: d.slug,
+    excerpt: d.excerpt ?? '',
+    featureImageId: d.featureImageId ?? '',
+  };
+}
+
+/** The article's draft and its ETag; null when it has none (404). */
+export async function loadDraft(
+  id: string,
+): Promise<{ ok: true; draft: DraftDto | null; etag: string | null } | { ok: false; message: string }> {
+  const res = await call('get', '/v1/articles/{id}/draft', { path: { id }, acceptStatuses: [404] });
+  if (res.ok) return { ok: true, draft: res.data.draft, etag: res.etag ?? null };
+  return res.status === 404 ? { ok: true, draft: null, etag: null } : { ok: false, message: res.message };
+}
+
+/** Writes what changed since `base` into the draft (made from the live article when there is none yet). */
+export async function saveDraft(
+  id: string,
+  base: ArticleFields,
+  now: ArticleFields,
+  etag: string | null,
+): Promise<SaveOutcome> {
+  const diff = changedFields(base, now);
+  if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
+  if (diff.title !== undefined) {
+    const problem = (await import('./title')).titleProblem(now.title);
+    if (problem) return { kind: 'invalid', message: problem };
+  }
+  if (diff.slug !== undefined) {
+    const checked = (await import('./slug-rule')).checkArticleSlug(diff.slug.trim());
+    if (!checked.ok) return { kind: 'invalid', message: checked.message, field: 'slug' };
+    diff.slug = checked.slug;
+  }
+  const res = await call('put', '/v1/articles/{id}/draft', { path: { id }, body: diff, ifMatch: etag });
+  if (!res.ok) {
+    const message =
+      res.status === 412
+        ? 'The draft was changed elsewhere meanwhile: your text is kept here. Reload to see theirs.'
+        : res.issues.length
+          ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+          : res.message;
+    return { kind: 'failed', message, status: res.status };
+  }
+  return { kind: 'saved', id, created: false, sent: now, article: null, etag: res.etag ?? null, draft: true };
+}
+
+/** "Update": the draft becomes the live article in one write. */
+export async function publishDraft(
+  id: string,
+  etag: string | null,
+): Promise<{ ok: true; article: ArticleDto | null; etag: string | null } | { ok: false; message: string }> {
+  const res = await call('post', '/v1/articles/{id}/draft/publish', { path: { id }, ifMatch: etag });
+  if (!res.ok) return { ok: false, message: res.message };
+  return { ok: true, article: res.data?.article ?? null, etag: res.etag ?? null };
+}
+
+/** "Discard changes": the draft is dropped; the live article stays as it is. */
+export async function discardDraft(
+  id: string,
+  etag: string | null,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const res = await call('delete', '/v1/articles/{id}/draft', { path: { id }, ifMatch: etag });
+  return res.ok ? { ok: true } : { ok: false, message: res.message };
+}
