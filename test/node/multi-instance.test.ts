@@ -112,7 +112,9 @@ describe.each([['postgres'], ['mysql']] as const)(
         '/v1/activity?action=article.publish&limit=100',
         200,
       );
-      expect(activity.items.map((e) => e.subjectId).sort()).toEqual([...ids].sort());
+      // Exactly one entry per scheduled article (other tests on this cluster publish too).
+      const published = activity.items.map((e) => e.subjectId).filter((id) => ids.includes(id));
+      expect(published.sort()).toEqual([...ids].sort());
       // At least once per event, and one event per article.
       const received = await vi.waitFor(
         async () => {
