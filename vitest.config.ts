@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
 
 /**
- * Five projects, all run by `npm test`:
+ * Six projects, all run by `npm test`:
  * - unit: the core with in-memory fakes, the admin's pure helpers, and the
  *   repository's own checks (architecture, cited documents), fast.
  * - node: adapters and the HTTP API against real SQLite, MariaDB, PostgreSQL,
@@ -13,19 +13,48 @@ import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
  * - workers: the Worker in workerd (D1, R2) through the Cloudflare plugin.
  * - admin: the admin's Qwik components, rendered with @builder.io/qwik/testing.
  * - browser: the admin in Debian's Chromium through playwright-core.
- * All five share one pool: a project that ran its files one at a time would
- * run them after every other project, on one core.
+ * - timing: the unit and node files that compare costs within a test (linear
+ *   time, a free event loop), alone once the others are done.
+ * All but timing share one pool, three files at a time; a project that runs its
+ * files one at a time (timing) runs them after every other project is done.
  */
 const migrations = await readD1Migrations(path.join(import.meta.dirname, 'drizzle/sqlite/migrations'));
+
+// worker-mailer imports `cloudflare:sockets`; on Node that is our shim.
+// Vite must process worker-mailer itself (its ESM build; Node alone
+// would load the CommonJS one) for the alias to reach that import.
+const onNode = {
+  resolve: {
+    alias: [
+      {
+        find: 'cloudflare:sockets',
+        replacement: path.join(import.meta.dirname, 'worker/src/adapters/mail/node-sockets.shim.ts'),
+      },
+      {
+        find: /^worker-mailer$/,
+        replacement: path.join(import.meta.dirname, 'node_modules/worker-mailer/dist/index.mjs'),
+      },
+    ],
+  },
+  ssr: { noExternal: ['worker-mailer'] },
+};
+
+/** Tests that compare costs measured in the same test: they run alone, once everything else is done. */
+const TIMING_UNIT = ['test/unit/*-linear.test.ts'];
+const TIMING_NODE = ['test/node/*-linear.test.ts', 'test/node/*-event-loop.test.ts', 'test/node/render-pool.test.ts'];
 
 export default defineConfig({
   test: {
     sequence: { sequencer: HeavyFirstSequencer },
+    // Vitest's default on 2 cores is one file at a time; most files wait on servers, databases and
+    // Chromium (a whole run kept 2 cores 38% busy), so three run side by side.
+    maxWorkers: 3,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: TIMING_UNIT,
           // Pure checks without module mocks or globals: one module graph for all files saves a worker start per file.
           isolate: false,
           // The property tests run thousands of cases: on a loaded 2-core machine they outlast vitest's 5 s.
@@ -33,28 +62,24 @@ export default defineConfig({
         },
       },
       {
-        // worker-mailer imports `cloudflare:sockets`; on Node that is our shim.
-        // Vite must process worker-mailer itself (its ESM build; Node alone
-        // would load the CommonJS one) for the alias to reach that import.
-        resolve: {
-          alias: [
-            {
-              find: 'cloudflare:sockets',
-              replacement: path.join(import.meta.dirname, 'worker/src/adapters/mail/node-sockets.shim.ts'),
-            },
-            {
-              find: /^worker-mailer$/,
-              replacement: path.join(import.meta.dirname, 'node_modules/worker-mailer/dist/index.mjs'),
-            },
-          ],
-        },
-        ssr: { noExternal: ['worker-mailer'] },
+        ...onNode,
         test: {
           name: 'node',
           include: ['test/node/**/*.test.ts'],
+          exclude: TIMING_NODE,
           setupFiles: ['./test/support/drop-pooled-databases.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Costs compared within one test (linear time, a free event loop, a time limit): alone, after the rest.
+        ...onNode,
+        test: {
+          name: 'timing',
+          include: [...TIMING_UNIT, ...TIMING_NODE],
+          fileParallelism: false,
+          testTimeout: 60_000,
         },
       },
       {

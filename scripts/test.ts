@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
  * checks that the Worker's generated Env matches wrangler.toml (`wrangler
  * types --check`) and type-checks (server, admin and scripts). Then runs
  * every vitest project: unit, admin (Qwik components), node (SQLite,
- * MariaDB, PostgreSQL, s3rver, SMTP), workers (workerd with D1 and R2) and
- * browser (Chromium). Extra arguments go to vitest, e.g. `npm test --
+ * MariaDB, PostgreSQL, s3rver, SMTP), workers (workerd with D1 and R2),
+ * browser (Chromium) and timing (cost comparisons, alone at the end). Extra arguments go to vitest, e.g. `npm test --
  * --project node`.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
