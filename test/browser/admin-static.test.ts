@@ -85,6 +85,9 @@ function startServer(): Promise<Server> {
       return json(200, { user: OWNER });
     if (pathname === '/v1/system/update' && req.headers.authorization === 'Bearer static-test-token')
       return json(200, UPDATE_STATUS);
+    // The dashboard lists drafts, scheduled and recent articles: none here.
+    if (pathname === '/v1/articles' && req.headers.authorization === 'Bearer static-test-token')
+      return json(200, { items: [], nextCursor: null, total: 0 });
     if (pathname.startsWith('/v1/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     const { file, status } = resolveAsset(decodeURIComponent(pathname));
     res.writeHead(status, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
