@@ -140,8 +140,8 @@ describe('admin on wrangler dev (Workers target)', () => {
 
     // The activity log lives in D1 on this target.
     await (await mainNav(page)).getByRole('link', { name: 'Activity' }).click();
-    await page.getByTestId('activity-list').getByText('image.upload').first().waitFor(POLL);
-    await page.getByTestId('activity-list').getByText('article.publish').first().waitFor(POLL);
+    await page.getByTestId('activity-list').getByText('Uploaded an image').first().waitFor(POLL);
+    await page.getByTestId('activity-list').getByText('Published an article').first().waitFor(POLL);
     expectNoProblems(problems);
     await context.close();
   });
