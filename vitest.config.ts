@@ -15,8 +15,8 @@ import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
  * - browser: the admin in Debian's Chromium through playwright-core.
  * - timing: the unit and node files that compare costs within a test (linear
  *   time, a free event loop), alone once the others are done.
- * All but timing share one pool, three files at a time; a project that runs its
- * files one at a time (timing) runs them after every other project is done.
+ * unit, node, workers and admin share one pool, three files at a time; then
+ * browser, two at a time; then timing, one file at a time.
  */
 const migrations = await readD1Migrations(path.join(import.meta.dirname, 'drizzle/sqlite/migrations'));
 
@@ -117,6 +117,10 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          // After the others, two at a time: each file drives a server and a Chromium, and typing tests
+          // starved of CPU beside the API suites (a file took four times as long) are not what they test.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
