@@ -202,7 +202,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
               required
               aria-invalid={showTitleError}
               aria-describedby={showTitleError ? 'article-title-error' : undefined}
-              value={ed.title.value}
+              value={ed.titleShown.value}
               onBlur$={() => (ed.titleTouched.value = true)}
             />
             {showTitleError && (

@@ -54,6 +54,11 @@ export function useArticleEditor(isNew: boolean) {
     /** The fields as the server has them (what changes are measured against). */
     base: useSignal<ArticleFields>(EMPTY_FIELDS),
     title: useSignal(''),
+    /**
+     * What the title field is set to when the editor itself fills it (load, restore, merge). Typing changes
+     * `title` only: a field bound to `title` would be set back by a render that runs after more keys arrived.
+     */
+    titleShown: useSignal(''),
     body: useSignal(''),
     format: useSignal<ArticleFields['format']>('markdown'),
     siteId: useSignal(''),
@@ -106,6 +111,10 @@ export function useArticleEditor(isNew: boolean) {
 
   const fill = $((f: ArticleFields) => {
     s.title.value = f.title;
+    s.titleShown.value = f.title;
+    // The field may hold typing since the last fill, which the signal alone would not replace.
+    const input = document.getElementById('article-title') as HTMLInputElement | null;
+    if (input) input.value = f.title;
     s.body.value = f.body;
     s.format.value = f.format;
     s.siteId.value = f.siteId;
