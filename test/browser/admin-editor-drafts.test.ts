@@ -45,7 +45,7 @@ describe('admin editor keeps what was typed', () => {
     expect(stored?.body).toBe('Typed, then a click on Sites.');
     await page.goBack();
     await expect.poll(() => bodyText(page), POLL).toBe('Typed, then a click on Sites.');
-    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Left by the nav');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue(), POLL).toBe('Left by the nav');
     expectNoProblems(problems);
   });
 
