@@ -168,6 +168,11 @@ main().catch((err) => {
     startupError('Invalid settings', { problems: err.problems });
     process.exit(2);
   }
-  startupError('Start-up failed', { error: err instanceof Error ? err.message : String(err) });
+  // The driver's error code (SQLITE_BUSY, ECONNREFUSED, …) says what to fix; its message may hold a URL, so not that.
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  startupError('Start-up failed', {
+    error: err instanceof Error ? err.message : String(err),
+    ...(typeof code === 'string' ? { code } : {}),
+  });
   process.exit(1);
 });

@@ -40,6 +40,34 @@ function migrateExclusive(client: Database.Database, migrationsFolder: string) {
     throw err;
   }
 }
+/** How long a start waits for another process's migration or WAL set-up on the same file. */
+const START_WAIT_MS = 60_000;
+const isBusy = (err: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * The start-up statements, again while another process holds the file: the
+ * busy handler covers most waits, but not all (SQLite answers SQLITE_BUSY at
+ * once where waiting could deadlock, as while another connection turns the
+ * new file to WAL), and a loaded machine can outlast one busy_timeout.
+ */
+async function prepareFile(client: Database.Database, migrationsFolder: string) {
+  const deadline = Date.now() + START_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      client.pragma('busy_timeout = 1000');
+      client.pragma('journal_mode = WAL');
+      client.pragma('foreign_keys = ON');
+      client.pragma('synchronous = NORMAL');
+      migrateExclusive(client, migrationsFolder);
+      client.pragma('busy_timeout = 5000');
+      return;
+    } catch (err) {
+      if (!isBusy(err) || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, 25 * attempt) + Math.random() * 50));
+    }
+  }
+}
+
 export async function openSqliteKit(file: string, migrationsFolder: string) {
   let client: Database.Database;
   try {
@@ -55,11 +83,7 @@ export async function openSqliteKit(file: string, migrationsFolder: string) {
     throw isSqliteConnectionError(err) ? unavailable(err) : err;
   }
   try {
-    client.pragma('journal_mode = WAL');
-    client.pragma('foreign_keys = ON');
-    client.pragma('busy_timeout = 5000');
-    client.pragma('synchronous = NORMAL');
-    migrateExclusive(client, migrationsFolder);
+    await prepareFile(client, migrationsFolder);
     const db = drizzle({ client });
     const kit: SqlKit = {
       dialect: 'sqlite',
