@@ -95,6 +95,8 @@ export const articles = pgTable(
   },
   (t) => [
     unique('articles_slug_scope_slug_unique').on(t.slugScope, t.slug),
+    // A lookup by slug in any site: the unique index above starts with the scope.
+    index('articles_slug_idx').on(t.slug),
     index('articles_status_id_idx').on(t.status, t.id),
     index('articles_site_id_id_idx').on(t.siteId, t.id),
     index('articles_scheduled_at_idx').on(t.scheduledAt),
