@@ -41,6 +41,11 @@ const PLATFORM = `${SRC}(contract|auth|ports|core|config|http|adapters|codecs|fe
 const ENTITY_ROWS = `${SRC}adapters/db/rows\\.ts`;
 const ROOT = `${SRC}(app/|wiring/|entry\\.)`;
 const TESTS = ['\\.contract\\.ts$', '\\.test\\.ts$'];
+/** A feature's schemas, ports and domain files: every file but its repositories, stores, routes, HTTP glue, module, door and tests. */
+const DOMAIN_FILES = {
+  path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
+  pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$', ...TESTS],
+};
 const PACKAGES = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'];
 
 /** A folder of worker/src may import only these folders of it (and itself). */
@@ -157,10 +162,7 @@ export default {
       comment:
         "A feature's schemas, ports and domain files (no suffix, *.service.ts) import neither adapters, http nor their packages (the one exception: a port's entity may be a table's row type, from adapters/db/rows.ts, see feature-entities-are-types).",
       severity: 'error',
-      from: {
-        path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
-        pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$', ...TESTS],
-      },
+      from: DOMAIN_FILES,
       to: {
         pathNot: `${ENTITY_ROWS}$`,
         path: [
@@ -176,10 +178,7 @@ export default {
       comment:
         "A port's entity is drizzle's row type (stated once, in the tables): domain files import adapters/db/rows.ts for types only, so no drizzle code reaches them at run time.",
       severity: 'error',
-      from: {
-        path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
-        pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$', ...TESTS],
-      },
+      from: DOMAIN_FILES,
       to: { path: `${ENTITY_ROWS}$`, dependencyTypesNot: ['type-only'] },
     },
     {
