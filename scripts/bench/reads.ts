@@ -18,7 +18,8 @@ import { startUncachedServers } from './uncached.ts';
  * request and × its floor. `--before FILE` adds another server bundle
  * (e.g. main's dist/node/server.mjs) on the same file to the same rounds,
  * for before/after ratios from one run. `--profile DIR`: the server
- * without read cache on SQLite writes a V8 CPU profile into DIR.
+ * without read cache on SQLite, and the one on PostgreSQL, write a V8 CPU
+ * profile each into DIR (named with their pid, which the run prints).
  */
 
 const { values: opt } = parseArgs({
@@ -76,7 +77,12 @@ async function main() {
     : undefined;
   const { uncached, floor, pgServer } = await startUncachedServers({
     serverOpts: (name, env = {}) =>
-      serverOpts(name, profiling && env.PUBLIC_READ_CACHE === 'off' ? { ...env, ...profiling } : env),
+      serverOpts(
+        name,
+        profiling && (env.PUBLIC_READ_CACHE === 'off' || name === 'the Node server on PostgreSQL')
+          ? { ...env, ...profiling }
+          : env,
+      ),
     dbFile,
     pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
     lateCleanups,
@@ -119,7 +125,7 @@ async function main() {
   });
   closeClient();
   // A profile is written when the process exits.
-  if (opt.profile) await uncached.stop();
+  if (opt.profile) await Promise.all([uncached.stop(), pgServer?.stop()]);
   const cpu = (k: Key) => runs[k]?.cpuUsPerRequest ?? Number.NaN;
   const floorOf = (k: Key) => (k.startsWith('list') ? 'floorList' : k.startsWith('floor') ? null : 'floor');
   console.log(

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createReadGeneration } from '../../../worker/src/adapters/db/shared/read-generation.repository.js';
 import type { SqlKit } from '../../../worker/src/adapters/db/shared/sql-kit.js';
 import { openSqliteKit } from '../../../worker/src/adapters/db/sqlite/better-sqlite3.kit.js';
 import { createUsersRepository } from '../../../worker/src/features/accounts/users.repository.js';
@@ -29,7 +30,8 @@ describe('prepared reads by a unique key', () => {
       createArticlesRepository(recording);
       createImagesRepository(recording);
       createUsersRepository(recording);
-      for (const name of ['articles_by_id_with_links', 'images_by_filename', 'users_by_id']) {
+      createReadGeneration(recording);
+      for (const name of ['articles_by_id_with_links', 'images_by_filename', 'users_by_id', 'read_generation']) {
         const text = statements.get(name);
         expect(text, `${name} is prepared when its repository is made`).toBeDefined();
         expect(text, name).not.toMatch(/\blimit\b/i);

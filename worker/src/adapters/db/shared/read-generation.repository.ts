@@ -15,12 +15,12 @@ const KEY = 'publicReads.generation';
 export function createReadGeneration(kit: SqlKit): ReadGeneration {
   const { db } = kit;
   const { systemState: state } = kit.tables;
+  // No LIMIT: the key is the primary key, and SQLite re-prepares a statement whose LIMIT is bound on every run.
   const read = kit.prepare(
     db
       .select({ value: state.value })
       .from(state)
-      .where(eq(state.key, sql.placeholder('key')))
-      .limit(1),
+      .where(eq(state.key, sql.placeholder('key'))),
     'read_generation',
   );
   return guarded(kit, {
