@@ -25,6 +25,7 @@ import { buildRepositories } from '../app/services.js';
 import { buildInfo } from '../config/build-info.js';
 import type { Settings } from '../config/settings.js';
 import { UpdateService } from '../core/releases/update.service.js';
+import { sharedRuns } from '../core/shared/shared-runs.js';
 import type { AppDeps } from '../feature-api/deps.js';
 import { createActivityService } from '../features/activity/activity.service.js';
 import { recordUpdateActivity } from '../features/system/update-activity.js';
@@ -85,6 +86,16 @@ const RENDER_RETAIN_BYTES = 64 * 2 ** 20;
 const RENDER_IDLE_MS = 2_000;
 const RENDER_IDLE_RETAIN_BYTES = 40 * 2 ** 20;
 
+/**
+ * Conditional reads arriving together share one read of the generation (a
+ * read that started after each of them asked: core/shared/shared-runs.ts),
+ * so a burst of 304s costs fewer round trips without a stale answer.
+ */
+function withSharedGenerationReads(repos: AppDeps['repos']): AppDeps['repos'] {
+  const generation = repos.readGeneration;
+  return { ...repos, readGeneration: { ...generation, current: sharedRuns(() => generation.current()) } };
+}
+
 export async function buildNodeDeps(settings: Settings, options: NodeWiringOptions) {
   const writeLog = options.writeLog ?? ((line: string) => process.stdout.write(`${line}\n`));
   const database = await openNodeDatabase(settings.databaseUrl, {
@@ -133,7 +144,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     updates,
     settings,
     version,
-    repos: buildRepositories(database.kit),
+    repos: withSharedGenerationReads(buildRepositories(database.kit)),
     isUnavailable: database.kit.isConnectionError,
     // One file per process by default; several instances on one server
     // database can share the log there instead.
