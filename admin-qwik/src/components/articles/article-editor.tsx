@@ -336,6 +336,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             featureImageId={ed.featureImageId}
             error={ed.slugError}
             images={ed.images.value}
+            onLinked$={() => ed.loadImages(id)}
           />
         )}
       </aside>
