@@ -37,7 +37,7 @@ describe('admin editor: slug, excerpt and feature image', () => {
       headers: { authorization: `Bearer ${cms.token}` },
       body: form,
     });
-    const cover = ((await uploaded.json()) as { image: { id: string; filename: string } }).image;
+    const cover = ((await uploaded.json()) as { image: { id: string } }).image;
 
     const { page, problems } = await cms.signedInPage();
     await cms.openEditor(page, art.id);
@@ -72,7 +72,13 @@ describe('admin editor: slug, excerpt and feature image', () => {
 
     await page.getByLabel('Slug', { exact: true }).fill('cards');
     await page.getByLabel('Excerpt', { exact: true }).fill('A short summary for cards.');
-    await page.getByLabel('Feature image', { exact: true }).selectOption({ label: cover.filename });
+    await page.getByRole('button', { name: 'Choose feature image…' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose the feature image' });
+    await picker
+      .getByRole('list', { name: 'This article’s images' })
+      .getByRole('button', { name: 'cover.jpg' })
+      .click();
+    await picker.waitFor({ state: 'hidden', ...POLL });
     await expect
       .poll(
         () => page.getByTestId('feature-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),

@@ -29,6 +29,7 @@ const LABELS: Record<string, string> = {
   'backup.import': 'Imported a backup',
   'image.upload': 'Uploaded an image',
   'image.update': 'Edited an image',
+  'image.link': 'Used a library image in an article',
   'image.delete': 'Deleted an image',
   'image.variants.clear': 'Cleared an image’s variants',
   'invitation.create': 'Invited someone',

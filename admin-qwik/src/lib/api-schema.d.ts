@@ -1195,6 +1195,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/articles/{id}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Show an image of the library in this article too (no upload: the same file); idempotent. The article may then use it as its feature image
+         * @description Needs a session: any account.
+         */
+        put: operations["putV1ArticlesByIdImagesByImageId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media": {
         parameters: {
             query?: never;
@@ -1203,7 +1223,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The media library, newest first (?articleId=, ?q=)
+         * The media library, newest first (?articleId=, ?q=, ?sha256=)
          * @description Needs a session: a verified account.
          */
         get: operations["getV1Media"];
@@ -7847,6 +7867,76 @@ export interface operations {
             };
         };
     };
+    putV1ArticlesByIdImagesByImageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        image: components["schemas"]["Image"];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, bad or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Media: {
         parameters: {
             query?: {
@@ -7854,6 +7944,7 @@ export interface operations {
                 cursor?: string;
                 articleId?: string;
                 q?: string;
+                sha256?: string;
             };
             header?: never;
             path?: never;

@@ -1,4 +1,5 @@
 import { type ArticleFields, type FieldName, isBlank, mergeFields, sameFields } from './article-fields';
+import { inEditorDb } from './editor-db';
 
 /**
  * The editor's local drafts, in IndexedDB: what was typed survives a crash,
@@ -20,43 +21,7 @@ export interface LocalDraft {
   savedAt: number;
 }
 
-const DB = 'cms-editor';
-const STORE = 'drafts';
-
-function open(): Promise<IDBDatabase | null> {
-  return new Promise((resolve) => {
-    try {
-      const req = indexedDB.open(DB, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => resolve(null);
-    } catch {
-      resolve(null);
-    }
-  });
-}
-
-async function run<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest<T>): Promise<T | null> {
-  const db = await open();
-  if (!db) return null;
-  return new Promise((resolve) => {
-    try {
-      const tx = db.transaction(STORE, mode);
-      const req = op(tx.objectStore(STORE));
-      tx.oncomplete = () => {
-        db.close();
-        resolve(req.result ?? null);
-      };
-      tx.onerror = tx.onabort = () => {
-        db.close();
-        resolve(null);
-      };
-    } catch {
-      db.close();
-      resolve(null);
-    }
-  });
-}
+const run = <T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest<T>) => inEditorDb('drafts', mode, op);
 
 export const draftKey = (userId: string | undefined, articleId: string | null) =>
   `${userId ?? 'anyone'}:${articleId ?? 'new'}`;

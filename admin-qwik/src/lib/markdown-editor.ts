@@ -30,6 +30,12 @@ export interface MarkdownEditor {
   insert(text: string, block?: boolean): void;
   /** Inserts `![alt](url)` on a line of its own at `at` (a drop's place) or the caret, the alt text selected to type over. */
   insertImage(url: string, alt: string, at?: number | null): void;
+  /**
+   * Replaces `from`..`to` with `text`, the writer's caret and selection
+   * staying where they are in the text; a selection inside the range
+   * becomes `select` (offsets in `text`) when given.
+   */
+  replaceRange(from: number, to: number, text: string, select?: [number, number]): void;
   focus(): void;
   destroy(): void;
 }
@@ -237,6 +243,16 @@ export function createMarkdownEditor(
         scrollIntoView: true,
       });
       view.focus();
+    },
+    replaceRange(from, to, text, select) {
+      const { state } = view;
+      const sel = state.selection.main;
+      const set = state.changes({ from, to, insert: text });
+      const inside = select && sel.from >= from && sel.to <= to;
+      view.dispatch({
+        changes: set,
+        selection: inside ? EditorSelection.range(from + select[0], from + select[1]) : state.selection.map(set),
+      });
     },
     focus: () => view.focus(),
     destroy: () => view.destroy(),

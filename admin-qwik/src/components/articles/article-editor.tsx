@@ -1,19 +1,17 @@
-import { $, component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
+import { component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { DraftDto } from '../../../../worker/src/features/articles/article-draft.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { focusWhenShown, trapFocus } from '../../lib/focus-when-shown';
-import { imagePath } from '../../lib/image-path';
-import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
-import { getShrinkSetting } from '../../lib/shrink-setting';
-import { call, uploadImage } from '../../lib/typed-api';
+import { call } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
 import { ArticlePreview } from '../ui/markdown-preview';
 import { ArticleSettings } from './article-settings';
-import { altFromFileName, BodyEditor, insertImageIntoBody } from './body-editor';
+import { BodyEditor, insertImageIntoBody } from './body-editor';
+import { BodyUploads } from './body-uploads';
 import { ConflictPanel } from './conflict-panel';
 import { ContentFields } from './content-fields';
 import { DraftOffer } from './draft-offer';
@@ -25,6 +23,7 @@ import { ScheduleAndPreview } from './schedule-and-preview';
 import { SeoPanel } from './seo-panel';
 import { TagPicker } from './tag-picker';
 import { useArticleEditor } from './use-article-editor';
+import { useBodyUploads } from './use-body-uploads';
 import { WordCount } from './word-count';
 
 /**
@@ -36,6 +35,7 @@ import { WordCount } from './word-count';
 export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const nav = useNavigate();
   const ed = useArticleEditor(props.isNew);
+  const { uploads, imagesIntoText } = useBodyUploads(ed);
   const drawer = useSignal(false);
   const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
@@ -76,39 +76,6 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
       });
     } else if (document.activeElement === document.body || close.value?.contains(document.activeElement))
       toggle.value.focus();
-  });
-
-  /** Images into the text (toolbar, paste, drop): the draft is created first if need be, then each is shrunk when large, uploaded and inserted. */
-  const imagesIntoText = $(async (files: File[], at: number | null) => {
-    if (!ed.id.value) {
-      const input = document.getElementById('article-title') as HTMLInputElement | null;
-      if (input && (await import('../../lib/title')).titleProblem(input.value)) {
-        input.value = 'Untitled';
-        ed.title.value = 'Untitled';
-      }
-      await ed.saveNow(true);
-    }
-    const id = ed.id.value;
-    if (!id) return;
-    let place = at;
-    // Shrunk first like the Images card's uploads, by the same box (the remembered choice while the panel is closed).
-    const box = document.getElementById('shrink-large') as HTMLInputElement | null;
-    const shrinkOn = box ? box.checked : getShrinkSetting();
-    for (const original of files) {
-      const { file } = await shrinkBeforeUpload(original, shrinkOn, (sizes) => {
-        ed.status.value = `Shrinking ${original.name} (${sizes})`;
-      });
-      ed.status.value = `Uploading ${file.name}…`;
-      const res = await uploadImage(id, file, () => {});
-      if (!res.ok) {
-        ed.error.value = `${file.name}: ${res.status === 413 ? 'larger than the upload limit' : res.message}`;
-        continue;
-      }
-      insertImageIntoBody(imagePath(res.data.image), altFromFileName(file.name), place);
-      place = null;
-      ed.status.value = 'Image inserted. Its alt text is selected: type to describe the image.';
-    }
-    await ed.loadImages(id);
   });
 
   const problem = titleError.value;
@@ -222,6 +189,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           <div class={['editor-panes', preview.value && 'editor-panes-split']}>
             <div>
               <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
+              <BodyUploads items={uploads.items} />
               <WordCount body={ed.body} />
             </div>
             {/* Rendered only while shown: writing comes first, and a hidden preview is not re-rendered on every keystroke. */}
@@ -368,6 +336,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             featureImageId={ed.featureImageId}
             error={ed.slugError}
             images={ed.images.value}
+            onLinked$={() => ed.loadImages(id)}
           />
         )}
       </aside>

@@ -31,16 +31,6 @@ export function insertImageIntoBody(url: string, alt: string, at: number | null 
   return true;
 }
 
-/** A file name as a first alt text (`holiday-beach_2.jpg` → `holiday beach 2`), selected for the writer to describe. */
-export function altFromFileName(name: string): string {
-  return (
-    name
-      .replace(/\.[a-z0-9]+$/i, '')
-      .replace(/[-_]+/g, ' ')
-      .trim() || 'image'
-  );
-}
-
 type Action = { label: string; keys?: string; run: (e: MarkdownEditor) => void };
 
 const ACTIONS: Action[] = [

@@ -1,8 +1,9 @@
-import { component$, type Signal } from '@builder.io/qwik';
+import { component$, type QRL, type Signal } from '@builder.io/qwik';
 import { plainExcerpt } from '../../../../worker/src/core/content/excerpt';
 import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { ImageDto } from '../../../../worker/src/features/media/media.schema';
 import { FormError } from '../ui/form-error';
+import { FeatureImagePicker } from './feature-image-picker';
 
 /** The API's excerpt limit (article.schema.ts, ExcerptInputSchema). */
 const EXCERPT_MAX = 500;
@@ -24,11 +25,12 @@ export const ContentFields = component$(
     featureImageId: Signal<string>;
     error: Signal<string | null>;
     images: ImageDto[];
+    /** A library image was linked to the article (chosen as its feature image): its images are read again. */
+    onLinked$: QRL<() => Promise<void>>;
   }) => {
     const { slug, excerpt, featureImageId } = props;
     const a = props.article.value;
     if (!a) return null;
-    const chosen = props.images.find((i) => i.id === featureImageId.value);
     return (
       <section class="card" aria-labelledby="content-fields-heading" data-testid="content-fields">
         <h2 id="content-fields-heading">Slug, excerpt and feature image</h2>
@@ -69,33 +71,12 @@ export const ContentFields = component$(
             {`${excerpt.value.length} of ${EXCERPT_MAX} characters. Left empty, the start of the text is used.`}
           </p>
 
-          <label for="content-feature-image">Feature image</label>
-          <select
-            id="content-feature-image"
-            value={featureImageId.value}
-            onChange$={(_, el) => {
-              featureImageId.value = el.value;
-            }}
-          >
-            <option value="">None</option>
-            {props.images.map((img) => (
-              <option key={img.id} value={img.id}>
-                {img.alt ? `${img.alt} (${img.filename})` : img.filename}
-              </option>
-            ))}
-          </select>
-          {chosen && (
-            <img
-              class="feature-preview"
-              src={chosen.url}
-              srcset={chosen.srcset || undefined}
-              sizes="240px"
-              alt={chosen.alt}
-              width={chosen.width}
-              height={chosen.height}
-              data-testid="feature-preview"
-            />
-          )}
+          <FeatureImagePicker
+            articleId={a.id}
+            featureImageId={featureImageId}
+            images={props.images}
+            onLinked$={props.onLinked$}
+          />
           <p class="hint">Saved with the article.</p>
         </div>
       </section>

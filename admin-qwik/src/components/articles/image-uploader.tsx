@@ -14,7 +14,7 @@ import { SHRINK_MAX_SIDE } from '../../lib/image-fit';
 import { imagePath } from '../../lib/image-path';
 import { shrinkBeforeUpload } from '../../lib/shrink-before-upload';
 import { getShrinkSetting, setShrinkSetting } from '../../lib/shrink-setting';
-import { uploadImage } from '../../lib/typed-api';
+import { uploadOrReuse } from '../../lib/upload-queue';
 import { isActive, type UploadItem, UploadList } from '../media/upload-list';
 
 /**
@@ -52,13 +52,20 @@ export const ImageUploader = component$(
       );
       update({ state: 'uploading', sizes });
       // A Cancel pressed while shrinking: uploadImage answers 'aborted' at once.
-      const res = await uploadImage(
+      // The library's image when it has these bytes: linked to the article, not uploaded again.
+      const res = await uploadOrReuse(
         props.articleId,
         toSend,
         (f) => update({ percent: Math.round(f * 100) }),
         controller.signal,
       );
-      if (res.ok) update({ state: 'done', percent: 100, controller: undefined });
+      if (res.ok)
+        update({
+          state: 'done',
+          percent: 100,
+          controller: undefined,
+          ...(res.data.reused && { sizes: 'Already in the library: its image is used, not uploaded again' }),
+        });
       else if (res.code === 'aborted') update({ state: 'cancelled', controller: undefined });
       else
         update({

@@ -27,6 +27,8 @@ export interface MediaListQuery extends ImageListQuery {
    * this text, ignoring ASCII case, matched literally (`%` and `_` are not wildcards).
    */
   textContains?: string;
+  /** Only images whose bytes have this hex SHA-256. */
+  sha256?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export interface ImagesRepository {
   listForArticles(articleIds: string[]): Promise<Map<string, Image[]>>;
   /** The media library: every image, newest first (id descending), keyset paged, optionally filtered (articleId: its links). */
   list(query: MediaListQuery): Promise<Image[]>;
+  /** Links an existing image to an article (a link already there is no error); false when either is unknown. */
+  link(imageId: string, articleId: string): Promise<boolean>;
   /** Deletes the row and its links. */
   /** With `also`: other features' rows, written only when the image is deleted. */
   delete(id: string, also?: readonly Rows[]): Promise<boolean>;

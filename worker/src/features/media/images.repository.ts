@@ -174,6 +174,10 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
         const like = (column: SQLWrapper) => sql`lower(${column}) LIKE ${pattern} ESCAPE '!'`;
         filters.push(or(like(images.filename), like(images.originalName), like(images.alt), like(images.caption)));
       }
+      if (query.sha256 !== undefined) {
+        refuseNul({ sha256: query.sha256 });
+        filters.push(eq(images.sha256, query.sha256));
+      }
       const rows = await db
         .select()
         .from(images)
@@ -194,6 +198,20 @@ export function createImagesRepository(kit: SqlKit): ImagesRepository {
       };
       if (Object.keys(set).length > 0) await db.update(images).set(set).where(eq(images.id, key));
       return repo.findById(key);
+    },
+
+    async link(imageId, articleId) {
+      const image = normalizeId(imageId);
+      const article = normalizeId(articleId);
+      if (image === null || article === null) return false;
+      if (!(await repo.findById(image))) return false;
+      try {
+        await ignoringExisting(db, (into) => into.values({ articleId: article, imageId: image }));
+      } catch (err) {
+        if (kit.isForeignKeyViolation(err)) return false;
+        throw err;
+      }
+      return true;
     },
 
     async delete(id, also = []) {

@@ -78,6 +78,17 @@ export function createImagesService(deps: ImagesDeps) {
       return uploaded;
     },
 
+    /**
+     * An image of the library shown by one more article: it is listed with
+     * the article's images and may be its feature image, and it stays as
+     * long as any article linking it does. No bytes move.
+     */
+    async link(articleId: string, imageId: string, links: LinkBase): Promise<ImageDto> {
+      const image = await repos.images.findById(imageId);
+      if (!image || !(await repos.images.link(image.id, articleId))) throw notFound();
+      return toImageDto(image, links);
+    },
+
     /** The row decides: a deleted image is 404 at once, whatever storage still holds. */
     async open(filename: string): Promise<{ image: Image; blob: BlobObject }> {
       if (!IMAGE_FILENAME.test(filename)) throw notFound();

@@ -60,10 +60,30 @@ export const mediaRoutes = [
       return c.json({ image }, 201);
     },
   }),
+  routesOf('articles')({
+    method: 'put',
+    path: '/v1/articles/{id}/images/{imageId}',
+    summary:
+      'Show an image of the library in this article too (no upload: the same file); idempotent. The article may then use it as its feature image',
+    allow: 'media.upload',
+    params: { id: IdParamSchema, imageId: IdParamSchema },
+    before: [
+      async (c, next) => {
+        await c.var.services.articles.existing(idParam(c.req.param('id')));
+        return next();
+      },
+    ],
+    responses: { 200: z.object({ image: ImageSchema }) },
+    handler: async (c, { params, services, links }) => {
+      const image = await services.images.link(params.id, params.imageId, links);
+      c.var.audit('image.link', { ...subject('image', image.id), details: { articleId: params.id } });
+      return c.json({ image });
+    },
+  }),
   route({
     method: 'get',
     path: '/v1/media',
-    summary: 'The media library, newest first (?articleId=, ?q=)',
+    summary: 'The media library, newest first (?articleId=, ?q=, ?sha256=)',
     allow: 'media.read',
     query: MediaListQuerySchema,
     responses: { 200: pageOf(ImageSchema) },

@@ -15,10 +15,18 @@ export const IMAGE_EXTENSIONS = {
   'image/gif': 'gif',
 } as const satisfies Record<ImageContentType, string>;
 
-/** `GET /v1/media`: `?articleId=` and `?q=` (text the filename, original name, alt or caption contains, taken literally). */
+/**
+ * `GET /v1/media`: `?articleId=`, `?q=` (text the filename, original name,
+ * alt or caption contains, taken literally) and `?sha256=` (the images with
+ * exactly these bytes: an editor looks the library up before uploading).
+ */
 export const MediaListQuerySchema = PageQuerySchema.extend({
   articleId: IdSchema.optional(),
   q: z.string().min(1, 'q must not be empty').max(48, 'q must be at most 48 characters').optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits')
+    .optional(),
 });
 
 export type MediaListQuery = z.output<typeof MediaListQuerySchema>;

@@ -37,6 +37,7 @@ export function createMediaService(deps: MediaDeps) {
         beforeId: decodeCursor(query.cursor),
         articleId: query.articleId,
         textContains: query.q,
+        sha256: query.sha256,
       });
       return toPage(rows, query.limit, (i) => toImageDto(i, links));
     },

@@ -1,0 +1,160 @@
+import type { CDPSession, Page, Request } from 'playwright-core';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ownerCms } from './admin-fixture.js';
+import { bodyText, expectNoProblems, fillBody, POLL } from './admin-helpers.js';
+
+const EMAIL = 'owner@example.com';
+const IMAGE = /!\[kite\]\((\/static\/uploadedImages\/[0-9a-f-]+\.jpg)\)/g;
+const PLACEHOLDER = /!\[Uploading kite\.jpg…\]\(#uploading-[0-9a-z]+\)/;
+
+/** A JPEG of its own for each test (the library reuses what it holds), some kilobytes of noise. */
+async function kite(seed: number): Promise<Buffer> {
+  const raw = Buffer.alloc(120 * 90 * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761 + seed * 40503) >>> 24;
+  return sharp(raw, { raw: { width: 120, height: 90, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** The uplink at `bytesPerSecond` (-1: unthrottled): a 5 KB upload takes seconds, long enough to watch. */
+const sessions = new WeakMap<Page, CDPSession>();
+async function uplink(page: Page, bytesPerSecond: number): Promise<void> {
+  // One DevTools session per page: conditions set through a second one would not lift the first's.
+  let cdp = sessions.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    sessions.set(page, cdp);
+  }
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+/** Picks kite.jpg with the toolbar's Image button, the caret at the end of the text. */
+async function pickKite(page: Page, bytes: Buffer, end = true): Promise<void> {
+  if (end) await page.getByRole('textbox', { name: 'Body' }).press('Control+End');
+  await page
+    .getByLabel('Image', { exact: true })
+    .setInputFiles({ name: 'kite.jpg', mimeType: 'image/jpeg', buffer: bytes });
+}
+
+const uploadsOf = (requests: Request[]) =>
+  requests.filter((r) => r.method() === 'POST' && /\/v1\/articles\/[^/]+\/images$/.test(r.url())).length;
+
+/**
+ * Images put into the text (issue finding 5): progress while they upload, a
+ * placeholder where they go, a question before leaving mid-upload, the image
+ * placed when the writer comes back, and the same bytes never sent twice.
+ */
+describe('admin editor: uploads into the text', () => {
+  const cms = ownerCms(EMAIL);
+
+  it('shows a labelled progress bar and a placeholder, then the image; the same bytes again reuse it', async () => {
+    const id = await cms.createArticle({ title: 'Kites', body: 'Intro.' });
+    const { page, problems } = await cms.signedInPage();
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+    await cms.openEditor(page, id);
+    await fillBody(page, 'Intro.');
+    const bytes = await kite(1);
+    await uplink(page, 1024);
+    await pickKite(page, bytes);
+
+    const bar = page.getByRole('progressbar', { name: 'Uploading kite.jpg' });
+    await bar.waitFor(POLL);
+    await expect.poll(() => bodyText(page), POLL).toMatch(PLACEHOLDER);
+    // The bar moves while the bytes go out (XMLHttpRequest upload progress).
+    await expect.poll(async () => Number(await bar.getAttribute('value')), POLL).toBeGreaterThan(0);
+    await uplink(page, -1);
+    await bar.waitFor({ state: 'detached', ...POLL });
+    await expect.poll(async () => [...(await bodyText(page)).matchAll(IMAGE)].length, POLL).toBe(1);
+    expect(await bodyText(page)).not.toMatch(PLACEHOLDER);
+    expect(uploadsOf(requests)).toBe(1);
+
+    // The same file again: found in the library by its SHA-256, inserted, not uploaded.
+    await pickKite(page, bytes);
+    await expect.poll(async () => [...(await bodyText(page)).matchAll(IMAGE)].length, POLL).toBe(2);
+    const [first, second] = [...(await bodyText(page)).matchAll(IMAGE)].map((m) => m[1]);
+    expect(second).toBe(first);
+    expect(uploadsOf(requests)).toBe(1);
+    await page.getByText('kite.jpg is already in the library').waitFor(POLL);
+    const images = await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`);
+    expect(images.body.items).toHaveLength(1);
+    expectNoProblems(problems);
+  });
+
+  it('asks before leaving mid-upload, and places the image where it was inserted on coming back', async () => {
+    const id = await cms.createArticle({ title: 'Leaving', body: 'Before.\n\nAfter.' });
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await bodyText(page);
+    await uplink(page, 512);
+    // The caret after the first paragraph: the image goes between the two.
+    await page.getByRole('textbox', { name: 'Body' }).press('Control+Home');
+    await page.getByRole('textbox', { name: 'Body' }).press('End');
+    await pickKite(page, await kite(2), false);
+    await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).waitFor(POLL);
+
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    // The placeholder line is saved with the text (autosave): the image goes there on return.
+    await page.getByText('All changes saved').waitFor(POLL);
+    await page.getByRole('link', { name: '← Articles' }).click();
+    await page.waitForURL(/\/articles\/?$/, POLL);
+    expect(asked, JSON.stringify(asked)).toEqual([expect.stringContaining('An image is still uploading')]);
+
+    // It finishes in the background; back in the article, the image stands where its placeholder was.
+    await uplink(page, -1);
+    await expect
+      .poll(
+        async () => (await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`)).body.items.length,
+        POLL,
+      )
+      .toBe(1);
+    await page.getByRole('link', { name: 'Leaving' }).click();
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    await expect
+      .poll(() => bodyText(page), POLL)
+      .toMatch(/^Before\.\n\n!\[kite\]\(\/static\/uploadedImages\/[^)]+\)\n+After\.$/);
+    expectNoProblems(problems);
+  });
+
+  it('warns before a reload mid-upload; a reload anyway resumes the upload from this browser and places the image', async () => {
+    const id = await cms.createArticle({ title: 'Reloading', body: 'Text.' });
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await fillBody(page, 'Text.');
+    await uplink(page, 256);
+    await pickKite(page, await kite(3));
+    await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).waitFor(POLL);
+    await expect.poll(() => bodyText(page), POLL).toMatch(PLACEHOLDER);
+
+    const kinds: string[] = [];
+    page.on('dialog', (d) => {
+      kinds.push(d.type());
+      // Stay the first time; leave the second.
+      void (kinds.length === 1 ? d.dismiss() : d.accept());
+    });
+    await page.reload({ timeout: 2000 }).catch(() => {});
+    await expect.poll(() => kinds, POLL).toEqual(['beforeunload']);
+    expect(await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).isVisible()).toBe(true);
+
+    await page.reload();
+    expect(kinds).toEqual(['beforeunload', 'beforeunload']);
+    await page.locator('.editor-layout[data-ready]').waitFor(POLL);
+    await uplink(page, -1);
+    await expect.poll(async () => [...(await bodyText(page)).matchAll(IMAGE)].length, POLL).toBe(1);
+    expect(await bodyText(page)).toMatch(/^Text\.\n\n!\[kite\]\(\/static\/uploadedImages\/[^)]+\)\n?$/);
+    const images = await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`);
+    expect(images.body.items).toHaveLength(1);
+    expectNoProblems(problems);
+  });
+});
