@@ -4271,6 +4271,7 @@ export interface operations {
                 cursor?: string;
                 page?: number;
                 status?: "online" | "offline";
+                scheduled?: "true" | "false";
                 siteId?: string;
                 tag?: string | string[];
                 authorId?: string;
