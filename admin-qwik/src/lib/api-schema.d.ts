@@ -4702,6 +4702,13 @@ export interface operations {
                     slug?: string;
                     excerpt?: string | null;
                     featureImageId?: string | null;
+                    seo?: {
+                        metaTitle?: string | null;
+                        metaDescription?: string | null;
+                        canonicalUrl?: string | null;
+                        ogImage?: string | null;
+                        noindex?: boolean;
+                    };
                 };
             };
         };

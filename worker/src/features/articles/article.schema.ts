@@ -68,6 +68,8 @@ export const UpdateArticleSchema = z.object({
   slug: ArticleSlugSchema.optional(),
   excerpt: ExcerptInputSchema.optional(),
   featureImageId: FeatureImageIdSchema.optional(),
+  /** The whole SEO record, as `PUT …/seo` takes it (what it leaves out is cleared); absent: unchanged. */
+  seo: SeoInputSchema.optional(),
 });
 export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
 
