@@ -3,6 +3,7 @@ import { SeoInputSchema } from '../../../worker/src/features/articles/seo.schema
 import type { ApiBody } from './api-types';
 import type { Issue } from './result';
 import { seoFromFormValues } from './seo-form';
+import type { SeoValues } from './seo-merge';
 
 export { SEO_LIMITS, type SeoDto, seoFromFormValues } from './seo-form';
 
@@ -18,4 +19,10 @@ export function seoFromForm(
   const result = SeoInputSchema.safeParse(body);
   if (result.success) return { body };
   return { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+}
+
+/** The editor's SEO values by the API's rule: each problem named by its field (`seo-<field>` on the page). */
+export function seoProblems(values: SeoValues): Issue[] {
+  const result = SeoInputSchema.safeParse(values);
+  return result.success ? [] : result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }

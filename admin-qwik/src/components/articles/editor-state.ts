@@ -4,8 +4,9 @@ import type { ImageDto } from '../../../../worker/src/features/media/media.schem
 import { type ArticleFields, EMPTY_FIELDS } from '../../lib/article-fields';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
 import { draftKey, type LocalDraft } from '../../lib/draft-store';
+import { type SeoValues, seoValues } from '../../lib/seo-merge';
 import { SessionContext } from '../../lib/session';
-import { call } from '../../lib/typed-api';
+import { call, type Issue } from '../../lib/typed-api';
 import type { Conflict } from './conflict-panel';
 import type { SaveStateName } from './save-state';
 
@@ -41,8 +42,18 @@ export function useEditorState(isNew: boolean) {
     slug: useSignal(''),
     excerpt: useSignal(''),
     featureImageId: useSignal(''),
+    seo: useSignal<SeoValues>(seoValues({})),
+    /**
+     * What the slug, excerpt and SEO fields are set to when the editor fills them, as `titleShown`: typing
+     * changes `slug`, `excerpt` and `seo` only, so a late render never sets a field back to an older value.
+     */
+    slugShown: useSignal(''),
+    excerptShown: useSignal(''),
+    seoShown: useSignal<SeoValues>(seoValues({})),
     /** The slug's problem (the API's rule, or taken), shown at the field. */
     slugError: useSignal<string | null>(null),
+    /** The SEO fields' problems by the API's rule (path: the field's name), shown at each. */
+    seoIssues: useSignal<Issue[]>([]),
     titleTouched: useSignal(false),
     error: useSignal<string | null>(null),
     status: useSignal<string | null>(null),
@@ -60,21 +71,10 @@ export function useEditorState(isNew: boolean) {
   const timers = useStore({ local: 0, server: 0, dirtySince: 0, ready: false, loaded: '' });
 
   const current = $((): ArticleFields => {
-    // The title as it is now (typing can outrun the input handler while the page resumes).
-    const input = document.getElementById('article-title') as HTMLInputElement | null;
-    if (input) s.title.value = input.value;
-    const { title, body, format, siteId, authorIds, tags, slug, excerpt, featureImageId } = s;
-    return {
-      title: title.value,
-      body: body.value,
-      format: format.value,
-      siteId: siteId.value,
-      authorIds: authorIds.value,
-      tags: tags.value,
-      slug: slug.value,
-      excerpt: excerpt.value,
-      featureImageId: featureImageId.value,
-    };
+    const now = fieldsOnPage(s);
+    // What typing put there (it can outrun the input handlers while the page resumes).
+    s.title.value = now.title;
+    return now;
   });
   const key = $(() => draftKey(session.user?.id, s.id.value));
 
@@ -86,21 +86,76 @@ export function useEditorState(isNew: boolean) {
   const fill = $((f: ArticleFields) => {
     s.title.value = f.title;
     s.titleShown.value = f.title;
-    // The field may hold typing since the last fill, which the signal alone would not replace.
-    const input = document.getElementById('article-title') as HTMLInputElement | null;
-    if (input) input.value = f.title;
+    // A field may hold typing since the last fill, which the signals alone would not replace.
+    setField('article-title', f.title);
     s.body.value = f.body;
     s.format.value = f.format;
     s.siteId.value = f.siteId;
     s.authorIds.value = [...f.authorIds];
     s.tags.value = [...(f.tags ?? [])];
     // Absent in older drafts: what the editor holds stays.
-    if (f.slug !== undefined) s.slug.value = f.slug;
-    if (f.excerpt !== undefined) s.excerpt.value = f.excerpt;
+    if (f.slug !== undefined) {
+      s.slug.value = f.slug;
+      s.slugShown.value = f.slug;
+      setField('content-slug', f.slug);
+    }
+    if (f.excerpt !== undefined) {
+      s.excerpt.value = f.excerpt;
+      s.excerptShown.value = f.excerpt;
+      setField('content-excerpt', f.excerpt);
+    }
     if (f.featureImageId !== undefined) s.featureImageId.value = f.featureImageId;
+    if (f.seo !== undefined) {
+      s.seo.value = { ...f.seo };
+      s.seoShown.value = { ...f.seo };
+      for (const name of SEO_TEXT) setField(`seo-${name}`, f.seo[name]);
+      const box = document.getElementById('seo-noindex') as HTMLInputElement | null;
+      if (box) box.checked = f.seo.noindex;
+    }
   });
 
   return { s, timers, current, key, loadImages, fill };
 }
 
 export type EditorState = ReturnType<typeof useEditorState>;
+type Signals = EditorState['s'];
+
+/** The SEO panel's text fields (`seo-<name>` on the page). */
+export const SEO_TEXT = ['metaTitle', 'metaDescription', 'canonicalUrl', 'ogImage'] as const;
+
+function setField(id: string, value: string): void {
+  const el = document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null;
+  if (el) el.value = value;
+}
+
+/** A text field's value as the page has it now, or `held` while it is not on the page. */
+function onPage(id: string, held: string): string {
+  return (document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? held;
+}
+
+/** The SEO fields as the page has them now (typing comes before Qwik's handlers set the signal). */
+export function seoOnPage(held: SeoValues): SeoValues {
+  const box = document.getElementById('seo-noindex') as HTMLInputElement | null;
+  const out = { ...held, noindex: box ? box.checked : held.noindex };
+  for (const name of SEO_TEXT) out[name] = onPage(`seo-${name}`, held[name]);
+  return out;
+}
+
+/**
+ * The fields as they are now: the text fields read from the page (keys can arrive before Qwik's input
+ * handlers run), the rest from their signals. Plain, so that synchronous listeners can use it too.
+ */
+export function fieldsOnPage(s: Pick<Signals, keyof ArticleFields | 'title'>): ArticleFields {
+  return {
+    title: onPage('article-title', s.title.value),
+    body: s.body.value,
+    format: s.format.value,
+    siteId: s.siteId.value,
+    authorIds: s.authorIds.value,
+    tags: s.tags.value,
+    slug: onPage('content-slug', s.slug.value),
+    excerpt: onPage('content-excerpt', s.excerpt.value),
+    featureImageId: s.featureImageId.value,
+    seo: seoOnPage(s.seo.value),
+  };
+}

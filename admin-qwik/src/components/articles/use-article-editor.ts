@@ -1,9 +1,9 @@
 import { $, useVisibleTask$ } from '@builder.io/qwik';
 import { usePreventNavigate$ } from '@builder.io/qwik-city';
-import { isBlank, sameFields } from '../../lib/article-fields';
+import { isBlank, sameFields, takeTheirs } from '../../lib/article-fields';
 import { serialised, setOnline } from '../../lib/article-save';
 import { type LocalDraft, restoredDraft, writeDraft } from '../../lib/draft-store';
-import { useEditorState } from './editor-state';
+import { fieldsOnPage, useEditorState } from './editor-state';
 import { useDraftActions } from './use-draft-actions';
 import { useEditorKeys } from './use-editor-keys';
 import { useEditorLoad } from './use-editor-load';
@@ -26,7 +26,7 @@ const LOCAL_MS = 250;
 export function useArticleEditor(isNew: boolean) {
   const state = useEditorState(isNew);
   const { s, timers, current, key, fill } = state;
-  const { merge, apply, saveNow } = useSavePipeline(state);
+  const { apply, saveNow } = useSavePipeline(state);
 
   /** After each change: to this browser's drafts soon, to the server after a pause. */
   const changed = $(async () => {
@@ -57,11 +57,7 @@ export function useArticleEditor(isNew: boolean) {
   const resolve = $(async (keepMine: boolean) => {
     const c = s.conflict.value;
     if (!c) return;
-    if (!keepMine) {
-      const now = await current();
-      for (const name of c.fields) (now as unknown as Record<string, unknown>)[name] = c.theirs[name];
-      await fill(now);
-    }
+    if (!keepMine) await fill(takeTheirs(await current(), c.theirs, c.fields));
     s.conflict.value = null;
     await saveNow(true);
   });
@@ -126,6 +122,7 @@ export function useArticleEditor(isNew: boolean) {
       s.slug.value,
       s.excerpt.value,
       s.featureImageId.value,
+      s.seo.value,
       s.nudge.value,
     ]);
     void changed();
@@ -135,18 +132,7 @@ export function useArticleEditor(isNew: boolean) {
   // a closed tab or another site gets the browser's own question while the server lacks changes.
   usePreventNavigate$((url) => {
     // Read here and now (not only the save state): typing can come before the editor has finished loading.
-    const title = (document.getElementById('article-title') as HTMLInputElement | null)?.value ?? s.title.value;
-    const now = {
-      title,
-      body: s.body.value,
-      format: s.format.value,
-      siteId: s.siteId.value,
-      authorIds: s.authorIds.value,
-      tags: s.tags.value,
-      slug: s.slug.value,
-      excerpt: s.excerpt.value,
-      featureImageId: s.featureImageId.value,
-    };
+    const now = fieldsOnPage(s);
     const blankNew = !s.id.value && isBlank(now);
     if (blankNew || (s.saveState.value === 'saved' && sameFields(s.base.value, now))) return false;
     if (!url) return true;
@@ -165,7 +151,6 @@ export function useArticleEditor(isNew: boolean) {
     key,
     fill,
     changed,
-    merge,
     saveNow,
     publish,
     update,

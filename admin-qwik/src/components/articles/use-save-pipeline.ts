@@ -1,7 +1,6 @@
 import { $, type QRL } from '@builder.io/qwik';
-import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import { saveDraft } from '../../lib/article-draft';
-import { fieldsOf, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
+import { type ArticleFields, isBlank, mergeFields, sameFields } from '../../lib/article-fields';
 import { type SaveOutcome, saveArticle, serialised } from '../../lib/article-save';
 import { deleteDraft } from '../../lib/draft-store';
 import type { EditorState } from './editor-state';
@@ -13,16 +12,29 @@ import type { EditorState } from './editor-state';
  * merged field by field and what both sides changed is put to the editor.
  */
 export function useSavePipeline({ s, timers, current, fill, key, loadImages }: EditorState) {
-  /** A 412: their version becomes the base; what only they changed comes in, what both changed is asked. */
-  const merge = $(async (theirs: ArticleDto, etag: string | null) => {
+  /**
+   * A 412: their version (the article's, or the draft's) becomes the base; what only they changed comes in,
+   * what only this editor changed stays, and what both changed is put to the editor (kept as mine until then).
+   */
+  const merge = $(async (c: Extract<SaveOutcome, { kind: 'conflict' }>, theirs: ArticleFields) => {
     const mine = await current();
-    const { merged, conflicts } = mergeFields(s.base.value, mine, fieldsOf(theirs));
-    s.base.value = fieldsOf(theirs);
-    s.etag.value = etag;
-    s.article.value = theirs;
+    const { merged, conflicts } = mergeFields(s.base.value, mine, theirs);
+    s.base.value = theirs;
+    if (c.draft) {
+      s.hasDraft.value = true;
+      s.draftEtag.value = c.etag;
+    } else {
+      // The draft is gone (made live or discarded elsewhere): the next save starts another from the live version.
+      if (c.draft === false) {
+        s.hasDraft.value = false;
+        s.draftEtag.value = null;
+      }
+      s.etag.value = c.etag;
+      if (c.article) s.article.value = c.article;
+    }
     await fill(merged);
     if (conflicts.length) {
-      s.conflict.value = { theirs: fieldsOf(theirs), mine: merged, fields: conflicts };
+      s.conflict.value = { theirs, mine: merged, fields: conflicts };
       s.saveState.value = 'failed';
       return;
     }
@@ -38,11 +50,14 @@ export function useSavePipeline({ s, timers, current, fill, key, loadImages }: E
       s.saveState.value = 'saved';
       return true;
     }
-    s.slugError.value = outcome.kind !== 'saved' && 'field' in outcome && outcome.field ? outcome.message : null;
+    const field = outcome.kind !== 'saved' && 'field' in outcome ? outcome.field : undefined;
+    s.slugError.value = field === 'slug' ? (outcome as { message: string }).message : null;
+    s.seoIssues.value = outcome.kind === 'invalid' && outcome.field === 'seo' ? (outcome.issues ?? []) : [];
     if (outcome.kind === 'invalid') {
       s.saveState.value = 'local';
-      if (outcome.field === 'slug') {
-        if (manual) document.getElementById('content-slug')?.focus();
+      if (outcome.field === 'slug' || outcome.field === 'seo') {
+        const first = outcome.field === 'slug' ? 'content-slug' : `seo-${outcome.issues?.[0]?.path}`;
+        if (manual) document.getElementById(first)?.focus();
         return false;
       }
       if (manual) {
@@ -51,8 +66,8 @@ export function useSavePipeline({ s, timers, current, fill, key, loadImages }: E
       }
       return false;
     }
-    if (outcome.kind === 'conflict' && outcome.current) {
-      await merge(outcome.current, outcome.etag);
+    if (outcome.kind === 'conflict' && outcome.theirs) {
+      await merge(outcome, outcome.theirs);
       return false;
     }
     if (outcome.kind !== 'saved') {
