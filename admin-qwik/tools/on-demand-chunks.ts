@@ -11,7 +11,7 @@ import type { Plugin } from 'vite';
  *   gzip, plus their wasm), imported when a picture is chosen for upload;
  * - the API's own zod rules the editor checks before sending (zod and the
  *   shared schemas, ~27 KB gzip): the title (lib/title.ts, when the field
- *   is left or a title is saved), the SEO form (lib/seo.ts, on its save)
+ *   is left or a title is saved), the SEO record (lib/seo.ts, on a save that sends it)
  *   and the slug (lib/slug-rule.ts, on its save).
  *
  * Qwik's bundle graph (dist/build/bundle-graph.json) lists every dynamic

@@ -164,6 +164,8 @@ describe('admin article list', () => {
       .id;
     const publishAt = new Date(Date.now() + 86_400_000).toISOString();
     expect((await api('POST', `/v1/articles/${dated}/schedule`, { publishAt })).status).toBe(200);
+    // More drafts edited after it than a page holds: the dashboard asks the API for the scheduled ones.
+    for (let i = 0; i < 101; i++) await api('POST', '/v1/articles', { title: `Later ${String(i).padStart(3, '0')}` });
     const waiting = (await api<{ article: { id: string } }>('POST', '/v1/articles', { title: 'Waiting draft' })).body
       .article.id;
     expect((await api('PATCH', `/v1/articles/${waiting}`, { body: 'Edited last.' })).status).toBe(200);
@@ -181,6 +183,21 @@ describe('admin article list', () => {
     await page.goBack();
     await overview.getByRole('link', { name: 'New article' }).click();
     await page.waitForURL(`${base}/articles/new`, POLL);
+
+    // The list's Scheduled filter: the API's `scheduled=true`; Draft is the offline rest.
+    await page.goto(`${base}/articles`);
+    const list = page.getByTestId('article-list');
+    const listed = () => list.locator('.item-title').allTextContents();
+    await page.getByLabel('Status').selectOption({ label: 'Scheduled' });
+    await expect.poll(listed, POLL).toEqual(['Dated post']);
+    await expect.poll(() => new URL(page.url()).search, POLL).toBe('?status=scheduled');
+    expect(await list.getByTestId('article-state').allTextContents()).toEqual(['Scheduled']);
+    await page.reload();
+    await expect.poll(listed, POLL).toEqual(['Dated post']);
+    await page.getByLabel('Search articles').pressSequentially('post');
+    await page.getByLabel('Status').selectOption({ label: 'Draft' });
+    await expect.poll(() => new URL(page.url()).searchParams.get('status'), POLL).toBe('offline');
+    await page.getByText('No articles match these filters.').waitFor(POLL);
     expectNoProblems(problems);
   });
 });

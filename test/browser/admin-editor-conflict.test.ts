@@ -83,7 +83,7 @@ describe('admin editor and a version saved meanwhile', () => {
     expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 412 }]);
   });
 
-  it('SEO: a stale save merges what only the other changed, shows what both changed, and saves the choice', async () => {
+  it('SEO travels in the editor’s save: a stale one merges what only the other changed, field by field, and asks about what both changed', async () => {
     const { id, page, problems } = await openStale('SEO on both sides');
     const seoOf = async () =>
       (await cms.api<{ seo: Record<string, unknown> }>('GET', `/v1/articles/${id}/seo`)).body.seo;
@@ -92,44 +92,47 @@ describe('admin editor and a version saved meanwhile', () => {
     await editorSettings(page);
     const panel = page.getByTestId('seo-panel');
     await panel.getByLabel(/^Meta title/).waitFor(POLL);
+    // No save of its own: the editor's Save (and autosave) sends it with the article.
+    expect(await panel.getByRole('button', { name: 'Save SEO' }).count()).toBe(0);
 
     // Both change the meta title; only A the description, only B the canonical URL.
     await otherEditorSavesSeo({ metaTitle: 'Meta by A', metaDescription: 'Description by A' });
     await panel.getByLabel(/^Meta title/).fill('Meta by B');
     await panel.getByLabel(/^Canonical URL/).fill('https://b.example/post');
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
-    const conflict = page.getByTestId('seo-conflict');
-    await conflict.getByRole('heading', { name: 'Someone else saved these SEO settings meanwhile' }).waitFor(POLL);
-    expect(await conflict.getByTestId('seo-conflict-metaTitle').getByTestId('theirs').textContent()).toBe('Meta by A');
-    expect(await conflict.getByTestId('seo-conflict-metaTitle').getByTestId('mine').textContent()).toBe('Meta by B');
-    expect(await conflict.getByTestId('seo-conflict-metaDescription').count()).toBe(0);
-    expect(await panel.getByLabel(/^Meta description/).inputValue()).toBe('Description by A');
+    // The question is asked beside the text (the settings drawer of a phone covers it).
+    await editorSettings(page, false);
+    const conflict = page.getByTestId('conflict');
+    await conflict.getByRole('heading', { name: 'Someone else saved this article meanwhile' }).waitFor(POLL);
+    const contested = conflict.getByTestId('conflict-seo.metaTitle');
+    expect(await contested.getByRole('heading', { name: 'SEO: Meta title' }).count()).toBe(1);
+    expect(await contested.getByTestId('theirs').textContent()).toBe('Meta by A');
+    expect(await contested.getByTestId('mine').textContent()).toBe('Meta by B');
+    expect(await conflict.getByTestId('conflict-seo.metaDescription').count()).toBe(0);
+    await expect.poll(() => panel.getByLabel(/^Meta description/).inputValue(), POLL).toBe('Description by A');
     // Nothing was written over A's version.
     expect(await seoOf()).toMatchObject({ metaTitle: 'Meta by A', canonicalUrl: null });
     await conflict.getByRole('button', { name: 'Keep mine' }).click();
-    await panel
-      .getByTestId('seo-status')
-      .getByText('SEO settings merged with changes saved meanwhile, and saved.')
-      .waitFor(POLL);
-    expect(await seoOf()).toMatchObject({
+    await expect.poll(seoOf, POLL).toMatchObject({
       metaTitle: 'Meta by B',
       metaDescription: 'Description by A',
       canonicalUrl: 'https://b.example/post',
     });
 
-    // Again, A first; this time B takes theirs.
+    // Again, A first; this time B takes theirs for the contested field and keeps its own other change.
     await otherEditorSavesSeo({ metaTitle: 'A again', canonicalUrl: 'https://b.example/post' });
+    await editorSettings(page);
     await panel.getByLabel(/^Meta title/).fill('B again');
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
+    await panel.getByLabel('Ask search engines not to index this article (noindex)').check();
+    await editorSettings(page, false);
     await conflict.getByRole('button', { name: 'Take theirs' }).click();
-    await expect.poll(async () => (await seoOf()).metaTitle, POLL).toBe('A again');
+    await expect.poll(seoOf, POLL).toMatchObject({ metaTitle: 'A again', noindex: true });
     expect(await panel.getByLabel(/^Meta title/).inputValue()).toBe('A again');
     // A cleared the description; B did not touch it: it stays cleared.
     expect((await seoOf()).metaDescription).toBeNull();
-    // The body editor's version moved on with it: a body change saves without another 412.
-    await editorSettings(page, false);
+    // The editor's version moved on with it: a body change saves without another 412.
     await fillBody(page, 'Body after the SEO merge.');
     await expect.poll(async () => (await stored(id)).body, POLL).toBe('Body after the SEO merge.');
-    expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}/seo$`), status: 412 }]);
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
+    expectNoProblems(problems, [{ path: new RegExp(`^/v1/articles/${id}$`), status: 412 }]);
   });
 });

@@ -102,7 +102,7 @@ describe('admin editor: site, authors, SEO', () => {
     expectNoProblems(problems);
   });
 
-  it('edits the SEO record with the API rule checked first and a search-result preview', async () => {
+  it('edits the SEO record in the editor’s save, with the API rule checked first and a search-result preview', async () => {
     const base = cms.server.url;
     const art = (await apiCall<{ article: Article }>(cms.server, 'POST', '/v1/articles', token, { title: 'Findable' }))
       .body.article;
@@ -120,7 +120,7 @@ describe('admin editor: site, authors, SEO', () => {
     await page.getByLabel('Title', { exact: true }).waitFor(POLL);
     await editorSettings(page);
     const panel = page.getByTestId('seo-panel');
-    await panel.getByRole('button', { name: 'Save SEO' }).waitFor(POLL);
+    await panel.getByLabel(/^Meta title/).waitFor(POLL);
     expect(await page.getByTestId('serp').textContent()).toContain('Findable');
 
     await page.getByLabel(/^Meta title/).fill('Findable — the SEO test');
@@ -129,15 +129,18 @@ describe('admin editor: site, authors, SEO', () => {
     expect(await page.getByTestId('serp').textContent()).toContain('What a search engine shows under the title.');
     expect(await panel.textContent()).toContain('43 of 500 characters');
     await page.getByLabel(/^Canonical URL/).fill('javascript:alert(1)');
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
-    await panel.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
+    await page.keyboard.press('Control+s');
+    await panel.getByText('canonicalUrl must be an absolute http(s) URL').waitFor(POLL);
     expect(await page.getByLabel(/^Canonical URL/).getAttribute('aria-invalid')).toBe('true');
+    // Kept in this browser only: nothing of the record reached the server.
+    expect(await page.getByTestId('save-state').getAttribute('data-state')).toBe('local');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('seo-canonicalUrl');
     await page.getByLabel(/^Canonical URL/).fill('https://blog.example.com/findable');
     await page.getByLabel(/^Social image/).fill('https://cdn.example.com/findable.png');
     await page.getByLabel('Ask search engines not to index this article (noindex)').check();
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
-    await page.getByTestId('seo-status').getByText('SEO settings saved.').waitFor(POLL);
+    await page.keyboard.press('Control+s');
+    await page.getByTestId('editor-status').getByText('Saved.').waitFor(POLL);
+    expect(await page.getByLabel(/^Canonical URL/).getAttribute('aria-invalid')).toBeNull();
     const seo = await apiCall<{ seo: Record<string, unknown> }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token);
     expect(seo.body.seo).toEqual({
       metaTitle: 'Findable — the SEO test',
@@ -162,14 +165,12 @@ describe('admin editor: site, authors, SEO', () => {
     const storedOgImage = async () =>
       (await apiCall<{ seo: { ogImage: unknown } }>(cms.server, 'GET', `/v1/articles/${art.id}/seo`, token)).body.seo
         .ogImage;
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
+    // Autosaved with the article, like any of its fields.
     await expect.poll(storedOgImage, POLL).toBe(new URL(cover.url).pathname);
-    // Clearing a field clears it (the PUT is the whole record).
+    // Clearing a field clears it (the record is sent whole).
     await page.getByLabel(/^Social image/).fill('');
-    await panel.getByRole('button', { name: 'Save SEO' }).click();
-    // The API is asked until it agrees: the status line alone does not say which save it speaks of.
     await expect.poll(storedOgImage, POLL).toBeNull();
-    await page.getByTestId('seo-status').getByText('SEO settings saved.').waitFor(POLL);
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), POLL).toBe('saved');
     await expectNoSideScroll(page);
     await screenshots(page, 'article-editor');
     expectNoProblems(problems);

@@ -6,8 +6,10 @@ import {
   isBlank,
   mergeFields,
   sameFields,
+  takeTheirs,
 } from '../../admin-qwik/src/lib/article-fields.js';
 import { draftOnOffer, restoredDraft } from '../../admin-qwik/src/lib/draft-store.js';
+import { seoValues } from '../../admin-qwik/src/lib/seo-merge.js';
 
 const base = { title: 'T', body: 'B', format: 'markdown' as const, siteId: 's1', authorIds: ['a', 'b'] };
 
@@ -63,6 +65,27 @@ describe('admin article fields after a stale save (412)', () => {
     });
     const mine = { ...tagged, tags: [blue] };
     expect(mergeFields(tagged, mine, { ...tagged, tags: [] }).conflicts).toEqual(['tags']);
+  });
+
+  it('merges the SEO record field by field: theirs where only they changed one, a conflict per field both changed', () => {
+    const seo = seoValues({ metaTitle: 'T', metaDescription: 'D' });
+    const withSeo = { ...base, seo };
+    const mine = { ...withSeo, seo: { ...seo, metaTitle: 'Mine', canonicalUrl: 'https://m.example/' } };
+    const theirs = { ...withSeo, seo: { ...seo, metaTitle: 'Theirs', metaDescription: 'Their description' } };
+    const { merged, conflicts } = mergeFields(withSeo, mine, theirs);
+    expect(conflicts).toEqual(['seo.metaTitle']);
+    expect(merged.seo).toEqual({
+      ...seo,
+      metaTitle: 'Mine',
+      metaDescription: 'Their description',
+      canonicalUrl: 'https://m.example/',
+    });
+    // Taking theirs for the contested field keeps this editor's other SEO change.
+    expect(takeTheirs(merged, theirs, conflicts).seo).toEqual({ ...merged.seo, metaTitle: 'Theirs' });
+    // Only they changed SEO: theirs, whole; an older local draft without SEO changes none.
+    expect(mergeFields(withSeo, { ...withSeo, body: 'Mine' }, theirs).merged.seo).toEqual(theirs.seo);
+    expect(changedFields(withSeo, base)).toEqual({});
+    expect(changedFields(withSeo, mine)).toEqual({ seo: mine.seo });
   });
 
   it('names a field both changed differently, and not one both changed alike', () => {

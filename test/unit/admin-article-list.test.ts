@@ -35,4 +35,15 @@ describe('admin article list state ↔ the address and the API query', () => {
       cursor: 'abc',
     });
   });
+
+  it('parts the offline articles into Draft and Scheduled with the API’s scheduled filter', () => {
+    expect(listStateFrom('?status=scheduled').status).toBe('scheduled');
+    expect(listQuery({ ...DEFAULT_LIST, status: 'scheduled' }, 20, null)).toEqual({ limit: 20, scheduled: 'true' });
+    expect(listQuery({ ...DEFAULT_LIST, status: 'offline' }, 20, null)).toEqual({
+      limit: 20,
+      status: 'offline',
+      scheduled: 'false',
+    });
+    expect(listQuery({ ...DEFAULT_LIST, status: 'online' }, 20, null)).toEqual({ limit: 20, status: 'online' });
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeRemoved, removedCount, settingsFromForm } from '../../admin-qwik/src/lib/purge.js';
-import { seoFromForm } from '../../admin-qwik/src/lib/seo.js';
+import { seoProblems } from '../../admin-qwik/src/lib/seo.js';
 import { titleProblem } from '../../admin-qwik/src/lib/title.js';
 
 const form = (fields: Record<string, string>) => {
@@ -20,34 +20,24 @@ describe('admin article title check (the API TitleSchema)', () => {
   });
 });
 
-describe('admin SEO form → PUT body', () => {
-  it('sends the whole record, checkbox as a boolean', () => {
-    const r = seoFromForm(
-      form({
+describe('admin SEO record check (the API SeoInputSchema)', () => {
+  const blank = { metaTitle: '', metaDescription: '', canonicalUrl: '', ogImage: '', noindex: false };
+
+  it('accepts a whole record, empty fields included', () => {
+    expect(seoProblems(blank)).toEqual([]);
+    expect(
+      seoProblems({
+        ...blank,
         metaTitle: 'T',
-        metaDescription: '',
         canonicalUrl: 'https://x.test/a',
         ogImage: '/static/uploadedImages/a.jpg',
-        noindex: 'on',
       }),
-    );
-    expect(r).toEqual({
-      body: {
-        metaTitle: 'T',
-        metaDescription: '',
-        canonicalUrl: 'https://x.test/a',
-        ogImage: '/static/uploadedImages/a.jpg',
-        noindex: true,
-      },
-    });
-    expect(seoFromForm(form({}))).toEqual({
-      body: { metaTitle: '', metaDescription: '', canonicalUrl: '', ogImage: '', noindex: false },
-    });
+    ).toEqual([]);
   });
 
   it('refuses what the API would: a relative canonical URL, a foreign image path, a too-long title', () => {
-    const r = seoFromForm(form({ metaTitle: 'x'.repeat(201), canonicalUrl: '/a', ogImage: '/etc/passwd' }));
-    expect('issues' in r && r.issues.map((i) => i.path).sort()).toEqual(['canonicalUrl', 'metaTitle', 'ogImage']);
+    const issues = seoProblems({ ...blank, metaTitle: 'x'.repeat(201), canonicalUrl: '/a', ogImage: '/etc/passwd' });
+    expect(issues.map((i) => i.path).sort()).toEqual(['canonicalUrl', 'metaTitle', 'ogImage']);
   });
 });
 

@@ -4291,6 +4291,7 @@ export interface operations {
                 cursor?: string;
                 page?: number;
                 status?: "online" | "offline";
+                scheduled?: "true" | "false";
                 siteId?: string;
                 tag?: string | string[];
                 authorId?: string;
@@ -4721,6 +4722,13 @@ export interface operations {
                     slug?: string;
                     excerpt?: string | null;
                     featureImageId?: string | null;
+                    seo?: {
+                        metaTitle?: string | null;
+                        metaDescription?: string | null;
+                        canonicalUrl?: string | null;
+                        ogImage?: string | null;
+                        noindex?: boolean;
+                    };
                 };
             };
         };

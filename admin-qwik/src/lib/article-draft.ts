@@ -2,7 +2,8 @@ import type { ArticleDto } from '../../../worker/src/features/articles/article.s
 import type { DraftDto } from '../../../worker/src/features/articles/article-draft.schema';
 import type { TagRef } from '../../../worker/src/features/tags/tags.schema';
 import { type ArticleFields, changedFields } from './article-fields';
-import type { SaveOutcome } from './article-save';
+import { checkChanges, conflict, type SaveOutcome } from './article-save';
+import { seoValues } from './seo-merge';
 import { call } from './typed-api';
 
 /**
@@ -34,6 +35,7 @@ export async function fieldsOfDraft(d: DraftDto, known: TagRef[]): Promise<Artic
     slug: d.slug,
     excerpt: d.excerpt ?? '',
     featureImageId: d.featureImageId ?? '',
+    seo: seoValues(d.seo),
   };
 }
 
@@ -55,26 +57,32 @@ export async function saveDraft(
 ): Promise<SaveOutcome> {
   const diff = changedFields(base, now);
   if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
-  if (diff.title !== undefined) {
-    const problem = (await import('./title')).titleProblem(now.title);
-    if (problem) return { kind: 'invalid', message: problem };
-  }
-  if (diff.slug !== undefined) {
-    const checked = (await import('./slug-rule')).checkArticleSlug(diff.slug.trim());
-    if (!checked.ok) return { kind: 'invalid', message: checked.message, field: 'slug' };
-    diff.slug = checked.slug;
-  }
+  const invalid = await checkChanges(diff, now);
+  if (invalid) return invalid;
   const res = await call('put', '/v1/articles/{id}/draft', { path: { id }, body: diff, ifMatch: etag });
-  if (!res.ok) {
-    const message =
-      res.status === 412
-        ? 'The draft was changed elsewhere meanwhile: your text is kept here. Reload to see theirs.'
-        : res.issues.length
-          ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ')
-          : res.message;
-    return { kind: 'failed', message, status: res.status };
-  }
-  return { kind: 'saved', id, created: false, sent: now, article: null, etag: res.etag ?? null, draft: true };
+  if (res.ok)
+    return { kind: 'saved', id, created: false, sent: now, article: null, etag: res.etag ?? null, draft: true };
+  if (res.status === 412) return draftConflict(id, base.tags ?? []);
+  const message = res.issues.length ? res.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : res.message;
+  return { kind: 'failed', message, status: res.status };
+}
+
+/**
+ * A 412 on the draft (another tab or person saved it meanwhile): the draft as it now stands, for the editor
+ * to merge field by field; none any more (made live or discarded elsewhere): the live article.
+ */
+async function draftConflict(id: string, known: TagRef[]): Promise<Extract<SaveOutcome, { kind: 'conflict' }>> {
+  const pending = await loadDraft(id);
+  if (pending.ok && pending.draft)
+    return {
+      kind: 'conflict',
+      theirs: await fieldsOfDraft(pending.draft, known),
+      article: null,
+      etag: pending.etag,
+      draft: true,
+    };
+  if (!pending.ok) return { kind: 'conflict', theirs: null, article: null, etag: null };
+  return { ...(await conflict(id)), draft: false };
 }
 
 /** "Update": the draft becomes the live article in one write. */

@@ -1,6 +1,7 @@
 import { plainExcerpt } from '../../../worker/src/core/content/excerpt';
 import type { ArticleDto, ArticleFormat } from '../../../worker/src/features/articles/article.schema';
 import type { TagRef } from '../../../worker/src/features/tags/tags.schema';
+import { mergeSeo, SEO_FIELD_LABELS, type SeoField, type SeoValues, seoValues } from './seo-merge';
 
 /** What the editor changes on an article (PATCH /v1/articles/:id), as the fields hold it. */
 export interface ArticleFields {
@@ -17,6 +18,8 @@ export interface ArticleFields {
   excerpt?: string;
   /** The feature image's id ('' : none); absent in older drafts. */
   featureImageId?: string;
+  /** The SEO record as its form holds it ('' : none); absent in a new article's form and older drafts. */
+  seo?: SeoValues;
 }
 
 /** What a PATCH sends for the fields. */
@@ -44,8 +47,13 @@ export function fieldsOf(a: ArticleDto): ArticleFields {
     // A derived excerpt is not the author's: the field shows it as its placeholder and keeps ''.
     excerpt: a.excerpt === plainExcerpt(a.body, a.format) ? '' : a.excerpt,
     featureImageId: a.featureImageId ?? '',
+    seo: seoValues(a.seo),
   };
 }
+
+const NO_SEO = seoValues({});
+const sameSeo = (a: SeoValues, b: SeoValues) =>
+  (Object.keys(SEO_FIELD_LABELS) as SeoField[]).every((f) => a[f] === b[f]);
 
 /** The request body for what differs from `base`: only changed fields are sent, so a save never reverts another's. */
 export function changedFields(base: ArticleFields, now: ArticleFields): ArticleFieldsBody {
@@ -61,6 +69,8 @@ export function changedFields(base: ArticleFields, now: ArticleFields): ArticleF
   if (now.excerpt !== undefined && now.excerpt !== (base.excerpt ?? '')) out.excerpt = now.excerpt;
   if (now.featureImageId !== undefined && now.featureImageId !== (base.featureImageId ?? ''))
     out.featureImageId = now.featureImageId || null;
+  // Whole, as the API takes it ('' clears a field).
+  if (now.seo !== undefined && !sameSeo(now.seo, base.seo ?? NO_SEO)) out.seo = { ...now.seo };
   return out;
 }
 
@@ -84,7 +94,29 @@ export const FIELD_LABELS: Record<FieldName, string> = {
   slug: 'Slug',
   excerpt: 'Excerpt',
   featureImageId: 'Feature image',
+  seo: 'SEO',
 };
+
+/** What a conflict names: a field, or one field of the SEO record (merged one by one). */
+export type ConflictField = Exclude<FieldName, 'seo'> | `seo.${SeoField}`;
+
+export function conflictLabel(name: ConflictField): string {
+  return name.startsWith('seo.')
+    ? `SEO: ${SEO_FIELD_LABELS[name.slice(4) as SeoField]}`
+    : FIELD_LABELS[name as FieldName];
+}
+
+/** `fields` with `theirs` for the named ones (the "Take theirs" choice). */
+export function takeTheirs(fields: ArticleFields, theirs: ArticleFields, names: ConflictField[]): ArticleFields {
+  const out = { ...fields, ...(fields.seo && { seo: { ...fields.seo } }) } as unknown as Record<string, unknown>;
+  for (const name of names) {
+    if (name.startsWith('seo.')) {
+      const f = name.slice(4) as SeoField;
+      out.seo = { ...(out.seo as SeoValues), [f]: (theirs.seo ?? NO_SEO)[f] };
+    } else out[name] = theirs[name as FieldName];
+  }
+  return out as unknown as ArticleFields;
+}
 
 /** The request body's key for a field (tags travel as their ids). */
 const bodyKey = (name: FieldName): string => (name === 'tags' ? 'tagIds' : name);
@@ -100,15 +132,24 @@ export function mergeFields(
   base: ArticleFields,
   mine: ArticleFields,
   theirs: ArticleFields,
-): { merged: ArticleFields; conflicts: FieldName[] } {
+): { merged: ArticleFields; conflicts: ConflictField[] } {
   const ours = changedFields(base, mine);
   const other = changedFields(base, theirs);
   const merged: ArticleFields = { ...mine, authorIds: [...mine.authorIds], ...(mine.tags && { tags: [...mine.tags] }) };
-  const conflicts: FieldName[] = [];
+  const conflicts: ConflictField[] = [];
   for (const name of Object.keys(FIELD_LABELS) as FieldName[]) {
     const mineChanged = bodyKey(name) in ours;
     const theirsChanged = bodyKey(name) in other;
-    if (theirsChanged && !mineChanged) (merged as unknown as Record<FieldName, unknown>)[name] = theirs[name];
+    if (name === 'seo') {
+      // Field by field, as the SEO panel's own saves were merged.
+      if (!theirsChanged) continue;
+      if (!mineChanged) merged.seo = theirs.seo;
+      else {
+        const seo = mergeSeo(base.seo ?? NO_SEO, mine.seo ?? NO_SEO, theirs.seo ?? NO_SEO);
+        merged.seo = seo.merged;
+        conflicts.push(...seo.conflicts.map((f) => `seo.${f}` as const));
+      }
+    } else if (theirsChanged && !mineChanged) (merged as unknown as Record<FieldName, unknown>)[name] = theirs[name];
     else if (theirsChanged && mineChanged && bodyKey(name) in changedFields(theirs, mine)) conflicts.push(name);
   }
   return { merged, conflicts };

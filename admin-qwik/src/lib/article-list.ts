@@ -8,7 +8,8 @@ import type { ApiQuery } from './api-types';
  */
 export interface ArticleListState {
   q: string;
-  status: '' | 'online' | 'offline';
+  /** `scheduled`: offline and waiting for a scheduled publication; `offline` (Draft): offline and not scheduled. */
+  status: '' | 'online' | 'offline' | 'scheduled';
   siteId: string;
   authorId: string;
   sort: 'createdAt' | 'updatedAt' | 'publishedAt' | 'title';
@@ -34,8 +35,8 @@ export const SORT_CHOICES = [
   { value: 'title:desc', label: 'Title Z–A' },
 ] as const;
 
-/** The API keeps `online`/`offline`; editors read Published and Draft. */
-export const STATUS_LABELS = { online: 'Published', offline: 'Draft' } as const;
+/** The API keeps `online`/`offline` (and `scheduled=`); editors read Published, Draft and Scheduled. */
+export const STATUS_LABELS = { online: 'Published', offline: 'Draft', scheduled: 'Scheduled' } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,7 +55,7 @@ export function listStateFrom(search: string): ArticleListState {
   ];
   return {
     q: (p.get('q') ?? '').slice(0, 48),
-    status: status === 'online' || status === 'offline' ? status : '',
+    status: status === 'online' || status === 'offline' || status === 'scheduled' ? status : '',
     siteId: id('siteId'),
     authorId: id('authorId'),
     sort,
@@ -82,7 +83,10 @@ export function listQuery(
   return {
     limit,
     ...(q && { q }),
-    ...(state.status && { status: state.status }),
+    // Draft and Scheduled part the offline articles: `scheduled=` says which.
+    ...(state.status === 'online' && { status: 'online' }),
+    ...(state.status === 'offline' && { status: 'offline', scheduled: 'false' }),
+    ...(state.status === 'scheduled' && { scheduled: 'true' }),
     ...(state.siteId && { siteId: state.siteId }),
     ...(state.authorId && { authorId: state.authorId }),
     ...(state.sort !== DEFAULT_LIST.sort && { sort: state.sort }),

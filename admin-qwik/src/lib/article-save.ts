@@ -1,6 +1,6 @@
 import type { ArticleDto } from '../../../worker/src/features/articles/article.schema';
-import { type ArticleFields, changedFields } from './article-fields';
-import { call } from './typed-api';
+import { type ArticleFields, type ArticleFieldsBody, changedFields, fieldsOf } from './article-fields';
+import { call, type Issue } from './typed-api';
 
 /** What one save came to; the editor shows each in words. */
 export type SaveOutcome =
@@ -16,10 +16,17 @@ export type SaveOutcome =
       /** Written to the article's pending draft (an online article): `etag` is the draft's. */
       draft?: boolean;
     }
-  /** Not sendable yet (no valid title for a new article, a slug against the rule): kept in this browser only. */
-  | { kind: 'invalid'; message: string; field?: 'slug' }
-  /** 412: someone else saved first; `current` is their version. */
-  | { kind: 'conflict'; current: ArticleDto | null; etag: string | null }
+  /**
+   * Not sendable yet (no valid title for a new article, a slug or an SEO field against the rule): kept in this
+   * browser only; `issues` name the SEO fields (`metaTitle`, …).
+   */
+  | { kind: 'invalid'; message: string; field?: 'slug' | 'seo'; issues?: Issue[] }
+  /**
+   * 412: someone else saved first. `theirs`: their version's fields (null: it could not be read again), with
+   * its ETag; `article`: the article as it stands. `draft`: a save of the draft met another draft (true) or
+   * found none any more (false: made live or discarded elsewhere, `theirs` is the live article).
+   */
+  | { kind: 'conflict'; theirs: ArticleFields | null; article: ArticleDto | null; etag: string | null; draft?: boolean }
   /** `field`: the one field the server refused (a slug another article has). */
   | { kind: 'failed'; message: string; status: number | null; field?: 'slug' };
 
@@ -54,12 +61,10 @@ export async function saveArticle(
   now: ArticleFields,
   etag: string | null,
 ): Promise<SaveOutcome> {
-  // The API's title rule, loaded only when a title is to be sent (it brings zod; lib/title.ts).
-  const titleCheck = async () => (await import('./title')).titleProblem(now.title);
   if (!id) {
-    const problem = await titleCheck();
-    if (problem) return { kind: 'invalid', message: problem };
-    const { tags, slug, excerpt, featureImageId, ...fields } = now;
+    const { tags, slug, excerpt, featureImageId, seo, ...fields } = now;
+    const invalid = await checkChanges({ title: now.title, ...(seo && { seo }) }, now);
+    if (invalid) return invalid;
     const res = await call('post', '/v1/articles', {
       body: {
         ...fields,
@@ -69,6 +74,7 @@ export async function saveArticle(
         ...(slug && { slug }),
         ...(excerpt && { excerpt }),
         ...(featureImageId && { featureImageId }),
+        ...(seo && { seo }),
       },
     });
     if (!res.ok) return failed(res);
@@ -76,14 +82,8 @@ export async function saveArticle(
   }
   const diff = changedFields(base, now);
   if (Object.keys(diff).length === 0) return { kind: 'unchanged' };
-  const problem = diff.title !== undefined ? await titleCheck() : null;
-  if (problem) return { kind: 'invalid', message: problem };
-  if (diff.slug !== undefined) {
-    // The API's slug rule, loaded only when a slug is to be sent (lib/slug-rule.ts brings zod).
-    const checked = (await import('./slug-rule')).checkArticleSlug(diff.slug.trim());
-    if (!checked.ok) return { kind: 'invalid', message: checked.message, field: 'slug' };
-    diff.slug = checked.slug;
-  }
+  const invalid = await checkChanges(diff, now);
+  if (invalid) return invalid;
   const res = await call('patch', '/v1/articles/{id}', { path: { id }, body: diff, ifMatch: etag });
   if (!res.ok && res.status === 409 && diff.slug !== undefined)
     return {
@@ -94,6 +94,32 @@ export async function saveArticle(
     };
   if (!res.ok) return res.status === 412 ? conflict(id) : failed(res);
   return settled(id, false, now, res.data?.article ?? null, res.etag ?? null, etag !== null);
+}
+
+/**
+ * What must pass the API's rules before a save is sent (each rule is loaded only when its field is to be
+ * sent: they bring zod, lib/title.ts, slug-rule.ts, seo.ts): the title, the slug (made canonical in `diff`),
+ * the SEO record. Null when all pass.
+ */
+export async function checkChanges(
+  diff: ArticleFieldsBody,
+  now: ArticleFields,
+): Promise<Extract<SaveOutcome, { kind: 'invalid' }> | null> {
+  if (diff.title !== undefined) {
+    const problem = (await import('./title')).titleProblem(now.title);
+    if (problem) return { kind: 'invalid', message: problem };
+  }
+  if (diff.slug !== undefined) {
+    const checked = (await import('./slug-rule')).checkArticleSlug(diff.slug.trim());
+    if (!checked.ok) return { kind: 'invalid', message: checked.message, field: 'slug' };
+    diff.slug = checked.slug;
+  }
+  if (diff.seo !== undefined) {
+    const issues = (await import('./seo')).seoProblems(diff.seo);
+    if (issues.length)
+      return { kind: 'invalid', message: `SEO: ${issues.map((i) => i.message).join('; ')}`, field: 'seo', issues };
+  }
+  return null;
 }
 
 /** Publish or unpublish the version `etag` names. */
@@ -131,11 +157,11 @@ async function freshEtag(id: string): Promise<string | null> {
   return res.ok ? res.etag : null;
 }
 
-async function conflict(id: string): Promise<Extract<SaveOutcome, { kind: 'conflict' }>> {
+export async function conflict(id: string): Promise<Extract<SaveOutcome, { kind: 'conflict' }>> {
   const res = await loadArticle(id);
   return res.ok
-    ? { kind: 'conflict', current: res.article, etag: res.etag }
-    : { kind: 'conflict', current: null, etag: null };
+    ? { kind: 'conflict', theirs: fieldsOf(res.article), article: res.article, etag: res.etag }
+    : { kind: 'conflict', theirs: null, article: null, etag: null };
 }
 
 function failed(res: {

@@ -1,4 +1,4 @@
-import { type ArticleFields, type FieldName, isBlank, mergeFields, sameFields } from './article-fields';
+import { type ArticleFields, type ConflictField, isBlank, mergeFields, sameFields } from './article-fields';
 import { inEditorDb } from './editor-db';
 
 /**
@@ -99,7 +99,7 @@ export function draftOnOffer(draft: LocalDraft, server: ArticleFields): boolean 
 export function restoredDraft(
   draft: LocalDraft,
   server: ArticleFields,
-): { fields: ArticleFields; conflicts: FieldName[] } {
+): { fields: ArticleFields; conflicts: ConflictField[] } {
   if (!draft.base) return { fields: draft.fields, conflicts: [] };
   const { merged, conflicts } = mergeFields(draft.base, draft.fields, server);
   return { fields: merged, conflicts };

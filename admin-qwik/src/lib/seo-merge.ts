@@ -29,18 +29,18 @@ export function seoValues(seo: Partial<Record<SeoField, string | boolean | null 
   };
 }
 
-/** How a field reads in the both-versions view. */
+/** How a field reads in the both-versions view (conflict-panel.tsx). */
 export function showSeoValue(values: SeoValues, field: SeoField): string {
   if (field === 'noindex') return values.noindex ? 'Yes (noindex)' : 'No';
   return values[field] || '(empty)';
 }
 
 /**
- * After a 412 on PUT …/seo: three-way merge of this panel's values (`mine`,
- * edited from `base`) with the version saved meanwhile (`theirs`), as the
- * article's fields are merged: a field only they changed takes theirs, one
- * only this panel changed keeps mine; one both changed differently is a
- * conflict, left as mine for the editor to decide.
+ * After a 412: three-way merge of the editor's SEO values (`mine`, edited
+ * from `base`) with the version saved meanwhile (`theirs`), field by field
+ * (article-fields.ts, mergeFields): a field only they changed takes theirs,
+ * one only this editor changed keeps mine; one both changed differently is
+ * a conflict, left as mine for the editor to decide.
  */
 export function mergeSeo(
   base: SeoValues,
@@ -56,11 +56,4 @@ export function mergeSeo(
     else if (theirsChanged && mineChanged && mine[f] !== theirs[f]) conflicts.push(f);
   }
   return { merged, conflicts };
-}
-
-/** `theirs` for the named fields, `values` elsewhere (the "Take theirs" choice). */
-export function takeSeo(values: SeoValues, theirs: SeoValues, fields: SeoField[]): SeoValues {
-  const out = { ...values } as unknown as Record<SeoField, unknown>;
-  for (const f of fields) out[f] = theirs[f];
-  return out as unknown as SeoValues;
 }

@@ -1,6 +1,5 @@
 import { component$, useSignal, useTask$, useVisibleTask$ } from '@builder.io/qwik';
 import { Link, useNavigate } from '@builder.io/qwik-city';
-import type { ArticleDto } from '../../../../worker/src/features/articles/article.schema';
 import type { DraftDto } from '../../../../worker/src/features/articles/article-draft.schema';
 import { deleteDraft } from '../../lib/draft-store';
 import { focusWhenShown, trapFocus } from '../../lib/focus-when-shown';
@@ -312,12 +311,11 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
         )}
         {a && id && (
           <SeoPanel
-            articleId={id}
-            title={a.title}
+            seo={ed.seo}
+            shown={ed.seoShown}
+            issues={ed.seoIssues}
+            title={ed.title.value}
             images={ed.images.value}
-            etag={ed.etag}
-            // A 412 on the SEO save: the article's own fields are merged with the newer version too.
-            onStale$={(article: ArticleDto, etag: string | null) => ed.merge(article, etag)}
           />
         )}
         {a && id && <ScheduleAndPreview article={ed.article} />}
@@ -333,6 +331,8 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
             article={ed.article}
             slug={ed.slug}
             excerpt={ed.excerpt}
+            slugShown={ed.slugShown}
+            excerptShown={ed.excerptShown}
             featureImageId={ed.featureImageId}
             error={ed.slugError}
             images={ed.images.value}

@@ -62,7 +62,7 @@ export const ArticleListFilters = component$((props: Props) => {
             <option value="" selected={props.state.status === ''}>
               All
             </option>
-            {(['online', 'offline'] as const).map((s) => (
+            {(['online', 'offline', 'scheduled'] as const).map((s) => (
               <option key={s} value={s} selected={props.state.status === s}>
                 {STATUS_LABELS[s]}
               </option>

@@ -1,8 +1,9 @@
 import { component$, type QRL } from '@builder.io/qwik';
-import { type ArticleFields, FIELD_LABELS, type FieldName } from '../../lib/article-fields';
+import { type ArticleFields, type ConflictField, conflictLabel } from '../../lib/article-fields';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
+import { type SeoField, seoValues, showSeoValue } from '../../lib/seo-merge';
 
-/** One field's two versions side by side (the body's and the SEO panel's conflicts). */
+/** One field's two versions side by side. */
 export const ConflictVersions = component$(
   (props: { level: 4 | 5; labels: [string, string]; theirs: string; mine: string }) => {
     const Label = props.level === 4 ? 'h4' : 'h5';
@@ -25,7 +26,7 @@ export const ConflictVersions = component$(
   },
 );
 
-/** The choice under both versions (the body's and the SEO panel's conflicts). */
+/** The choice under both versions. */
 export const ConflictChoice = component$(
   (props: { onKeepMine$: QRL<() => unknown>; onTakeTheirs$: QRL<() => unknown> }) => (
     <div class="actions">
@@ -42,7 +43,7 @@ export const ConflictChoice = component$(
 export interface Conflict {
   theirs: ArticleFields;
   mine: ArticleFields;
-  fields: FieldName[];
+  fields: ConflictField[];
   /** 'draft': a restored local draft met a newer server version (else a save got 412). */
   source?: 'draft';
 }
@@ -62,12 +63,13 @@ export const ConflictPanel = component$(
     onKeepMine$: QRL<() => unknown>;
     onTakeTheirs$: QRL<() => unknown>;
   }) => {
-    const show = (name: FieldName, f: ArticleFields): string => {
+    const show = (name: ConflictField, f: ArticleFields): string => {
+      if (name.startsWith('seo.')) return showSeoValue(f.seo ?? seoValues({}), name.slice(4) as SeoField);
       if (name === 'siteId') return props.sites.find((s) => s.id === f.siteId)?.name ?? (f.siteId || 'No site');
       if (name === 'authorIds')
         return f.authorIds.map((id) => props.authors.find((a) => a.id === id)?.name ?? id).join(', ') || 'No authors';
       if (name === 'tags') return (f.tags ?? []).map((t) => t.name).join(', ') || 'No tags';
-      return f[name] || '(empty)';
+      return String(f[name as keyof ArticleFields] ?? '') || '(empty)';
     };
     const draft = props.conflict.source === 'draft';
     return (
@@ -83,7 +85,7 @@ export const ConflictPanel = component$(
         </p>
         {props.conflict.fields.map((name) => (
           <div key={name} class="conflict-field" data-testid={`conflict-${name}`}>
-            <h3>{FIELD_LABELS[name]}</h3>
+            <h3>{conflictLabel(name)}</h3>
             <ConflictVersions
               level={4}
               labels={draft ? ['On the server', 'In your draft'] : ['Their version', 'Your version']}

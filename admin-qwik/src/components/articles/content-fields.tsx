@@ -22,6 +22,9 @@ export const ContentFields = component$(
     article: Signal<ArticleDto | null>;
     slug: Signal<string>;
     excerpt: Signal<string>;
+    /** What the editor last filled the fields with: never set back from `slug` and `excerpt` (see titleShown). */
+    slugShown: Signal<string>;
+    excerptShown: Signal<string>;
     featureImageId: Signal<string>;
     error: Signal<string | null>;
     images: ImageDto[];
@@ -38,7 +41,7 @@ export const ContentFields = component$(
           <label for="content-slug">Slug</label>
           <input
             id="content-slug"
-            value={slug.value}
+            value={props.slugShown.value}
             aria-invalid={!!props.error.value}
             aria-errormessage={props.error.value ? 'content-slug-error' : undefined}
             onInput$={(_, el) => {
@@ -60,7 +63,7 @@ export const ContentFields = component$(
             id="content-excerpt"
             rows={3}
             maxLength={EXCERPT_MAX}
-            value={excerpt.value}
+            value={props.excerptShown.value}
             placeholder={derivedExcerptOf(a)}
             onInput$={(_, el) => {
               excerpt.value = el.value;

@@ -1,8 +1,10 @@
 import { type QRL, type Signal, useContext, useVisibleTask$ } from '@builder.io/qwik';
 import { type ArticleFields, isBlank, sameFields } from '../../lib/article-fields';
 import { draftKey, keepNow } from '../../lib/draft-store';
+import type { SeoValues } from '../../lib/seo-merge';
 import { SessionContext } from '../../lib/session';
 import { bodyChanged } from './body-editor';
+import { fieldsOnPage } from './editor-state';
 import type { SaveStateName } from './save-state';
 
 /** What of the editor's state these listeners read (see use-article-editor.ts). */
@@ -19,6 +21,7 @@ interface EditorState {
     slug: Signal<string>;
     excerpt: Signal<string>;
     featureImageId: Signal<string>;
+    seo: Signal<SeoValues>;
     saveState: Signal<SaveStateName>;
     conflict: Signal<unknown>;
   };
@@ -60,26 +63,14 @@ export function useEditorKeys({ s, timers, saveNow }: EditorState): void {
     const keep = () => {
       if (!timers.ready) return;
       // Read from the page: Qwik's own input handlers, which set the signals, run a moment later.
-      const field = (id: string, held: string) =>
-        (document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? held;
-      const fields: ArticleFields = {
-        title: field('article-title', s.title.value),
-        body: s.body.value,
-        format: s.format.value,
-        siteId: s.siteId.value,
-        authorIds: s.authorIds.value,
-        tags: s.tags.value,
-        slug: field('content-slug', s.slug.value),
-        excerpt: field('content-excerpt', s.excerpt.value),
-        featureImageId: s.featureImageId.value,
-      };
+      const fields = fieldsOnPage(s);
       if (sameFields(s.base.value, fields) || (!s.id.value && isBlank(fields))) return;
       keepNow(draftKey(session.user?.id, s.id.value), fields, s.id.value ? s.base.value : undefined);
     };
     const onInput = (e: Event) => {
       // The title and the text fields of the side panel (the body tells through bodyChanged).
-      const id = (e.target as HTMLElement | null)?.id;
-      if (id === 'article-title' || id === 'content-slug' || id === 'content-excerpt') keep();
+      const id = (e.target as HTMLElement | null)?.id ?? '';
+      if (id === 'article-title' || id.startsWith('content-') || id.startsWith('seo-')) keep();
     };
     document.addEventListener('input', onInput, true);
     bodyChanged.listener = keep;

@@ -6,11 +6,11 @@ import { ArticleFormatSchema, BodySchema, TitleSchema, UpdateArticleSchema } fro
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 
 /**
- * `PUT /v1/articles/:id/draft`: the fields PATCH takes, and the SEO record
- * (whole, as `PUT …/seo` takes it). A field left out keeps the draft's value
- * (the live article's while there is no draft yet).
+ * `PUT /v1/articles/:id/draft`: the fields PATCH takes, the SEO record
+ * among them (whole, as `PUT …/seo` takes it). A field left out keeps the
+ * draft's value (the live article's while there is no draft yet).
  */
-export const DraftInputSchema = UpdateArticleSchema.extend({ seo: SeoInputSchema.optional() });
+export const DraftInputSchema = UpdateArticleSchema;
 export type DraftInput = z.output<typeof DraftInputSchema>;
 
 /** The fields of an article a draft or a revision holds, as stored (JSON) and as archives carry them. */

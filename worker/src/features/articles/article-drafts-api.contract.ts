@@ -103,6 +103,55 @@ export function runArticleDraftsApiContract(name: string, setup: SetupApi, targe
       expect(await live(article.id)).toMatchObject({ title: 'Live', version: article.version });
     });
 
+    it('carries every field the editor shows (site, authors, tags, SEO, slug, excerpt, feature image) to the one write that publishes it', async () => {
+      const make = async (url: string, json: unknown) =>
+        (await api.request(url, { method: 'POST', token: owner, json })).json();
+      const { site } = await make('/v1/sites', { name: 'Draft site', baseUrl: 'https://draft.example' });
+      const { author: ada } = await make('/v1/authors', { name: 'Ada', slug: 'draft-ada' });
+      const { author: bob } = await make('/v1/authors', { name: 'Bob', slug: 'draft-bob' });
+      const { tag: news } = await make('/v1/tags', { name: 'News', slug: 'draft-news' });
+      const { tag: sport } = await make('/v1/tags', { name: 'Sport', slug: 'draft-sport' });
+      const article = await published({ authorIds: [ada.id], tagIds: [news.id], seo: { metaTitle: 'Live meta' } });
+      const { image } = await (await upload(api, owner, article.id, PNG_1x1, 'f.png', 'image/png')).json();
+      const fields = {
+        siteId: site.id,
+        authorIds: [bob.id, ada.id],
+        tagIds: [sport.id, news.id],
+        seo: { metaDescription: 'Draft description', noindex: true },
+        slug: 'draft-slug',
+        excerpt: 'Draft excerpt',
+        featureImageId: image.id,
+      };
+      const res = await put(article.id, fields);
+      expect(res.status).toBe(200);
+      const seo = {
+        metaTitle: null,
+        metaDescription: 'Draft description',
+        canonicalUrl: null,
+        ogImage: null,
+        noindex: true,
+      };
+      expect((await res.json()).draft).toMatchObject({ ...fields, seo });
+      // The live article keeps all of them until the draft is published.
+      const before = await live(article.id);
+      expect(before).toMatchObject({ siteId: null, authorIds: [ada.id], seo: { metaTitle: 'Live meta' } });
+      expect(before.tags.map((t: { id: string }) => t.id)).toEqual([news.id]);
+      const done = await api.request(path(article.id, '/draft/publish'), { method: 'POST', token: owner });
+      expect(done.status).toBe(200);
+      const { article: now } = await done.json();
+      expect(now).toMatchObject({
+        siteId: site.id,
+        authorIds: [bob.id, ada.id],
+        seo,
+        slug: 'draft-slug',
+        excerpt: 'Draft excerpt',
+        featureImageId: image.id,
+        version: before.version + 1,
+      });
+      expect(now.tags.map((t: { id: string }) => t.id)).toEqual([sport.id, news.id]);
+      expect(await live(article.id)).toMatchObject({ seo, siteId: site.id, version: now.version });
+    });
+
     it('validates a draft as an edit is validated, and writes nothing then', async () => {
       const article = await published();
       const other = await createArticle(api, owner, { title: 'Other' });

@@ -300,5 +300,35 @@ export function runArticleListApiContract(name: string, setup: () => Promise<Api
         expect((await errorOf(res)).code, query).toBe('invalid_request');
       }
     });
+
+    it('filters the articles waiting for a scheduled publication with scheduled=true (false: the others)', async () => {
+      const publishAt = new Date(api.clock.now().getTime() + 86_400_000).toISOString();
+      for (const title of ['charlie', 'foxtrot']) {
+        const res = await api.request(`/v1/articles/${ids[title]}/schedule`, {
+          method: 'POST',
+          token: owner,
+          json: { publishAt },
+        });
+        expect(res.status, title).toBe(200);
+      }
+      const scheduled = await list('scheduled=true');
+      expect(scheduled.items.map((a) => a.title).sort()).toEqual(['charlie', 'foxtrot']);
+      expect(scheduled.total).toBe(2);
+      expect(scheduled.items.every((a) => a.status === 'offline' && a.scheduledAt === publishAt)).toBe(true);
+      expect(await titles(`scheduled=true&authorId=${authorId}`)).toEqual(['charlie']);
+      expect(await titles('scheduled=true&sort=title&order=asc&limit=1&page=2')).toEqual(['foxtrot']);
+      expect(await titles('scheduled=false&status=offline')).toEqual(['Echo']);
+      expect(await titles('scheduled=false')).toHaveLength(5);
+      // The public sees online articles only: none of them waits for a publication.
+      expect(await titles('scheduled=true', null)).toEqual([]);
+      for (const query of ['scheduled=yes', 'scheduled=', 'scheduled=true&scheduled=false']) {
+        const res = await api.request(`/v1/articles?${query}`, { token: owner });
+        expect(res.status, query).toBe(400);
+        expect((await errorOf(res)).issues, query).toEqual([expect.objectContaining({ path: 'scheduled' })]);
+      }
+      // Published (by hand here), an article waits no more.
+      await api.request(`/v1/articles/${ids.charlie}/publish`, { method: 'POST', token: owner });
+      expect(await titles('scheduled=true')).toEqual(['foxtrot']);
+    });
   });
 }

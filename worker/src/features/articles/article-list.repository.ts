@@ -8,6 +8,7 @@ import {
   gt,
   gte,
   inArray,
+  isNotNull,
   isNull,
   lt,
   or,
@@ -58,8 +59,9 @@ interface Filters {
   slug?: string | undefined;
   publishedAfter?: Date | undefined;
   publishedBefore?: Date | undefined;
+  scheduled?: boolean | undefined;
 }
-type Named = Exclude<keyof Filters, 'tags' | 'publishedAfter' | 'publishedBefore'>;
+type Named = Exclude<keyof Filters, 'tags' | 'publishedAfter' | 'publishedBefore' | 'scheduled'>;
 
 /**
  * The list read: filters, then keyset (or offset) paging in the asked
@@ -124,6 +126,12 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
                 .where(eq(authors.slug, authorSlug as never)),
             ),
           ),
+      // Publishing clears scheduledAt: a scheduled article is an offline one waiting for its time.
+      f.scheduled === undefined
+        ? undefined
+        : f.scheduled
+          ? isNotNull(articles.scheduledAt)
+          : isNull(articles.scheduledAt),
       f.publishedAfter === undefined ? undefined : gte(articles.publishedAt, f.publishedAfter),
       f.publishedBefore === undefined ? undefined : lt(articles.publishedAt, f.publishedBefore),
       pattern === undefined
@@ -143,7 +151,8 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     const flags = [f.status, f.siteId, f.authorId, f.authorSlug, f.pattern, f.slug]
       .map((v) => Number(v !== undefined))
       .join('');
-    const name = `articles_list_${flags}${f.tags?.length ?? 0}${Number(before)}${Number(withHtml)}_${order}`;
+    const scheduled = f.scheduled === undefined ? 'x' : Number(f.scheduled);
+    const name = `articles_list_${flags}${scheduled}${f.tags?.length ?? 0}${Number(before)}${Number(withHtml)}_${order}`;
     let read = byIdReads.get(name);
     if (!read) {
       const where = [
@@ -207,6 +216,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
       slug: query.slug,
       publishedAfter: query.publishedAfter,
       publishedBefore: query.publishedBefore,
+      scheduled: query.scheduled,
     };
   }
 

@@ -116,6 +116,7 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
         authorSlug: input.author,
         publishedAfter: input.publishedAfter,
         publishedBefore: input.publishedBefore,
+        scheduled: input.scheduled,
         text: input.q,
         slug: input.slug,
       };

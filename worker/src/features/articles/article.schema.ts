@@ -68,6 +68,8 @@ export const UpdateArticleSchema = z.object({
   slug: ArticleSlugSchema.optional(),
   excerpt: ExcerptInputSchema.optional(),
   featureImageId: FeatureImageIdSchema.optional(),
+  /** The whole SEO record, as `PUT …/seo` takes it (what it leaves out is cleared); absent: unchanged. */
+  seo: SeoInputSchema.optional(),
 });
 export type UpdateArticleInput = z.output<typeof UpdateArticleSchema>;
 
@@ -199,6 +201,14 @@ export const ListArticlesQuerySchema = PageQuerySchema.extend({
         'Page number of `limit` items each (page 2 of limit 2 is the 3rd and 4th item), in the same order as the cursors; not with `cursor`',
     }),
   status: z.enum(ARTICLE_STATUSES).optional(),
+  scheduled: z
+    .enum(['true', 'false'], { error: 'scheduled must be true or false' })
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({
+      description:
+        '`true`: only articles waiting for a scheduled publication (offline, `scheduledAt` set); `false`: only those without one',
+    }),
   siteId: IdSchema.optional(),
   tag: z
     .union([NameSlugSchema.transform((t) => [t]), z.array(NameSlugSchema).max(MAX_TAG_FILTERS)], {

@@ -38,6 +38,8 @@ export interface ArticleListFilter {
   publishedAfter?: Date;
   /** First published before this time. */
   publishedBefore?: Date;
+  /** True: only articles waiting for a scheduled publication; false: only those without one. */
+  scheduled?: boolean;
   /** Title or body contains this text, literally; ASCII letters match either case. */
   text?: string;
   /** Found through the `(slug_scope, slug)` index: with `siteId`, in that site; without, in every site. */

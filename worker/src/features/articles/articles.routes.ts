@@ -155,9 +155,14 @@ export const articlesRoutes = [
     // The slug is taken in the article's (new) site.
     errors: [409],
     handler: async (c, { params, body: input, services, links }) => {
+      const { seo, ...fields } = input;
       const { article } = await services.articles.update(
         params.id,
-        input.body === undefined ? input : { ...input, body: storedBody(c, links, input.body) },
+        {
+          ...fields,
+          ...(fields.body !== undefined && { body: storedBody(c, links, fields.body) }),
+          ...(seo !== undefined && { seo: toSeo(seo) }),
+        },
         links,
         c.var.origin(),
         precondition(c, links),

@@ -235,7 +235,7 @@ export function createArticlesService(deps: ArticlesDeps) {
      */
     async update(
       id: string,
-      input: UpdateArticleInput & { seo?: SeoDto },
+      input: Omit<UpdateArticleInput, 'seo'> & { seo?: SeoDto },
       links: LinkBase,
       by: WriteOrigin,
       pre?: Precondition,

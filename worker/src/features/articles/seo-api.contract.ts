@@ -57,6 +57,32 @@ export function runSeoApiContract(name: string, setup: () => Promise<ApiHarness>
       expect((await (await put(article.id, { metaTitle: '' })).json()).seo).toEqual(EMPTY);
     });
 
+    it('travels in PATCH with the other fields, in one write; a bad record writes nothing', async () => {
+      const article = await createArticle(api, owner, { title: 'Before', seo: { metaDescription: 'Old' } });
+      const res = await api.request(`/v1/articles/${article.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { title: 'After', seo: { metaTitle: ' Meta ', noindex: true } },
+      });
+      expect(res.status).toBe(200);
+      const { article: now } = await res.json();
+      // Whole, as PUT …/seo: the description it left out is cleared.
+      expect(now).toMatchObject({
+        title: 'After',
+        seo: { ...EMPTY, metaTitle: 'Meta', noindex: true },
+        version: (article.version as number) + 1,
+      });
+      const bad = await api.request(`/v1/articles/${article.id}`, {
+        method: 'PATCH',
+        token: owner,
+        json: { title: 'Not this', seo: { canonicalUrl: 'javascript:alert(1)' } },
+      });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify((await errorOf(bad)).issues)).toContain('canonicalUrl');
+      const stored = (await (await api.request(`/v1/articles/${article.id}`, { token: owner })).json()).article;
+      expect(stored).toMatchObject({ title: 'After', seo: now.seo, version: now.version });
+    });
+
     it('refuses what would be unsafe or wrong in a page head', async () => {
       const article = await createArticle(api, owner);
       for (const json of [
