@@ -235,6 +235,17 @@ describe('what a miss costs in D1 (workerd, D1, Cache API)', () => {
       // The page's rows with their author and tag links and whether they show images: no tag, no image, no other read.
       expect(await statements('/v1/articles?limit=5')).toBe(1);
       expect(await statements('/v1/articles?limit=5')).toBe(0);
+      // A page that carries tags reads their names and slugs too: one statement more, never one per article.
+      const tag = await api.request('/v1/tags', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Counted', slug: 'counted' },
+      });
+      expect(tag.status).toBe(201);
+      const tagIds = [(await tag.json()).tag.id];
+      const tagged = await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { tagIds } });
+      expect(tagged.status).toBe(200);
+      expect(await statements('/v1/articles?limit=5')).toBe(2);
     } finally {
       await api.cleanup();
     }
