@@ -40,7 +40,7 @@ export async function startWranglerDev(
   vars: Record<string, string> = {},
   /** More arguments for `wrangler dev` (`--test-scheduled`). */
   extraArgs: string[] = [],
-): Promise<ServerProcess & { cleanup(): Promise<void> }> {
+): Promise<ServerProcess & { state: string; cleanup(): Promise<void> }> {
   const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   const env = { ...process.env, ...OFFLINE };
   const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], {
@@ -105,6 +105,8 @@ export async function startWranglerDev(
   };
   return {
     url,
+    /** The persist directory: wrangler's `--local --persist-to` commands reach the same D1 and R2. */
+    state,
     child,
     output: () => output,
     exited,

@@ -1,12 +1,17 @@
 import { env } from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkersEdgeCache, EDGE_CACHE_TAG } from '../../worker/src/adapters/cache/workers.edge-cache.js';
+import {
+  createWorkersEdgeCache,
+  EDGE_CACHE_TAG,
+  GENERATION_REFRESH_MS,
+} from '../../worker/src/adapters/cache/workers.edge-cache.js';
 import { createD1Kit } from '../../worker/src/adapters/db/sqlite/d1.js';
 import { buildRepositories } from '../../worker/src/app/services.js';
 import { buildWorkerDeps } from '../../worker/src/wiring/worker.js';
 import { createArticle, registerOwner, upload } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
 import { JPEG_2x3 } from '../support/images.js';
+import { countingCache } from './support/counting-cache.js';
 import { countingD1 } from './support/counting-d1.js';
 import { workerHarness } from './support/worker-harness.js';
 
@@ -56,7 +61,7 @@ describe('edge cache and D1 sessions (workerd, Cache API, D1)', () => {
     expect(await title(`/v1/articles/${id}`, owner)).toBe('Changed behind its back');
   });
 
-  it('misses on the very next read after a write in the same data centre', async () => {
+  it('misses on the very next read after a write in the same isolate', async () => {
     expect(await title()).toBe('First'); // still the cached copy
     const list = async () => (await (await api.request('/v1/articles')).json()).items.map((a: { id: string }) => a.id);
     expect(await list()).toContain(id);
@@ -210,7 +215,7 @@ describe('uploaded images at the edge, with purge configured (workerd, Cache API
 });
 
 describe('what a miss costs in D1 (workerd, D1, Cache API)', () => {
-  it('answers a miss of an article in one D1 statement, a list page in four, and a hit in none', async () => {
+  it('answers a miss of an article or of a list page in one D1 statement, and a hit in none', async () => {
     const d1 = countingD1(env.DB);
     const api = await workerHarness({}, (deps) => buildWorkerDeps({ ...env, DB: d1.db }, deps.settings));
     try {
@@ -227,11 +232,66 @@ describe('what a miss costs in D1 (workerd, D1, Cache API)', () => {
       // The article with its links, its html as stored: nothing rendered, nothing else read.
       expect(await statements(`/v1/articles/${id}`)).toBe(1);
       expect(await statements(`/v1/articles/${id}`)).toBe(0);
-      // The page's rows, then its author links, tag links and images, one statement each (no tag: no tag read).
-      expect(await statements('/v1/articles?limit=5')).toBe(4);
+      // The page's rows with their author and tag links and whether they show images: no tag, no image, no other read.
+      expect(await statements('/v1/articles?limit=5')).toBe(1);
       expect(await statements('/v1/articles?limit=5')).toBe(0);
+      // A page that carries tags reads their names and slugs too: one statement more, never one per article.
+      const tag = await api.request('/v1/tags', {
+        method: 'POST',
+        token: owner,
+        json: { name: 'Counted', slug: 'counted' },
+      });
+      expect(tag.status).toBe(201);
+      const tagIds = [(await tag.json()).tag.id];
+      const tagged = await api.request(`/v1/articles/${id}`, { method: 'PATCH', token: owner, json: { tagIds } });
+      expect(tagged.status).toBe(200);
+      expect(await statements('/v1/articles?limit=5')).toBe(2);
     } finally {
       await api.cleanup();
     }
+  });
+});
+
+describe('what a hit costs in Cache API reads (workerd, Cache API)', () => {
+  it('answers a hit in one Cache API read; a write misses at once in its isolate, within the refresh in the others', async () => {
+    const repos = buildRepositories(createD1Kit(env.DB));
+    const counted = countingCache((caches as unknown as { default: Cache }).default);
+    let now = Date.parse('2026-11-28T12:00:00Z');
+    // Two edge caches over one Cache API: two isolates of one data centre.
+    const isolate = () =>
+      createWorkersEdgeCache({
+        cache: counted.cache,
+        origin: 'http://generation.test',
+        ttlSeconds: 60,
+        purge: undefined,
+        state: repos.systemState,
+        clock: { now: () => new Date(now) },
+        logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+        newId: () => crypto.randomUUID(),
+      });
+    const writer = isolate();
+    const reader = isolate();
+    const url = `/v1/articles?tag=${crypto.randomUUID()}`;
+    const etagOf = async (edge: typeof writer) => {
+      const { hit } = await edge.lookup(url);
+      await hit?.body?.cancel();
+      return hit?.etag;
+    };
+    const { generation } = await writer.lookup(url);
+    await writer.store(url, generation, { body: '{"items":[]}', contentType: 'application/json', etag: '"kept"' });
+    expect(await etagOf(reader)).toBe('"kept"');
+
+    const before = counted.matches();
+    expect(await etagOf(reader)).toBe('"kept"');
+    expect(counted.matches() - before).toBe(1);
+
+    await writer.changed(null);
+    // The writer's isolate misses on its very next read, without asking the cache for the generation.
+    expect(await etagOf(writer)).toBeUndefined();
+    // Another isolate trusts the generation it read for GENERATION_REFRESH_MS, then reads it again and misses.
+    now += GENERATION_REFRESH_MS - 1;
+    expect(await etagOf(reader)).toBe('"kept"');
+    now += 1;
+    expect(await etagOf(reader)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { createInlineHtmlRenderer } from '../adapters/content/inline.html-render
 import { createD1ActivityLog, createD1Kit } from '../adapters/db/sqlite/d1.js';
 import { createD1Sessions } from '../adapters/db/sqlite/d1-sessions.js';
 import { createCodecRenderer } from '../adapters/image/codec.renderer.js';
+import { createImagesBindingRenderer } from '../adapters/image/images-binding.renderer.js';
 import { createPhotonImageCodec } from '../adapters/image/photon.image-codec.js';
 import { createWebpEncoder } from '../adapters/image/webp.encoder.js';
 import { workersWebpEncoderWasm } from '../adapters/image/webp-wasm.workers.js';
@@ -20,7 +21,29 @@ import { renderArticleHtml } from '../core/content/render.js';
 import { REQUEST_DECODE_BUDGET } from '../core/domain/image-limits.js';
 import { UpdateService } from '../core/releases/update.service.js';
 import type { AppDeps } from '../feature-api/deps.js';
+import type { Logger } from '../ports/runtime.js';
 import { commonDeps } from './common.js';
+
+/**
+ * Through the Images binding when wrangler.toml has `[images]` (the work is
+ * off the Worker's CPU: every plan can make variants); otherwise photon in
+ * the request: each request has its own CPU and memory budget, and the
+ * platform ends one that overruns; what a decode may cost is checked from the
+ * header before it starts. Which one, or none (IMAGE_VARIANTS=off), is said
+ * once at start-up, so an operator sees what the plan gets.
+ */
+function variantRenderer(env: Env, settings: Settings, logger: Logger) {
+  // Not in the generated Env unless `[images]` is uncommented in wrangler.toml.
+  const images = (env as Env & { IMAGES?: ImagesBinding }).IMAGES;
+  const off = settings.imageVariantWidths.length === 0;
+  logger.info('image variants', {
+    made: off ? 'none (IMAGE_VARIANTS=off)' : images ? 'by the Images binding' : 'in the request (photon)',
+  });
+  if (images) return createImagesBindingRenderer(images, logger);
+  return createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm)), {
+    decodeBudget: REQUEST_DECODE_BUDGET,
+  });
+}
 
 /**
  * `env` is the `Env` that `npm run cf:types` generates from wrangler.toml
@@ -71,11 +94,7 @@ export function buildWorkerDeps(env: Env, settings: Settings): AppDeps {
     peerAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
     // Only used outside a request; inside one, the route uses waitUntil.
     defer: (work) => void work.catch((err) => logger.error('deferred work failed', err)),
-    // In the request: each request has its own CPU and memory budget, and the platform ends one that
-    // overruns; what a decode may cost is checked from the header before it starts.
-    renderer: createCodecRenderer(createPhotonImageCodec(createWebpEncoder(workersWebpEncoderWasm)), {
-      decodeBudget: REQUEST_DECODE_BUDGET,
-    }),
+    renderer: variantRenderer(env, settings, logger),
     // In the request too: MAX_RENDER_BYTES bounds its CPU (docs/deploy-workers.md).
     htmlRenderer: createInlineHtmlRenderer(renderArticleHtml),
     webhookTransport: createFetchWebhookTransport(),

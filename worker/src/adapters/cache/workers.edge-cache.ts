@@ -4,6 +4,13 @@ import type { Clock, Logger } from '../../ports/runtime.js';
 
 /** Every public answer this Worker keeps carries this tag: one purge by tag reaches all of them, everywhere. */
 export const EDGE_CACHE_TAG = 'edge-cms-public';
+/**
+ * How long an isolate answers from the generation it last read before it
+ * reads it again: a hit is then one Cache API read instead of two (the
+ * generation's and the answer's). A write in another isolate of the same
+ * data centre reaches this one within it (docs/caching.md).
+ */
+export const GENERATION_REFRESH_MS = 1000;
 /** The system_state row that says a purge is owed (a failed one, for the scheduler to retry). */
 const PURGE_OWED = 'edgeCache.purgeOwed';
 
@@ -25,6 +32,8 @@ export interface WorkersEdgeCacheOptions {
   logger: Logger;
   newId(): string;
   fetch?: typeof fetch;
+  /** GENERATION_REFRESH_MS unless given. */
+  generationRefreshMs?: number;
 }
 
 /**
@@ -32,7 +41,9 @@ export interface WorkersEdgeCacheOptions {
  * is per data centre. Each data centre keeps a generation (itself an entry of
  * the cache); answers are stored under it, and a write there replaces it
  * with the write's D1 bookmark, so the next read there misses and, on a
- * read replica, starts at least as fresh as that write. Other data centres
+ * read replica, starts at least as fresh as that write. Each isolate keeps
+ * the generation it last read for GENERATION_REFRESH_MS (its own writes
+ * replace it at once), so a hit is one Cache API read. Other data centres
  * keep theirs for `ttlSeconds`, or until the purge by tag (zone id and API
  * token configured) reaches them.
  */
@@ -43,7 +54,12 @@ export function createWorkersEdgeCache(options: WorkersEdgeCacheOptions): EdgeCa
   const generationKey = `${base}/generation`;
   const entryKey = (url: string, generation: string) => `${base}/${encodeURIComponent(generation)}${url}`;
 
+  const refreshMs = options.generationRefreshMs ?? GENERATION_REFRESH_MS;
+  /** The generation this isolate last read or wrote, and when. */
+  let known: { generation: string; at: number } | undefined;
+
   const setGeneration = async (generation: string) => {
+    known = { generation, at: clock.now().getTime() };
     // Kept as long as the cache keeps anything; if it is evicted, a new one is made and nothing older matches.
     await cache.put(generationKey, new Response(generation, { headers: { 'Cache-Control': 'max-age=31536000' } }));
   };
@@ -72,10 +88,15 @@ export function createWorkersEdgeCache(options: WorkersEdgeCacheOptions): EdgeCa
   const owe = (value: 'owed' | 'paid') => state.save(PURGE_OWED, value, clock.now().getTime(), clock.now());
 
   async function current() {
-    let generation = await (await cache.match(generationKey))?.text();
+    const now = clock.now().getTime();
+    let generation = known && now - known.at < refreshMs ? known.generation : undefined;
     if (!generation) {
-      generation = `r.${options.newId()}`;
-      await setGeneration(generation);
+      generation = await (await cache.match(generationKey))?.text();
+      if (generation) known = { generation, at: now };
+      else {
+        generation = `r.${options.newId()}`;
+        await setGeneration(generation);
+      }
     }
     return { generation, readAfter: generation.startsWith('b.') ? generation.slice(2) : null };
   }

@@ -25,11 +25,9 @@ import {
 } from '../../adapters/db/shared/repository-support.js';
 import type { PreparedRead, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import type { ArticleSort, SortOrder } from './article.schema.js';
+import { articleLinkColumns, type FoundArticle, foundArticle } from './article-links.repository.js';
+import type { ListedRow } from './article-row.repository.js';
 import type { ArticleListFilter, ArticleListPosition, ArticleListQuery } from './articles.port.js';
-
-type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
-/** A row as lists read it: without `html` unless asked for (it is as large as the body). */
-export type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
 
 // D1 refuses LIKE patterns over 50 bytes; the same limit everywhere.
 const MAX_LIKE_PATTERN_BYTES = 50;
@@ -143,11 +141,15 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     ];
   }
 
+  // Without `html` unless asked for (it is as large as the body); with the
+  // links, so that a page is one statement (one round trip on D1).
   const { html: _html, ...listColumns } = getTableColumns(articles);
-  const columns = (withHtml: boolean) => (withHtml ? getTableColumns(articles) : listColumns);
+  const links = articleLinkColumns(kit);
+  const columns = (withHtml: boolean) => ({ ...(withHtml ? getTableColumns(articles) : listColumns), ...links });
+  type LinkedRow = ListedRow & { [K in keyof typeof links]: (typeof links)[K]['_']['type'] };
 
-  const byIdReads = new Map<string, PreparedRead<ListedRow>>();
-  function byIdRead(f: Filters, before: boolean, order: SortOrder, withHtml: boolean): PreparedRead<ListedRow> {
+  const byIdReads = new Map<string, PreparedRead<LinkedRow>>();
+  function byIdRead(f: Filters, before: boolean, order: SortOrder, withHtml: boolean): PreparedRead<LinkedRow> {
     const flags = [f.status, f.siteId, f.authorId, f.authorSlug, f.pattern, f.slug]
       .map((v) => Number(v !== undefined))
       .join('');
@@ -220,7 +222,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     };
   }
 
-  async function listRows(query: ArticleListQuery): Promise<ListedRow[]> {
+  async function listRows(query: ArticleListQuery): Promise<FoundArticle[]> {
     const limit = requireLimit(query.limit);
     const filters = filtersOf(query);
     if (filters === null) return [];
@@ -235,7 +237,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     if (sort === 'createdAt' && !ranged && offset === 0) {
       const values: Record<string, unknown> = { ...filters, before, limit };
       for (const [i, tag] of (filters.tags ?? []).entries()) values[`tag${i}`] = tag;
-      return byIdRead(filters, before !== undefined, order, withHtml)(values);
+      return (await byIdRead(filters, before !== undefined, order, withHtml)(values)).map(foundArticle);
     }
     const after = before === undefined ? undefined : { id: before, value: query.after?.value ?? null };
     const { orderBy, keyset } = sortedBy(sort, order, after);
@@ -245,7 +247,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
       .where(and(...conditions(filters, (_, value) => value), keyset))
       .orderBy(...orderBy)
       .limit(limit);
-    return offset > 0 ? read.offset(offset) : read;
+    return (await (offset > 0 ? read.offset(offset) : read)).map(foundArticle);
   }
 
   /** `count(*)` over the same conditions: each filter's index narrows it as it narrows the list. */

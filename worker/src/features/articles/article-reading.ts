@@ -123,7 +123,7 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
       const { sort, order, limit } = input;
       const withHtml = include.has('html');
       const offset = input.page === undefined ? 0 : (input.page - 1) * limit;
-      const rows = await repos.articles.list({
+      const found = await repos.articles.listForRead({
         ...filter,
         sort,
         order,
@@ -132,6 +132,7 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
         after: decodeArticleCursor(input.cursor, sort, order),
         offset: offset === 0 ? undefined : offset,
       });
+      const rows = found.map((f) => f.article);
       // A last page found by number tells the total itself (a filtered list
       // usually fits on its first page); otherwise count: its cost grows with
       // the matches, so it runs only when the page cannot say.
@@ -139,16 +140,20 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
       const total = known ? offset + rows.length : await repos.articles.count(filter);
       const listed = rows.slice(0, limit);
       const page = withHtml ? await Promise.all(listed.map((a) => bodies.stored(a, repos.articles))) : listed;
-      // One read for the page's images, one for its tags, one for its authors: never one per article.
+      // One read for the page's images, one for its tags, one for its authors: never one per article,
+      // and none that the page's own statement says would find nothing (a miss on D1 is then one statement).
+      const showing = new Set(found.filter((f) => f.linksImages).map((f) => f.article.id));
       const [images, tags, authors] = await Promise.all([
-        repos.images.listForArticles(page.map((a) => a.id)),
+        showing.size > 0
+          ? repos.images.listForArticles(page.filter((a) => showing.has(a.id)).map((a) => a.id))
+          : undefined,
         repos.tags.refsByIds(page.flatMap((a) => a.tagIds)),
         include.has('authors') ? authorsOf(page) : undefined,
       ]);
       const last = page[page.length - 1];
       const items = page.map((a) => {
         const item: ArticleListItemDto = {
-          ...toArticleListItem(a, images.get(a.id) ?? [], tags, links, withHtml),
+          ...toArticleListItem(a, images?.get(a.id) ?? [], tags, links, withHtml),
           ...(authors && { authors: authors(a) }),
         };
         return fields ? trimmed(item, fields) : item;

@@ -6,7 +6,7 @@ import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
 /** A row as lists read it: without `html` unless asked for. */
-type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
+export type ListedRow = Omit<ArticleRow, 'html'> & { html?: string | null };
 
 export const toArticle = ({ slugScope: _, ...row }: ListedRow, authorIds: string[], tagIds: string[]): Article => ({
   ...row,

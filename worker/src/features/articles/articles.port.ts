@@ -119,6 +119,8 @@ export interface ArticlesRepository {
   findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null>;
   /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
+  /** The page as `list` reads it (one statement), each article with whether it links any image, as `findForRead` says. */
+  listForRead(query: ArticleListQuery): Promise<{ article: Article; linksImages: boolean }[]>;
   /** How many articles `list` would give with these filters and no limit: one count over the filters' indexes. */
   count(filter: ArticleListFilter): Promise<number>;
   /**

@@ -16,7 +16,7 @@ import { createArticleDelete } from './article-delete.repository.js';
 import { createHtmlFill, storableHtml } from './article-html.repository.js';
 import { createArticleListRead } from './article-list.repository.js';
 import { createArticleReads } from './article-reads.repository.js';
-import { scopeOf, seoText, toArticle } from './article-row.repository.js';
+import { scopeOf, seoText } from './article-row.repository.js';
 import {
   type Article,
   type ArticleListQuery,
@@ -37,7 +37,6 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     targetId: authors.id,
     input: 'authorIds',
     noun: 'author',
-    statement: 'article_authors',
   });
 
   const { listRows, countRows } = createArticleListRead(kit, tagLinks.carrying);
@@ -182,11 +181,9 @@ export function createArticlesRepository(kit: SqlKit): ArticlesRepository {
     findBySlug: reads.findBySlug,
     adjacent: reads.adjacent,
 
+    listForRead: listRows,
     async list(query: ArticleListQuery) {
-      const rows = await listRows(query);
-      const ids = rows.map((r) => r.id);
-      const [links, tags] = await Promise.all([authorLinks.ofArticles(ids), tagLinks.ofArticles(ids)]);
-      return rows.map((row) => toArticle(row, links.get(row.id) ?? [], tags.get(row.id) ?? []));
+      return (await listRows(query)).map((found) => found.article);
     },
 
     async update(id: string, patch: ArticlePatch, now: Date, ifVersion?: IfVersion, also: readonly Rows[] = []) {

@@ -18,7 +18,6 @@ export function createArticleTagLinks(kit: SqlKit) {
       targetId: tags.id,
       input: 'tagIds',
       noun: 'tag',
-      statement: 'article_tags',
     }),
 
     /** The articles carrying the tag with this slug (a value, or a placeholder of a prepared read). */

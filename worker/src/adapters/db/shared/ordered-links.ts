@@ -1,7 +1,6 @@
-import { and, asc, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { ErrorIssue } from '../../../contract/errors.js';
-import { preparedInList } from './prepared-in-list.js';
 import { chunk, invalid, MAX_PARAMS, requireId } from './repository-support.js';
 import type { SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 
@@ -26,13 +25,11 @@ export interface LinkSpec {
   /** The input's name (`authorIds`) and one item's (`author`), for error messages. */
   input: string;
   noun: string;
-  /** Prefix of the prepared statements' names (PostgreSQL needs them unique). */
-  statement: string;
 }
 
 /**
  * An article's ordered links to authors or tags as the articles repository
- * stores them: read per article or per page, written inside the article's
+ * stores them: read with the article (ordered-ids.ts), written inside the article's
  * own batch (so a refused id leaves nothing half-written), optionally only
  * while the article is at a version.
  */
@@ -43,13 +40,6 @@ export function createOrderedLinks(kit: SqlKit, spec: LinkSpec) {
   // type a builder over a union of tables, so the shared view is named once here.
   const table = spec.table as Tables['articleTags'];
   const other = (spec.table as unknown as Record<LinkSpec['field'], Tables['articleTags']['tagId']>)[spec.field];
-  const ofArticles = preparedInList(kit, `${spec.statement}_in`, (ids) =>
-    db
-      .select({ articleId: table.articleId, id: other })
-      .from(table)
-      .where(inArray(table.articleId, ids))
-      .orderBy(asc(table.articleId), asc(table.position)),
-  );
   const row = (articleId: string, id: string, position: number) =>
     ({ articleId, [spec.field]: id, position }) as Tables['articleTags']['$inferInsert'];
 
@@ -61,15 +51,6 @@ export function createOrderedLinks(kit: SqlKit, spec: LinkSpec) {
       if (new Set(ids).size !== ids.length)
         throw invalid(spec.input, `${spec.input} must not repeat ${article(spec.noun)}`);
       return ids;
-    },
-
-    /** Every id is a key; one read per 90 articles. */
-    async ofArticles(articleIds: string[]): Promise<Map<string, string[]>> {
-      const map = new Map<string, string[]>(articleIds.map((id) => [id, []]));
-      for (const part of chunk(articleIds, MAX_PARAMS)) {
-        for (const r of await ofArticles(part)) map.get(r.articleId)?.push(r.id);
-      }
-      return map;
     },
 
     /**
