@@ -4,7 +4,7 @@
  * `npx depcruise worker/src admin-qwik/src`.
  *
  * worker/src has three kinds of folder:
- * - platform: contract/, auth/, ports/, core/, config/, http/, adapters/,
+ * - platform: wire/, auth/, ports/, core/, config/, http/, adapters/,
  *   codecs/ (the image codec the admin builds too) and feature-api/ (what a
  *   feature is given and gives back). It knows no feature.
  * - features/<name>/: one resource each. A feature imports the platform, and
@@ -36,28 +36,28 @@ const FEATURE_ORDER = [
 ];
 
 const SRC = '^worker/src/';
-const PLATFORM = `${SRC}(contract|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
+const PLATFORM = `${SRC}(wire|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
 const ROOT = `${SRC}(app/|wiring/|entry\\.)`;
 const TESTS = ['\\.contract\\.ts$', '\\.test\\.ts$'];
 const PACKAGES = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'];
 
 /** A folder of worker/src may import only these folders of it (and itself). */
 const PLATFORM_LAYERS = {
-  contract: [],
-  auth: ['contract'],
-  ports: ['contract', 'auth', 'core/domain'],
-  'core/domain': ['contract'],
-  core: ['contract', 'auth', 'ports'],
-  codecs: ['contract', 'ports', 'core'],
-  config: ['contract'],
-  adapters: ['contract', 'auth', 'ports', 'core', 'codecs'],
-  http: ['contract', 'auth', 'ports', 'core', 'config'],
-  'feature-api': ['contract', 'auth', 'ports', 'core', 'config', 'http', 'adapters'],
+  wire: [],
+  auth: ['wire'],
+  ports: ['wire', 'auth', 'core/domain'],
+  'core/domain': ['wire'],
+  core: ['wire', 'auth', 'ports'],
+  codecs: ['wire', 'ports', 'core'],
+  config: ['wire'],
+  adapters: ['wire', 'auth', 'ports', 'core', 'codecs'],
+  http: ['wire', 'auth', 'ports', 'core', 'config'],
+  'feature-api': ['wire', 'auth', 'ports', 'core', 'config', 'http', 'adapters'],
 };
 
 /** The packages each platform folder may import (its own files aside); adapters and the root may import any. */
 const PLATFORM_PACKAGES = {
-  contract: ['zod'],
+  wire: ['zod'],
   auth: ['zod'],
   ports: [],
   'core/domain': [],
@@ -126,7 +126,7 @@ export default {
     },
     {
       name: 'platform-knows-no-feature',
-      comment: 'Platform code imports no feature: what it needs lives in contract/, auth/ or ports/.',
+      comment: 'Platform code imports no feature: what it needs lives in wire/, auth/ or ports/.',
       severity: 'error',
       from: { path: PLATFORM },
       to: { path: `${SRC}features/` },
@@ -169,13 +169,13 @@ export default {
       },
     },
     {
-      name: 'schemas-are-contract',
+      name: 'schemas-describe-the-wire',
       comment:
-        "A feature's *.schema.ts describes requests and answers: it imports only contract/, auth/, other schemas and zod.",
+        "A feature's *.schema.ts describes requests and answers: it imports only wire/, auth/, other schemas and zod.",
       severity: 'error',
       from: { path: `${SRC}features/[^/]+/[^/]+\\.schema\\.ts$` },
       to: {
-        pathNot: [`${SRC}(contract|auth)/`, '\\.schema\\.ts$', '/index\\.ts$', '(^|/)node_modules/zod/'],
+        pathNot: [`${SRC}(wire|auth)/`, '\\.schema\\.ts$', '/index\\.ts$', '(^|/)node_modules/zod/'],
       },
     },
     ...platformRules,
@@ -189,7 +189,7 @@ export default {
     {
       name: 'admin-imports-no-server-code',
       comment:
-        "The admin shares the platform's package-neutral code (contract/, core/, codecs/) and the features' schemas and pure helpers; never adapters, http, the root or a repository.",
+        "The admin shares the platform's package-neutral code (wire/, core/, codecs/) and the features' schemas and pure helpers; never adapters, http, the root or a repository.",
       severity: 'error',
       from: { path: '^admin-qwik/' },
       to: {

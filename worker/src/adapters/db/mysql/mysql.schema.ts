@@ -15,7 +15,7 @@ import {
   unique,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../wire/vocabulary.js';
 
 /**
  * MySQL / MariaDB schema: the same properties and result types as

@@ -13,7 +13,7 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../wire/vocabulary.js';
 
 /** PostgreSQL schema: the same properties and result types as sqlite/sqlite.schema.ts. */
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType, ROLES } from '../../../wire/vocabulary.js';
 
 /**
  * SQLite / D1 schema. The MySQL and PostgreSQL schemas mirror it property for
