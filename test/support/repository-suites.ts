@@ -10,7 +10,7 @@ type RepositorySuite = (name: string, setup: SetupRepositories) => void;
  * `*-repository.contract.ts` and the platform's in test/contract/.
  */
 export const REPOSITORY_SUITES = suitesIn<RepositorySuite>(
-  import.meta.glob(['../../worker/src/features/*/*-repository.contract.ts', '../contract/*-repository.contract.ts'], {
+  import.meta.glob(['../contract/features/*/*-repository.contract.ts', '../contract/*-repository.contract.ts'], {
     eager: true,
   }),
   /^run\w+RepositoryContract$/,
