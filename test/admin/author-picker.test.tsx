@@ -1,8 +1,8 @@
 import { component$, useSignal } from '@builder.io/qwik';
 import { createDOM } from '@builder.io/qwik/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthorPicker } from '../src/components/articles/author-picker';
-import type { AuthorDto } from '../src/lib/catalog';
+import { AuthorPicker } from '../../admin-qwik/src/components/articles/author-picker';
+import type { AuthorDto } from '../../admin-qwik/src/lib/catalog';
 
 const author = (id: string, name: string) =>
   ({ id, name, slug: id, bio: null, avatarUrl: null, createdAt: '', updatedAt: '' }) as unknown as AuthorDto;

@@ -1,8 +1,8 @@
 import { $, component$, useSignal } from '@builder.io/qwik';
 import { createDOM } from '@builder.io/qwik/testing';
 import { describe, expect, it } from 'vitest';
-import { ActionChart, DayChart } from '../src/components/activity/activity-charts';
-import { ConfirmButton } from '../src/components/ui/confirm-button';
+import { ActionChart, DayChart } from '../../admin-qwik/src/components/activity/activity-charts';
+import { ConfirmButton } from '../../admin-qwik/src/components/ui/confirm-button';
 
 const texts = (root: Element, selector: string) =>
   Array.from(root.querySelectorAll(selector)).map((el) => el.textContent);
