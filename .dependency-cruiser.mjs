@@ -14,6 +14,8 @@
  *   features, adapters and the platform together; nothing imports them.
  * The admin (admin-qwik/) shares the platform's package-neutral code and the
  * features' request and answer schemas, never server code.
+ * Tests live under test/ (docs/architecture.md#rule-3): they may import
+ * anything; nothing under worker/src or admin-qwik/src is a test or imports one.
  */
 
 /** Features, lowest first: a feature may import only those listed before it. */
@@ -38,7 +40,9 @@ const FEATURE_ORDER = [
 const SRC = '^worker/src/';
 const PLATFORM = `${SRC}(wire|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
 const ROOT = `${SRC}(app/|wiring/|entry\\.)`;
-const TESTS = ['\\.contract\\.ts$', '\\.test\\.ts$'];
+const TESTS = ['^test/', '\\.(contract|test)\\.tsx?$'];
+/** The code that ships: the server's and the admin's sources. */
+const CODE = '^(worker/src|admin-qwik/src)/';
 const PACKAGES = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'];
 
 /** A folder of worker/src may import only these folders of it (and itself). */
@@ -110,7 +114,7 @@ const featureDirection = FEATURE_ORDER.map((name, i) => ({
   name: `feature-direction-${name}`,
   comment: `${name} may import only the features listed before it in FEATURE_ORDER`,
   severity: 'error',
-  from: { path: `${SRC}features/${name}/`, pathNot: TESTS },
+  from: { path: `${SRC}features/${name}/` },
   to: { path: FEATURE_ORDER.slice(i).map((other) => `${SRC}features/${other}/`), pathNot: `${SRC}features/${name}/` },
 }));
 
@@ -135,7 +139,7 @@ export default {
       name: 'nothing-imports-the-root',
       comment: 'Only the composition root (app/, wiring/, entry.*) wires features; nothing but tests imports it.',
       severity: 'error',
-      from: { path: [PLATFORM, `${SRC}features/`], pathNot: TESTS },
+      from: { path: [PLATFORM, `${SRC}features/`] },
       to: { path: ROOT },
     },
     {
@@ -143,7 +147,7 @@ export default {
       comment:
         "Another feature is imported only through its index.ts (its server-side door) or its *.schema.ts (requests and answers, zod only, shared with the admin: reached through index.ts they would drag the feature's server code into the admin's graph).",
       severity: 'error',
-      from: { path: `${SRC}features/([^/]+)/`, pathNot: TESTS },
+      from: { path: `${SRC}features/([^/]+)/` },
       to: {
         path: `${SRC}features/[^/]+/`,
         pathNot: [`${SRC}features/$1/`, `${SRC}features/[^/]+/(index|[^/]+\\.schema)\\.ts$`],
@@ -157,7 +161,7 @@ export default {
       severity: 'error',
       from: {
         path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
-        pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$', ...TESTS],
+        pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$'],
       },
       to: {
         path: [
@@ -180,11 +184,21 @@ export default {
     },
     ...platformRules,
     {
-      name: 'tests-are-leaves',
-      comment: 'Nothing but a test imports a test or a contract suite.',
+      name: 'code-imports-no-test',
+      comment:
+        'Only tests import tests: no code under worker/src or admin-qwik/src imports a test, a contract suite or test/.',
       severity: 'error',
-      from: { pathNot: TESTS },
+      from: { path: CODE },
       to: { path: TESTS },
+    },
+    {
+      name: 'tests-live-under-test',
+      comment:
+        'Tests live under test/ (docs/architecture.md#rule-3): no file under worker/src or admin-qwik/src is named like a test or a contract suite.',
+      severity: 'error',
+      // A rule on the module itself: any file so named matches (a test has no dependents; 100 is the schema's most).
+      module: { path: `${CODE}.*\\.(contract|test)\\.tsx?$`, numberOfDependentsLessThan: 100 },
+      from: {},
     },
     {
       name: 'admin-imports-no-server-code',
@@ -201,8 +215,9 @@ export default {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    includeOnly: ['^worker/src/', '^admin-qwik/src/', 'node_modules', '^node:'],
+    // test/ is included (not followed) so that an import of it from the code shows up and breaks code-imports-no-test.
+    doNotFollow: { path: ['node_modules', '^test/'] },
+    includeOnly: ['^worker/src/', '^admin-qwik/src/', '^test/', 'node_modules', '^node:'],
     exclude: { path: ['\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
