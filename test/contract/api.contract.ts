@@ -6,7 +6,7 @@ export type { ApiTarget };
 
 type ApiSuite = (name: string, setup: SetupApi, target: ApiTarget) => void;
 
-/** Every feature's API suite (`features/<name>/*-api.contract.ts`), found by name. */
+/** Every feature's API suite (`features/<name>/*-api.contract.ts` here), found by name. */
 export const API_SUITES = suitesIn<ApiSuite>(
   import.meta.glob('./features/*/*-api.contract.ts', { eager: true }),
   /^run\w+ApiContract$/,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Error codes of the HTTP contract (docs/api.md#errors) and the status each maps to. The one list. */
+/** Error codes of the API contract (docs/api.md#errors) and the status each maps to. The one list. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
