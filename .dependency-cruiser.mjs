@@ -39,10 +39,17 @@ const FEATURE_ORDER = [
 
 const SRC = '^worker/src/';
 const PLATFORM = `${SRC}(wire|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
+/** The tables' row types: the one adapters file a feature's port may import (types only). */
+const ENTITY_ROWS = `${SRC}adapters/db/rows\\.ts`;
 const ROOT = `${SRC}(app/|wiring/|entry\\.)`;
 const TESTS = ['^test/', '\\.(contract|test)\\.tsx?$'];
 /** The code that ships: the server's and the admin's sources. */
 const CODE = '^(worker/src|admin-qwik/src)/';
+/** A feature's schemas, ports and domain files: every file but its repositories, stores, routes, HTTP glue, module and door. */
+const DOMAIN_FILES = {
+  path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
+  pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$'],
+};
 const PACKAGES = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'];
 
 /** A folder of worker/src may import only these folders of it (and itself). */
@@ -157,13 +164,11 @@ export default {
     {
       name: 'feature-roles',
       comment:
-        "A feature's schemas, ports and domain files (no suffix, *.service.ts) import neither adapters, http nor their packages.",
+        "A feature's schemas, ports and domain files (no suffix, *.service.ts) import neither adapters, http nor their packages (the one exception: a port's entity may be a table's row type, from adapters/db/rows.ts, see feature-entities-are-types).",
       severity: 'error',
-      from: {
-        path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
-        pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$'],
-      },
+      from: DOMAIN_FILES,
       to: {
+        pathNot: `${ENTITY_ROWS}$`,
         path: [
           `${SRC}(adapters|http|feature-api)/`,
           `${SRC}features/[^/]+/[^/]+\\.(repository|store|routes|http|feature)\\.ts$`,
@@ -171,6 +176,14 @@ export default {
           '^node:',
         ],
       },
+    },
+    {
+      name: 'feature-entities-are-types',
+      comment:
+        "A port's entity is drizzle's row type (stated once, in the tables): domain files import adapters/db/rows.ts for types only, so no drizzle code reaches them at run time.",
+      severity: 'error',
+      from: DOMAIN_FILES,
+      to: { path: `${ENTITY_ROWS}$`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'schemas-describe-the-wire',

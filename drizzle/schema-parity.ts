@@ -1,10 +1,10 @@
 import type { InferInsertModel, InferSelectModel, Table } from 'drizzle-orm';
-import type * as mysql from './mysql/schema.js';
-import type * as pg from './postgres/schema.js';
-import type * as sqlite from './sqlite/schema.js';
+import type * as mysql from './mysql/tables.js';
+import type * as pg from './postgres/tables.js';
+import type * as sqlite from './sqlite/tables.js';
 
 /**
- * Compile-time proof (`npm run typecheck`) that the three schemas agree on
+ * Compile-time proof (`npm run typecheck`) that the three dialects' tables agree on
  * their tables, property names and result types (test/unit/schema-parity.test.ts
  * compares the rest: column types, keys, indexes, foreign keys). The shared repositories cast the MySQL and
  * PostgreSQL tables to the SQLite tables' type; this is what makes that honest.
@@ -17,7 +17,7 @@ type Same<A extends Table, B extends Table> =
     : false;
 type Assert<T extends true> = T;
 
-/** Every table, derived from the SQLite schema; the other two must declare exactly the same ones. */
+/** Every table, derived from the SQLite tables; the other two must declare exactly the same ones. */
 type TableNames = keyof typeof sqlite;
 type SameKeys<Other> = Equal<keyof Other, TableNames>;
 type AllSame<Other extends Record<TableNames, Table>> = {

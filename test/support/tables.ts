@@ -1,10 +1,10 @@
 import { getTableName, type Table } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
-import * as schema from '../../worker/src/adapters/db/sqlite/sqlite.schema.js';
+import * as sqliteTables from '../../worker/src/adapters/db/sqlite/sqlite.tables.js';
 
 /**
  * Every table, children before parents, so that deleting in this order never
- * trips a foreign key. Derived from the schema's foreign keys (the three
+ * trips a foreign key. Derived from the tables' foreign keys (the three
  * dialects declare the same ones: test/unit/schema-parity.test.ts), so a new
  * table needs nothing here. Runs in workerd too: no Node imports.
  */
@@ -34,4 +34,4 @@ export function childFirst(tables: readonly Table[]): string[] {
   return order;
 }
 
-export const TABLES_CHILD_FIRST: readonly string[] = childFirst(Object.values(schema));
+export const TABLES_CHILD_FIRST: readonly string[] = childFirst(Object.values(sqliteTables));

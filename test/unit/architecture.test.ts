@@ -36,6 +36,7 @@ describe('architecture', () => {
       'admin-imports-no-server-code: admin-qwik/src/uses-an-adapter.ts → worker/src/adapters/codec.ts',
       'code-imports-no-test: worker/src/core/imports-a-test.ts → test/support/flows.ts',
       'feature-direction-accounts: worker/src/features/accounts/imports-upwards.ts → worker/src/features/articles/index.ts',
+      'feature-entities-are-types: worker/src/features/tags/rows-as-values.ts → worker/src/adapters/db/rows.ts',
       'feature-through-its-index: worker/src/features/articles/past-the-door.ts → worker/src/features/accounts/accounts.service.ts',
       'no-circular: worker/src/core/cycle-a.ts → worker/src/core/cycle-b.ts',
       'nothing-imports-the-root: worker/src/features/media/imports-the-root.ts → worker/src/app/services.ts',

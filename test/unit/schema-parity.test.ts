@@ -3,12 +3,12 @@ import { getTableConfig as mysqlConfig } from 'drizzle-orm/mysql-core';
 import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import * as mysql from '../../worker/src/adapters/db/mysql/mysql.schema.js';
-import * as pg from '../../worker/src/adapters/db/postgres/postgres.schema.js';
-import * as sqlite from '../../worker/src/adapters/db/sqlite/sqlite.schema.js';
+import * as mysql from '../../worker/src/adapters/db/mysql/mysql.tables.js';
+import * as pg from '../../worker/src/adapters/db/postgres/postgres.tables.js';
+import * as sqlite from '../../worker/src/adapters/db/sqlite/sqlite.tables.js';
 
 /**
- * The three dialect schemas describe one database: the same tables, columns
+ * The three dialects' tables describe one database: the same tables, columns
  * (in a common vocabulary of types), nullability, literal defaults, keys,
  * indexes, unique constraints, checks and foreign keys with their actions.
  * drizzle/schema-parity.ts proves the row types equal at compile time; this

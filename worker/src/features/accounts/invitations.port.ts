@@ -1,20 +1,14 @@
-import type { Role } from './user.schema.js';
+import type { Row } from '../../adapters/db/rows.js';
 import type { NewUser, User } from './users.port.js';
 
 /** Invitations: what the core needs from storage. */
 
-export interface Invitation {
-  id: string;
-  /** Lower case. One pending invitation per address. */
-  email: string;
-  role: Role;
-  /** sha256 (hex) of the code that travels only in the e-mail. */
-  codeHash: string;
-  expiresAt: Date;
-  /** Set again on renewal. */
-  createdAt: Date;
-  invitedBy: string | null;
-}
+/**
+ * An invitation is its row: `email` lower case (one pending invitation per
+ * address), `codeHash` the hex sha256 of the code that travels only in the
+ * e-mail, `createdAt` set again on renewal.
+ */
+export type Invitation = Row<'invitations'>;
 
 export interface InvitationsRepository {
   /** E-mail with a pending invitation, or of an existing user → DomainError('conflict'). */

@@ -13,18 +13,6 @@ import { DomainError } from '../../core/domain/errors.js';
 import type { Invitation, InvitationsRepository } from './invitations.port.js';
 import type { User } from './users.port.js';
 
-type InvitationRow = SqlKit['tables']['invitations']['$inferSelect'];
-
-const toInvitation = (row: InvitationRow): Invitation => ({
-  id: row.id,
-  email: row.email,
-  role: row.role,
-  codeHash: row.codeHash,
-  expiresAt: row.expiresAt,
-  createdAt: row.createdAt,
-  invitedBy: row.invitedBy,
-});
-
 const taken = () => new DomainError('conflict', 'This e-mail address is already in use or invited');
 
 export function createInvitationsRepository(kit: SqlKit): InvitationsRepository {
@@ -35,7 +23,7 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
     const key = normalizeId(id);
     if (key === null) return null;
     const [row] = await db.select().from(invitations).where(eq(invitations.id, key)).limit(1);
-    return row ? toInvitation(row) : null;
+    return row ?? null;
   }
 
   const repo: InvitationsRepository = {
@@ -78,7 +66,7 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
         .where(beforeId === undefined ? undefined : lt(invitations.id, requireId(beforeId, 'cursor')))
         .orderBy(desc(invitations.id))
         .limit(requireLimit(limit));
-      return rows.map(toInvitation);
+      return rows;
     },
 
     async renew(id, codeHash, expiresAt, now) {
@@ -104,7 +92,7 @@ export function createInvitationsRepository(kit: SqlKit): InvitationsRepository 
       const [row] = await db.select().from(invitations).where(eq(invitations.codeHash, codeHash)).limit(1);
       // MySQL compares ignoring trailing spaces; the other databases do not.
       if (!row || row.codeHash !== codeHash || row.expiresAt.getTime() <= now.getTime()) return null;
-      const invitation = toInvitation(row);
+      const invitation = row;
       const made = makeUser(invitation);
       const id = requireId(made.id, 'id');
       refuseNul({ displayName: made.displayName, passwordHash: made.passwordHash });

@@ -17,6 +17,11 @@ type UserRow = SqlKit['tables']['users']['$inferSelect'];
 // Lookups by text re-check equality in JS: MySQL's collations ignore trailing
 // spaces when comparing, the other databases do not.
 
+/**
+ * A mapper that changes shape: User (auth/user.ts, platform code that may not
+ * import the tables) is the row without the owner lock and the code hashes,
+ * which stay in storage; the compiler checks each field against the row.
+ */
 export function toUser(row: UserRow): User {
   return {
     id: row.id,

@@ -18,6 +18,7 @@ const KNOWN_SCOPES: ReadonlySet<string> = new Set(API_KEY_SCOPES);
 const parseScopes = (text: string): ApiKeyScope[] =>
   text.split(',').filter((s): s is ApiKeyScope => KNOWN_SCOPES.has(s));
 
+/** A mapper that changes shape: `scopes` is a comma list in the row, and the secret's hash stays in storage. */
 const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,

@@ -1,51 +1,33 @@
+import type { Row } from '../../adapters/db/rows.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { ArticleFormat } from './article.schema.js';
-import type { SeoDto } from './seo.schema.js';
+import type { Article } from './articles.port.js';
 
 export { ARTICLE_FIELD_KEYS } from './article-draft.schema.js';
 
 /** Drafts and revisions of articles: what the core needs from storage. */
 
-/** An article's own fields, as a draft or a revision holds them. */
-export interface ArticleFields {
-  title: string;
-  body: string;
-  format: ArticleFormat;
-  siteId: string | null;
-  authorIds: string[];
-  tagIds: string[];
-  seo: SeoDto;
-  slug: string;
-  excerpt: string | null;
-  featureImageId: string | null;
-}
+/** An article's own fields, as a draft or a revision holds them (as JSON, in its `fields` column). */
+export type ArticleFields = Pick<
+  Article,
+  'title' | 'body' | 'format' | 'siteId' | 'authorIds' | 'tagIds' | 'seo' | 'slug' | 'excerpt' | 'featureImageId'
+>;
 
-/** The one pending draft of an article. */
-export interface ArticleDraft extends ArticleFields {
-  articleId: string;
-  /** 1 when made, raised by one on every write: its ETag. */
-  version: number;
-  /** The article's version when the draft was made. */
-  baseVersion: number;
-  updatedAt: Date;
-  /** When the scheduler makes it live; null: not scheduled. A write of the draft keeps it. */
-  publishAt: Date | null;
-}
+/**
+ * The one pending draft of an article: its row (`version` its own ETag,
+ * `baseVersion` the article's version it was made from, `publishAt` when the
+ * scheduler makes it live) with the fields read from their JSON.
+ */
+export type ArticleDraft = Omit<Row<'articleDrafts'>, 'fields'> & ArticleFields;
 
 export type RevisionActorType = 'user' | 'apiKey' | 'system';
 
-/** What an online article was after one of its publications or updates. */
-export interface ArticleRevision extends ArticleFields {
-  id: string;
-  articleId: string;
-  createdAt: Date;
-  actorType: RevisionActorType;
-  actorId: string | null;
-  /** The article's version it records. */
-  version: number;
-  /** The UTF-8 size of its fields as stored. */
-  bytes: number;
-}
+/**
+ * What an online article was after one of its publications or updates: its
+ * row (`version` the article's version it records, `bytes` the UTF-8 size of
+ * its fields as stored) with the fields read from their JSON.
+ */
+export type ArticleRevision = Omit<Row<'articleRevisions'>, 'fields' | 'actorType'> &
+  ArticleFields & { actorType: RevisionActorType };
 
 export type RevisionSummary = Pick<
   ArticleRevision,

@@ -24,7 +24,6 @@ import {
 } from '../../adapters/db/shared/repository-support.js';
 import type { PreparedRead, SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import type { ArticleSort, SortOrder } from './article.schema.js';
-import { anyScope } from './article-row.repository.js';
 import type { ArticleListFilter, ArticleListPosition, ArticleListQuery } from './articles.port.js';
 
 type ArticleRow = SqlKit['tables']['articles']['$inferSelect'];
@@ -92,9 +91,10 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
     const pattern = b('pattern');
     const slug = b('slug');
     return [
-      // Through the (slug_scope, slug) unique index, as a list of ids: given
-      // beside other conditions, the slug alone would lose to their indexes
-      // and the read would walk every article they match.
+      // Through a slug index (the (slug_scope, slug) unique one in a site,
+      // articles_slug_idx in any), as a list of ids: given beside other
+      // conditions, the slug would lose to their indexes and the read would
+      // walk every article they match.
       slug === undefined
         ? undefined
         : inArray(
@@ -104,7 +104,7 @@ export function createArticleListRead(kit: SqlKit, carryingTag: (slug: string | 
               .from(articles)
               .where(
                 and(
-                  site === undefined ? anyScope(kit) : eq(articles.slugScope, site as never),
+                  site === undefined ? undefined : eq(articles.slugScope, site as never),
                   eq(articles.slug, slug as never),
                 ),
               ),

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, isNull, lt, ne, or, type SQL, 
 import { idsInOrder, orderedIdsSql } from '../../adapters/db/shared/ordered-ids.js';
 import { normalizeId } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
-import { anyScope, toArticle } from './article-row.repository.js';
+import { toArticle } from './article-row.repository.js';
 import type { Article, ArticleLink } from './articles.port.js';
 
 type Found = { article: Article; linksImages: boolean };
@@ -47,7 +47,8 @@ export function createArticleReads(kit: SqlKit) {
     withLinks().where(and(eq(articles.slugScope, sql.placeholder('scope')), slug)),
     'articles_by_slug_in_scope_with_links',
   );
-  const bySlugAnywhere = kit.prepare(withLinks().where(and(anyScope(kit), slug)), 'articles_by_slug_with_links');
+  // In any site: through articles_slug_idx (the unique index starts with the scope).
+  const bySlugAnywhere = kit.prepare(withLinks().where(slug), 'articles_by_slug_with_links');
 
   type Row = Awaited<ReturnType<typeof byId>>[number];
   const found = ({ authorLinks, tagLinks, imageLinks, ...row }: Row): Found => ({

@@ -1,4 +1,3 @@
-import { type SQL, sql } from 'drizzle-orm';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import type { Article } from './articles.port.js';
 import { EMPTY_SEO, type SeoDto } from './seo.schema.js';
@@ -19,17 +18,6 @@ export const toArticle = ({ slugScope: _, ...row }: ListedRow, authorIds: string
 
 /** Articles without a site share the scope ''. */
 export const scopeOf = (siteId: string | null): string => siteId ?? '';
-
-/**
- * "In any scope", for a lookup by slug without a site: each scope is one
- * probe of the `(slug_scope, slug)` unique index (a bare `slug = ?` cannot
- * use it and walks the table). PostgreSQL compares text with text only.
- */
-export function anyScope(kit: Pick<SqlKit, 'dialect' | 'tables'>): SQL {
-  const { articles, sites } = kit.tables;
-  const siteScope = kit.dialect === 'postgres' ? sql`${sites.id}::text` : sql`${sites.id}`;
-  return sql`${articles.slugScope} in (select ${siteScope} from ${sites} union all select '')`;
-}
 
 /** The stored JSON, read defensively: a row written before SEO existed (null) or damaged by hand reads as empty. */
 function parseSeo(text: string | null): SeoDto {

@@ -1,40 +1,22 @@
+import type { Row } from '../../adapters/db/rows.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Rows } from '../../ports/unit-of-work.js';
 import type { Image } from '../media/index.js';
-import type { ArticleFormat, ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
+import type { ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
 
 /** Articles: what the core needs from storage. */
 
-export interface Article {
-  id: string;
-  title: string;
-  body: string;
-  format: ArticleFormat;
-  status: ArticleStatus;
-  siteId: string | null;
-  /** In the order the editor gave them. */
-  authorIds: string[];
-  /** In the order the editor gave them. */
-  tagIds: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  /** First publication; null while never published. */
-  publishedAt: Date | null;
-  /** When the scheduler publishes it; null when not scheduled. Publishing or unpublishing by hand clears it. */
-  scheduledAt: Date | null;
+/**
+ * An article: its row (the tables say what each column holds) without
+ * `slugScope` (derived from `siteId`), with `seo` read from its JSON column,
+ * and its author and tag ids from the link tables, in the editor's order.
+ */
+export type Article = Omit<Row<'articles'>, 'slugScope' | 'seo'> & {
   seo: SeoDto;
-  /** 1 when created, raised by one on every write to the article's own fields: its ETag. */
-  version: number;
-  /** Unique among the articles of its site (those without a site share one scope). */
-  slug: string;
-  /** The author's excerpt; null when none was given. */
-  excerpt: string | null;
-  /** The body rendered when written; null when not rendered yet (rows from before the column). */
-  html: string | null;
-  /** One of the article's images, as the editor chose it; not a foreign key (see the schema). */
-  featureImageId: string | null;
-}
+  authorIds: string[];
+  tagIds: string[];
+};
 
 /** Where the previous page ended: its last article's id and sort value (a Date for the time sorts; null for createdAt, or an unpublished article). */
 export interface ArticleListPosition {

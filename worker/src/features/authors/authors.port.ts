@@ -1,15 +1,9 @@
+import type { Row } from '../../adapters/db/rows.js';
+
 /** Authors: what the core needs from storage. */
 
-export interface Author {
-  id: string;
-  name: string;
-  /** Unique across authors. */
-  slug: string;
-  bio: string | null;
-  avatarUrl: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** An author is its row (name, a slug unique across authors, bio, avatar URL, timestamps). */
+export type Author = Row<'authors'>;
 
 export type AuthorPatch = Partial<Pick<Author, 'name' | 'slug' | 'bio' | 'avatarUrl'>>;
 

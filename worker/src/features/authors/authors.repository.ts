@@ -6,18 +6,6 @@ import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Author, AuthorsRepository } from './authors.port.js';
 
-type AuthorRow = SqlKit['tables']['authors']['$inferSelect'];
-
-const toAuthor = (row: AuthorRow): Author => ({
-  id: row.id,
-  name: row.name,
-  slug: row.slug,
-  bio: row.bio,
-  avatarUrl: row.avatarUrl,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-});
-
 const slugTaken = () =>
   new DomainError('conflict', 'Another author already has this slug', [
     { path: 'slug', message: 'slug is already in use' },
@@ -33,7 +21,6 @@ export function createAuthorsRepository(kit: SqlKit): AuthorsRepository {
   // while any article links the author, so no link is ever orphaned.
   const rows = createCatalogRows(kit, {
     table: kit.tables.authors,
-    toEntity: toAuthor,
     uniqueConflict: slugTaken,
     inUse,
   });
@@ -50,7 +37,7 @@ export function createAuthorsRepository(kit: SqlKit): AuthorsRepository {
     async findByIds(ids) {
       const found = new Map<string, Author>();
       const keys = [...new Set(ids.map(normalizeId).filter((id): id is string => id !== null))].sort();
-      for (const part of chunk(keys, MAX_PARAMS)) for (const row of await byIds(part)) found.set(row.id, toAuthor(row));
+      for (const part of chunk(keys, MAX_PARAMS)) for (const row of await byIds(part)) found.set(row.id, row);
       return found;
     },
     list: rows.list,

@@ -1,26 +1,15 @@
+import type { Row } from '../../adapters/db/rows.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { ImageContentType } from './media.schema.js';
 
 /** Images and the article_images links: what the core needs from storage. */
 
-export interface Image {
-  id: string;
-  articleId: string;
-  /** `{uuid}.{ext}`, made by the server; never the client's file name. */
-  filename: string;
-  contentType: ImageContentType;
-  bytes: number;
-  width: number;
-  height: number;
-  /** Hex sha256 of the stored bytes. Also the ETag. */
-  sha256: string;
-  createdAt: Date;
-  /** The uploaded file's name, sanitised (no path, no control characters, bounded); null when not known. */
-  originalName: string | null;
-  /** Text alternative for readers who cannot see the image; may be empty. */
-  alt: string;
-  caption: string;
-}
+/**
+ * An image is its row: `filename` is `{uuid}.{ext}`, made by the server (never
+ * the client's file name); `sha256` the hex digest of the stored bytes (also
+ * the ETag); `originalName` the uploaded file's name, sanitised, null when not
+ * known; `alt` the text alternative, may be empty.
+ */
+export type Image = Row<'images'>;
 
 export interface ImageListQuery {
   limit: number;

@@ -18,9 +18,12 @@ import type { Image, ImageListQuery, ImagesRepository, MediaListQuery } from './
 
 const MAX_LIKE_PATTERN_BYTES = 50;
 
-type ImageRow = SqlKit['tables']['images']['$inferSelect'];
-
-export const toImage = (row: ImageRow): Image => ({
+/**
+ * The image's own columns of a row that may carry more: reads joined with
+ * the links add `linkedTo`, and a caller may hand in a wider object; the
+ * values are not reshaped.
+ */
+export const toImage = (row: Image): Image => ({
   id: row.id,
   articleId: row.articleId,
   filename: row.filename,

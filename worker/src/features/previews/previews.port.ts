@@ -1,13 +1,9 @@
+import type { Row } from '../../adapters/db/rows.js';
+
 /** Preview links: what the core needs from storage. Only the SHA-256 of a token is ever stored. */
 
-export interface PreviewToken {
-  id: string;
-  articleId: string;
-  /** Hex SHA-256 of the token. */
-  tokenHash: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+/** A preview link is its row: `tokenHash` the hex SHA-256 of the token. */
+export type PreviewToken = Row<'previewTokens'>;
 
 export interface PreviewTokensRepository {
   /** Unknown article → DomainError('not_found'). */

@@ -1,14 +1,8 @@
+import type { Row } from '../../adapters/db/rows.js';
 import type { PURGE_RUN_STATUSES, PURGE_TRIGGERS, PurgeRemoved } from './purge.schema.js';
 
-/** What the owner sets in the purge panel; persisted as one row. */
-export interface PurgeSettings {
-  enabled: boolean;
-  intervalHours: number;
-  removeDuplicates: boolean;
-  removeOrphans: boolean;
-  orphanGraceHours: number;
-  dryRun: boolean;
-}
+/** What the owner sets in the purge panel: its one row without the row's key and time. */
+export type PurgeSettings = Omit<Row<'purgeSettings'>, 'id' | 'updatedAt'>;
 
 export const DEFAULT_PURGE_SETTINGS: PurgeSettings = {
   enabled: false,
@@ -24,14 +18,5 @@ export type PurgeRunStatus = (typeof PURGE_RUN_STATUSES)[number];
 
 export type { PurgeRemoved };
 
-export interface PurgeRun {
-  id: string;
-  trigger: PurgeTrigger;
-  dryRun: boolean;
-  startedAt: Date;
-  finishedAt: Date | null;
-  status: PurgeRunStatus;
-  removed: PurgeRemoved;
-  bytesFreed: number;
-  error: string | null;
-}
+/** A run: its row, with `removed` read from its JSON column. */
+export type PurgeRun = Omit<Row<'purgeRuns'>, 'removed'> & { removed: PurgeRemoved };

@@ -20,6 +20,7 @@ function parseRemoved(text: string): PurgeRemoved {
   }
 }
 
+/** `removed` is JSON text in the row. */
 const toRun = (row: RunRow): PurgeRun => ({ ...row, removed: parseRemoved(row.removed) });
 
 export function createPurgeRepository(kit: SqlKit): PurgeRepository {

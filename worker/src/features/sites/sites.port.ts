@@ -1,17 +1,9 @@
+import type { Row } from '../../adapters/db/rows.js';
+
 /** Sites: what the core needs from storage. */
 
-export interface Site {
-  id: string;
-  name: string;
-  baseUrl: string;
-  description: string | null;
-  /** Where an article lives under `baseUrl`: `/blog/{slug}`; null: `/{slug}`. */
-  urlPattern: string | null;
-  /** Where preview links of its articles point, holding `{token}`; null: the API's own page. */
-  previewUrl: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A site is its row; the tables say what `urlPattern` and `previewUrl` hold. */
+export type Site = Row<'sites'>;
 
 export type SitePatch = Partial<Pick<Site, 'name' | 'baseUrl' | 'description' | 'urlPattern' | 'previewUrl'>>;
 

@@ -2,20 +2,7 @@ import { createCatalogRows } from '../../adapters/db/shared/catalog-rows.js';
 import { guarded, refuseNul } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { Site, SitesRepository } from './sites.port.js';
-
-type SiteRow = SqlKit['tables']['sites']['$inferSelect'];
-
-const toSite = (row: SiteRow): Site => ({
-  id: row.id,
-  name: row.name,
-  baseUrl: row.baseUrl,
-  description: row.description,
-  urlPattern: row.urlPattern,
-  previewUrl: row.previewUrl,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-});
+import type { SitesRepository } from './sites.port.js';
 
 const inUse = () =>
   new DomainError('conflict', 'This site cannot be deleted: articles use it (move or delete those articles first)');
@@ -23,7 +10,7 @@ const inUse = () =>
 export function createSitesRepository(kit: SqlKit): SitesRepository {
   // articles.site_id has no ON DELETE action: the database refuses while any
   // article names the site, so a racing article insert cannot orphan.
-  const rows = createCatalogRows(kit, { table: kit.tables.sites, toEntity: toSite, inUse });
+  const rows = createCatalogRows(kit, { table: kit.tables.sites, inUse });
 
   const repo: SitesRepository = {
     findById: rows.findById,

@@ -1,14 +1,10 @@
+import type { Row } from '../../adapters/db/rows.js';
 import type { TagRef } from './tags.schema.js';
 
 /** Tags: what the core needs from storage. */
 
-export interface Tag {
-  id: string;
-  name: string;
-  slug: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A tag is its row (id, name, unique slug, timestamps): the dialects' content tables state the fields. */
+export type Tag = Row<'tags'>;
 
 export type TagPatch = Partial<Pick<Tag, 'name' | 'slug'>>;
 

@@ -4,18 +4,8 @@ import { preparedInList } from '../../adapters/db/shared/prepared-in-list.js';
 import { chunk, guarded, MAX_PARAMS, normalizeId, refuseNul } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { Tag, TagsRepository } from './tags.port.js';
+import type { TagsRepository } from './tags.port.js';
 import type { TagRef } from './tags.schema.js';
-
-type TagRow = SqlKit['tables']['tags']['$inferSelect'];
-
-const toTag = (row: TagRow): Tag => ({
-  id: row.id,
-  name: row.name,
-  slug: row.slug,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-});
 
 const slugTaken = () =>
   new DomainError('conflict', 'Another tag already has this slug', [
@@ -28,7 +18,7 @@ export function createTagsRepository(kit: SqlKit): TagsRepository {
   // article_tags.tag_id cascades: deleting a tag removes its links in the same
   // statement, and a link a concurrent article write adds either commits
   // first (and goes too) or fails on the foreign key.
-  const rows = createCatalogRows(kit, { table: tags, toEntity: toTag, uniqueConflict: slugTaken });
+  const rows = createCatalogRows(kit, { table: tags, uniqueConflict: slugTaken });
 
   const ofArticle = kit.prepare(
     db

@@ -1,58 +1,28 @@
+import type { Row } from '../../adapters/db/rows.js';
 import type { Rows } from '../../ports/unit-of-work.js';
-import type { AttemptOutcome, WebhookEventType } from './webhook.schema.js';
+import type { WebhookEventType } from './webhook.schema.js';
 
 /** Webhooks: what the core needs from storage, and from the network. */
 
-export interface Webhook {
-  id: string;
-  url: string;
+/**
+ * An endpoint: its row, but `events` is the list the comma-separated column
+ * holds and `sealedSecret` the `secret` column (the signing secret sealed by
+ * webhook-crypto.ts, never stored in the clear), so the repository maps them.
+ */
+export type Webhook = Omit<Row<'webhooks'>, 'events' | 'secret'> & {
   events: WebhookEventType[];
-  description: string | null;
-  /** The signing secret, sealed (webhook-secrets.ts): never stored in the clear. */
   sealedSecret: string;
-  active: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 export type WebhookPatch = Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'active'>>;
 
-/** One row of the outbox: the exact body every endpoint is sent. */
-export interface WebhookEvent {
-  id: string;
-  type: string;
-  /** Set for an event that must be recorded once only (a scheduled publication); unique. */
-  dedupeKey: string | null;
-  body: string;
-  createdAt: Date;
-}
+/** One row of the outbox: the exact body every endpoint is sent; `dedupeKey` set for an event recorded once only. */
+export type WebhookEvent = Row<'webhookEvents'>;
 
-export interface WebhookDelivery {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  maxAttempts: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type WebhookDelivery = Row<'webhookDeliveries'>;
 
-export interface WebhookAttempt {
-  id: string;
-  webhookId: string;
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  at: Date;
-  outcome: AttemptOutcome;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  nextAttemptAt: Date | null;
-}
+/** One attempt as the deliveries list shows it; `outcome` is an AttemptOutcome. */
+export type WebhookAttempt = Row<'webhookAttempts'>;
 
 export interface WebhooksRepository {
   create(webhook: Webhook): Promise<void>;

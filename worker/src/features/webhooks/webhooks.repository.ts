@@ -21,6 +21,7 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 const parseEvents = (text: string): WebhookEventType[] =>
   text.split(',').filter((e): e is WebhookEventType => KNOWN_EVENTS.has(e));
 
+/** A mapper that changes shape: `events` is a comma list in the row, `secret` becomes `sealedSecret`. */
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
   url: row.url,

@@ -6,7 +6,7 @@ import { markingWrites, runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
 import { type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
 import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
-import * as schema from './mysql.schema.js';
+import * as mysqlTables from './mysql.tables.js';
 
 /** MySQL / MariaDB through a mysql2 pool (Node only). */
 
@@ -73,7 +73,7 @@ export async function openMysqlKit(url: string, migrationsFolder: string, timeou
     dialect: 'mysql',
     timeoutMs,
     db: markingWrites(db) as unknown as SqlDb,
-    tables: schema as unknown as Tables,
+    tables: mysqlTables as unknown as Tables,
     // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows.
     affectedRows: (result) => {
       const header = Array.isArray(result) ? result[0] : result;

@@ -7,7 +7,7 @@ import { markingWrites, runDeadlineAware } from '../shared/request-deadline.js';
 import { retryTransient } from '../shared/retry.js';
 import { type Preparable, type SqlDb, type SqlKit, someInChain, type Tables } from '../shared/sql-kit.js';
 import { isServerDatabaseUnavailable as isConnectionError } from '../shared/unavailable-errors.js';
-import * as schema from './postgres.schema.js';
+import * as pgTables from './postgres.tables.js';
 
 /** PostgreSQL through a postgres.js pool (Node only). */
 
@@ -89,7 +89,7 @@ export async function openPostgresKit(url: string, migrationsFolder: string, tim
     dialect: 'postgres',
     timeoutMs,
     db: markingWrites(db) as unknown as SqlDb,
-    tables: schema as unknown as Tables,
+    tables: pgTables as unknown as Tables,
     affectedRows: (result) => (result as { count?: number } | undefined)?.count ?? 0,
     isUniqueViolation,
     isForeignKeyViolation,

@@ -21,6 +21,7 @@ const TRIM_TO = 0.9;
 const TRIM_BATCH = 500;
 const encoder = new TextEncoder();
 
+/** A mapper that changes shape: `details` is JSON text in the row, and `bytes` is the store's own bookkeeping. */
 const toEntry = (row: Row): ActivityEntry => ({
   id: row.id,
   at: row.at,

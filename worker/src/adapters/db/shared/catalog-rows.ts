@@ -10,7 +10,8 @@ type CatalogTable = SQLiteTable & { id: AnySQLiteColumn; updatedAt: AnySQLiteCol
 
 export interface CatalogRowsSpec<T extends CatalogTable, E> {
   table: T;
-  toEntity(row: T['$inferSelect']): E;
+  /** Only where a field changes shape on the way out; without it the entity is the row. */
+  toEntity?(row: T['$inferSelect']): E;
   /** What a unique violation on create or update means (a taken slug); without it, the driver's error stands. */
   uniqueConflict?: () => DomainError;
   /** What a foreign-key violation on delete means (articles still use the row); without it, the links cascade. */
@@ -24,12 +25,15 @@ export interface CatalogRowsSpec<T extends CatalogTable, E> {
  * repositories keep what is theirs: which text fields to check, and reads of
  * their own (a tag's references).
  */
-export function createCatalogRows<T extends CatalogTable, E>(kit: SqlKit, spec: CatalogRowsSpec<T, E>) {
+export function createCatalogRows<T extends CatalogTable, E = T['$inferSelect']>(
+  kit: SqlKit,
+  spec: CatalogRowsSpec<T, E>,
+) {
   const { db } = kit;
   // drizzle cannot type a builder over a generic table; the columns used
   // here (`id`, `updatedAt`) are on every catalogue table, and rows are typed back as T's.
   const table = spec.table as unknown as Tables['tags'];
-  const toEntity = (row: unknown) => spec.toEntity(row as T['$inferSelect']);
+  const toEntity = (row: unknown): E => (spec.toEntity ? spec.toEntity(row as T['$inferSelect']) : (row as E));
 
   async function refusing<R>(write: () => Promise<R>, on: 'unique' | 'foreignKey'): Promise<R> {
     try {

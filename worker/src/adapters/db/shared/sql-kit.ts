@@ -1,5 +1,5 @@
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
-import type * as schema from '../sqlite/sqlite.schema.js';
+import type * as sqliteTables from '../sqlite/sqlite.tables.js';
 
 /**
  * What the shared repositories need from a dialect. The repositories are
@@ -13,8 +13,8 @@ import type * as schema from '../sqlite/sqlite.schema.js';
 
 export type SqlDb = BaseSQLiteDatabase<'async', unknown>;
 
-/** Every table, by property name: the SQLite schema module itself, so a new table needs no line here. */
-export type Tables = typeof schema;
+/** Every table, by property name: the SQLite tables module itself, so a new table needs no line here. */
+export type Tables = typeof sqliteTables;
 
 /** An insert, update or delete built from the db that `atomic` passes in; not awaited by the caller. */
 export type WriteStatement = PromiseLike<unknown>;

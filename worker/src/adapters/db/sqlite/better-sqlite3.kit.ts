@@ -5,7 +5,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../../fs/private-files.js';
 import { unavailable } from '../shared/repository-support.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
-import * as schema from './sqlite.schema.js';
+import * as tables from './sqlite.tables.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
 
 /** Node SQLite through better-sqlite3 (Node only). */
@@ -90,7 +90,7 @@ export async function openSqliteKit(file: string, migrationsFolder: string) {
       // better-sqlite3 is synchronous; awaiting its query builders still works,
       // which is all the async typing promises.
       db: db as unknown as SqlDb,
-      tables: schema,
+      tables,
       affectedRows: (result) => (result as { changes?: number } | undefined)?.changes ?? 0,
       isUniqueViolation: isSqliteUniqueViolation,
       isForeignKeyViolation: isSqliteForeignKeyViolation,

@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/d1';
 import type { ActivityLogStore } from '../../../ports/activity-log.js';
 import { createSqlActivityLogStore } from '../shared/activity-log.store.js';
 import type { SqlDb, SqlKit } from '../shared/sql-kit.js';
-import * as schema from './sqlite.schema.js';
+import * as tables from './sqlite.tables.js';
 import { isSqliteConnectionError, isSqliteForeignKeyViolation, isSqliteUniqueViolation } from './sqlite-errors.js';
 
 /** D1: Worker-safe, so nothing here may import a Node module or better-sqlite3. */
@@ -15,7 +15,7 @@ export function createD1Kit(d1: D1Database): SqlKit {
     // simulation does not enforce it, so the adapter does.
     maxRowBytes: 2_000_000,
     db: db as unknown as SqlDb,
-    tables: schema,
+    tables,
     affectedRows: (result) => (result as D1Result | undefined)?.meta?.changes ?? 0,
     isUniqueViolation: isSqliteUniqueViolation,
     isForeignKeyViolation: isSqliteForeignKeyViolation,

@@ -1,3 +1,3 @@
 // drizzle-kit's entry point. The tables live with the adapter that bundles
 // them, because application code may not import from outside worker/src.
-export * from '../../worker/src/adapters/db/mysql/mysql.schema.js';
+export * from '../../worker/src/adapters/db/postgres/postgres.tables.js';

@@ -1,0 +1,1 @@
+CREATE INDEX `articles_slug_idx` ON `articles` (`slug`);
