@@ -4,7 +4,7 @@
  * `npx depcruise worker/src admin-qwik/src`.
  *
  * worker/src has three kinds of folder:
- * - platform: contract/, auth/, ports/, core/, config/, http/, adapters/,
+ * - platform: wire/, auth/, ports/, core/, config/, http/, adapters/,
  *   codecs/ (the image codec the admin builds too) and feature-api/ (what a
  *   feature is given and gives back). It knows no feature.
  * - features/<name>/: one resource each. A feature imports the platform, and
@@ -14,6 +14,8 @@
  *   features, adapters and the platform together; nothing imports them.
  * The admin (admin-qwik/) shares the platform's package-neutral code and the
  * features' request and answer schemas, never server code.
+ * Tests live under test/ (docs/architecture.md#rule-3): they may import
+ * anything; nothing under worker/src or admin-qwik/src is a test or imports one.
  */
 
 /** Features, lowest first: a feature may import only those listed before it. */
@@ -36,35 +38,37 @@ const FEATURE_ORDER = [
 ];
 
 const SRC = '^worker/src/';
-const PLATFORM = `${SRC}(contract|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
+const PLATFORM = `${SRC}(wire|auth|ports|core|config|http|adapters|codecs|feature-api)/`;
 /** The tables' row types: the one adapters file a feature's port may import (types only). */
 const ENTITY_ROWS = `${SRC}adapters/db/rows\\.ts`;
 const ROOT = `${SRC}(app/|wiring/|entry\\.)`;
-const TESTS = ['\\.contract\\.ts$', '\\.test\\.ts$'];
-/** A feature's schemas, ports and domain files: every file but its repositories, stores, routes, HTTP glue, module, door and tests. */
+const TESTS = ['^test/', '\\.(contract|test)\\.tsx?$'];
+/** The code that ships: the server's and the admin's sources. */
+const CODE = '^(worker/src|admin-qwik/src)/';
+/** A feature's schemas, ports and domain files: every file but its repositories, stores, routes, HTTP glue, module and door. */
 const DOMAIN_FILES = {
   path: `${SRC}features/[^/]+/[^/]+\\.ts$`,
-  pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$', ...TESTS],
+  pathNot: ['\\.(repository|store|routes|http|feature)\\.ts$', '/index\\.ts$'],
 };
 const PACKAGES = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'];
 
 /** A folder of worker/src may import only these folders of it (and itself). */
 const PLATFORM_LAYERS = {
-  contract: [],
-  auth: ['contract'],
-  ports: ['contract', 'auth', 'core/domain'],
-  'core/domain': ['contract'],
-  core: ['contract', 'auth', 'ports'],
-  codecs: ['contract', 'ports', 'core'],
-  config: ['contract'],
-  adapters: ['contract', 'auth', 'ports', 'core', 'codecs'],
-  http: ['contract', 'auth', 'ports', 'core', 'config'],
-  'feature-api': ['contract', 'auth', 'ports', 'core', 'config', 'http', 'adapters'],
+  wire: [],
+  auth: ['wire'],
+  ports: ['wire', 'auth', 'core/domain'],
+  'core/domain': ['wire'],
+  core: ['wire', 'auth', 'ports'],
+  codecs: ['wire', 'ports', 'core'],
+  config: ['wire'],
+  adapters: ['wire', 'auth', 'ports', 'core', 'codecs'],
+  http: ['wire', 'auth', 'ports', 'core', 'config'],
+  'feature-api': ['wire', 'auth', 'ports', 'core', 'config', 'http', 'adapters'],
 };
 
 /** The packages each platform folder may import (its own files aside); adapters and the root may import any. */
 const PLATFORM_PACKAGES = {
-  contract: ['zod'],
+  wire: ['zod'],
   auth: ['zod'],
   ports: [],
   'core/domain': [],
@@ -117,7 +121,7 @@ const featureDirection = FEATURE_ORDER.map((name, i) => ({
   name: `feature-direction-${name}`,
   comment: `${name} may import only the features listed before it in FEATURE_ORDER`,
   severity: 'error',
-  from: { path: `${SRC}features/${name}/`, pathNot: TESTS },
+  from: { path: `${SRC}features/${name}/` },
   to: { path: FEATURE_ORDER.slice(i).map((other) => `${SRC}features/${other}/`), pathNot: `${SRC}features/${name}/` },
 }));
 
@@ -133,7 +137,7 @@ export default {
     },
     {
       name: 'platform-knows-no-feature',
-      comment: 'Platform code imports no feature: what it needs lives in contract/, auth/ or ports/.',
+      comment: 'Platform code imports no feature: what it needs lives in wire/, auth/ or ports/.',
       severity: 'error',
       from: { path: PLATFORM },
       to: { path: `${SRC}features/` },
@@ -142,7 +146,7 @@ export default {
       name: 'nothing-imports-the-root',
       comment: 'Only the composition root (app/, wiring/, entry.*) wires features; nothing but tests imports it.',
       severity: 'error',
-      from: { path: [PLATFORM, `${SRC}features/`], pathNot: TESTS },
+      from: { path: [PLATFORM, `${SRC}features/`] },
       to: { path: ROOT },
     },
     {
@@ -150,7 +154,7 @@ export default {
       comment:
         "Another feature is imported only through its index.ts (its server-side door) or its *.schema.ts (requests and answers, zod only, shared with the admin: reached through index.ts they would drag the feature's server code into the admin's graph).",
       severity: 'error',
-      from: { path: `${SRC}features/([^/]+)/`, pathNot: TESTS },
+      from: { path: `${SRC}features/([^/]+)/` },
       to: {
         path: `${SRC}features/[^/]+/`,
         pathNot: [`${SRC}features/$1/`, `${SRC}features/[^/]+/(index|[^/]+\\.schema)\\.ts$`],
@@ -182,27 +186,37 @@ export default {
       to: { path: `${ENTITY_ROWS}$`, dependencyTypesNot: ['type-only'] },
     },
     {
-      name: 'schemas-are-contract',
+      name: 'schemas-describe-the-wire',
       comment:
-        "A feature's *.schema.ts describes requests and answers: it imports only contract/, auth/, other schemas and zod.",
+        "A feature's *.schema.ts describes requests and answers: it imports only wire/, auth/, other schemas and zod.",
       severity: 'error',
       from: { path: `${SRC}features/[^/]+/[^/]+\\.schema\\.ts$` },
       to: {
-        pathNot: [`${SRC}(contract|auth)/`, '\\.schema\\.ts$', '/index\\.ts$', '(^|/)node_modules/zod/'],
+        pathNot: [`${SRC}(wire|auth)/`, '\\.schema\\.ts$', '/index\\.ts$', '(^|/)node_modules/zod/'],
       },
     },
     ...platformRules,
     {
-      name: 'tests-are-leaves',
-      comment: 'Nothing but a test imports a test or a contract suite.',
+      name: 'code-imports-no-test',
+      comment:
+        'Only tests import tests: no code under worker/src or admin-qwik/src imports a test, a contract suite or test/.',
       severity: 'error',
-      from: { pathNot: TESTS },
+      from: { path: CODE },
       to: { path: TESTS },
+    },
+    {
+      name: 'tests-live-under-test',
+      comment:
+        'Tests live under test/ (docs/architecture.md#rule-3): no file under worker/src or admin-qwik/src is named like a test or a contract suite.',
+      severity: 'error',
+      // A rule on the module itself: any file so named matches (a test has no dependents; 100 is the schema's most).
+      module: { path: `${CODE}.*\\.(contract|test)\\.tsx?$`, numberOfDependentsLessThan: 100 },
+      from: {},
     },
     {
       name: 'admin-imports-no-server-code',
       comment:
-        "The admin shares the platform's package-neutral code (contract/, core/, codecs/) and the features' schemas and pure helpers; never adapters, http, the root or a repository.",
+        "The admin shares the platform's package-neutral code (wire/, core/, codecs/) and the features' schemas and pure helpers; never adapters, http, the root or a repository.",
       severity: 'error',
       from: { path: '^admin-qwik/' },
       to: {
@@ -214,8 +228,9 @@ export default {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    includeOnly: ['^worker/src/', '^admin-qwik/src/', 'node_modules', '^node:'],
+    // test/ is included (not followed) so that an import of it from the code shows up and breaks code-imports-no-test.
+    doNotFollow: { path: ['node_modules', '^test/'] },
+    includeOnly: ['^worker/src/', '^admin-qwik/src/', '^test/', 'node_modules', '^node:'],
     exclude: { path: ['\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

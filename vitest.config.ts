@@ -110,7 +110,7 @@ export default defineConfig({
         plugins: [qwikVite({ srcDir: path.join(import.meta.dirname, 'admin-qwik/src'), lint: false })],
         test: {
           name: 'admin',
-          include: ['admin-qwik/test/**/*.test.tsx'],
+          include: ['test/admin/**/*.test.tsx'],
         },
       },
       {

@@ -56,7 +56,7 @@ export const FINDINGS = [
     status: 'fixed',
     what: 'Decoding was unbounded: a 40 KB JPEG of 4,000 empty scans took 17–25 s of the event loop for one anonymous variant; a WebP whose VP8X canvas said 1×1 over a 16383×16383 bitstream passed the pixel checks and took RSS to 2.3 GB; a 1 MB PNG whose iCCP inflated to 1 GiB added 1 GB; eight first requests for one variant rendered it eight times; and the retry marker was refused by the local directory, so every request decoded again. Step 6 sends these bombs and more.',
     fix: 'Whole-structure checks with caps and size agreement before any decoder (`worker/src/core/media/structure/`, `core/domain/image-limits.ts`), refused at upload; PNGs reach the decoder without ancillary chunks; one render per variant at a time; a `.txt` retry marker every store keeps; on Node, renders in worker threads with a time and memory limit (`adapters/image/thread-pool.renderer.ts`).',
-    test: '`worker/src/features/media/decode-api.contract.ts` (Node and workerd), `test/unit/image-integrity.test.ts` (walkers, fuzzed), the retry-marker check in `test/contract/blob-store.contract.ts` (local dir, s3rver, R2), `test/node/render-pool.test.ts`, and `test/node/decode-event-loop.test.ts` — "answers /healthz promptly while a 16-megapixel PNG, the costliest legal JPEG and a PNG bomb render" (437 ms with decoding in the request)',
+    test: '`test/contract/features/media/decode-api.contract.ts` (Node and workerd), `test/unit/image-integrity.test.ts` (walkers, fuzzed), the retry-marker check in `test/contract/blob-store.contract.ts` (local dir, s3rver, R2), `test/node/render-pool.test.ts`, and `test/node/decode-event-loop.test.ts` — "answers /healthz promptly while a 16-megapixel PNG, the costliest legal JPEG and a PNG bomb render" (437 ms with decoding in the request)',
   },
   {
     status: 'fixed',
@@ -66,7 +66,7 @@ export const FINDINGS = [
   },
   {
     status: 'by design',
-    what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `worker/src/features/media/media-api.contract.ts` relies on it.',
+    what: 'A truncated or damaged image whose header is whole (e.g. a 30-byte PNG, half a JPEG, a GIF/JS polyglot) is accepted and served as itself (`image/*`, `nosniff`); its variants are refused with 400. `test/contract/features/media/media-api.contract.ts` relies on it.',
     fix: '—',
     test: '—',
   },

@@ -6,9 +6,9 @@ export type { ApiTarget };
 
 type ApiSuite = (name: string, setup: SetupApi, target: ApiTarget) => void;
 
-/** Every feature's API suite (`features/<name>/*-api.contract.ts`), found by name. */
+/** Every feature's API suite (`features/<name>/*-api.contract.ts` here), found by name. */
 export const API_SUITES = suitesIn<ApiSuite>(
-  import.meta.glob('../../worker/src/features/*/*-api.contract.ts', { eager: true }),
+  import.meta.glob('./features/*/*-api.contract.ts', { eager: true }),
   /^run\w+ApiContract$/,
 );
 

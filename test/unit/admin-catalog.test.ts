@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldNotes, toBody } from '../../admin-qwik/src/lib/catalog.js';
-import { NAME_SLUG_MAX, slugify as slugifyAny } from '../../worker/src/contract/slug.js';
+import { NAME_SLUG_MAX, slugify as slugifyAny } from '../../worker/src/wire/slug.js';
 
 /** How the admin makes an author's slug from a name (the server makes tags' the same way). */
 const slugify = (text: string) => slugifyAny(text, NAME_SLUG_MAX, '');

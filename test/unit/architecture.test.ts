@@ -34,6 +34,7 @@ describe('architecture', () => {
     const found = result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
     expect(found).toEqual([
       'admin-imports-no-server-code: admin-qwik/src/uses-an-adapter.ts → worker/src/adapters/codec.ts',
+      'code-imports-no-test: worker/src/core/imports-a-test.ts → test/support/flows.ts',
       'feature-direction-accounts: worker/src/features/accounts/imports-upwards.ts → worker/src/features/articles/index.ts',
       'feature-entities-are-types: worker/src/features/tags/rows-as-values.ts → worker/src/adapters/db/rows.ts',
       'feature-through-its-index: worker/src/features/articles/past-the-door.ts → worker/src/features/accounts/accounts.service.ts',
@@ -41,13 +42,14 @@ describe('architecture', () => {
       'nothing-imports-the-root: worker/src/features/media/imports-the-root.ts → worker/src/app/services.ts',
       'platform-core-layers: worker/src/core/imports-an-adapter.ts → worker/src/adapters/codec.ts',
       'platform-knows-no-feature: worker/src/http/knows-a-feature.ts → worker/src/features/accounts/accounts.service.ts',
+      'tests-live-under-test: worker/src/features/tags/tags-api.contract.ts → worker/src/features/tags/tags-api.contract.ts',
     ]);
   });
 
   it('reads the environment only in config/ and entry.*', () => {
     const readers = sourceFiles(SRC)
       .map((file) => path.relative(SRC, file))
-      .filter((name) => !/^(config\/|entry\.)/.test(name) && !/\.(contract|test)\.ts$/.test(name))
+      .filter((name) => !/^(config\/|entry\.)/.test(name))
       .filter((name) => /process\.env|import\.meta\.env/.test(readFileSync(path.join(SRC, name), 'utf8')));
     expect(readers).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inRange, parseIp, parseIpRange } from '../../worker/src/contract/ip-address.js';
 import { clientKeyOf, isTrustedProxy, resolveClient } from '../../worker/src/http/client-address.js';
+import { inRange, parseIp, parseIpRange } from '../../worker/src/wire/ip-address.js';
 
 /** The hand-written address parser reads request headers: fuzzed against what it must and must not accept. */
 

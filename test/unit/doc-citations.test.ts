@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../support/paths.js';
  * made-up names with `·` for the dot, so that this file cites nothing
  * missing itself.)
  */
-const SOURCE_DIRS = ['worker/src', 'admin-qwik/src', 'admin-qwik/test', 'admin-qwik/tools', 'scripts', 'test'];
+const SOURCE_DIRS = ['worker/src', 'admin-qwik/src', 'admin-qwik/tools', 'scripts', 'test'];
 const SOURCE = /\.(?:ts|tsx|mts|cts|js|mjs|cjs)$/;
 // Installed, built or generated: not the repository's own text.
 const SKIP = new Set(['node_modules', 'dist', 'fixtures', 'tmp', 'server']);

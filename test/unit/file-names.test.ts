@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../worker/src/contract/file-name.js';
 import { attachmentDisposition, takeDownloadFlag } from '../../worker/src/features/media/download-name.js';
+import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../worker/src/wire/file-name.js';
 
 describe('an uploaded file’s name', () => {
   it('keeps the last path part, without controls, bidi overrides, lone surrogates or leading dots', () => {

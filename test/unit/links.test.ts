@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requestLinks, serverLinks } from '../../worker/src/contract/links.js';
 import { srcsetOf, toImageDto, toPicture } from '../../worker/src/features/media/image-dto.js';
+import { requestLinks, serverLinks } from '../../worker/src/wire/links.js';
 
 const WIDTHS = [160, 320, 640, 960];
 const image = {

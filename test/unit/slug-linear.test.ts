@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NameSlugSchema, slugify } from '../../worker/src/contract/slug.js';
+import { NameSlugSchema, slugify } from '../../worker/src/wire/slug.js';
 import { fastestCpuMs } from '../support/cpu-time.js';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIp } from '../../worker/src/contract/ip-address.js';
 import { addressRefusal, hostRefusal } from '../../worker/src/core/domain/target-address.js';
+import { parseIp } from '../../worker/src/wire/ip-address.js';
 
 /** The hand-written target policy reads user-given URLs: checked on known addresses and fuzzed on every spelling. */
 

@@ -1,6 +1,6 @@
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { expectSecurityHeaders } from '../../worker/src/features/system/system-api.contract.js';
+import { expectSecurityHeaders } from '../contract/features/system/system-api.contract.js';
 
 /** The deployed shape: requests through the real Worker entry, assets binding included. */
 describe('Worker entry', () => {

@@ -1,6 +1,4 @@
 import './zod-csp';
-import { isHttpUrl } from '../../../worker/src/contract/common.schema';
-import { NAME_SLUG_MAX, slugify } from '../../../worker/src/contract/slug';
 import {
   type AuthorDto,
   CreateAuthorSchema,
@@ -14,6 +12,8 @@ import {
   UrlPatternSchema,
 } from '../../../worker/src/features/sites/site.schema';
 import { CreateTagSchema, type TagDto, UpdateTagSchema } from '../../../worker/src/features/tags/tags.schema';
+import { isHttpUrl } from '../../../worker/src/wire/common.schema';
+import { NAME_SLUG_MAX, slugify } from '../../../worker/src/wire/slug';
 import { issueInWords } from './field-labels';
 import type { Issue } from './result';
 

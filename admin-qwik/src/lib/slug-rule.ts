@@ -1,5 +1,5 @@
 import './zod-csp';
-import { ArticleSlugSchema } from '../../../worker/src/contract/slug';
+import { ArticleSlugSchema } from '../../../worker/src/wire/slug';
 
 /**
  * The API's own article-slug rule (the shared zod schema): the slug as the API would store it, or its

@@ -7,8 +7,8 @@ import type { Log, ReliabilityConfig, Section } from './step.ts';
 
 /**
  * Step 5: the races are already API contract tests, run against every
- * target (worker/src/features/accounts/auth-api.contract.ts, "20 parallel registrations and
- * verifications make exactly one owner"; worker/src/features/accounts/users-api.contract.ts,
+ * target (test/contract/features/accounts/auth-api.contract.ts, "20 parallel registrations and
+ * verifications make exactly one owner"; test/contract/features/accounts/users-api.contract.ts,
  * "20 parallel accepts of one code make one account"; and "registrations in
  * flight while the first account verifies"). Rather than copy
  * them, this step runs exactly those tests on SQLite, MariaDB, PostgreSQL
@@ -78,7 +78,7 @@ export async function racesStep(_cfg: ReliabilityConfig, log: Log): Promise<Race
 
 export function racesSection(results: RaceResult[]): Section {
   const lines = [
-    'The races are API contract tests already (`worker/src/features/accounts/auth-api.contract.ts`: "20 parallel registrations and verifications make exactly one owner" — exactly one 200 among 20 verifications, the owner is that one, every other session dead; `worker/src/features/accounts/users-api.contract.ts`: "20 parallel accepts of one code make one account" — one 201, nineteen 400, one user). This step runs exactly those tests (`vitest -t "20 parallel"`) on every database instead of duplicating them:',
+    'The races are API contract tests already (`test/contract/features/accounts/auth-api.contract.ts`: "20 parallel registrations and verifications make exactly one owner" — exactly one 200 among 20 verifications, the owner is that one, every other session dead; `test/contract/features/accounts/users-api.contract.ts`: "20 parallel accepts of one code make one account" — one 201, nineteen 400, one user). This step runs exactly those tests (`vitest -t "20 parallel"`) on every database instead of duplicating them:',
     '',
     '| project | file | test | result | ms |',
     '|---|---|---|---|---|',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runActivityApiContract } from '../../../worker/src/features/activity/activity-api.contract.js';
-import { runApiKeysApiContract } from '../../../worker/src/features/api-keys/api-keys-api.contract.js';
+import { runActivityApiContract } from '../../contract/features/activity/activity-api.contract.js';
+import { runApiKeysApiContract } from '../../contract/features/api-keys/api-keys-api.contract.js';
 import { registerOwner } from '../../support/api-flows.js';
 import { nodeHarness } from '../../support/node-harness.js';
 

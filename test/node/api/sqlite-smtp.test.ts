@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAccountsApiContract } from '../../../worker/src/features/accounts/accounts-api.contract.js';
-import { runAuthApiContract } from '../../../worker/src/features/accounts/auth-api.contract.js';
-import { runUsersApiContract } from '../../../worker/src/features/accounts/users-api.contract.js';
+import { runAccountsApiContract } from '../../contract/features/accounts/accounts-api.contract.js';
+import { runAuthApiContract } from '../../contract/features/accounts/auth-api.contract.js';
+import { runUsersApiContract } from '../../contract/features/accounts/users-api.contract.js';
 import { errorOf, registerOwner } from '../../support/api-flows.js';
 import {
   NODE_MAX_UPLOAD_BYTES,

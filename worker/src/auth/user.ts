@@ -1,4 +1,4 @@
-import type { Role } from '../contract/vocabulary.js';
+import type { Role } from '../wire/vocabulary.js';
 
 /** An account as repositories return it. Dates are Date objects, never strings. */
 export interface User {

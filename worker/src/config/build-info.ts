@@ -1,5 +1,5 @@
 import pkg from '../../../package.json' with { type: 'json' };
-import type { VersionDto } from '../contract/version.schema.js';
+import type { VersionDto } from '../wire/version.schema.js';
 
 /**
  * Stamped by the build (esbuild `define` for Node, `wrangler --define` for

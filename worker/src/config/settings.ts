@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseIpRange } from '../contract/ip-address.js';
+import { parseIpRange } from '../wire/ip-address.js';
 import { isProduction, PUBLIC_URL_REQUIRED } from './production.js';
 
 /**

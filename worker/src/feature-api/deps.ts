@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Settings } from '../config/settings.js';
-import type { VersionDto } from '../contract/version.schema.js';
 import type { UpdateService } from '../core/releases/update.service.js';
 import type { AppEnv } from '../http/env.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
@@ -24,6 +23,7 @@ import type {
   TokenSigner,
 } from '../ports/runtime.js';
 import type { WebhookTransport } from '../ports/webhook-transport.js';
+import type { VersionDto } from '../wire/version.schema.js';
 
 /** Everything the app needs, built once by wiring/ (per process, or per isolate on Workers). */
 export interface AppDeps {

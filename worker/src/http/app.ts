@@ -1,11 +1,11 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Settings } from '../config/settings.js';
-import { requestLinks } from '../contract/links.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { AssetServer, Clock, ContentDigest, Logger, RequestScope } from '../ports/runtime.js';
+import { requestLinks } from '../wire/links.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';

@@ -1,4 +1,4 @@
-import { type IpRange, inRange, isIpv4, parseIp, parseIpRange } from '../contract/ip-address.js';
+import { type IpRange, inRange, isIpv4, parseIp, parseIpRange } from '../wire/ip-address.js';
 
 /**
  * Who the client is: its real network address, and the rate-limit key made

@@ -1,5 +1,5 @@
-import type { ErrorBody, ErrorCode } from '../contract/errors.js';
-import { ERROR_STATUS } from '../contract/errors.js';
+import type { ErrorBody, ErrorCode } from '../wire/errors.js';
+import { ERROR_STATUS } from '../wire/errors.js';
 import { JSON_TYPE } from './middleware/json-type.js';
 import { SECURITY_HEADERS } from './middleware/security-headers.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { needsOf } from '../auth/policy.js';
-import { ErrorSchema } from '../contract/errors.js';
-import type { VersionDto } from '../contract/version.schema.js';
+import { ErrorSchema } from '../wire/errors.js';
+import type { VersionDto } from '../wire/version.schema.js';
 import { bodyOf, errorStatuses, type RawBody, type RouteDef } from './route.js';
 
 /**

@@ -1,5 +1,5 @@
-import { IdParamSchema } from '../contract/common.schema.js';
 import { notFound } from '../core/domain/errors.js';
+import { IdParamSchema } from '../wire/common.schema.js';
 
 /** A malformed id names nothing: the same uniform 404 as an unknown one. */
 export function idParam(raw: string | undefined): string {

@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import type { WebhookEventType } from '../contract/vocabulary.js';
+import type { WebhookEventType } from '../wire/vocabulary.js';
 import type { Defer } from './runtime.js';
 import type { Consequences } from './unit-of-work.js';
 

@@ -1,10 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { parseIp } from '../../contract/ip-address.js';
 import { failureReason } from '../../core/domain/failure-reason.js';
 import { addressRefusal, hostRefusal, REFUSED_DELIVERY, resolvedRefusal } from '../../core/domain/target-address.js';
 import type { OutboundRequest, OutboundResult, WebhookTransport } from '../../ports/webhook-transport.js';
+import { parseIp } from '../../wire/ip-address.js';
 
 /** Every address a name resolves to. */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;

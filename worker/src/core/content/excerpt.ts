@@ -1,4 +1,4 @@
-import type { ArticleFormat } from '../../contract/vocabulary.js';
+import type { ArticleFormat } from '../../wire/vocabulary.js';
 
 /** The length of a derived excerpt ("≤ 300 characters"). */
 export const EXCERPT_LENGTH = 300;

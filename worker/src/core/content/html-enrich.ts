@@ -1,4 +1,4 @@
-import { freeSlug, slugify } from '../../contract/slug.js';
+import { freeSlug, slugify } from '../../wire/slug.js';
 import { escapeAttribute, type LibraryImage } from './html-allowlist.js';
 
 /** An element's attributes as the sanitiser keeps them: a value, or null for a boolean attribute. */

@@ -1,5 +1,5 @@
 import MarkdownItParser, { type MarkdownIt, type StateCore } from 'markdown-it';
-import type { ArticleFormat } from '../../contract/vocabulary.js';
+import type { ArticleFormat } from '../../wire/vocabulary.js';
 import { isSafeUrl } from './safe-url.js';
 import { type SanitizeOptions, sanitizeHtml } from './sanitize-html.js';
 

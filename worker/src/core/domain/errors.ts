@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorIssue } from '../../contract/errors.js';
+import type { ErrorCode, ErrorIssue } from '../../wire/errors.js';
 
 /**
  * The one error type below the HTTP layer. Adapters translate driver errors

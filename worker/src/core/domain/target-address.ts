@@ -1,4 +1,4 @@
-import { type IpGroups, inRange, isIpv4, parseIp, parseIpRange } from '../../contract/ip-address.js';
+import { type IpGroups, inRange, isIpv4, parseIp, parseIpRange } from '../../wire/ip-address.js';
 
 /**
  * Where the service may send requests on a user's behalf (webhooks): public

@@ -1,4 +1,4 @@
-import type { ImageContentType } from '../../contract/vocabulary.js';
+import type { ImageContentType } from '../../wire/vocabulary.js';
 
 /**
  * Type and dimensions from the first bytes alone, before anything decodes the

@@ -1,4 +1,3 @@
-import type { UpdateStatusDto } from '../../contract/version.schema.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import type {
   LastApply,
@@ -8,6 +7,7 @@ import type {
   UpdateState,
   UpdateStateStore,
 } from '../../ports/update-feed.js';
+import type { UpdateStatusDto } from '../../wire/version.schema.js';
 import { downloadArtifact } from './download.js';
 import { type Manifest, ManifestSchema } from './manifest.js';
 import { activeKeyCount, PINNED_RELEASE_KEYS, type PinnedKey } from './pinned-keys.js';

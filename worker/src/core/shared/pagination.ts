@@ -1,4 +1,4 @@
-import type { Page } from '../../contract/pagination.schema.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import { DomainError } from '../domain/errors.js';
 import { base64url } from './crypto.js';
 

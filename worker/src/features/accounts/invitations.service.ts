@@ -1,10 +1,10 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator, PasswordHasher, TokenSigner } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import type { Invitation } from './invitations.port.js';
 import { invitationMail } from './mail-templates.js';
 import type { InvitationDto, SessionDto } from './user.schema.js';

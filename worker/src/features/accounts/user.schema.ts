@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { TimestampSchema } from '../../contract/common.schema.js';
-import { ROLES } from '../../contract/vocabulary.js';
+import { TimestampSchema } from '../../wire/common.schema.js';
+import { ROLES } from '../../wire/vocabulary.js';
 
 export { ROLES };
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { namesAField, subject } from '../../http/activity.js';
 import { currentUser } from '../../http/middleware/auth.js';
 import { routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
 import { CreateInvitationSchema, InvitationSchema, UpdateUserSchema, UserSchema } from './user.schema.js';
 
 const route = routesOf('users');

@@ -1,8 +1,8 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import type { PublicUserDto, Role } from './user.schema.js';
 import { toPublicUser } from './user-dto.js';
 import type { User } from './users.port.js';

@@ -1,5 +1,5 @@
-import { pageOf } from '../../contract/pagination.schema.js';
 import { rawBody, routesOf } from '../../http/route.js';
+import { pageOf } from '../../wire/pagination.schema.js';
 import {
   type ActivityEntryDto,
   ActivityEntrySchema,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
+import { IdSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { PageQuerySchema } from '../../wire/pagination.schema.js';
 
 const instant = (name: string) =>
   z.iso

@@ -1,4 +1,3 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import {
   type ActivityActorType,
@@ -9,6 +8,7 @@ import {
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Consequences } from '../../ports/unit-of-work.js';
 import { type ActivityActor, type ActivityEvent, SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import type { ActivityEntryDto, ActivityFilterInput, ActivitySummaryDto } from './activity.schema.js';
 import { escapeControls, sanitizeDetails } from './sanitize.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope } from '../../auth/api-key.js';
-import { nameSchema, TimestampSchema } from '../../contract/common.schema.js';
+import { nameSchema, TimestampSchema } from '../../wire/common.schema.js';
 
 export { API_KEY_PREFIX, API_KEY_SCOPES, type ApiKeyScope };
 

@@ -1,8 +1,8 @@
-import { IdParamSchema } from '../../contract/common.schema.js';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { subject } from '../../http/activity.js';
 import { currentUser } from '../../http/middleware/auth.js';
 import { routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
 import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './api-key.schema.js';
 
 const route = routesOf('api-keys');

@@ -1,11 +1,11 @@
 import { looksLikeApiKey } from '../../auth/api-key.js';
 import type { User } from '../../auth/user.js';
-import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { newSecretCode, sha256Hex, toHex } from '../../core/shared/crypto.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import { API_KEY_PREFIX, type ApiKeyDto, type CreateApiKeyInput, type CreatedApiKeyDto } from './api-key.schema.js';
 import type { ApiKey } from './api-keys.port.js';
 

@@ -1,8 +1,8 @@
-import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import type { Clock } from '../../ports/runtime.js';
 import { type Consequences, joinConsequences, type Rows } from '../../ports/unit-of-work.js';
 import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
+import type { LinkBase } from '../../wire/links.js';
 import { articleEventData } from '../webhooks/index.js';
 import type { ArticleDto } from './article.schema.js';
 import { type Article, StaleArticle } from './articles.port.js';

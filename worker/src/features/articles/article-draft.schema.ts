@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { ErrorSchema } from '../../contract/errors.js';
-import { ArticleSlugSchema } from '../../contract/slug.js';
+import { IdSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { ErrorSchema } from '../../wire/errors.js';
+import { ArticleSlugSchema } from '../../wire/slug.js';
 import { ArticleFormatSchema, BodySchema, TitleSchema, UpdateArticleSchema } from './article.schema.js';
 import { SeoInputSchema, SeoSchema } from './seo.schema.js';
 

@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { canReadOffline } from '../../auth/policy.js';
-import { IdParamSchema } from '../../contract/common.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
 import { ArticleSchema } from './article.schema.js';
 import {
   DraftConflictSchema,

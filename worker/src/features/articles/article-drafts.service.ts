@@ -1,9 +1,9 @@
-import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound, PreconditionFailed } from '../../core/domain/errors.js';
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock } from '../../ports/runtime.js';
 import { SYSTEM, type WriteOrigin } from '../../ports/write-effects.js';
+import type { LinkBase } from '../../wire/links.js';
 import type { ArticleDto } from './article.schema.js';
 import { type DraftDto, type DraftInput, MAX_DRAFT_AHEAD_DAYS } from './article-draft.schema.js';
 import { ARTICLE_FIELD_KEYS, type ArticleDraft, type ArticleFields } from './article-drafts.port.js';

@@ -1,6 +1,6 @@
-import type { LinkBase } from '../../contract/links.js';
 import { plainExcerpt } from '../../core/content/excerpt.js';
 import { readingTimeMinutes } from '../../core/content/reading-time.js';
+import type { LinkBase } from '../../wire/links.js';
 import { IMAGE_URL_PREFIX, type Image, toImageDto, toPicture } from '../media/index.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleDto, ArticleListItemDto } from './article.schema.js';

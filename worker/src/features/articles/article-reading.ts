@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { canReadOffline } from '../../auth/policy.js';
-import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import type { Repositories } from '../../ports/repositories.js';
+import type { LinkBase } from '../../wire/links.js';
 import type { AuthorRef } from '../authors/author.schema.js';
 import type { TagRef } from '../tags/tags.schema.js';
 import type {

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { ErrorSchema } from '../../contract/errors.js';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { ArticleSlugSchema, NameSlugSchema } from '../../contract/slug.js';
-import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { ARTICLE_FORMATS, ARTICLE_STATUSES, type ArticleStatus } from '../../contract/vocabulary.js';
+import { IdSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { ErrorSchema } from '../../wire/errors.js';
+import { PageQuerySchema } from '../../wire/pagination.schema.js';
+import { ArticleSlugSchema, NameSlugSchema } from '../../wire/slug.js';
+import { CONTROL_CHARS, LONE_SURROGATE } from '../../wire/text.js';
+import { ARTICLE_FORMATS, ARTICLE_STATUSES, type ArticleStatus } from '../../wire/vocabulary.js';
 import { AuthorRefSchema } from '../authors/author.schema.js';
 import { ImageSchema, PictureSchema } from '../media/media.schema.js';
 import { TagRefSchema } from '../tags/tags.schema.js';

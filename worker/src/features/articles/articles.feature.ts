@@ -1,5 +1,5 @@
-import { serverLinks } from '../../contract/links.js';
 import { defineFeature } from '../../feature-api/feature.js';
+import { serverLinks } from '../../wire/links.js';
 import { createArticleDraftsRepository } from './article-drafts.repository.js';
 import { articleDraftsRoutes } from './article-drafts.routes.js';
 import { createDrafts, type Drafts } from './article-drafts.service.js';

@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { canReadOffline, decide } from '../../auth/policy.js';
-import { IdParamSchema } from '../../contract/common.schema.js';
-import type { LinkBase } from '../../contract/links.js';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
-import { ArticleSlugSchema } from '../../contract/slug.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
 import type { AppEnv } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import type { LinkBase } from '../../wire/links.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
+import { ArticleSlugSchema } from '../../wire/slug.js';
 import { ImageSchema } from '../media/media.schema.js';
 import {
   ArticleBySlugQuerySchema,

@@ -1,8 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
 import { canReadOffline } from '../../auth/policy.js';
-import type { LinkBase } from '../../contract/links.js';
-import type { Page } from '../../contract/pagination.schema.js';
-import { ARTICLE_SLUG_MAX, freeSlug, slugify } from '../../contract/slug.js';
 import { DomainError, notFound, PreconditionFailed } from '../../core/domain/errors.js';
 import type { IfMatch } from '../../core/shared/entity-tags.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
@@ -10,6 +7,9 @@ import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Rows } from '../../ports/unit-of-work.js';
+import type { LinkBase } from '../../wire/links.js';
+import type { Page } from '../../wire/pagination.schema.js';
+import { ARTICLE_SLUG_MAX, freeSlug, slugify } from '../../wire/slug.js';
 import { originalKey, toImageDto } from '../media/index.js';
 import type { ImageDto } from '../media/media.schema.js';
 import type { ArticleDto, ArticleStatus, CreateArticleInput, UpdateArticleInput } from './article.schema.js';

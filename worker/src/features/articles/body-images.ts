@@ -1,5 +1,5 @@
-import type { LinkBase } from '../../contract/links.js';
 import type { RenderedImage } from '../../ports/html-renderer.js';
+import type { LinkBase } from '../../wire/links.js';
 import { IMAGE_URL_PREFIX, type Image, srcsetOf } from '../media/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isHttpUrl } from '../../contract/common.schema.js';
-import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
+import { isHttpUrl } from '../../wire/common.schema.js';
+import { CONTROL_CHARS, LONE_SURROGATE } from '../../wire/text.js';
 
 const line = (name: string, max: number) =>
   z

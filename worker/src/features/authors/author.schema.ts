@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { NameSlugSchema } from '../../contract/slug.js';
+import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { NameSlugSchema } from '../../wire/slug.js';
 
 const UPLOADED = '/static/uploadedImages/';
 

@@ -1,8 +1,8 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import type { AuthorDto, CreateAuthorInput, UpdateAuthorInput } from './author.schema.js';
 import type { Author, AuthorPatch } from './authors.port.js';
 

@@ -1,6 +1,6 @@
-import { TimestampSchema } from '../../contract/common.schema.js';
-import { LONE_SURROGATE } from '../../contract/text.js';
 import { DomainError } from '../../core/domain/errors.js';
+import { TimestampSchema } from '../../wire/common.schema.js';
+import { LONE_SURROGATE } from '../../wire/text.js';
 import { DEFAULT_MAX_TEXT, MAX_INTEGER, type TableRules } from './archive-rules.js';
 import type { ColumnInfo, ExportedTableInfo } from './backup.entities.js';
 

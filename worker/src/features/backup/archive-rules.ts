@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { IdSchema, isHttpUrl, longTextSchema, nameSchema } from '../../contract/common.schema.js';
-import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../contract/file-name.js';
-import { ArticleSlugSchema, NameSlugSchema } from '../../contract/slug.js';
+import { IdSchema, isHttpUrl, longTextSchema, nameSchema } from '../../wire/common.schema.js';
+import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../wire/file-name.js';
+import { ArticleSlugSchema, NameSlugSchema } from '../../wire/slug.js';
 import { EmailSchema, ROLES } from '../accounts/user.schema.js';
 import { ARTICLE_FORMATS, ARTICLE_STATUSES, TitleSchema } from '../articles/article.schema.js';
 import { ArticleFieldsSchema, REVISION_ACTOR_TYPES } from '../articles/article-draft.schema.js';

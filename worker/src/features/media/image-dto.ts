@@ -1,5 +1,5 @@
-import type { LinkBase } from '../../contract/links.js';
 import { MAX_VARIANT_SOURCE_PIXELS } from '../../core/domain/image-limits.js';
+import type { LinkBase } from '../../wire/links.js';
 import type { Image } from './images.port.js';
 import type { ImageDto, PictureDto } from './media.schema.js';
 

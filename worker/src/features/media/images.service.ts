@@ -1,4 +1,3 @@
-import type { LinkBase } from '../../contract/links.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { acceptImage } from '../../core/media/image-acceptance.js';
 import { sha256Hex } from '../../core/shared/crypto.js';
@@ -6,6 +5,7 @@ import type { BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
+import type { LinkBase } from '../../wire/links.js';
 import { IMAGE_FILENAME, originalKey } from './blob-keys.js';
 import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
-import { sanitizeFileName } from '../../contract/file-name.js';
-import { pageOf } from '../../contract/pagination.schema.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../../http/activity.js';
 import { idParam } from '../../http/params.js';
 import { routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import { sanitizeFileName } from '../../wire/file-name.js';
+import { pageOf } from '../../wire/pagination.schema.js';
 import {
   AltSchema,
   CaptionSchema,

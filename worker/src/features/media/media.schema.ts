@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { IdSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../contract/file-name.js';
-import { PageQuerySchema } from '../../contract/pagination.schema.js';
-import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { IMAGE_CONTENT_TYPES, type ImageContentType } from '../../contract/vocabulary.js';
+import { IdSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../wire/file-name.js';
+import { PageQuerySchema } from '../../wire/pagination.schema.js';
+import { CONTROL_CHARS, LONE_SURROGATE } from '../../wire/text.js';
+import { IMAGE_CONTENT_TYPES, type ImageContentType } from '../../wire/vocabulary.js';
 
 export { IMAGE_CONTENT_TYPES, type ImageContentType };
 

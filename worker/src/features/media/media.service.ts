@@ -1,10 +1,10 @@
-import type { LinkBase } from '../../contract/links.js';
-import type { Page } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import { settle, type WriteEffects, type WriteOrigin } from '../../ports/write-effects.js';
+import type { LinkBase } from '../../wire/links.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import { originalKey } from './blob-keys.js';
 import { imageConsequences } from './image-changes.js';
 import { toImageDto } from './image-dto.js';

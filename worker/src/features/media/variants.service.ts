@@ -1,4 +1,3 @@
-import type { LinkBase } from '../../contract/links.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { MAX_VARIANT_SOURCE_PIXELS } from '../../core/domain/image-limits.js';
 import { decodeCost } from '../../core/media/decode-cost.js';
@@ -8,6 +7,7 @@ import { forDecoding, inspectStructure } from '../../core/media/image-integrity.
 import type { BlobInfo, BlobObject, BlobStore } from '../../ports/blob-store.js';
 import type { RenderJob, RenderTicket, VariantRenderer } from '../../ports/image-codec.js';
 import type { Defer } from '../../ports/runtime.js';
+import type { LinkBase } from '../../wire/links.js';
 import {
   contentVariantsPrefix,
   imageVariantsPrefix,

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
 import { prefersHtml } from '../../http/accept.js';
 import { subject } from '../../http/activity.js';
 import { described, routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
 import { ArticleSchema } from '../articles/article.schema.js';
 import { previewPage } from './preview-page.js';
 import { CreatePreviewSchema, PreviewLinkSchema, PreviewTokenParamSchema } from './previews.schema.js';

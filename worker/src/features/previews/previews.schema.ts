@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TimestampSchema } from '../../contract/common.schema.js';
+import { TimestampSchema } from '../../wire/common.schema.js';
 
 export const DEFAULT_PREVIEW_SECONDS = 7 * 24 * 3600;
 export const MIN_PREVIEW_SECONDS = 60;

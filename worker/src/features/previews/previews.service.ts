@@ -1,8 +1,8 @@
-import type { LinkBase } from '../../contract/links.js';
 import { notFound } from '../../core/domain/errors.js';
 import { constantTimeEqual, newSecretCode, sha256Hex } from '../../core/shared/crypto.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { LinkBase } from '../../wire/links.js';
 import type { ArticleDto } from '../articles/article.schema.js';
 import type { PreviewPageContent } from './preview-page.js';
 import type { PreviewLinkDto } from './previews.schema.js';

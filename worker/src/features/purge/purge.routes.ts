@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import * as z from 'zod';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../../http/activity.js';
 import type { AppEnv } from '../../http/env.js';
 import { routesOf } from '../../http/route.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
 import { PurgeRunRequestSchema, PurgeRunSchema, PurgeSettingsDtoSchema, PurgeSettingsSchema } from './purge.schema.js';
 import { purgeRunDetails } from './purge.service.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TimestampSchema } from '../../contract/common.schema.js';
+import { TimestampSchema } from '../../wire/common.schema.js';
 
 /**
  * `PUT /v1/media/purge/settings`: every field, strictly typed (a string

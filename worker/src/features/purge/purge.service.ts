@@ -1,10 +1,10 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError } from '../../core/domain/errors.js';
 import { failureReason } from '../../core/domain/failure-reason.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { BlobInfo, BlobStore } from '../../ports/blob-store.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import { type Image, originalKey } from '../media/index.js';
 import type { PurgeRemoved, PurgeRun, PurgeTrigger } from './purge.entities.js';
 import type { PurgeRunDto, PurgeSettingsDto, PurgeSettingsInput } from './purge.schema.js';

@@ -1,5 +1,5 @@
-import { serverLinks } from '../../contract/links.js';
 import { defineFeature } from '../../feature-api/feature.js';
+import { serverLinks } from '../../wire/links.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { schedulingRoutes } from './scheduling.routes.js';
 import { createSchedulingService, type SchedulingService } from './scheduling.service.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
 import { subject } from '../../http/activity.js';
 import { described, routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
 import { ArticleSchema } from '../articles/article.schema.js';
 import { ScheduleSchema } from './scheduling.schema.js';
 

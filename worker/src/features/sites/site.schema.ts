@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../contract/common.schema.js';
+import { isHttpUrl, longTextSchema, nameSchema, TimestampSchema } from '../../wire/common.schema.js';
 
 const BaseUrlSchema = z
   .string({ error: 'baseUrl must be a string' })

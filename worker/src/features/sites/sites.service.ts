@@ -1,8 +1,8 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import type { CreateSiteInput, SiteDto, UpdateSiteInput } from './site.schema.js';
 import type { Site, SitePatch } from './sites.port.js';
 

@@ -1,5 +1,5 @@
-import { IdParamSchema } from '../../contract/common.schema.js';
 import { rawBody, routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
 import { StructuredDataSchema } from './syndication.schema.js';
 
 const route = routesOf('sites');

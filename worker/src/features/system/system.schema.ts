@@ -5,7 +5,7 @@ export {
   UpdateStatusSchema,
   type VersionDto,
   VersionSchema,
-} from '../../contract/version.schema.js';
+} from '../../wire/version.schema.js';
 
 export const HealthSchema = z.object({ ok: z.literal(true) });
 

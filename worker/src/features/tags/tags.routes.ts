@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
-import { NameSlugSchema } from '../../contract/slug.js';
 import { namesAField, subject } from '../../http/activity.js';
 import { routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
+import { NameSlugSchema } from '../../wire/slug.js';
 import { CreateTagSchema, TagSchema, UpdateTagSchema } from './tags.schema.js';
 
 const route = routesOf('tags');

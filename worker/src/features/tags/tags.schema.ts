@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { nameSchema, TimestampSchema } from '../../contract/common.schema.js';
-import { NameSlugSchema } from '../../contract/slug.js';
+import { nameSchema, TimestampSchema } from '../../wire/common.schema.js';
+import { NameSlugSchema } from '../../wire/slug.js';
 
 /** Without a slug, one is made from the name (tags.service.ts). */
 export const CreateTagSchema = z.object({

@@ -1,9 +1,9 @@
-import type { Page } from '../../contract/pagination.schema.js';
-import { NAME_SLUG_MAX, slugify } from '../../contract/slug.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
+import type { Page } from '../../wire/pagination.schema.js';
+import { NAME_SLUG_MAX, slugify } from '../../wire/slug.js';
 import type { Tag, TagPatch } from './tags.port.js';
 import type { CreateTagInput, TagDto, UpdateTagInput } from './tags.schema.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { isHttpUrl, TimestampSchema } from '../../contract/common.schema.js';
-import { CONTROL_CHARS, LONE_SURROGATE } from '../../contract/text.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/vocabulary.js';
+import { isHttpUrl, TimestampSchema } from '../../wire/common.schema.js';
+import { CONTROL_CHARS, LONE_SURROGATE } from '../../wire/text.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../wire/vocabulary.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 

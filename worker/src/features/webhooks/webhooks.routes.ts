@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { IdParamSchema } from '../../contract/common.schema.js';
-import { PageQuerySchema, pageOf } from '../../contract/pagination.schema.js';
 import { namesAField, subject } from '../../http/activity.js';
 import { routesOf } from '../../http/route.js';
+import { IdParamSchema } from '../../wire/common.schema.js';
+import { PageQuerySchema, pageOf } from '../../wire/pagination.schema.js';
 import {
   CreatedWebhookSchema,
   CreateWebhookSchema,

@@ -1,9 +1,9 @@
-import type { Page } from '../../contract/pagination.schema.js';
 import { DomainError, notFound } from '../../core/domain/errors.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, Defer, IdGenerator } from '../../ports/runtime.js';
 import { type Consequences, NO_CONSEQUENCES } from '../../ports/unit-of-work.js';
+import type { Page } from '../../wire/pagination.schema.js';
 import {
   type CreatedWebhookDto,
   type CreateWebhookInput,

@@ -1,9 +1,9 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../contract/errors.js';
 import { DomainError, PreconditionFailed } from '../../core/domain/errors.js';
 import type { Logger } from '../../ports/runtime.js';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../wire/errors.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',

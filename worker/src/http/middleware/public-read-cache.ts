@@ -40,7 +40,7 @@ export const keyOf = (url: string) => {
 /**
  * The read cache's key (keyOf), or none. While PUBLIC_URL is unset
  * (`linksFollowRequest`, development only) links take their scheme from a
- * trusted proxy's X-Forwarded-Proto or Forwarded (contract/links.ts), which
+ * trusted proxy's X-Forwarded-Proto or Forwarded (wire/links.ts), which
  * the key cannot tell apart from a client's own: such requests are neither
  * stored nor served from the cache.
  */

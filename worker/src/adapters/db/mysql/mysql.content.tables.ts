@@ -1,5 +1,5 @@
 import { char, index, int, longtext, mysqlTable, primaryKey, text, unique } from 'drizzle-orm/mysql-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../wire/vocabulary.js';
 import { createdAt, id, nameAndSlug, ref, str, timestamp, timestamps, uuid } from './mysql.columns.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   text,
   unique,
 } from 'drizzle-orm/mysql-core';
-import type { ROLES } from '../../../contract/vocabulary.js';
+import type { ROLES } from '../../../wire/vocabulary.js';
 import { bool, createdAt, id, ref, str, timestamp, timestamps, uuid } from './mysql.columns.js';
 
 /** The service's own tables on MySQL / MariaDB, as in sqlite/sqlite.operations.tables.ts (where the comments are). */

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../wire/vocabulary.js';
 import { createdAt, id, nameAndSlug, ref, timestamp, timestamps, uuid } from './postgres.columns.js';
 
 /** The content tables on PostgreSQL: the properties and result types of sqlite/sqlite.content.tables.ts (where the comments are). */

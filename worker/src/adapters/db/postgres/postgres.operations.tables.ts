@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, primaryKey, text, unique, varchar } from 'drizzle-orm/pg-core';
-import type { ROLES } from '../../../contract/vocabulary.js';
+import type { ROLES } from '../../../wire/vocabulary.js';
 import { bool, createdAt, id, ref, timestamp, timestamps, uuid } from './postgres.columns.js';
 
 /** The service's own tables on PostgreSQL, as in sqlite/sqlite.operations.tables.ts (where the comments are). */

@@ -1,6 +1,6 @@
 import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { ErrorIssue } from '../../../contract/errors.js';
+import type { ErrorIssue } from '../../../wire/errors.js';
 import { chunk, invalid, MAX_PARAMS, requireId } from './repository-support.js';
 import type { SqlDb, SqlKit, WriteStatement } from './sql-kit.js';
 

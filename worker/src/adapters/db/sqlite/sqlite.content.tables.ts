@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
-import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../contract/vocabulary.js';
+import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../../wire/vocabulary.js';
 import { createdAt, id, nameAndSlug, ref, timestamp, timestamps, uuid } from './sqlite.columns.js';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
-import type { ROLES } from '../../../contract/vocabulary.js';
+import type { ROLES } from '../../../wire/vocabulary.js';
 import { bool, createdAt, id, ref, timestamp, timestamps, uuid } from './sqlite.columns.js';
 
 /**
