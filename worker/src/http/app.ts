@@ -106,9 +106,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
 
   const app = new Hono<AppEnv>({ strict: true });
   // Outermost: the request's id and its access line, for every answer.
-  // Node (no edge layer, whose answers are made elsewhere): a GET's headers are prepared as a plain record.
-  const plainHeaders = !deps.edgeCache && !deps.dbSessions;
-  app.use(requestLog(deps, plainHeaders));
+  app.use(requestLog(deps));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
   if (cache) app.use(serveCachedReads(cache, caching.cacheControl, linksFollowRequest));

@@ -40,7 +40,5 @@ export interface AppEnv {
     requestId: string;
     /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */
     servedRead: CachedAnswer | undefined;
-    /** A GET's headers prepared as a plain record, until something needs Hono's (http/middleware/plain-headers.ts). */
-    plainHeaders: Record<string, string> | undefined;
   };
 }

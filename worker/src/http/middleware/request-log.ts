@@ -5,7 +5,6 @@ import type { Logger, RequestScope } from '../../ports/runtime.js';
 import { isTrustedProxy } from '../client-address.js';
 import type { AppEnv } from '../env.js';
 import { jsonWithCharset } from './json-type.js';
-import { startPlainHeaders } from './plain-headers.js';
 
 export interface RequestLogDeps {
   settings: Pick<Settings, 'trustProxy'>;
@@ -114,19 +113,14 @@ function logEarly(deps: RequestLogDeps, req: Request, ready: Response, requestId
  * duration, never the path, query or headers, so no token, code or secret
  * in a URL reaches the log.
  */
-export function requestLog(
-  deps: RequestLogDeps,
-  /** GETs prepare their headers as a plain record (Node: see plain-headers.ts). */
-  plainHeaders = false,
-): MiddlewareHandler<AppEnv> {
+export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdOf(deps, c.req.raw, c.env);
     c.set('requestId', requestId);
     jsonWithCharset(c);
     // Prepared before the handler, like the security headers: every answer made through the context carries it.
-    if (plainHeaders && c.req.method === 'GET') startPlainHeaders(c, { [REQUEST_ID_HEADER]: requestId });
-    else c.header(REQUEST_ID_HEADER, requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
     await deps.requestScope.run({ requestId }, next);
     const fields = {
       method: c.req.method,
