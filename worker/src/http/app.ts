@@ -13,13 +13,13 @@ import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { conditionalReads } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
-import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
+import { edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
 import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
-import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
+import { readCache } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { answerEarly, answerEarlyAsync, requestLog } from './middleware/request-log.js';
+import { requestLog } from './middleware/request-log.js';
 import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
@@ -78,7 +78,6 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
   const linksFollowRequest = !deps.settings.publicUrlConfigured;
-  if (cache) api.use(storeReads(cache, linksFollowRequest));
   // A request no route takes: 405 with Allow on a known path, else 404.
   const unmatched = unmatchedAnswer(routes);
   const links = requestLinks(deps.settings);
@@ -109,7 +108,11 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   app.use(requestLog(deps));
   // Then preflights, and CORS headers on every answer, cached ones included.
   app.use(cors(deps.cors));
-  if (cache) app.use(serveCachedReads(cache, caching.cacheControl, linksFollowRequest));
+  // The cache's one entry point: Node with SQLite, the read cache; Workers,
+  // the edge cache (with each request's D1 session). Then the conditional
+  // reads every target shares, part of it: a 304 from the read generation,
+  // without reading the article (docs/caching.md).
+  if (cache) app.use(readCache(cache, caching.cacheControl, linksFollowRequest));
   if (deps.edgeCache || deps.dbSessions) {
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
@@ -140,17 +143,6 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
   );
   app.notFound(unmatched);
-  if (cache) {
-    // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
-    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl, linksFollowRequest));
-    const dispatch = app.fetch;
-    app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
-  } else if (deps.edgeCache) {
-    // Workers: an edge-cache hit too, after its lookup (edge-cache.ts, earlyEdgeReads).
-    const early = answerEarlyAsync(deps, earlyEdgeReads(deps.edgeCache, caching.cacheControl));
-    const dispatch = app.fetch;
-    app.fetch = async (req, env, ctx) => (await early(req, env)) ?? dispatch(req, env, ctx);
-  }
   return app;
 }
 

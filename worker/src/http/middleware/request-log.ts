@@ -13,13 +13,6 @@ export interface RequestLogDeps {
   requestScope: RequestScope;
 }
 
-/**
- * An answer ready before anything else runs (a read-cache hit), carrying
- * the request's id, which it asks for only then; undefined lets the request
- * go on (`answerEarly`).
- */
-export type EarlyAnswer = (req: Request, requestId: () => string) => Response | undefined;
-
 /** The access line's route, `:id` written `{id}` as the API description does; the same few routes every time. */
 const routeLabels = new Map<string, string>();
 function routeLabel(path: string): string {
@@ -52,63 +45,13 @@ function requestIdOf(deps: RequestLogDeps, req: Request, env: unknown): string {
 }
 
 /**
- * An answer ready before the app runs at all (a read-cache hit): the
- * request's id and its one access line as `requestLog` gives them (route
- * `/*`, as any answer no route gave), without Hono's routing, context and
- * middleware, which were ~7% of a 304's CPU (docs/benchmarks.md). Wraps
- * the app's `fetch`; undefined lets the request go to the app.
- */
-export function answerEarly(
-  deps: RequestLogDeps,
-  early: EarlyAnswer,
-): (req: Request, env: unknown) => Response | undefined {
-  return (req, env) => {
-    const started = performance.now();
-    let requestId = '';
-    const ready = early(req, () => {
-      requestId = requestIdOf(deps, req, env);
-      return requestId;
-    });
-    if (ready) logEarly(deps, req, ready, requestId, started);
-    return ready;
-  };
-}
-
-/** `answerEarly` for an answer that needs I/O first (Workers: the Cache API). */
-export function answerEarlyAsync(
-  deps: RequestLogDeps,
-  early: (req: Request, requestId: () => string) => Promise<Response | undefined>,
-): (req: Request, env: unknown) => Promise<Response | undefined> {
-  return async (req, env) => {
-    const started = performance.now();
-    let requestId = '';
-    const ready = await early(req, () => {
-      requestId = requestIdOf(deps, req, env);
-      return requestId;
-    });
-    if (ready) logEarly(deps, req, ready, requestId, started);
-    return ready;
-  };
-}
-
-function logEarly(deps: RequestLogDeps, req: Request, ready: Response, requestId: string, started: number): void {
-  deps.logger.info('request', {
-    requestId,
-    method: req.method,
-    route: '/*',
-    status: ready.status,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-  });
-}
-
-/**
  * The outermost layer: gives the request its id (a trusted proxy's
  * `X-Request-Id` when it sent a usable one, else a new UUID), sends it back
  * on the answer, runs the request inside its log context (so every log
  * line written for it, deferred work included, names it), and writes one
  * access line when the answer is ready. The line holds the method, the
  * route as declared (`/v1/articles/{id}`; the catch-all's `/v1/*` or `/*`
- * when no route answered: an unknown path, a preflight, a read-cache hit,
+ * when no route answered: an unknown path, a preflight, a cache hit,
  * the admin's files), the status and the
  * duration, never the path, query or headers, so no token, code or secret
  * in a URL reaches the log.
