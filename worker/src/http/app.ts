@@ -9,7 +9,7 @@ import type { AssetServer, Clock, ContentDigest, Logger, RequestScope } from '..
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
-import { authenticate } from './middleware/auth.js';
+import { authentication, type Credentials } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { conditionalReads } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
@@ -48,6 +48,8 @@ export interface HttpDeps
   publicReadCache?: ReadCache;
   /** Which other origins' pages may call the API. */
   cors: CorsPolicy;
+  /** Who a bearer token names. */
+  credentials: Credentials;
   /** Workers: public reads kept in each data centre (the Cache API). */
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
@@ -71,6 +73,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   const caching = { cacheControl: publicCacheControl(deps.settings.publicCache), digest: deps.digest };
   const bodyLimits = jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes });
   const recordActivity = activityRecorder(deps);
+  const authenticate = authentication(deps.credentials);
   // One layer for the steps every /v1 request takes in turn (body limit,
   // activity, caller): each of Hono's layers is an async step of its own,
   // dearer still under the log scope's AsyncLocalStorage (docs/benchmarks.md).
@@ -127,10 +130,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     }),
   );
   const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
-  app.use((c, next) => {
-    c.set('services', services);
-    return secure(c, next);
-  });
+  app.use(secure);
   app.onError(onError(deps.logger, deps.isUnavailable));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');
