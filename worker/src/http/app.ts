@@ -19,7 +19,7 @@ import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
 import { readCache } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
+import { hitLog, requestLog } from './middleware/request-log.js';
 import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
@@ -107,19 +107,27 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   api.all('*', unmatched);
 
   const app = new Hono<AppEnv>({ strict: true });
-  // Outermost: the request's id and its access line, for every answer.
+  const corsLayer = cors(deps.cors);
+  // The cache's one entry point. Node with SQLite: the read cache, first of
+  // all, so that a hit needs no other layer (it gives itself its id, access
+  // line and CORS headers with the functions of the two layers below).
+  if (cache) {
+    const log = hitLog(deps);
+    app.use(readCache({ cache, cacheControl: caching.cacheControl, linksFollowRequest, log, cors: corsLayer }));
+  }
+  // The request's id and its access line, for every other answer.
   app.use(requestLog(deps));
   // Then preflights, and CORS headers on every answer, cached ones included.
-  app.use(cors(deps.cors));
-  // The cache's one entry point: Node with SQLite, the read cache; Workers,
-  // the edge cache (with each request's D1 session). Then the conditional
-  // reads every target shares, part of it: a 304 from the read generation,
-  // without reading the article (docs/caching.md).
-  if (cache) app.use(readCache(cache, caching.cacheControl, linksFollowRequest));
+  app.use(corsLayer);
+  // Workers: the edge cache (with each request's D1 session), after those two
+  // layers, whose functions a hit there does not call itself.
   if (deps.edgeCache || deps.dbSessions) {
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
+  // Part of the cache's entry point on every target (and all of it on Node
+  // with MySQL or PostgreSQL): a 304 from the read generation, without
+  // reading the article (docs/caching.md).
   app.use(
     conditionalReads({
       generation: deps.repos.readGeneration,

@@ -4,6 +4,7 @@ import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache
 import type { AppEnv } from '../env.js';
 import { withoutCampaignTags } from '../query-policy.js';
 import { noneMatch } from './public-read.js';
+import type { hitLog } from './request-log.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /**
@@ -49,23 +50,31 @@ export function readKeyOf(req: Request, linksFollowRequest: boolean): string | u
   return keyOf(req.url);
 }
 
+export interface ReadCacheDeps {
+  cache: ReadCache;
+  cacheControl: string;
+  linksFollowRequest: boolean;
+  /** A hit's id and access line (request-log.ts): a hit never reaches the request log. */
+  log: ReturnType<typeof hitLog>;
+  /** CORS's layer (cors.ts), run around a hit that has an Origin: a hit never reaches it either. */
+  cors: MiddlewareHandler<AppEnv>;
+}
+
 /**
- * Node with SQLite: the read cache's one entry point (docs/caching.md). A
- * GET without credentials is exactly the anonymous read that was stored:
- * a hit is answered here, before routing, authentication and the route's
- * own layers, with the headers that answer carried, its ETag and the
- * public Cache-Control (a matching If-None-Match is a 304); the request log
- * and CORS, outside it, add the request's id line and the CORS headers. A
- * miss of an anonymous article read is stored once the route answered it
- * (the route's own answer as sent, public-read.ts); any successful write
- * empties the cache.
+ * Node with SQLite: the read cache's one entry point, the app's first
+ * middleware (docs/caching.md). A GET without credentials is exactly the
+ * anonymous read that was stored: a hit is answered here, before the
+ * request log, routing, authentication and the route's own layers, with
+ * the headers that answer carried, its ETag and the public Cache-Control (a
+ * matching If-None-Match is a 304), its own id and access line, and CORS's
+ * headers when it has an Origin. A miss of an anonymous article read goes
+ * on into the app and is stored once the route answered it (the route's
+ * own answer as sent, public-read.ts); any successful write empties the
+ * cache.
  */
-export function readCache(
-  cache: ReadCache,
-  cacheControl: string,
-  linksFollowRequest: boolean,
-): MiddlewareHandler<AppEnv> {
-  const answer = cachedAnswerer(cacheControl);
+export function readCache(deps: ReadCacheDeps): MiddlewareHandler<AppEnv> {
+  const { cache, linksFollowRequest, log, cors } = deps;
+  const answer = cachedAnswerer(deps.cacheControl);
   return async (c, next) => {
     const req = c.req.raw;
     const method = req.method;
@@ -79,7 +88,20 @@ export function readCache(
     const key = readKeyOf(req, linksFollowRequest);
     if (!key) return next();
     const hit = cache.get(key);
-    if (hit) return answer(hit, req, c.get('requestId'));
+    if (hit) {
+      const started = performance.now();
+      const requestId = log.idFor(c);
+      let res = answer(hit, req, requestId);
+      if (req.headers.has('origin')) {
+        const ready = res;
+        await cors(c, async () => {
+          c.res = ready;
+        });
+        res = c.res;
+      }
+      log.line(req, res.status, requestId, started);
+      return res;
+    }
     await next();
     // A 304 leaves nothing to keep.
     const served = c.get('servedRead');

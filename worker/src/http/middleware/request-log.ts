@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Settings } from '../../config/settings.js';
 import type { Logger, RequestScope } from '../../ports/runtime.js';
@@ -42,6 +42,29 @@ function requestIdOf(deps: RequestLogDeps, req: Request, env: unknown): string {
     isTrustedProxy(deps.peerAddress(req, env), deps.settings.trustProxy)
     ? offered
     : newRequestId();
+}
+
+/**
+ * For a cache hit answered in front of the request log (the read cache,
+ * Node's first middleware): its id, as `requestLog` gives it, and its one
+ * access line (route `/*`, as any answer no route gave), without the log
+ * scope and the layers behind it, which a hit does not need and which were
+ * a third of its CPU (the bench's cached read: 54 µs a hit in front of
+ * them, 84 µs behind them, one run each on a loaded machine).
+ */
+export function hitLog(deps: RequestLogDeps) {
+  return {
+    /** The request's id, also set on the context for the layers the hit calls (CORS). */
+    idFor(c: Context<AppEnv>): string {
+      const requestId = requestIdOf(deps, c.req.raw, c.env);
+      c.set('requestId', requestId);
+      return requestId;
+    },
+    line(req: Request, status: number, requestId: string, started: number): void {
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      deps.logger.info('request', { requestId, method: req.method, route: '/*', status, durationMs });
+    },
+  };
 }
 
 /**
