@@ -5,7 +5,17 @@ import { buildServices, ROUTES } from './services.js';
 /** The one app both targets serve: every feature's routes over services built once from the deps. */
 export function createApp(deps: AppDeps) {
   const services = buildServices(deps);
-  return createHttpApp({ ...deps, cors: services.siteOrigins }, ROUTES, services);
+  const http = {
+    ...deps,
+    cors: services.siteOrigins,
+    recordActivity: services.activity.record,
+    credentials: {
+      apiKey: services.apiKeys.authenticate,
+      touchApiKey: services.apiKeys.touch,
+      user: services.accounts.authenticate,
+    },
+  };
+  return createHttpApp(http, ROUTES, services);
 }
 
 export type App = ReturnType<typeof createApp>;

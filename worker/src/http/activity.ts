@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Settings } from '../config/settings.js';
 import type { Defer } from '../ports/runtime.js';
+import type { ActivityEvent } from '../ports/write-effects.js';
 import { displayAddressOf, resolveClientAddress } from './client-address.js';
 import { deferFor } from './defer.js';
 import type { AppEnv } from './env.js';
@@ -9,6 +10,8 @@ export interface ActivityRecorderDeps {
   settings: Pick<Settings, 'trustProxy' | 'trustProxyHeader'>;
   peerAddress(request: Request, env: unknown): string | undefined;
   defer: Defer;
+  /** Writes one activity entry; never rejects (the activity feature's record, wired in app/app.ts). */
+  recordActivity(event: ActivityEvent): Promise<void>;
 }
 
 /**
@@ -39,7 +42,7 @@ export function activityRecorder(deps: ActivityRecorderDeps): MiddlewareHandler<
       );
     c.set('origin', () => ({ actor: c.var.actor, ip: ip(), defer }));
     c.set('audit', (action, options = {}) => {
-      const work = c.var.services.activity.record({
+      const work = deps.recordActivity({
         actor: options.actor ?? c.var.actor,
         action,
         subject: options.subject ?? null,

@@ -9,17 +9,17 @@ import { requestLinks } from '../wire/links.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
-import { authenticate } from './middleware/auth.js';
+import { authentication, type Credentials } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { conditionalReads } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
-import { earlyEdgeReads, edgeCaching } from './middleware/edge-cache.js';
+import { edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
 import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
-import { earlyCachedReads, serveCachedReads, storeReads } from './middleware/public-read-cache.js';
+import { readCache } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { answerEarly, answerEarlyAsync, requestLog } from './middleware/request-log.js';
+import { hitLog, requestLog } from './middleware/request-log.js';
 import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
@@ -48,6 +48,8 @@ export interface HttpDeps
   publicReadCache?: ReadCache;
   /** Which other origins' pages may call the API. */
   cors: CorsPolicy;
+  /** Who a bearer token names. */
+  credentials: Credentials;
   /** Workers: public reads kept in each data centre (the Cache API). */
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
@@ -71,6 +73,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   const caching = { cacheControl: publicCacheControl(deps.settings.publicCache), digest: deps.digest };
   const bodyLimits = jsonBodyLimits({ json: deps.settings.maxJsonBytes, article: deps.settings.maxArticleBytes });
   const recordActivity = activityRecorder(deps);
+  const authenticate = authentication(deps.credentials);
   // One layer for the steps every /v1 request takes in turn (body limit,
   // activity, caller): each of Hono's layers is an async step of its own,
   // dearer still under the log scope's AsyncLocalStorage (docs/benchmarks.md).
@@ -78,7 +81,6 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     bodyLimits(c, () => recordActivity(c, () => authenticate(c, next) as Promise<void>) as Promise<void>),
   );
   const linksFollowRequest = !deps.settings.publicUrlConfigured;
-  if (cache) api.use(storeReads(cache, linksFollowRequest));
   // A request no route takes: 405 with Allow on a known path, else 404.
   const unmatched = unmatchedAnswer(routes);
   const links = requestLinks(deps.settings);
@@ -105,17 +107,27 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
   api.all('*', unmatched);
 
   const app = new Hono<AppEnv>({ strict: true });
-  // Outermost: the request's id and its access line, for every answer.
-  // Node (no edge layer, whose answers are made elsewhere): a GET's headers are prepared as a plain record.
-  const plainHeaders = !deps.edgeCache && !deps.dbSessions;
-  app.use(requestLog(deps, plainHeaders));
+  const corsLayer = cors(deps.cors);
+  // The cache's one entry point. Node with SQLite: the read cache, first of
+  // all, so that a hit needs no other layer (it gives itself its id, access
+  // line and CORS headers with the functions of the two layers below).
+  if (cache) {
+    const log = hitLog(deps);
+    app.use(readCache({ cache, cacheControl: caching.cacheControl, linksFollowRequest, log, cors: corsLayer }));
+  }
+  // The request's id and its access line, for every other answer.
+  app.use(requestLog(deps));
   // Then preflights, and CORS headers on every answer, cached ones included.
-  app.use(cors(deps.cors));
-  if (cache) app.use(serveCachedReads(cache, caching.cacheControl, linksFollowRequest));
+  app.use(corsLayer);
+  // Workers: the edge cache (with each request's D1 session), after those two
+  // layers, whose functions a hit there does not call itself.
   if (deps.edgeCache || deps.dbSessions) {
     const { edgeCache, dbSessions, defer } = deps;
     app.use(edgeCaching({ edgeCache, dbSessions, defer, cacheControl: caching.cacheControl }));
   }
+  // Part of the cache's entry point on every target (and all of it on Node
+  // with MySQL or PostgreSQL): a 304 from the read generation, without
+  // reading the article (docs/caching.md).
   app.use(
     conditionalReads({
       generation: deps.repos.readGeneration,
@@ -126,10 +138,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     }),
   );
   const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
-  app.use((c, next) => {
-    c.set('services', services);
-    return secure(c, next);
-  });
+  app.use(secure);
   app.onError(onError(deps.logger, deps.isUnavailable));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');
@@ -142,17 +151,6 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
     withSecurityHeaders(await deps.assets.fetch(c.req.raw), c.get('requestId')),
   );
   app.notFound(unmatched);
-  if (cache) {
-    // A read-cache hit is answered before the app runs (request-log.ts, answerEarly).
-    const early = answerEarly(deps, earlyCachedReads(cache, caching.cacheControl, linksFollowRequest));
-    const dispatch = app.fetch;
-    app.fetch = (req, env, ctx) => early(req, env) ?? dispatch(req, env, ctx);
-  } else if (deps.edgeCache) {
-    // Workers: an edge-cache hit too, after its lookup (edge-cache.ts, earlyEdgeReads).
-    const early = answerEarlyAsync(deps, earlyEdgeReads(deps.edgeCache, caching.cacheControl));
-    const dispatch = app.fetch;
-    app.fetch = async (req, env, ctx) => (await early(req, env)) ?? dispatch(req, env, ctx);
-  }
   return app;
 }
 

@@ -5,10 +5,12 @@ import type { Defer } from '../ports/runtime.js';
 import type { ActivityActor, WriteOrigin } from '../ports/write-effects.js';
 
 /**
- * The services routes reach through `c.var.services`. Each feature adds its
- * own in its module (`declare module '…/http/env.js' { interface Services … }`),
- * so no list of them is kept here; the composition root (app/) checks that
- * the registered features build every one.
+ * The services, built once, that handlers get as `services` (http/route.ts).
+ * Each feature adds what its named builder returns, in its module
+ * (`declare module '…/http/env.js' { interface Services extends
+ * ReturnType<typeof sitesServices> {} }`), so going to the definition of
+ * `services.sites` in a handler lands on the line that builds it; the
+ * composition root (app/) checks that the registered features build every one.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one feature at a time
 export interface Services {}
@@ -27,7 +29,6 @@ export type Audit = (action: string, options?: AuditOptions) => void;
 export interface AppEnv {
   Variables: {
     actor: Actor;
-    services: Services;
     /** Records an activity entry for this request (http/activity.ts). */
     audit: Audit;
     /** Work that finishes after the response (http/activity.ts). */
@@ -40,7 +41,5 @@ export interface AppEnv {
     requestId: string;
     /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */
     servedRead: CachedAnswer | undefined;
-    /** A GET's headers prepared as a plain record, until something needs Hono's (http/middleware/plain-headers.ts). */
-    plainHeaders: Record<string, string> | undefined;
   };
 }

@@ -116,8 +116,8 @@ export interface RouteConfig<P extends ParamSpecs, Q, B, R extends Responses> {
   upload?: string;
   /** A raw body of these media types that the handler reads as a stream, bounding it itself (no JSON limit applies). */
   stream?: RawBody;
-  /** Middleware that runs after the permission and the rate limit, before validation. */
-  before?: readonly MiddlewareHandler<AppEnv>[];
+  /** Middleware that runs after the permission and the rate limit, before validation (made from the services when it calls them). */
+  before?: readonly MiddlewareHandler<AppEnv>[] | ((services: Services) => readonly MiddlewareHandler<AppEnv>[]);
   /** A public GET that caches may keep: ETag, 304 and Cache-Control (http/middleware/public-read.ts). */
   cache?: CachePolicy;
   /** A create that honours Idempotency-Key: its handler keeps its answer with `c.var.keepAnswer` (http/middleware/idempotency.ts). */
@@ -150,7 +150,9 @@ export interface RouteDef {
   readonly body?: z.ZodType;
   readonly upload?: string;
   readonly stream?: RawBody;
-  readonly before?: readonly MiddlewareHandler<AppEnv>[];
+  readonly before?:
+    | readonly MiddlewareHandler<AppEnv>[]
+    | ((services: Services) => readonly MiddlewareHandler<AppEnv>[]);
   readonly cache?: CachePolicy;
   readonly idempotent?: true;
   readonly responses: Responses;
@@ -294,7 +296,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
       const spec = typeof r.rateLimit === 'string' ? { budget: r.rateLimit } : r.rateLimit;
       chain.push(deps.limits(spec.budget, { refundOnSuccess: 'refundOnSuccess' in spec && spec.refundOnSuccess }));
     }
-    chain.push(...(r.before ?? []));
+    chain.push(...(typeof r.before === 'function' ? r.before(deps.services) : (r.before ?? [])));
     if (r.idempotent) chain.push(deps.idempotency);
     pass(strictQuery(queryNames(r)));
     if (r.query) chain.push(validate('query', r.query) as MiddlewareHandler<AppEnv>);

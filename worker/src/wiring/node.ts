@@ -168,9 +168,8 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     renderer,
     htmlRenderer,
     webhookTransport: createNodeWebhookTransport(),
-    // The security headers prepared before the handler, in the plain header
-    // record of a GET (http/middleware/plain-headers.ts), instead of Hono's
-    // secureHeaders, which sets them on the finished answer and so makes
+    // The security headers prepared before the handler (c.header) instead
+    // of Hono's secureHeaders, which sets them on the finished answer and so makes
     // @hono/node-server build a full Response: Hono's cost +14% CPU per
     // request on the uncached article read (the bench's uncached step, the
     // same server bundle with one or the other, interleaved rounds; +9% in

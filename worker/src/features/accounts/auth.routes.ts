@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 import { DomainError } from '../../core/domain/errors.js';
 import { subject } from '../../http/activity.js';
-import type { AppEnv } from '../../http/env.js';
+import type { AppEnv, Services } from '../../http/env.js';
 import { currentUser } from '../../http/middleware/auth.js';
 import { routesOf } from '../../http/route.js';
 import {
@@ -22,12 +22,14 @@ import { toPublicUser } from './user-dto.js';
 const route = routesOf('auth');
 
 /** A closed registration is refused before its body is parsed. */
-const registrationOpen: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!(await c.var.services.accounts.registrationOpen())) {
-    throw new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
-  }
-  await next();
-};
+const registrationOpen =
+  ({ accounts }: Services): MiddlewareHandler<AppEnv> =>
+  async (_c, next) => {
+    if (!(await accounts.registrationOpen())) {
+      throw new DomainError('registration_closed', 'Registration is closed: ask the owner for an invitation');
+    }
+    await next();
+  };
 const UserAnswer = z.object({ user: UserSchema });
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -47,7 +49,7 @@ export const authRoutes = [
     summary: 'Register the first account (sends the verification e-mail)',
     allow: 'public',
     rateLimit: 'register',
-    before: [registrationOpen],
+    before: (services) => [registrationOpen(services)],
     body: RegisterSchema,
     responses: { 201: SessionSchema },
     errors: [403, 409],

@@ -1,17 +1,18 @@
-import { defineFeature } from '../../feature-api/feature.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import { createApiKeysRepository } from './api-keys.repository.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
-import { type ApiKeysService, createApiKeysService } from './api-keys.service.js';
+import { createApiKeysService } from './api-keys.service.js';
+
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const apiKeysServices = (deps: ServiceDeps) => ({ apiKeys: createApiKeysService(deps) });
 
 declare module '../../http/env.js' {
-  interface Services {
-    apiKeys: ApiKeysService;
-  }
+  interface Services extends ReturnType<typeof apiKeysServices> {}
 }
 
 /** The owner's integration keys. */
 export const apiKeysFeature = defineFeature({
   repositories: (kit) => ({ apiKeys: createApiKeysRepository(kit) }),
-  services: (deps) => ({ apiKeys: createApiKeysService(deps) }),
+  services: apiKeysServices,
   routes: apiKeysRoutes,
 });

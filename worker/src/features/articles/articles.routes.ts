@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import { canReadOffline, decide } from '../../auth/policy.js';
 import { parseIfMatch } from '../../core/shared/entity-tags.js';
-import type { AppEnv } from '../../http/env.js';
+import type { AppEnv, Services } from '../../http/env.js';
 import { described, routesOf } from '../../http/route.js';
 import { IdParamSchema } from '../../wire/common.schema.js';
 import type { LinkBase } from '../../wire/links.js';
@@ -42,10 +42,10 @@ const cache = { privateFor: 'content.readOffline' } as const;
  * `content:write` key or an unverified registrant edits, publishes and
  * unpublishes offline articles without seeing them.
  */
-function answer<T extends object>(c: Context<AppEnv>, article: ArticleDto, body: T) {
+function answer<T extends object>(c: Context<AppEnv>, services: Services, article: ArticleDto, body: T) {
   // The new version, either way: the next conditional write names it.
   c.header('ETag', articleETag(article.version));
-  return c.var.services.articles.readableBy(c.var.actor, article) ? c.json(body) : c.body(null, 204);
+  return services.articles.readableBy(c.var.actor, article) ? c.json(body) : c.body(null, 204);
 }
 
 /** The caller's If-Match (docs/api.md#optimistic-concurrency); none: the write is unconditional. */
@@ -167,7 +167,7 @@ export const articlesRoutes = [
         c.var.origin(),
         precondition(c, links),
       );
-      return answer(c, article, { article });
+      return answer(c, services, article, { article });
     },
   }),
   route({
@@ -186,7 +186,7 @@ export const articlesRoutes = [
         c.var.origin(),
         precondition(c, links),
       );
-      return answer(c, article, { article });
+      return answer(c, services, article, { article });
     },
   }),
   route({
@@ -205,7 +205,7 @@ export const articlesRoutes = [
         c.var.origin(),
         precondition(c, links),
       );
-      return answer(c, article, { article });
+      return answer(c, services, article, { article });
     },
   }),
   route({
@@ -249,7 +249,7 @@ export const articlesRoutes = [
         c.var.origin(),
         precondition(c, links),
       );
-      return answer(c, article, { seo: article.seo });
+      return answer(c, services, article, { seo: article.seo });
     },
   }),
   route({

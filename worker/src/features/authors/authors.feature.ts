@@ -1,17 +1,18 @@
-import { defineFeature } from '../../feature-api/feature.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import { createAuthorsRepository } from './authors.repository.js';
 import { authorsRoutes } from './authors.routes.js';
-import { type AuthorsService, createAuthorsService } from './authors.service.js';
+import { createAuthorsService } from './authors.service.js';
+
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const authorsServices = (deps: ServiceDeps) => ({ authors: createAuthorsService(deps) });
 
 declare module '../../http/env.js' {
-  interface Services {
-    authors: AuthorsService;
-  }
+  interface Services extends ReturnType<typeof authorsServices> {}
 }
 
 /** The people articles name as their authors. */
 export const authorsFeature = defineFeature({
   repositories: (kit) => ({ authors: createAuthorsRepository(kit) }),
-  services: (deps) => ({ authors: createAuthorsService(deps) }),
+  services: authorsServices,
   routes: authorsRoutes,
 });

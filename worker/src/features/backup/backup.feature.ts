@@ -1,20 +1,21 @@
-import { defineFeature } from '../../feature-api/feature.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import { createBackupRepository } from './backup.repository.js';
 import { backupRoutes } from './backup.routes.js';
-import { type BackupService, createBackupService } from './backup.service.js';
+import { createBackupService } from './backup.service.js';
+
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const backupServices = (deps: ServiceDeps) => {
+  const { maxUploadBytes, maxImagePixels } = deps.settings;
+  return { backup: createBackupService({ ...deps, maxUploadBytes, maxImagePixels }) };
+};
 
 declare module '../../http/env.js' {
-  interface Services {
-    backup: BackupService;
-  }
+  interface Services extends ReturnType<typeof backupServices> {}
 }
 
 /** Export and import of the whole installation's content, the same archive on both targets. */
 export const backupFeature = defineFeature({
   repositories: (kit, tableExports) => ({ backup: createBackupRepository(kit, tableExports) }),
-  services: (deps) => {
-    const { maxUploadBytes, maxImagePixels } = deps.settings;
-    return { backup: createBackupService({ ...deps, maxUploadBytes, maxImagePixels }) };
-  },
+  services: backupServices,
   routes: backupRoutes,
 });

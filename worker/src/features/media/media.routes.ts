@@ -39,13 +39,13 @@ export const mediaRoutes = [
     allow: 'media.upload',
     params: id,
     upload: FILE_FIELD,
-    before: [
+    before: ({ articles, images }) => [
       // 404 for an unknown article before a byte of the upload is read.
       async (c, next) => {
-        await c.var.services.articles.existing(idParam(c.req.param('id')));
+        await articles.existing(idParam(c.req.param('id')));
         return next();
       },
-      uploadLimit,
+      uploadLimit(images.maxUploadBytes),
     ],
     responses: { 201: z.object({ image: ImageSchema }) },
     errors: [413],
@@ -67,9 +67,9 @@ export const mediaRoutes = [
       'Show an image of the library in this article too (no upload: the same file); idempotent. The article may then use it as its feature image',
     allow: 'media.upload',
     params: { id: IdParamSchema, imageId: IdParamSchema },
-    before: [
+    before: ({ articles }) => [
       async (c, next) => {
-        await c.var.services.articles.existing(idParam(c.req.param('id')));
+        await articles.existing(idParam(c.req.param('id')));
         return next();
       },
     ],

@@ -12,10 +12,8 @@ const tooLargeMessage = (max: number) => `The upload is larger than ${max} bytes
  * Counts bytes as they stream in and stops at the images service's limit: a
  * lying or missing Content-Length never makes us buffer more than the limit.
  */
-export const uploadLimit: MiddlewareHandler<AppEnv> = (c, next) => {
-  const maxBytes = c.var.services.images.maxUploadBytes;
-  return limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes))(c, next);
-};
+export const uploadLimit = (maxBytes: number): MiddlewareHandler<AppEnv> =>
+  limitBody(maxBytes + MULTIPART_OVERHEAD, tooLargeMessage(maxBytes));
 
 /** The file's bytes, the name the client gave it (unsanitised, '' when none), and the form's other text fields. */
 export interface UploadedFile {

@@ -6,16 +6,16 @@ import { purgeRoutes } from './purge.routes.js';
 import {
   createPurgeService,
   type PurgeDeps,
-  type PurgeService,
   purgeRunDetails,
   runScheduledPurge,
   toPurgeRunDto,
 } from './purge.service.js';
 
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const purgeServices = (deps: ServiceDeps) => ({ purge: createPurgeService(purgeDeps(deps)) });
+
 declare module '../../http/env.js' {
-  interface Services {
-    purge: PurgeService;
-  }
+  interface Services extends ReturnType<typeof purgeServices> {}
 }
 
 /** What a purge needs, the same for a request and for the scheduler. */
@@ -27,7 +27,7 @@ const purgeDeps = (deps: ServiceDeps): PurgeDeps => ({
 /** Duplicate and orphan purge: on request, and on a schedule the owner sets. */
 export const purgeFeature = defineFeature({
   repositories: (kit) => ({ purge: createPurgeRepository(kit) }),
-  services: (deps) => ({ purge: createPurgeService(purgeDeps(deps)) }),
+  services: purgeServices,
   routes: purgeRoutes,
   jobs: (services, deps) => {
     // A manual run is recorded by its route, which knows who asked; a scheduled one as the system's.

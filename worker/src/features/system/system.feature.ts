@@ -1,34 +1,32 @@
-import type { UpdateService } from '../../core/releases/update.service.js';
-import { defineFeature } from '../../feature-api/feature.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import { buildOpenApiDocument } from '../../http/openapi.js';
 import { systemRoutes } from './system.routes.js';
-import { createSystemService, type SystemService } from './system.service.js';
+import { createSystemService } from './system.service.js';
 import { updateRoutes } from './update.routes.js';
 
-declare module '../../http/env.js' {
-  interface Services {
-    system: SystemService;
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const systemServices = (deps: ServiceDeps) => {
+  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+  return {
+    system: createSystemService(deps),
     /** `/v1/openapi.json`, built from every route's declaration on first request and kept. */
-    apiDescription: { document(): ReturnType<typeof buildOpenApiDocument> };
+    apiDescription: {
+      document: () => {
+        document ??= buildOpenApiDocument(deps.routes, deps.version);
+        return document;
+      },
+    },
     /** Release feed checks (both targets) and staging and switching (Node under the supervisor). */
-    updates: UpdateService;
-  }
+    updates: deps.updates,
+  };
+};
+
+declare module '../../http/env.js' {
+  interface Services extends ReturnType<typeof systemServices> {}
 }
 
 /** Health, readiness, version, the API description and updates. */
 export const systemFeature = defineFeature({
-  services: (deps) => {
-    let document: ReturnType<typeof buildOpenApiDocument> | undefined;
-    return {
-      system: createSystemService(deps),
-      apiDescription: {
-        document: () => {
-          document ??= buildOpenApiDocument(deps.routes, deps.version);
-          return document;
-        },
-      },
-      updates: deps.updates,
-    };
-  },
+  services: systemServices,
   routes: [...systemRoutes, ...updateRoutes],
 });

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { DomainError } from '../../core/domain/errors.js';
 import { ReleaseRefusedError } from '../../core/releases/refusal.js';
 import { UpdatesUnavailableError } from '../../core/releases/update.service.js';
-import type { AppEnv } from '../../http/env.js';
+import type { AppEnv, Services } from '../../http/env.js';
 import { currentUser } from '../../http/middleware/auth.js';
 import { routesOf } from '../../http/route.js';
 import { type UpdateStatusDto, UpdateStatusSchema } from './system.schema.js';
@@ -17,8 +17,13 @@ type UpdateAction = 'update.check' | 'update.download' | 'update.apply' | 'updat
  * does not allow it a 409. Any outcome of the supervisor not yet in the
  * activity log is written first.
  */
-async function answer(c: Context<AppEnv>, action: UpdateAction | null, work: () => Promise<UpdateStatusDto>) {
-  await c.var.services.updates.reportOutcome(recordUpdateActivity(c.var.services.activity));
+async function answer(
+  c: Context<AppEnv>,
+  services: Services,
+  action: UpdateAction | null,
+  work: () => Promise<UpdateStatusDto>,
+) {
+  await services.updates.reportOutcome(recordUpdateActivity(services.activity));
   try {
     const dto = await work();
     if (action)
@@ -55,7 +60,7 @@ export const updateRoutes = [
     summary: 'Running version, newest release in the feed, what is staged',
     allow: 'system.read',
     responses: { 200: UpdateStatusSchema },
-    handler: async (c, { services }) => c.json(await answer(c, null, () => services.updates.status())),
+    handler: async (c, { services }) => c.json(await answer(c, services, null, () => services.updates.status())),
   }),
   route({
     method: 'post',
@@ -64,7 +69,8 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 200: UpdateStatusSchema },
     errors: [400, 409],
-    handler: async (c, { services }) => c.json(await answer(c, 'update.check', () => services.updates.check())),
+    handler: async (c, { services }) =>
+      c.json(await answer(c, services, 'update.check', () => services.updates.check())),
   }),
   route({
     method: 'post',
@@ -73,7 +79,8 @@ export const updateRoutes = [
     allow: 'updates.apply',
     responses: { 200: UpdateStatusSchema },
     errors: [400, 409],
-    handler: async (c, { services }) => c.json(await answer(c, 'update.download', () => services.updates.download())),
+    handler: async (c, { services }) =>
+      c.json(await answer(c, services, 'update.download', () => services.updates.download())),
   }),
   route({
     method: 'post',
@@ -84,7 +91,7 @@ export const updateRoutes = [
     responses: { 202: UpdateStatusSchema },
     errors: [409],
     handler: async (c, { services }) =>
-      c.json(await answer(c, 'update.apply', () => services.updates.apply(currentUser(c).id)), 202),
+      c.json(await answer(c, services, 'update.apply', () => services.updates.apply(currentUser(c).id)), 202),
   }),
   route({
     method: 'post',
@@ -95,6 +102,6 @@ export const updateRoutes = [
     responses: { 202: UpdateStatusSchema },
     errors: [409],
     handler: async (c, { services }) =>
-      c.json(await answer(c, 'update.rollback', () => services.updates.rollback(currentUser(c).id)), 202),
+      c.json(await answer(c, services, 'update.rollback', () => services.updates.rollback(currentUser(c).id)), 202),
   }),
 ];

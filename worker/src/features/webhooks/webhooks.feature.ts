@@ -1,26 +1,27 @@
-import { defineFeature } from '../../feature-api/feature.js';
+import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import { secretSealer } from './webhook-crypto.js';
 import { createWebhooksRepository } from './webhooks.repository.js';
 import { webhooksRoutes } from './webhooks.routes.js';
-import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
+import { createWebhooksService } from './webhooks.service.js';
+
+/** What the feature builds, once per process or isolate: handlers and later features reach each service by its name here. */
+const webhooksServices = (deps: ServiceDeps) => ({
+  webhooks: createWebhooksService({
+    ...deps,
+    transport: deps.webhookTransport,
+    sealer: secretSealer(deps.settings.jwtSecret ?? ''),
+    allowPrivateTargets: deps.settings.webhookAllowPrivateTargets,
+  }),
+});
 
 declare module '../../http/env.js' {
-  interface Services {
-    webhooks: WebhooksService;
-  }
+  interface Services extends ReturnType<typeof webhooksServices> {}
 }
 
 /** Webhook endpoints, the outbox of events, and their delivery (at once after a change, then by the scheduler). */
 export const webhooksFeature = defineFeature({
   repositories: (kit) => ({ webhooks: createWebhooksRepository(kit) }),
-  services: (deps) => ({
-    webhooks: createWebhooksService({
-      ...deps,
-      transport: deps.webhookTransport,
-      sealer: secretSealer(deps.settings.jwtSecret ?? ''),
-      allowPrivateTargets: deps.settings.webhookAllowPrivateTargets,
-    }),
-  }),
+  services: webhooksServices,
   routes: webhooksRoutes,
   jobs: (services) => [
     {

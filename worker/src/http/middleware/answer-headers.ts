@@ -1,10 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
-import { prepareHeader, prepareHeaders } from './plain-headers.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-
-/** The security headers as one record (in the same order). */
-const SECURITY_RECORD: Readonly<Record<string, string>> = Object.fromEntries(SECURITY_HEADERS);
 
 /**
  * Hono's secureHeaders sets its headers on the finished Response, which on
@@ -16,7 +12,7 @@ const SECURITY_RECORD: Readonly<Record<string, string>> = Object.fromEntries(SEC
  * through `withSecurityHeaders`.
  */
 export const securityHeaders = (): MiddlewareHandler<AppEnv> => (c, next) => {
-  prepareHeaders(c, SECURITY_RECORD);
+  for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
   return next();
 };
 
@@ -27,6 +23,6 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => (c, next) => {
  * (the admin, answers to an authenticated request) stays `same-origin`.
  */
 export const shareablePublicRead: MiddlewareHandler<AppEnv> = (c, next) => {
-  if (c.req.header('authorization') === undefined) prepareHeader(c, 'Cross-Origin-Resource-Policy', 'cross-origin');
+  if (c.req.header('authorization') === undefined) c.header('Cross-Origin-Resource-Policy', 'cross-origin');
   return next();
 };

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors as honoCors } from 'hono/cors';
 import type { AppEnv } from '../env.js';
-import { prepareHeader } from './plain-headers.js';
 import { withSecurityHeaders } from './security-headers.js';
 
 /** Who may call the API from a page on another origin. */
@@ -54,7 +53,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler<AppEnv> {
       return withSecurityHeaders(new Response(null, { status: 204, headers: { Vary: 'Origin' } }), c.get('requestId'));
     }
     // Whether an answer carries the headers depends on the Origin: caches must keep them apart.
-    prepareHeader(c, 'Vary', 'Origin', true);
+    c.header('Vary', 'Origin', { append: true });
     return next();
   };
 }

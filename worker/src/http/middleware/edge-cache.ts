@@ -20,16 +20,6 @@ export interface EdgeDeps {
   defer: Defer;
 }
 
-/**
- * Workers only (docs/caching.md): public reads through the edge cache, and
- * every request in a D1 session. An anonymous GET is answered from this
- * data centre's cache when it can be; a miss reads in a session that may use
- * a read replica, but no older than the last write seen here, and its
- * answer is stored after the response. Any other request continues from
- * the bookmark its client sends (read-your-writes for the admin) or starts
- * at the primary, and is told the bookmark it reached. A successful write
- * makes the next read here miss and purges the other data centres.
- */
 /** Uploaded images and variants: kept at the edge only when a delete purges them everywhere. */
 const FILES = '/static/uploadedImages/';
 /** What a kept image's answer carries besides its own stored headers: the route's, as for any public file. */
@@ -50,38 +40,17 @@ function fileAnswer(hit: Response, req: Request, requestId: string): Response {
   return new Response(hit.body, { status: 200, headers });
 }
 
-type Lookup = Awaited<ReturnType<EdgeCache['lookup']>>;
-
-/** A miss the early lookup found, for `edgeCaching` to store under instead of asking the Cache API again. */
-const missed = new WeakMap<Request, Lookup>();
-
 /**
- * An anonymous GET's cache hit answered before the app runs: no routing,
- * request scope or middleware, which a hit does not need (its answer
- * carries the headers every answer gets, as on Node's read cache:
- * `earlyCachedReads`); request-log.ts `answerEarlyAsync` gives the id and
- * the access line. Only for requests without an Origin (their CORS headers
- * are the middleware's) and not for kept images (`edgeCaching` answers
- * those). A miss goes on to the app, which stores under the generation
- * found here.
+ * Workers: the edge cache's one entry point (docs/caching.md), and every
+ * request in a D1 session. It runs after the request log and CORS, which
+ * give a hit its id, its access line and its CORS headers. An anonymous GET is answered from this
+ * data centre's cache when it can be; a miss reads in a session that may use
+ * a read replica, but no older than the last write seen here, and its
+ * answer is stored after the response. Any other request continues from
+ * the bookmark its client sends (read-your-writes for the admin) or starts
+ * at the primary, and is told the bookmark it reached. A successful write
+ * makes the next read here miss and purges the other data centres.
  */
-export function earlyEdgeReads(
-  edgeCache: EdgeCache,
-  cacheControl: string,
-): (req: Request, requestId: () => string) => Promise<Response | undefined> {
-  const answer = cachedAnswerer(cacheControl);
-  return async (req, requestId) => {
-    const headers = req.headers;
-    if (req.method !== 'GET' || headers.has('authorization') || headers.has('origin')) return undefined;
-    const key = keyOf(req.url);
-    if (edgeCache.keepsFiles && key.slice(key.indexOf('/', 1)).startsWith(FILES)) return undefined;
-    const found = await edgeCache.lookup(key);
-    if (found.hit) return answer(found.hit, req, requestId());
-    missed.set(req, found);
-    return undefined;
-  };
-}
-
 export function edgeCaching(deps: EdgeDeps): MiddlewareHandler<AppEnv> {
   const answer = cachedAnswerer(deps.cacheControl);
   const { edgeCache, dbSessions } = deps;
@@ -97,7 +66,7 @@ export function edgeCaching(deps: EdgeDeps): MiddlewareHandler<AppEnv> {
       start = 'first-unconstrained';
       if (edgeCache) {
         const key = keyOf(req.url);
-        const found = missed.get(req) ?? (file ? await edgeCache.lookupFile(key) : await edgeCache.lookup(key));
+        const found = file ? await edgeCache.lookupFile(key) : await edgeCache.lookup(key);
         if (found.hit instanceof Response) return fileAnswer(found.hit, req, c.get('requestId'));
         if (found.hit) return answer(found.hit, req, c.get('requestId'));
         generation = found.generation;

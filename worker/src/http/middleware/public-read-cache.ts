@@ -4,6 +4,7 @@ import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache
 import type { AppEnv } from '../env.js';
 import { withoutCampaignTags } from '../query-policy.js';
 import { noneMatch } from './public-read.js';
+import type { hitLog } from './request-log.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /**
@@ -49,70 +50,62 @@ export function readKeyOf(req: Request, linksFollowRequest: boolean): string | u
   return keyOf(req.url);
 }
 
-/**
- * Stores anonymous answers, and empties the cache after any successful
- * write. Runs after authentication, in /v1.
- */
-export function storeReads(cache: ReadCache, linksFollowRequest: boolean): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const method = c.req.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      await next();
-      if (c.res.status < 400) cache.invalidate();
-      return;
-    }
-    if (method !== 'GET' || c.get('actor').type !== 'anonymous' || !CACHEABLE.test(c.req.path)) return next();
-    await next();
-    // The route's own answer as sent (public-read.ts), with its ETag; a 304 leaves nothing to keep.
-    const served = c.get('servedRead');
-    const key = readKeyOf(c.req.raw, linksFollowRequest);
-    if (c.res.status === 200 && served && key) cache.set(key, served);
-  };
+export interface ReadCacheDeps {
+  cache: ReadCache;
+  cacheControl: string;
+  linksFollowRequest: boolean;
+  /** A hit's id and access line (request-log.ts): a hit never reaches the request log. */
+  log: ReturnType<typeof hitLog>;
+  /** CORS's layer (cors.ts), run around a hit that has an Origin: a hit never reaches it either. */
+  cors: MiddlewareHandler<AppEnv>;
 }
 
 /**
- * Answers a hit before anything else runs (routing, the security-header
- * middleware, authentication): a GET without credentials is exactly the
- * anonymous read `storeReads` stored, and the answer carries the same
- * headers every response gets, its ETag and the public Cache-Control; a
- * matching If-None-Match is a 304.
+ * Node with SQLite: the read cache's one entry point, the app's first
+ * middleware (docs/caching.md). A GET without credentials is exactly the
+ * anonymous read that was stored: a hit is answered here, before the
+ * request log, routing, authentication and the route's own layers, with
+ * the headers that answer carried, its ETag and the public Cache-Control (a
+ * matching If-None-Match is a 304), its own id and access line, and CORS's
+ * headers when it has an Origin. A miss of an anonymous article read goes
+ * on into the app and is stored once the route answered it (the route's
+ * own answer as sent, public-read.ts); any successful write empties the
+ * cache.
  */
-export function serveCachedReads(
-  cache: ReadCache,
-  cacheControl: string,
-  linksFollowRequest: boolean,
-): MiddlewareHandler<AppEnv> {
-  const answer = cachedAnswerer(cacheControl);
+export function readCache(deps: ReadCacheDeps): MiddlewareHandler<AppEnv> {
+  const { cache, linksFollowRequest, log, cors } = deps;
+  const answer = cachedAnswerer(deps.cacheControl);
   return async (c, next) => {
     const req = c.req.raw;
-    if (req.method !== 'GET' || cache.size() === 0 || req.headers.has('authorization')) return next();
+    const method = req.method;
+    if (method !== 'GET') {
+      await next();
+      if (method !== 'HEAD' && method !== 'OPTIONS' && c.res.status < 400) cache.invalidate();
+      return;
+    }
+    // Credentials make another caller (the list holds drafts for some); a bad token is the route's 401.
+    if (req.headers.has('authorization') || !CACHEABLE.test(c.req.path)) return next();
     const key = readKeyOf(req, linksFollowRequest);
-    const hit = key && cache.get(key);
-    if (!hit) return next();
-    return answer(hit, req, c.get('requestId'));
-  };
-}
-
-/**
- * The same answer as `serveCachedReads`, before the app runs: no routing,
- * no request log scope, no middleware (docs/benchmarks.md: that layer was
- * most of a hit's cost; request-log.ts `answerEarly` gives the id and the
- * access line). The id is asked for only for a hit. Only for requests without an Origin: CORS headers are
- * added by their middleware, so cross-origin hits take `serveCachedReads`.
- */
-export function earlyCachedReads(
-  cache: ReadCache,
-  cacheControl: string,
-  linksFollowRequest: boolean,
-): (req: Request, requestId: () => string) => Response | undefined {
-  const answer = cachedAnswerer(cacheControl);
-  return (req, requestId) => {
-    if (req.method !== 'GET' || cache.size() === 0) return undefined;
-    const headers = req.headers;
-    if (headers.has('authorization') || headers.has('origin')) return undefined;
-    const key = readKeyOf(req, linksFollowRequest);
-    const hit = key && cache.get(key);
-    return hit ? answer(hit, req, requestId()) : undefined;
+    if (!key) return next();
+    const hit = cache.get(key);
+    if (hit) {
+      const started = performance.now();
+      const requestId = log.idFor(c);
+      let res = answer(hit, req, requestId);
+      if (req.headers.has('origin')) {
+        const ready = res;
+        await cors(c, async () => {
+          c.res = ready;
+        });
+        res = c.res;
+      }
+      log.line(req, res.status, requestId, started);
+      return res;
+    }
+    await next();
+    // A 304 leaves nothing to keep.
+    const served = c.get('servedRead');
+    if (c.res.status === 200 && served) cache.set(key, served);
   };
 }
 

@@ -3,7 +3,6 @@ import { decide, type Permission } from '../../auth/policy.js';
 import type { ContentDigest } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
 import { JSON_TYPE } from './json-type.js';
-import { takePlainHeaders } from './plain-headers.js';
 
 /**
  * Validators and caching headers of public reads (docs/caching.md).
@@ -43,11 +42,6 @@ export function noneMatch(header: string | null | undefined, etag: string): bool
 }
 
 type HeaderRecord = Record<string, string | string[]>;
-
-const isEmpty = (record: HeaderRecord) => {
-  for (const _ in record) return false;
-  return true;
-};
 
 /** A plain 200: the only answer that gets a validator (another status, or a ResponseInit, is left as the handler made it). */
 const isPlainOk = (arg: unknown) => arg === undefined || arg === 200;
@@ -93,16 +87,6 @@ export function publicRead(policy: CachePolicy, caching: PublicCaching): Middlew
       const etag = given ?? own ?? `"${caching.digest(text)}"`;
       if (shared) c.set('servedRead', { body: text, etag, contentType });
       const notModified = noneMatch(ifNoneMatch, etag);
-      // The headers prepared as a plain record (plain-headers.ts), when the handler added none of its own.
-      const plain = isEmpty(rest) ? takePlainHeaders(c) : undefined;
-      if (plain) {
-        return notModified
-          ? new Response(null, { status: 304, headers: { ...plain, ETag: etag, 'Cache-Control': cacheControl } })
-          : new Response(text, {
-              status: 200,
-              headers: { ...plain, 'Content-Type': contentType, ETag: etag, 'Cache-Control': cacheControl },
-            });
-      }
       if (notModified) return body(null, 304, { ETag: etag, 'Cache-Control': cacheControl });
       return body(text, 200, { 'Content-Type': contentType, ...rest, ETag: etag, 'Cache-Control': cacheControl });
     };
