@@ -11,6 +11,7 @@ import { FREQUENT_JOBS_MS, frequentJobs, scheduledJobs } from './app/services.js
 import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
+import { nodeListenerHits } from './http/app.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
@@ -76,9 +77,12 @@ async function main() {
     { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null, writeLog },
   );
   const app = createApp(deps);
+  // A read-cache hit without an Origin is answered before the app, synchronously (http/middleware/public-read-cache.ts, listenerHits).
+  const hits = nodeListenerHits(deps);
+  const fetch: typeof app.fetch = hits ? (req, env, ctx) => hits(req, env) ?? app.fetch(req, env, ctx) : app.fetch;
   // serve() without its one shortcoming: it cannot take an errorHandler, so
   // requests the adapter cannot parse would get a bare 400 without headers.
-  const listener = getRequestListener(app.fetch, {
+  const listener = getRequestListener(fetch, {
     errorHandler: (err) => {
       const requestId = newRequestId();
       if (!(err instanceof RequestError)) deps.logger.error('request failed before the app', err, { requestId });

@@ -17,9 +17,9 @@ import { edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
 import { type IdempotencyDeps, idempotency } from './middleware/idempotency.js';
 import { publicCacheControl } from './middleware/public-read.js';
-import { readCache } from './middleware/public-read-cache.js';
+import { listenerHits, readCache } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
-import { hitLog, requestLog } from './middleware/request-log.js';
+import { hitLog, type RequestLogDeps, requestLog } from './middleware/request-log.js';
 import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
@@ -155,3 +155,15 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
+
+/** Node with SQLite: the read-cache hits its listener answers before the app (public-read-cache.ts); none elsewhere. */
+export function nodeListenerHits(deps: Pick<HttpDeps, 'publicReadCache' | 'settings'> & RequestLogDeps) {
+  const cache = deps.publicReadCache;
+  if (!cache) return undefined;
+  return listenerHits({
+    cache,
+    cacheControl: publicCacheControl(deps.settings.publicCache),
+    linksFollowRequest: !deps.settings.publicUrlConfigured,
+    log: hitLog(deps),
+  });
+}

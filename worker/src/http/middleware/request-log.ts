@@ -54,6 +54,10 @@ function requestIdOf(deps: RequestLogDeps, req: Request, env: unknown): string {
  */
 export function hitLog(deps: RequestLogDeps) {
   return {
+    /** The request's id, before any context exists (the Node listener's hits, public-read-cache.ts). */
+    idOf(req: Request, env: unknown): string {
+      return requestIdOf(deps, req, env);
+    },
     /** The request's id, also set on the context for the layers the hit calls (CORS). */
     idFor(c: Context<AppEnv>): string {
       const requestId = requestIdOf(deps, c.req.raw, c.env);
