@@ -6,7 +6,7 @@ import { editorSettings, expectNoProblems, POLL } from './admin-helpers.js';
 const OWNER = 'owner@example.com';
 
 /**
- * The feature-image picker (issue finding 5): a dialog of thumbnails named
+ * The feature-image picker: a dialog of thumbnails named
  * by their words, not id-like file names, with the library to search and
  * choose from; a library image of another article becomes this one's.
  */
