@@ -43,6 +43,10 @@ async function pickKite(page: Page, bytes: Buffer, end = true): Promise<void> {
     .setInputFiles({ name: 'kite.jpg', mimeType: 'image/jpeg', buffer: bytes });
 }
 
+/** Settles once the upload itself is sent (after the file was shrunk and kept in this browser). */
+const uploadSent = (page: Page) =>
+  page.waitForRequest((r) => r.method() === 'POST' && /\/v1\/articles\/[^/]+\/images$/.test(r.url()), POLL);
+
 const uploadsOf = (requests: Request[]) =>
   requests.filter((r) => r.method() === 'POST' && /\/v1\/articles\/[^/]+\/images$/.test(r.url())).length;
 
@@ -105,8 +109,10 @@ describe('admin editor: uploads into the text', () => {
     // The caret after the first paragraph: the image goes between the two.
     await page.getByRole('textbox', { name: 'Body' }).press('Control+Home');
     await page.getByRole('textbox', { name: 'Body' }).press('End');
+    const sent = uploadSent(page);
     await pickKite(page, await kite(2), false);
     await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).waitFor(POLL);
+    await sent;
 
     const asked: string[] = [];
     page.on('dialog', (d) => {
@@ -141,8 +147,10 @@ describe('admin editor: uploads into the text', () => {
     await cms.openEditor(page, id);
     await fillBody(page, 'Text.');
     await uplink(page, 256);
+    const sent = uploadSent(page);
     await pickKite(page, await kite(3));
     await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).waitFor(POLL);
+    await sent;
     await expect.poll(() => bodyText(page), POLL).toMatch(PLACEHOLDER);
 
     const kinds: string[] = [];

@@ -120,18 +120,12 @@ async function send(p: PendingUpload): Promise<void> {
 export async function uploadIntoText(articleId: string, token: string, original: File, shrinkOn: boolean) {
   const watcher = () => watchers.get(articleId);
   live.add(`${articleId}:${token}`);
-  // Counted from the start: its placeholder is in the text while the file is shrunk and kept, and leaving then must ask too.
-  inFlight++;
-  try {
-    const { file } = await shrinkBeforeUpload(original, shrinkOn, (sizes) =>
-      watcher()?.progress(token, original.name, 0, `Shrinking (${sizes})`),
-    );
-    const pending: PendingUpload = { articleId, token, name: original.name, file, path: null };
-    await keepPending(pending);
-    await send(pending);
-  } finally {
-    inFlight--;
-  }
+  const { file } = await shrinkBeforeUpload(original, shrinkOn, (sizes) =>
+    watcher()?.progress(token, original.name, 0, `Shrinking (${sizes})`),
+  );
+  const pending: PendingUpload = { articleId, token, name: original.name, file, path: null };
+  await keepPending(pending);
+  await send(pending);
 }
 
 /** On opening an article: places what finished while the writer was away, and resumes what a reload cut off. */
