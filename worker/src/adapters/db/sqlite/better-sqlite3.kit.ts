@@ -50,7 +50,7 @@ const isBusy = (err: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { c
  * once where waiting could deadlock, as while another connection turns the
  * new file to WAL), and a loaded machine can outlast one busy_timeout.
  */
-async function prepareFile(client: Database.Database, migrationsFolder: string) {
+async function prepareFile(client: Database.Database, migrationsFolder: string, onBusy?: (attempt: number) => void) {
   const deadline = Date.now() + START_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -63,12 +63,14 @@ async function prepareFile(client: Database.Database, migrationsFolder: string) 
       return;
     } catch (err) {
       if (!isBusy(err) || Date.now() >= deadline) throw err;
+      onBusy?.(attempt);
       await new Promise((resolve) => setTimeout(resolve, Math.min(500, 25 * attempt) + Math.random() * 50));
     }
   }
 }
 
-export async function openSqliteKit(file: string, migrationsFolder: string) {
+/** `onBusy`: told each time a start-up try found the file held by another process and will be tried again. */
+export async function openSqliteKit(file: string, migrationsFolder: string, onBusy?: (attempt: number) => void) {
   let client: Database.Database;
   try {
     if (file !== ':memory:') {
@@ -83,7 +85,7 @@ export async function openSqliteKit(file: string, migrationsFolder: string) {
     throw isSqliteConnectionError(err) ? unavailable(err) : err;
   }
   try {
-    await prepareFile(client, migrationsFolder);
+    await prepareFile(client, migrationsFolder, onBusy);
     const db = drizzle({ client });
     const kit: SqlKit = {
       dialect: 'sqlite',
