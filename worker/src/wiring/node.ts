@@ -155,8 +155,13 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     blobs: nodeBlobStore(settings),
     assets: createDirAssetServer(path.join(options.appRoot, 'admin-qwik', 'dist')),
     logger,
-    // Every request gets one database deadline for all its calls (DATABASE_TIMEOUT_MS).
-    requestScope: { run: (context, work) => asyncRequestScope.run(context, () => withDatabaseBudget(work)) },
+    // Every request gets one database deadline for all its calls (DATABASE_TIMEOUT_MS). SQLite has
+    // none (its calls run on the event loop, which no timer interrupts): no budget, and no second
+    // AsyncLocalStorage every promise of the request would carry.
+    requestScope:
+      database.kit.timeoutMs === undefined
+        ? asyncRequestScope
+        : { run: (context, work) => asyncRequestScope.run(context, () => withDatabaseBudget(work)) },
     // One SQLite file means one instance: budgets in memory. Server databases
     // may sit behind several instances, which must share one budget.
     rateLimiter: database.dialect === 'sqlite' ? createMemoryRateLimiter() : database.rateLimiter,
