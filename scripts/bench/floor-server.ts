@@ -1,17 +1,16 @@
 import Database from 'better-sqlite3';
 import { type Context, Hono } from 'hono';
+import postgres from 'postgres';
 import type { FloorParts } from './lib/floor-parts.ts';
 import {
   answerHeaders,
   articleText,
-  BY_ID_SQL,
-  COUNT_SQL,
-  LIST_AFTER_SQL,
-  LIST_SQL,
+  type FloorSql,
   listText,
   needsCount,
+  POSTGRES_SQL,
   type Row,
-  TAGS_SQL,
+  SQLITE_SQL,
   type TagRow,
   tagIdsOf,
 } from './lib/floor-reads.ts';
@@ -21,7 +20,7 @@ import { serveBenchApp } from './lib/serve-child.ts';
  * The least an uncached article read and list page can cost, shown beside
  * the goal rows: a bare Hono app, started like
  * the baseline, that does only what the real answer needs — one prepared
- * SQLite read of the article (or of the page's 21 rows) with its author and
+ * read of the article (or of the page's 21 rows) with its author and
  * tag links (lib/floor-reads.ts), one read of their tags when they show any, the app's own row → wire mapping
  * (`toArticle`, `toArticleDto`: the excerpt, the absolute links), the
  * answer's security headers and request id, a SHA-1 ETag and one JSON
@@ -31,23 +30,65 @@ import { serveBenchApp } from './lib/serve-child.ts';
  * server spends above this is its framework; what this spends above the
  * baseline is the work itself.
  *
- * FLOOR_PARTS names the app code bundled by lib/floor-parts.ts; the
- * database is the seeded SQLite file the uncached server reads.
+ * FLOOR_PARTS names the app code bundled by lib/floor-parts.ts; DATABASE_URL
+ * the database the uncached server reads: the seeded SQLite file (read
+ * synchronously, as the app's kit does) or its copy on PostgreSQL (through
+ * a postgres.js pool of the app's size, statements prepared).
  */
 const partsFile = process.env.FLOOR_PARTS;
 const dbUrl = process.env.DATABASE_URL ?? '';
-if (!partsFile || !dbUrl.startsWith('sqlite:')) throw new Error('FLOOR_PARTS and a sqlite: DATABASE_URL are needed');
+if (!partsFile || !/^(sqlite|postgres(ql)?):/.test(dbUrl))
+  throw new Error('FLOOR_PARTS and a sqlite: or postgres: DATABASE_URL are needed');
 const parts = (await import(partsFile)) as FloorParts;
 
-const db = new Database(dbUrl.slice('sqlite:'.length), { readonly: true });
-const byId = db.prepare<[string], Row>(BY_ID_SQL);
-const list = db.prepare<[number], Row>(LIST_SQL);
-const listAfter = db.prepare<[string, number], Row>(LIST_AFTER_SQL);
-const tagsIn = db.prepare<[string], TagRow>(TAGS_SQL);
-const countOnline = db.prepare<[], { n: number }>(COUNT_SQL);
+/** The floor's reads: plain values on SQLite, promises on PostgreSQL. */
+interface FloorDb {
+  byId(id: string): Row | undefined | Promise<Row | undefined>;
+  page(after: string | undefined, limit: number): Row[] | Promise<Row[]>;
+  tags(ids: string[]): TagRow[] | Promise<TagRow[]>;
+  count(): number | Promise<number>;
+}
+
+function sqliteDb(file: string, sql: FloorSql): FloorDb {
+  const db = new Database(file, { readonly: true });
+  const byId = db.prepare<[string], Row>(sql.byId);
+  const list = db.prepare<[number], Row>(sql.list);
+  const listAfter = db.prepare<[string, number], Row>(sql.listAfter);
+  const tagsIn = db.prepare<[string], TagRow>(sql.tags);
+  const countOnline = db.prepare<[], { n: number }>(sql.count);
+  return {
+    byId: (id) => byId.get(id),
+    page: (after, limit) => (after === undefined ? list.all(limit) : listAfter.all(after, limit)),
+    tags: (ids) => tagsIn.all(JSON.stringify(ids)),
+    count: () => countOnline.get()!.n,
+  };
+}
+
+function postgresDb(url: string, sql: FloorSql): FloorDb {
+  const client = postgres(url, { max: 10, idle_timeout: 60, onnotice: () => undefined });
+  const run = <T>(text: string, params: (string | number | string[])[]) =>
+    client.unsafe(text, params, { prepare: true }) as unknown as Promise<T[]>;
+  return {
+    byId: async (id) => (await run<Row>(sql.byId, [id]))[0],
+    page: (after, limit) =>
+      after === undefined ? run<Row>(sql.list, [limit]) : run<Row>(sql.listAfter, [after, limit]),
+    tags: (ids) => run<TagRow>(sql.tags, [ids]),
+    // count(*) is a bigint, which postgres.js hands over as text.
+    count: async () => Number((await run<{ n: string }>(sql.count, []))[0]!.n),
+  };
+}
+
+const db = dbUrl.startsWith('sqlite:')
+  ? sqliteDb(dbUrl.slice('sqlite:'.length), SQLITE_SQL)
+  : postgresDb(dbUrl, POSTGRES_SQL);
+
+/** `f` of a plain value at once (SQLite stays synchronous, as in the app), of a promise when it settles. */
+type Answer = Response | Promise<Response>;
+const then = <T>(value: T | Promise<T>, f: (v: T) => Answer): Answer =>
+  value instanceof Promise ? value.then(f) : f(value);
 const tagsOf = (rows: Row[]) => {
   const ids = tagIdsOf(parts, rows);
-  return ids === null ? [] : tagsIn.all(ids);
+  return ids.length === 0 ? [] : db.tags(ids);
 };
 
 let pending = '';
@@ -79,18 +120,21 @@ const app = new Hono();
 app.get('/readyz', (c) => c.text('ok'));
 app.get('/v1/articles/:id', (c) => {
   const started = performance.now();
-  const row = byId.get(c.req.param('id'));
-  if (!row) return c.json({ error: { code: 'not_found' } }, 404);
-  return answer(c, articleText(parts, row, tagsOf([row])), '/v1/articles/{id}', started);
+  return then(db.byId(c.req.param('id')), (row) =>
+    row
+      ? then(tagsOf([row]), (tags) => answer(c, articleText(parts, row, tags), '/v1/articles/{id}', started))
+      : c.json({ error: { code: 'not_found' } }, 404),
+  );
 });
 app.get('/v1/articles', (c) => {
   const started = performance.now();
   const limit = Number(c.req.query('limit') ?? 20);
   const cursor = c.req.query('cursor');
-  const after = parts.decodeCursor(cursor);
-  const rows = after === undefined ? list.all(limit + 1) : listAfter.all(after, limit + 1);
-  const total = needsCount(rows, limit, cursor) ? countOnline.get()!.n : rows.length;
-  return answer(c, listText(parts, rows, limit, tagsOf(rows), total), '/v1/articles', started);
+  return then(db.page(parts.decodeCursor(cursor), limit + 1), (rows) =>
+    then(needsCount(rows, limit, cursor) ? db.count() : rows.length, (total) =>
+      then(tagsOf(rows), (tags) => answer(c, listText(parts, rows, limit, tags, total), '/v1/articles', started)),
+    ),
+  );
 });
 
 serveBenchApp(app);

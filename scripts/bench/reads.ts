@@ -15,10 +15,10 @@ import { startUncachedServers } from './uncached.ts';
  * without its read cache on SQLite (and on PostgreSQL unless --skip-pg),
  * the floor server (floor-server.ts), in interleaved rounds — the single
  * read, page 1 of the list, and conditional reads (304) — each as CPU per
- * request and × its floor. `--before FILE` adds another server bundle
+ * request and × its floor (`--only single,floor`: those rows alone). `--before FILE` adds another server bundle
  * (e.g. main's dist/node/server.mjs) on the same file to the same rounds,
  * for before/after ratios from one run. `--profile DIR`: the server
- * without read cache on SQLite, and the one on PostgreSQL, write a V8 CPU
+ * without read cache on SQLite, the floor and the one on PostgreSQL, write a V8 CPU
  * profile each into DIR (named with their pid, which the run prints).
  */
 
@@ -32,6 +32,8 @@ const { values: opt } = parseArgs({
     before: { type: 'string' },
     /** A directory: the server without read cache writes a V8 CPU profile there when it stops (node --cpu-prof). */
     profile: { type: 'string' },
+    /** Only these rows (comma-separated keys, e.g. `single,floor`): a profile of one kind of read. */
+    only: { type: 'string' },
   },
 });
 const log = (msg: string) => process.stdout.write(`bench: ${msg}\n`);
@@ -41,6 +43,7 @@ const lateCleanups: (() => Promise<void>)[] = [];
 type Key =
   | 'floor'
   | 'floorList'
+  | 'floorPg'
   | 'single'
   | 'list'
   | 'notModified'
@@ -75,11 +78,11 @@ async function main() {
   const profiling = opt.profile
     ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opt.profile)}` }
     : undefined;
-  const { uncached, floor, pgServer } = await startUncachedServers({
+  const { uncached, floor, pgServer, floorPg } = await startUncachedServers({
     serverOpts: (name, env = {}) =>
       serverOpts(
         name,
-        profiling && (env.PUBLIC_READ_CACHE === 'off' || name === 'the Node server on PostgreSQL')
+        profiling && (env.PUBLIC_READ_CACHE === 'off' || name === 'the Node server on PostgreSQL' || env.FLOOR_PARTS)
           ? { ...env, ...profiling }
           : env,
       ),
@@ -95,9 +98,15 @@ async function main() {
   const single = sampleIds.map((id) => `/v1/articles/${id}`);
   const list = ['/v1/articles?limit=20'];
   // The floor answers exactly the server's bytes, or it is no floor of the same work.
-  for (const p of [single[0]!, list[0]!]) {
-    const [mine, floors] = [(await get(uncached.url, p)).body, (await get(floor.url, p)).body];
-    if (mine !== floors) throw new Error(`floor server GET ${p}: not the server's JSON`);
+  for (const [server, itsFloor] of [
+    [uncached, floor],
+    [pgServer, floorPg],
+  ] as const) {
+    if (!server || !itsFloor) continue;
+    for (const p of [single[0]!, list[0]!]) {
+      const [mine, floors] = [(await get(server.url, p)).body, (await get(itsFloor.url, p)).body];
+      if (mine !== floors) throw new Error(`${itsFloor.name} GET ${p}: not the server's JSON`);
+    }
   }
   const targets: LoadTarget<Key>[] = [
     { key: 'floor', origin: floor.url, paths: single, pid: floor.pid },
@@ -105,6 +114,7 @@ async function main() {
     { key: 'single', origin: uncached.url, paths: single, pid: uncached.pid },
     { key: 'list', origin: uncached.url, paths: list, pid: uncached.pid },
     { key: 'notModified', origin: uncached.url, paths: notModified, pid: uncached.pid },
+    ...(floorPg ? [{ key: 'floorPg' as const, origin: floorPg.url, paths: single, pid: floorPg.pid }] : []),
   ];
   for (const [srv, suffix] of [
     [pgServer, 'Pg'],
@@ -117,7 +127,9 @@ async function main() {
       { key: `notModified${suffix}`, origin: srv.url, paths: notModified, pid: srv.pid },
     );
   }
-  const runs = await throughputRounds(targets, {
+  const only = opt.only?.split(',');
+  const chosen = only ? targets.filter((t) => only.includes(t.key)) : targets;
+  const runs = await throughputRounds(chosen, {
     connections: 10,
     seconds: Number(opt.seconds),
     warmupSeconds: 1.5,
@@ -125,9 +137,19 @@ async function main() {
   });
   closeClient();
   // A profile is written when the process exits.
-  if (opt.profile) await Promise.all([uncached.stop(), pgServer?.stop()]);
+  if (opt.profile) await Promise.all([uncached.stop(), floor.stop(), pgServer?.stop(), floorPg?.stop()]);
   const cpu = (k: Key) => runs[k]?.cpuUsPerRequest ?? Number.NaN;
-  const floorOf = (k: Key) => (k.startsWith('list') ? 'floorList' : k.startsWith('floor') ? null : 'floor');
+  // PostgreSQL's floor is its single read's (the list floor reads SQLite).
+  const floorOf = (k: Key) =>
+    k.startsWith('floor')
+      ? null
+      : k.endsWith('Pg')
+        ? k.startsWith('list')
+          ? null
+          : 'floorPg'
+        : k.startsWith('list')
+          ? 'floorList'
+          : 'floor';
   console.log(
     `load average ${os
       .loadavg()
@@ -135,7 +157,7 @@ async function main() {
       .join(' ')}`,
   );
   console.log('target               req/s   CPU/request   × floor');
-  for (const t of targets) {
+  for (const t of chosen) {
     const f = floorOf(t.key);
     console.log(
       `${t.key.padEnd(18)} ${Math.round(runs[t.key]!.rps).toString().padStart(7)}   ${cpu(t.key).toFixed(0).padStart(8)} µs   ${f ? `×${(cpu(t.key) / cpu(f)).toFixed(2)}` : ''}`,

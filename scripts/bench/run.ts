@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   const server = await startServer(serverOpts('the Node server'));
   log(`server pid ${server.pid} on ${server.url}`);
   // The same database without the in-process read cache, and the same rows on PostgreSQL.
-  const { uncached, floor, pgServer } = await startUncachedServers({
+  const { uncached, floor, pgServer, floorPg } = await startUncachedServers({
     serverOpts,
     dbFile,
     pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
@@ -185,6 +185,7 @@ async function main(): Promise<void> {
             { key: 'slugPg' as const, origin: pgServer.url, paths: slugPaths, pid: pgServer.pid },
           ]
         : []),
+      ...(floorPg ? [{ key: 'floorPg' as const, origin: floorPg.url, paths: singlePaths, pid: floorPg.pid }] : []),
       // The same conditional reads on PostgreSQL (PUBLIC_URL is set: the same answers, the same ETags).
       ...(pgServer && notModified.length > 0
         ? [{ key: 'notModifiedPg' as const, origin: pgServer.url, paths: notModified, pid: pgServer.pid }]
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
 
   // Drift: one uninterrupted run per uncached read, last segment against the first.
   const drift = await driftRuns({ sqlite: uncached, pg: pgServer }, singlePaths, cfg, log);
-  for (const s of [uncached, floor, pgServer]) await s?.stop();
+  for (const s of [uncached, floor, pgServer, floorPg]) await s?.stop();
   await lateCleanup(); // drops the PostgreSQL schema
 
   log(

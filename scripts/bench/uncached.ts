@@ -12,7 +12,8 @@ const FLOOR_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fl
  * The reads without the in-process cache: the server on the seeded SQLite
  * file with PUBLIC_READ_CACHE=off, the least such a read can cost on the
  * same file (floor-server.ts), and the server on PostgreSQL holding the
- * same rows (a fresh schema, dropped at the end through `lateCleanups`).
+ * same rows (a fresh schema, dropped at the end through `lateCleanups`)
+ * with its own floor on that schema.
  */
 export async function startUncachedServers({
   serverOpts,
@@ -27,13 +28,19 @@ export async function startUncachedServers({
   pgUrl: string | null;
   lateCleanups: (() => Promise<void>)[];
   log: (msg: string) => void;
-}): Promise<{ uncached: StartedServer; floor: StartedServer; pgServer: StartedServer | undefined }> {
+}): Promise<{
+  uncached: StartedServer;
+  floor: StartedServer;
+  pgServer: StartedServer | undefined;
+  floorPg: StartedServer | undefined;
+}> {
   const uncached = await startServer(serverOpts('the Node server, read cache off', { PUBLIC_READ_CACHE: 'off' }));
   log(`server without read cache pid ${uncached.pid} on ${uncached.url}`);
-  const floorOpts = serverOpts('the floor of an uncached read', { FLOOR_PARTS: await bundleFloorParts() });
+  const floorParts = await bundleFloorParts();
+  const floorOpts = serverOpts('the floor of an uncached read', { FLOOR_PARTS: floorParts });
   const floor = await startServer({ ...floorOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
   log(`floor server (floor-server.ts) pid ${floor.pid} on ${floor.url}`);
-  if (pgUrl === null) return { uncached, floor, pgServer: undefined };
+  if (pgUrl === null) return { uncached, floor, pgServer: undefined, floorPg: undefined };
   const pgSchema = await createBenchSchema(pgUrl).catch((err: Error) => {
     throw new Error(`PostgreSQL at --pg-url is not usable (${err.message}); pass --skip-pg to leave it out`);
   });
@@ -49,7 +56,10 @@ export async function startUncachedServers({
   );
   const pgServer = await startServer(serverOpts('the Node server on PostgreSQL', env));
   log(`server on PostgreSQL pid ${pgServer.pid} on ${pgServer.url}`);
-  return { uncached, floor, pgServer };
+  const floorPgOpts = serverOpts('the floor on PostgreSQL', { ...env, FLOOR_PARTS: floorParts });
+  const floorPg = await startServer({ ...floorPgOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
+  log(`floor server on PostgreSQL pid ${floorPg.pid} on ${floorPg.url}`);
+  return { uncached, floor, pgServer, floorPg };
 }
 
 /** One uninterrupted run of uncached single reads per database, in 6 segments. */

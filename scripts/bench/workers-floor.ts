@@ -3,14 +3,10 @@ import type { FloorParts } from './lib/floor-parts.ts';
 import {
   answerHeaders,
   articleText,
-  BY_ID_SQL,
-  COUNT_SQL,
-  LIST_AFTER_SQL,
-  LIST_SQL,
   listText,
   needsCount,
   type Row,
-  TAGS_SQL,
+  SQLITE_SQL as SQL,
   type TagRow,
   tagIdsOf,
 } from './lib/floor-reads.ts';
@@ -38,7 +34,7 @@ export function floorWorker(parts: FloorParts) {
 
   const tagsOf = async (db: D1, rows: Row[]): Promise<TagRow[]> => {
     const ids = tagIdsOf(parts, rows);
-    return ids === null ? [] : (await db.prepare(TAGS_SQL).bind(ids).all<TagRow>()).results;
+    return ids.length === 0 ? [] : (await db.prepare(SQL.tags).bind(JSON.stringify(ids)).all<TagRow>()).results;
   };
   const answer = (text: string, route: string, started: number) => {
     const requestId = crypto.randomUUID();
@@ -55,7 +51,7 @@ export function floorWorker(parts: FloorParts) {
 
   app.get('/v1/articles/:id', async (c) => {
     const started = performance.now();
-    const { results } = await c.env.DB.prepare(BY_ID_SQL).bind(c.req.param('id')).all<Row>();
+    const { results } = await c.env.DB.prepare(SQL.byId).bind(c.req.param('id')).all<Row>();
     const row = results[0];
     if (!row) return c.json({ error: { code: 'not_found' } }, 404);
     return answer(articleText(parts, row, await tagsOf(c.env.DB, [row])), '/v1/articles/{id}', started);
@@ -67,11 +63,11 @@ export function floorWorker(parts: FloorParts) {
     const after = parts.decodeCursor(cursor);
     const statement =
       after === undefined
-        ? c.env.DB.prepare(LIST_SQL).bind(limit + 1)
-        : c.env.DB.prepare(LIST_AFTER_SQL).bind(after, limit + 1);
+        ? c.env.DB.prepare(SQL.list).bind(limit + 1)
+        : c.env.DB.prepare(SQL.listAfter).bind(after, limit + 1);
     const { results } = await statement.all<Row>();
     const total = needsCount(results, limit, cursor)
-      ? (await c.env.DB.prepare(COUNT_SQL).bind().all<{ n: number }>()).results[0]!.n
+      ? (await c.env.DB.prepare(SQL.count).bind().all<{ n: number }>()).results[0]!.n
       : results.length;
     const tags = await tagsOf(c.env.DB, results);
     return answer(listText(parts, results, limit, tags, total), '/v1/articles', started);

@@ -7,21 +7,48 @@ import type { FloorParts } from './floor-parts.ts';
  * so both runtimes do exactly the same work.
  */
 
-/** The article's columns and its links, as the repository's `articles_by_id_with_links` reads them. */
-const COLUMNS = `id, title, body, format, status,
-  site_id as siteId, created_at as createdAt, updated_at as updatedAt, published_at as publishedAt, seo,
-  scheduled_at as scheduledAt, version, slug, slug_scope as slugScope, excerpt, feature_image_id as featureImageId,
-  (select group_concat(position || ':' || author_id, ',') from article_authors where article_id = articles.id) as authorLinks,
-  (select group_concat(position || ':' || tag_id, ',') from article_tags where article_id = articles.id) as tagLinks,
-  (select count(*) from article_images where article_id = articles.id) as imageLinks`;
+/** The article's columns and its links, as the repository's `articles_by_id_with_links` reads them, in each dialect. */
+const columns = (pairs: (position: string, id: string) => string) => `id, title, body, format, status,
+  site_id as "siteId", created_at as "createdAt", updated_at as "updatedAt", published_at as "publishedAt", seo,
+  scheduled_at as "scheduledAt", version, slug, slug_scope as "slugScope", excerpt, feature_image_id as "featureImageId",
+  (select ${pairs('position', 'author_id')} from article_authors where article_id = articles.id) as "authorLinks",
+  (select ${pairs('position', 'tag_id')} from article_tags where article_id = articles.id) as "tagLinks",
+  (select count(*) from article_images where article_id = articles.id) as "imageLinks"`;
 
-export const BY_ID_SQL = `select ${COLUMNS}, html from articles where id = ?`;
-/** The public list, newest first (the list's `(status, id)` index), one more row than the page: is there a next one. */
-export const LIST_SQL = `select ${COLUMNS} from articles where status = 'online' order by id desc limit ?`;
-export const LIST_AFTER_SQL = `select ${COLUMNS} from articles where status = 'online' and id < ? order by id desc limit ?`;
-/** The list's `total` when its page cannot tell it (page 1 of many, or a page from a cursor). */
-export const COUNT_SQL = "select count(*) as n from articles where status = 'online'";
-export const TAGS_SQL = 'select id, name, slug from tags where id in (select value from json_each(?))';
+/** A floor's statements: SQLite's (`?`) or PostgreSQL's (`$n`). */
+export interface FloorSql {
+  /** The article by id, with its html. */
+  byId: string;
+  /** The public list, newest first (the list's `(status, id)` index), one more row than the page: is there a next one. */
+  list: string;
+  /** The same after a cursor's id. */
+  listAfter: string;
+  /** The list's `total` when its page cannot tell it (page 1 of many, or a page from a cursor). */
+  count: string;
+  /** The tags of these ids (one parameter: a JSON array on SQLite, a uuid[] on PostgreSQL). */
+  tags: string;
+}
+
+function floorSql(cols: string, p: (n: number) => string, tagsWhere: string): FloorSql {
+  return {
+    byId: `select ${cols}, html from articles where id = ${p(1)}`,
+    list: `select ${cols} from articles where status = 'online' order by id desc limit ${p(1)}`,
+    listAfter: `select ${cols} from articles where status = 'online' and id < ${p(1)} order by id desc limit ${p(2)}`,
+    count: "select count(*) as n from articles where status = 'online'",
+    tags: `select id, name, slug from tags where ${tagsWhere}`,
+  };
+}
+
+export const SQLITE_SQL = floorSql(
+  columns((position, id) => `group_concat(${position} || ':' || ${id}, ',')`),
+  () => '?',
+  'id in (select value from json_each(?))',
+);
+export const POSTGRES_SQL = floorSql(
+  columns((position, id) => `string_agg(${position}::text || ':' || ${id}::text, ',')`),
+  (n) => `$${n}`,
+  'id = any($1::uuid[])',
+);
 
 export type Row = Record<string, unknown>;
 export type TagRow = { id: string; name: string; slug: string };
@@ -35,7 +62,8 @@ function articleOf(parts: FloorParts, row: Row) {
   const { authorLinks, tagLinks, imageLinks, ...columns } = row;
   // The seeded articles have no images; a floor that met one would answer less than the app.
   if (Number(imageLinks) > 0) throw new Error(`floor: article ${String(row.id)} has images, which it does not map`);
-  for (const d of DATES) columns[d] = columns[d] === null ? null : new Date(columns[d] as number);
+  // SQLite keeps milliseconds, PostgreSQL a timestamptz the driver hands over as a Date.
+  for (const d of DATES) columns[d] = columns[d] === null ? null : new Date(columns[d] as number | Date);
   return parts.toArticle(
     columns,
     parts.idsInOrder(authorLinks as string | null),
@@ -43,11 +71,9 @@ function articleOf(parts: FloorParts, row: Row) {
   );
 }
 
-/** The tag ids the rows show, for TAGS_SQL (null: none, no read). */
-export function tagIdsOf(parts: FloorParts, rows: Row[]): string | null {
-  const ids = rows.flatMap((r) => parts.idsInOrder(r.tagLinks as string | null));
-  return ids.length === 0 ? null : JSON.stringify(ids);
-}
+/** The tag ids the rows show, for the tags statement (none: no read). */
+export const tagIdsOf = (parts: FloorParts, rows: Row[]): string[] =>
+  rows.flatMap((r) => parts.idsInOrder(r.tagLinks as string | null));
 
 const tagMap = (tags: TagRow[]) => new Map(tags.map((t) => [t.id, t] as const));
 

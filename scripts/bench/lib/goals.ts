@@ -48,6 +48,7 @@ export type UncachedKey =
   | 'slugUncached'
   | 'slugPg'
   | 'floor'
+  | 'floorPg'
   | 'singlePg'
   | 'notModified'
   | 'listUncached'
@@ -214,7 +215,21 @@ export function goalRows({
       : []),
     ...uncached('singlePg', 'PostgreSQL'),
     ...cpuRow('GET /v1/articles/:id uncached, SQLite, CPU vs floor', 'singleUncached', 'floor', FLOOR_LIMIT_SQLITE),
-    ...cpuRow('GET /v1/articles/:id uncached, PostgreSQL, CPU vs floor', 'singlePg', 'floor', FLOOR_LIMIT_PG),
+    // PostgreSQL's floor reads the same schema through the same driver (floor-server.ts).
+    ...(runs.floorPg
+      ? [
+          ratioRow(
+            'uncached read floor, PostgreSQL',
+            runs.floorPg.rps,
+            baselineRps,
+            null,
+            'req/s',
+            true,
+            cpu('floorPg'),
+          ),
+        ]
+      : []),
+    ...cpuRow('GET /v1/articles/:id uncached, PostgreSQL, CPU vs floor', 'singlePg', 'floorPg', FLOOR_LIMIT_PG),
     ...(runs.listUncached
       ? [
           ratioRow(

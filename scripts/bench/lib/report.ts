@@ -91,6 +91,7 @@ export function formatReport(r: BenchResults): string {
       'singleUncached',
       'slugUncached',
       'floor',
+      'floorPg',
       'singlePg',
       'slugPg',
       'notModified',
