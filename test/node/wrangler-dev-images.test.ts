@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pngWithBrokenPixels } from '../support/decode-bombs.js';
 import { JPEG_QUADRANTS_800x400, withExifOrientation } from '../support/images.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { registerVerifiedOwner } from '../support/server-process.js';
@@ -88,6 +89,40 @@ describe('wrangler dev with an Images binding', () => {
     expect(again.status).toBe(200);
     expect(Buffer.from(await again.arrayBuffer()).equals(bySharp)).toBe(true);
     expect(await stats()).toBe(1);
+  });
+
+  it('answers a failure of the binding with a 503 to retry, storing and marking nothing', async () => {
+    const article = (await (await call('/v1/articles', json({ title: 'Broken pixels' }))).json()) as {
+      article: { id: string };
+    };
+    // Local mode's sharp fails on its pixels, and the binding reports that as its internal error 9523.
+    const damaged = pngWithBrokenPixels(800, 400);
+    const form = new FormData();
+    form.set('file', new Blob([damaged as Uint8Array<ArrayBuffer>], { type: 'image/png' }), 'damaged.png');
+    const up = await call(`/v1/articles/${article.article.id}/images`, { method: 'POST', body: form });
+    expect(up.status).toBe(201);
+    const { image } = (await up.json()) as { image: { id: string; url: string } };
+    const failures = () => dev.output().split('"message":"the Images binding failed"').length - 1;
+    const before = failures();
+
+    for (const attempt of [1, 2]) {
+      const res = await fetch(`${image.url}?w=160&format=png`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      // The uniform body, and nothing of the service's own words or stack.
+      expect(await res.json()).toEqual({
+        error: { code: 'unavailable', message: 'The image service is unavailable: try again later' },
+      });
+      // Asked again each time: a 503 leaves no marker behind.
+      // The Worker's log lines reach wrangler's output after its answer.
+      await vi.waitFor(() => expect(failures()).toBe(before + attempt), { timeout: 10_000 });
+    }
+    const detail = (await (await call(`/v1/media/${image.id}`)).json()) as {
+      image: { variants: unknown[]; srcset: string };
+    };
+    expect(detail.image.variants).toEqual([]);
+    expect(detail.image.srcset).not.toBe('');
+    expect(dev.output()).toContain('Unexpected error response 500');
   });
 });
 

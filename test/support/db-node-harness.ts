@@ -24,7 +24,9 @@ export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.
 export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MIGRATIONS_ROOT = path.resolve(import.meta.dirname, '../../drizzle');
 
-const freshName = () => `cms_test_${randomBytes(6).toString('hex')}`;
+// TEST_DB_TAG (letters, digits, _) goes into every name: whose databases these are, on a shared server.
+const DB_TAG = /^[a-z0-9_]{1,16}$/.test(process.env.TEST_DB_TAG ?? '') ? `${process.env.TEST_DB_TAG}_` : '';
+const freshName = () => `cms_test_${DB_TAG}${randomBytes(6).toString('hex')}`;
 
 function sqlFixtures(
   run: (sql: string, params: unknown[]) => Promise<unknown>,

@@ -162,6 +162,16 @@ export function pngWith(extra: Uint8Array[], idat: Uint8Array[] = [pngChunk('IDA
   return concat([PNG_SIGNATURE, ihdr, ...extra, ...idat, pngChunk('IEND', new Uint8Array(0))]);
 }
 
+/**
+ * An RGB PNG whole in structure (upload and the variants' checks pass it)
+ * whose image data is not zlib data: every decoder fails on it.
+ */
+export function pngWithBrokenPixels(width: number, height: number): Uint8Array {
+  const ihdr = pngChunk('IHDR', Uint8Array.from([...be32(width), ...be32(height), 8, 2, 0, 0, 0]));
+  const idat = pngChunk('IDAT', ascii('these are not compressed pixels'));
+  return concat([PNG_SIGNATURE, ihdr, idat, pngChunk('IEND', new Uint8Array(0))]);
+}
+
 /** zlib (RFC 1950) of `size` zero bytes, streamed so that the zeros never sit in memory at once. */
 export async function zlibZeros(size: number): Promise<Uint8Array> {
   const stream = new CompressionStream('deflate');

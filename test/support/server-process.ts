@@ -5,11 +5,27 @@ import { REPO_ROOT } from './paths.js';
 
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist/node/server.mjs');
 
+/**
+ * A port nothing listens on. `TEST_PORT_RANGE` (`47000-47999`) keeps the
+ * ports tests start servers on inside a range, for a machine shared with
+ * other work; without it, any port the system hands out.
+ */
 export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? '');
+  if (!range) return listenOnce(0);
+  const [low, high] = [Number(range[1]), Number(range[2])];
+  for (let tries = 0; tries < 50; tries++) {
+    const port = await listenOnce(low + Math.floor(Math.random() * (high - low + 1))).catch(() => null);
+    if (port !== null) return port;
+  }
+  throw new Error(`no free port in TEST_PORT_RANGE ${process.env.TEST_PORT_RANGE}`);
+}
+
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.listen(port, '127.0.0.1', () => {
       const { port } = srv.address() as { port: number };
       srv.close(() => resolve(port));
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mysqlHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites, runUnreachableServerTest } from '../../support/db-node-suites.js';
+import { runTagListQueryPlanTest } from '../../support/query-plans.js';
 
 const suite = runNodeDatabaseSuites('MariaDB', 'mysql', mysqlHarness);
 
@@ -17,4 +18,8 @@ describe('MariaDB storage settings', () => {
   });
 
   runUnreachableServerTest('mysql://root@127.0.0.1:1/test');
+});
+
+describe('MariaDB query plans', () => {
+  runTagListQueryPlanTest(() => suite.harness(), 'mysql');
 });

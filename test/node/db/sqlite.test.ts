@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sqliteHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites } from '../../support/db-node-suites.js';
-import { runSlugQueryPlanTest } from '../../support/query-plans.js';
+import { runSlugQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
 
 const suite = runNodeDatabaseSuites('Node SQLite', 'sqlite', sqliteHarness);
 
@@ -27,4 +27,5 @@ describe('Node SQLite file settings', () => {
 
 describe('Node SQLite query plans', () => {
   runSlugQueryPlanTest(() => suite.harness(), 'sqlite');
+  runTagListQueryPlanTest(() => suite.harness(), 'sqlite');
 });

@@ -83,6 +83,29 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
       expect(await db.repos.tags.update('malformed', { name: 'x' }, LATER)).toBeNull();
     });
 
+    it('reads an article with its tags, names and slugs exact, in its order: by id, by slug and in a list', async () => {
+      // Names a separator or an escape could break, and a tag renamed after it was linked.
+      const tags = HOSTILE_STRINGS.map((name) => sampleTag({ name }));
+      for (const t of tags) await db.repos.tags.create(t);
+      const order = [...tags].reverse().map((t) => t.id);
+      const article = sampleArticle({ tagIds: order });
+      await db.repos.articles.create(article);
+      await db.repos.tags.update(tags[0]!.id, { name: 'Renamed, after: "linking"' }, LATER);
+      const refs = order.map((id) => {
+        const t = tags.find((tag) => tag.id === id)!;
+        return { id, name: id === tags[0]!.id ? 'Renamed, after: "linking"' : t.name, slug: t.slug };
+      });
+      const byId = await db.repos.articles.findForRead(article.id);
+      expect(byId?.tags).toEqual(refs);
+      expect(byId?.article.tagIds).toEqual(order);
+      expect((await db.repos.articles.findBySlug(article.slug)).map((f) => f.tags)).toEqual([refs]);
+      const listed = await db.repos.articles.listForRead({ tags: [tags[2]!.slug], limit: 5 });
+      expect(listed.map((f) => f.tags)).toEqual([refs]);
+      const untagged = sampleArticle();
+      await db.repos.articles.create(untagged);
+      expect((await db.repos.articles.findForRead(untagged.id))?.tags).toEqual([]);
+    });
+
     it('keeps an article’s tags in the given order, replaces them on update, and refuses unknown or repeated ones', async () => {
       const [a, b, c] = [sampleTag(), sampleTag(), sampleTag()];
       for (const t of [a, b, c]) await db.repos.tags.create(t);

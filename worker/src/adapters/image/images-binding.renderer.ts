@@ -38,13 +38,19 @@ export function createImagesBindingRenderer(images: ImagesBinding, logger: Logge
 }
 
 /**
- * The binding's errors 9400–9499 are about the input (not an image, too
- * large, too many pixels): these bytes cannot be made into a variant, and
- * the variants service remembers that. Anything else (the service down, a
- * quota reached, local mode without sharp) is no fault of the image: a 503
- * that the next request may retry.
+ * Cloudflare's codes that are about the bytes themselves: 9412 (not an
+ * image), 9413 (over 100 megapixels), 9520 (a format it does not read).
+ * These bytes cannot be made into a variant, and the variants service
+ * remembers that. Everything else is no fault of the image and must not
+ * mark it: 9422 (the account's transformation quota is spent) and 9432
+ * (the account's Images plan) are the account's, 9523 and the other 95xx
+ * the service's own, 9402 may be a dropped connection, and a failure with
+ * no code (the service down, local mode without sharp) is the transport.
+ * A 503 that the next request retries.
  */
+const IMAGE_FAULTS: ReadonlySet<number> = new Set([9412, 9413, 9520]);
+
 function imageFault(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'number' && code >= 9400 && code < 9500;
+  return typeof code === 'number' && IMAGE_FAULTS.has(code);
 }

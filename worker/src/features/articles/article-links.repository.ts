@@ -1,20 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { idsInOrder, orderedIdsSql } from '../../adapters/db/shared/ordered-ids.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import { createArticleTagLinks, tagRefsIn } from '../tags/index.js';
+import type { TagRef } from '../tags/tags.schema.js';
 import { type ListedRow, toArticle } from './article-row.repository.js';
-import type { Article } from './articles.port.js';
+import type { FoundArticle } from './articles.port.js';
 
-/** An article as a read answers it, and whether it shows any image: the read asks for images only then. */
-export type FoundArticle = { article: Article; linksImages: boolean };
+export type { FoundArticle };
 
 /**
- * The columns that carry an article's author and tag links, and whether it
- * shows an image, in the article's own statement: a single read and a list
- * page are each one statement (one round trip on D1 and on a server
- * database) instead of one more per link table.
+ * The columns that carry an article's author links, its tags (with their
+ * names and slugs, which every answer shows) and whether it shows an image,
+ * in the article's own statement: a single read and a list page are each
+ * one statement (one round trip on D1 and on a server database) instead of
+ * one more per link table.
  */
 export function articleLinkColumns(kit: SqlKit) {
-  const { articles, articleAuthors, articleImages, articleTags } = kit.tables;
+  const { articles, articleAuthors, articleImages } = kit.tables;
   return {
     authorLinks: orderedIdsSql(
       kit,
@@ -26,11 +28,7 @@ export function articleLinkColumns(kit: SqlKit) {
       },
       articles.id,
     ),
-    tagLinks: orderedIdsSql(
-      kit,
-      { table: articleTags, position: articleTags.position, id: articleTags.tagId, owner: articleTags.articleId },
-      articles.id,
-    ),
+    tagRefs: createArticleTagLinks(kit).refsOf(articles.id),
     imageLinks: sql<
       number | string
     >`(select count(*) from ${articleImages} where ${articleImages.articleId} = ${articles.id})`,
@@ -39,12 +37,20 @@ export function articleLinkColumns(kit: SqlKit) {
 
 type LinkedRow = ListedRow & {
   authorLinks: string | null;
-  tagLinks: string | null;
+  tagRefs: unknown;
   imageLinks: number | string;
 };
 
-export const foundArticle = ({ authorLinks, tagLinks, imageLinks, ...row }: LinkedRow): FoundArticle => ({
-  article: toArticle(row, idsInOrder(authorLinks), idsInOrder(tagLinks)),
-  // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
-  linksImages: Number(imageLinks) > 0,
-});
+export function foundArticle({ authorLinks, tagRefs, imageLinks, ...row }: LinkedRow): FoundArticle {
+  const tags: TagRef[] = tagRefsIn(tagRefs);
+  return {
+    article: toArticle(
+      row,
+      idsInOrder(authorLinks),
+      tags.map((t) => t.id),
+    ),
+    tags,
+    // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
+    linksImages: Number(imageLinks) > 0,
+  };
+}

@@ -17,7 +17,7 @@ import type {
 import { decodeArticleCursor, encodeArticleCursor } from './article-cursor.js';
 import { toArticleDto, toArticleListItem } from './article-dto.js';
 import type { BodyRendering } from './article-html.js';
-import type { Article, ArticleListFilter } from './articles.port.js';
+import type { Article, ArticleListFilter, FoundArticle } from './articles.port.js';
 
 type ListInput = z.output<typeof ListArticlesQuerySchema>;
 
@@ -28,6 +28,10 @@ export interface ArticleListPage {
   /** The last page by number counts itself; else a count(*) over the filters' indexes (the answer is cached, docs/caching.md). */
   total: number;
 }
+
+/** The tags the reads brought with their articles, by id, as the answers' DTOs look them up. */
+const refsOf = (found: readonly FoundArticle[]) =>
+  new Map<string, TagRef>(found.flatMap((f) => f.tags.map((t) => [t.id, t])));
 
 const invalid = (path: string, message: string) => new DomainError('invalid_request', message, [{ path, message }]);
 
@@ -53,16 +57,16 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
   /** One article's answer, if the caller may read it: unknown and hidden look the same from outside (one 404). */
   async function single(
     actor: Actor,
-    found: { article: Article; linksImages: boolean } | null,
+    found: FoundArticle | null,
     links: LinkBase,
     include: readonly ReadInclude[],
   ): Promise<ArticleDto> {
     if (!found || (found.article.status === 'offline' && !canReadOffline(actor))) throw notFound();
-    // Images and tag names only when it has some, so a plain article is one round trip on a server database.
+    // Images only when it has some (its tags came with it), so an article without is one round trip.
     const article = await bodies.stored(found.article, repos.articles);
-    const [images, tags, authors, adjacent] = await Promise.all([
+    const tags = refsOf([found]);
+    const [images, authors, adjacent] = await Promise.all([
       found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
-      article.tagIds.length > 0 ? repos.tags.refsByIds(article.tagIds) : new Map<string, TagRef>(),
       include.includes('authors') ? authorsOf([article]) : undefined,
       include.includes('adjacent') ? repos.articles.adjacent(article) : undefined,
     ]);
@@ -140,14 +144,15 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
       const total = known ? offset + rows.length : await repos.articles.count(filter);
       const listed = rows.slice(0, limit);
       const page = withHtml ? await Promise.all(listed.map((a) => bodies.stored(a, repos.articles))) : listed;
-      // One read for the page's images, one for its tags, one for its authors: never one per article,
-      // and none that the page's own statement says would find nothing (a miss on D1 is then one statement).
+      // The tags came with the page's rows; one read for the page's images, one for its authors: never
+      // one per article, and none that the page's own statement says would find nothing (a miss on D1,
+      // tags or not, is then one statement).
       const showing = new Set(found.filter((f) => f.linksImages).map((f) => f.article.id));
-      const [images, tags, authors] = await Promise.all([
+      const tags = refsOf(found);
+      const [images, authors] = await Promise.all([
         showing.size > 0
           ? repos.images.listForArticles(page.filter((a) => showing.has(a.id)).map((a) => a.id))
           : undefined,
-        repos.tags.refsByIds(page.flatMap((a) => a.tagIds)),
         include.has('authors') ? authorsOf(page) : undefined,
       ]);
       const last = page[page.length - 1];

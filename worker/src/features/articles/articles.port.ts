@@ -2,6 +2,7 @@ import type { Row } from '../../adapters/db/rows.js';
 import { DomainError } from '../../core/domain/errors.js';
 import type { Rows } from '../../ports/unit-of-work.js';
 import type { Image } from '../media/index.js';
+import type { TagRef } from '../tags/tags.schema.js';
 import type { ArticleSort, ArticleStatus, SortOrder } from './article.schema.js';
 import type { SeoDto } from './seo.schema.js';
 
@@ -62,6 +63,17 @@ export interface ArticleListQuery extends ArticleListFilter {
   offset?: number;
 }
 
+/**
+ * An article as a read answers it, with its tags as every answer shows
+ * them (in its `tagIds` order), and whether it shows any image: the read
+ * asks for images only then.
+ */
+export interface FoundArticle {
+  article: Article;
+  tags: TagRef[];
+  linksImages: boolean;
+}
+
 /** An article as its neighbours name it (`include=adjacent`). */
 export interface ArticleLink {
   id: string;
@@ -116,18 +128,18 @@ export interface ArticlesRepository {
   slugsStartingWith(siteId: string | null, prefix: string): Promise<Set<string>>;
   findById(id: string): Promise<Article | null>;
   /** The article as `findById` reads it (one statement), and whether it links any image: a read asks for images only then. */
-  findForRead(id: string): Promise<{ article: Article; linksImages: boolean } | null>;
+  findForRead(id: string): Promise<FoundArticle | null>;
   /** Newest first (id descending) unless `sort`/`order` say otherwise; ties broken by id in the same order. */
   list(query: ArticleListQuery): Promise<Article[]>;
   /** The page as `list` reads it (one statement), each article with whether it links any image, as `findForRead` says. */
-  listForRead(query: ArticleListQuery): Promise<{ article: Article; linksImages: boolean }[]>;
+  listForRead(query: ArticleListQuery): Promise<FoundArticle[]>;
   /** How many articles `list` would give with these filters and no limit: one count over the filters' indexes. */
   count(filter: ArticleListFilter): Promise<number>;
   /**
    * The articles with this slug, as `findForRead` reads them, through the `(slug_scope, slug)` unique index:
    * in the site `siteId` (null: the articles without a site), or in every scope when undefined (one per scope at most).
    */
-  findBySlug(slug: string, siteId?: string | null): Promise<{ article: Article; linksImages: boolean }[]>;
+  findBySlug(slug: string, siteId?: string | null): Promise<FoundArticle[]>;
   /** The online articles of the article's site (or of none) published right after and right before it; null for none. */
   adjacent(article: Pick<Article, 'id' | 'siteId' | 'publishedAt'>): Promise<{
     next: ArticleLink | null;

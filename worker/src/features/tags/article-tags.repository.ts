@@ -1,6 +1,8 @@
-import { eq, inArray, type Placeholder, type SQL } from 'drizzle-orm';
+import { type Column, eq, inArray, type Placeholder, type SQL } from 'drizzle-orm';
+import { orderedRowsSql, rowsInOrder } from '../../adapters/db/shared/ordered-ids.js';
 import { createOrderedLinks } from '../../adapters/db/shared/ordered-links.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
+import type { TagRef } from './tags.schema.js';
 
 /**
  * An article's tags as the articles repository stores them: ordered links in
@@ -20,6 +22,21 @@ export function createArticleTagLinks(kit: SqlKit) {
       noun: 'tag',
     }),
 
+    /**
+     * The tags of the article `articleId` names, in order, with their names
+     * and slugs, as a column of the article's own statement (read them with
+     * `tagRefsIn`): a read that shows tags needs no second statement.
+     */
+    refsOf(articleId: Column): SQL<unknown> {
+      const fields = { id: tags.id, name: tags.name, slug: tags.slug };
+      return orderedRowsSql(
+        kit,
+        { table: articleTags, position: articleTags.position, owner: articleTags.articleId },
+        { table: tags, on: eq(tags.id, articleTags.tagId), fields },
+        articleId,
+      );
+    },
+
     /** The articles carrying the tag with this slug (a value, or a placeholder of a prepared read). */
     carrying(slug: string | Placeholder): SQL {
       return inArray(
@@ -33,3 +50,6 @@ export function createArticleTagLinks(kit: SqlKit) {
     },
   };
 }
+
+/** The tags of a `refsOf` column, in the article's order. */
+export const tagRefsIn = (value: unknown): TagRef[] => rowsInOrder<TagRef>(value);

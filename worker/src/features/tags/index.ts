@@ -1,2 +1,2 @@
 // What other features may use of tags; its schemas (tags.schema.ts) are the other door, shared with the admin.
-export { createArticleTagLinks } from './article-tags.repository.js';
+export { createArticleTagLinks, tagRefsIn } from './article-tags.repository.js';

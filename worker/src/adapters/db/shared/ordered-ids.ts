@@ -46,3 +46,47 @@ export function idsInOrder(text: string | null): string[] {
   pairs.sort((a, b) => a.position - b.position);
   return pairs.map((p) => p.id);
 }
+
+/**
+ * Like orderedIdsSql, with the linked rows' own fields: a JSON array of
+ * objects (`p`, the link's position, and `fields` by name) of the rows
+ * `target` joins to the links on `on`, or NULL (SQLite: `[]`) for none. So a
+ * read that shows what it links (an article's tags with their names and
+ * slugs) needs no second statement. JSON, because names may hold any
+ * character a separator could; every dialect escapes it for us.
+ */
+export function orderedRowsSql(
+  kit: Pick<SqlKit, 'dialect'>,
+  link: { table: Table; position: Column; owner: Column },
+  target: { table: Table; on: SQL; fields: Record<string, Column> },
+  ownerId: Column,
+): SQL<unknown> {
+  const pairs = sql.join(
+    [
+      sql`'p', ${link.position}`,
+      ...Object.entries(target.fields).map(([name, c]) => sql`${sql.raw(`'${name}'`)}, ${c}`),
+    ],
+    sql`, `,
+  );
+  const from = sql`from ${link.table} inner join ${target.table} on ${target.on} where ${link.owner} = ${ownerId}`;
+  switch (kit.dialect) {
+    case 'postgres':
+      // As text: the driver would parse json itself, and the parser below reads one form.
+      return sql`(select json_agg(json_build_object(${pairs}))::text ${from})`;
+    case 'mysql':
+      return sql`(select json_arrayagg(json_object(${pairs})) ${from})`;
+    default:
+      return sql`(select json_group_array(json_object(${pairs})) ${from})`;
+  }
+}
+
+/**
+ * The rows of `orderedRowsSql`, by position, without `p`. MySQL's driver
+ * hands a JSON value over parsed, MariaDB's and the others as text.
+ */
+export function rowsInOrder<T>(value: unknown): T[] {
+  if (value === null || value === undefined || value === '') return [];
+  const rows = (typeof value === 'string' ? JSON.parse(value) : value) as ({ p: number } & T)[];
+  rows.sort((a, b) => a.p - b.p);
+  return rows.map(({ p: _p, ...row }) => row as T);
+}
