@@ -11,8 +11,6 @@ import {
   POSTGRES_SQL,
   type Row,
   SQLITE_SQL,
-  type TagRow,
-  tagIdsOf,
 } from './lib/floor-reads.ts';
 import { serveBenchApp } from './lib/serve-child.ts';
 
@@ -20,8 +18,8 @@ import { serveBenchApp } from './lib/serve-child.ts';
  * The least an uncached article read and list page can cost, shown beside
  * the goal rows: a bare Hono app, started like
  * the baseline, that does only what the real answer needs — one prepared
- * read of the article (or of the page's 21 rows) with its author and
- * tag links (lib/floor-reads.ts), one read of their tags when they show any, the app's own row → wire mapping
+ * read of the article (or of the page's 21 rows) with its author links
+ * and its tags (lib/floor-reads.ts), the app's own row → wire mapping
  * (`toArticle`, `toArticleDto`: the excerpt, the absolute links), the
  * answer's security headers and request id, a SHA-1 ETag and one JSON
  * access line per request through the app's logger, gathered per turn of
@@ -45,7 +43,6 @@ const parts = (await import(partsFile)) as FloorParts;
 interface FloorDb {
   byId(id: string): Row | undefined | Promise<Row | undefined>;
   page(after: string | undefined, limit: number): Row[] | Promise<Row[]>;
-  tags(ids: string[]): TagRow[] | Promise<TagRow[]>;
   count(): number | Promise<number>;
 }
 
@@ -54,12 +51,10 @@ function sqliteDb(file: string, sql: FloorSql): FloorDb {
   const byId = db.prepare<[string], Row>(sql.byId);
   const list = db.prepare<[number], Row>(sql.list);
   const listAfter = db.prepare<[string, number], Row>(sql.listAfter);
-  const tagsIn = db.prepare<[string], TagRow>(sql.tags);
   const countOnline = db.prepare<[], { n: number }>(sql.count);
   return {
     byId: (id) => byId.get(id),
     page: (after, limit) => (after === undefined ? list.all(limit) : listAfter.all(after, limit)),
-    tags: (ids) => tagsIn.all(JSON.stringify(ids)),
     count: () => countOnline.get()!.n,
   };
 }
@@ -72,7 +67,6 @@ function postgresDb(url: string, sql: FloorSql): FloorDb {
     byId: async (id) => (await run<Row>(sql.byId, [id]))[0],
     page: (after, limit) =>
       after === undefined ? run<Row>(sql.list, [limit]) : run<Row>(sql.listAfter, [after, limit]),
-    tags: (ids) => run<TagRow>(sql.tags, [ids]),
     // count(*) is a bigint, which postgres.js hands over as text.
     count: async () => Number((await run<{ n: string }>(sql.count, []))[0]!.n),
   };
@@ -86,10 +80,6 @@ const db = dbUrl.startsWith('sqlite:')
 type Answer = Response | Promise<Response>;
 const then = <T>(value: T | Promise<T>, f: (v: T) => Answer): Answer =>
   value instanceof Promise ? value.then(f) : f(value);
-const tagsOf = (rows: Row[]) => {
-  const ids = tagIdsOf(parts, rows);
-  return ids.length === 0 ? [] : db.tags(ids);
-};
 
 let pending = '';
 const flush = () => {
@@ -122,7 +112,7 @@ app.get('/v1/articles/:id', (c) => {
   const started = performance.now();
   return then(db.byId(c.req.param('id')), (row) =>
     row
-      ? then(tagsOf([row]), (tags) => answer(c, articleText(parts, row, tags), '/v1/articles/{id}', started))
+      ? answer(c, articleText(parts, row), '/v1/articles/{id}', started)
       : c.json({ error: { code: 'not_found' } }, 404),
   );
 });
@@ -132,7 +122,7 @@ app.get('/v1/articles', (c) => {
   const cursor = c.req.query('cursor');
   return then(db.page(parts.decodeCursor(cursor), limit + 1), (rows) =>
     then(needsCount(rows, limit, cursor) ? db.count() : rows.length, (total) =>
-      then(tagsOf(rows), (tags) => answer(c, listText(parts, rows, limit, tags, total), '/v1/articles', started)),
+      answer(c, listText(parts, rows, limit, total), '/v1/articles', started),
     ),
   );
 });

@@ -1,21 +1,12 @@
 import { Hono } from 'hono';
 import type { FloorParts } from './lib/floor-parts.ts';
-import {
-  answerHeaders,
-  articleText,
-  listText,
-  needsCount,
-  type Row,
-  SQLITE_SQL as SQL,
-  type TagRow,
-  tagIdsOf,
-} from './lib/floor-reads.ts';
+import { answerHeaders, articleText, listText, needsCount, type Row, SQLITE_SQL as SQL } from './lib/floor-reads.ts';
 
 /**
  * The floor of a Workers cache miss (scripts/bench/workers.ts): a bare Hono
  * Worker on its own copy of the seeded D1 doing only a miss's own work — the
  * article read by id or the list page (the statements written out, the
- * links as subqueries: one D1 query when no article shows a tag, and the
+ * links and tags as subqueries: one D1 query, and the
  * count of the list's `total` as the app makes it), the app's
  * own row → wire mapping (FloorParts, bundled by wrangler from worker/src
  * through the entry workers.ts writes), the answer's headers, a request id,
@@ -32,10 +23,6 @@ export function floorWorker(parts: FloorParts) {
   const logger = parts.createJsonLogger((line) => console.log(line));
   const app = new Hono<{ Bindings: { DB: D1 } }>();
 
-  const tagsOf = async (db: D1, rows: Row[]): Promise<TagRow[]> => {
-    const ids = tagIdsOf(parts, rows);
-    return ids.length === 0 ? [] : (await db.prepare(SQL.tags).bind(JSON.stringify(ids)).all<TagRow>()).results;
-  };
   const answer = (text: string, route: string, started: number) => {
     const requestId = crypto.randomUUID();
     const etag = `"${parts.sha1Digest(text)}"`;
@@ -54,7 +41,7 @@ export function floorWorker(parts: FloorParts) {
     const { results } = await c.env.DB.prepare(SQL.byId).bind(c.req.param('id')).all<Row>();
     const row = results[0];
     if (!row) return c.json({ error: { code: 'not_found' } }, 404);
-    return answer(articleText(parts, row, await tagsOf(c.env.DB, [row])), '/v1/articles/{id}', started);
+    return answer(articleText(parts, row), '/v1/articles/{id}', started);
   });
   app.get('/v1/articles', async (c) => {
     const started = performance.now();
@@ -69,8 +56,7 @@ export function floorWorker(parts: FloorParts) {
     const total = needsCount(results, limit, cursor)
       ? (await c.env.DB.prepare(SQL.count).bind().all<{ n: number }>()).results[0]!.n
       : results.length;
-    const tags = await tagsOf(c.env.DB, results);
-    return answer(listText(parts, results, limit, tags, total), '/v1/articles', started);
+    return answer(listText(parts, results, limit, total), '/v1/articles', started);
   });
   return app;
 }

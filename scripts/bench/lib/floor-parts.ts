@@ -14,6 +14,7 @@ interface Article {
 export interface FloorParts {
   toArticle(row: Record<string, unknown>, authorIds: string[], tagIds: string[]): Article;
   idsInOrder(text: string | null): string[];
+  tagRefsIn(value: unknown): { id: string; name: string; slug: string }[];
   toArticleDto(
     a: Article,
     images: never[],
@@ -39,6 +40,7 @@ export const floorPartsSource = (
   root: string,
 ) => `export { toArticle } from '${root}/worker/src/features/articles/article-row.repository.ts';
 export { idsInOrder } from '${root}/worker/src/adapters/db/shared/ordered-ids.ts';
+export { tagRefsIn } from '${root}/worker/src/features/tags/article-tags.repository.ts';
 export { toArticleDto, toArticleListItem } from '${root}/worker/src/features/articles/article-dto.ts';
 export { encodeArticleCursor } from '${root}/worker/src/features/articles/article-cursor.ts';
 export { decodeCursor } from '${root}/worker/src/core/shared/pagination.ts';

@@ -7,12 +7,19 @@ import type { FloorParts } from './floor-parts.ts';
  * so both runtimes do exactly the same work.
  */
 
-/** The article's columns and its links, as the repository's `articles_by_id_with_links` reads them, in each dialect. */
-const columns = (pairs: (position: string, id: string) => string) => `id, title, body, format, status,
+/** How a dialect writes the link columns: ordered `position:id` pairs, and a JSON array of objects. */
+interface Dialect {
+  pairs(position: string, id: string): string;
+  jsonRows(fields: string): string;
+}
+
+/** The article's columns, its author links and its tags (with names and slugs), as the repository's `articles_by_id_with_links` reads them. */
+const columns = (d: Dialect) => `id, title, body, format, status,
   site_id as "siteId", created_at as "createdAt", updated_at as "updatedAt", published_at as "publishedAt", seo,
   scheduled_at as "scheduledAt", version, slug, slug_scope as "slugScope", excerpt, feature_image_id as "featureImageId",
-  (select ${pairs('position', 'author_id')} from article_authors where article_id = articles.id) as "authorLinks",
-  (select ${pairs('position', 'tag_id')} from article_tags where article_id = articles.id) as "tagLinks",
+  (select ${d.pairs('position', 'author_id')} from article_authors where article_id = articles.id) as "authorLinks",
+  (select ${d.jsonRows("'p', article_tags.position, 'id', tags.id, 'name', tags.name, 'slug', tags.slug")}
+    from article_tags inner join tags on tags.id = article_tags.tag_id where article_tags.article_id = articles.id) as "tagRefs",
   (select count(*) from article_images where article_id = articles.id) as "imageLinks"`;
 
 /** A floor's statements: SQLite's (`?`) or PostgreSQL's (`$n`). */
@@ -25,61 +32,62 @@ export interface FloorSql {
   listAfter: string;
   /** The list's `total` when its page cannot tell it (page 1 of many, or a page from a cursor). */
   count: string;
-  /** The tags of these ids (one parameter: a JSON array on SQLite, a uuid[] on PostgreSQL). */
-  tags: string;
 }
 
-function floorSql(cols: string, p: (n: number) => string, tagsWhere: string): FloorSql {
+function floorSql(cols: string, p: (n: number) => string): FloorSql {
   return {
     byId: `select ${cols}, html from articles where id = ${p(1)}`,
     list: `select ${cols} from articles where status = 'online' order by id desc limit ${p(1)}`,
     listAfter: `select ${cols} from articles where status = 'online' and id < ${p(1)} order by id desc limit ${p(2)}`,
     count: "select count(*) as n from articles where status = 'online'",
-    tags: `select id, name, slug from tags where ${tagsWhere}`,
   };
 }
 
 export const SQLITE_SQL = floorSql(
-  columns((position, id) => `group_concat(${position} || ':' || ${id}, ',')`),
+  columns({
+    pairs: (position, id) => `group_concat(${position} || ':' || ${id}, ',')`,
+    jsonRows: (fields) => `json_group_array(json_object(${fields}))`,
+  }),
   () => '?',
-  'id in (select value from json_each(?))',
 );
 export const POSTGRES_SQL = floorSql(
-  columns((position, id) => `string_agg(${position}::text || ':' || ${id}::text, ',')`),
+  columns({
+    pairs: (position, id) => `string_agg(${position}::text || ':' || ${id}::text, ',')`,
+    jsonRows: (fields) => `json_agg(json_build_object(${fields}))::text`,
+  }),
   (n) => `$${n}`,
-  'id = any($1::uuid[])',
 );
 
 export type Row = Record<string, unknown>;
-export type TagRow = { id: string; name: string; slug: string };
 
 const LINKS = { origin: 'http://127.0.0.1', widths: [160, 320, 640, 960, 1280, 1920] };
 const DATES = ['createdAt', 'updatedAt', 'publishedAt', 'scheduledAt'] as const;
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=60';
 
+/** The article of a row, and the tags it shows. */
 function articleOf(parts: FloorParts, row: Row) {
-  const { authorLinks, tagLinks, imageLinks, ...columns } = row;
+  const { authorLinks, tagRefs, imageLinks, ...columns } = row;
   // The seeded articles have no images; a floor that met one would answer less than the app.
   if (Number(imageLinks) > 0) throw new Error(`floor: article ${String(row.id)} has images, which it does not map`);
   // SQLite keeps milliseconds, PostgreSQL a timestamptz the driver hands over as a Date.
   for (const d of DATES) columns[d] = columns[d] === null ? null : new Date(columns[d] as number | Date);
-  return parts.toArticle(
+  const tags = parts.tagRefsIn(tagRefs);
+  const article = parts.toArticle(
     columns,
     parts.idsInOrder(authorLinks as string | null),
-    parts.idsInOrder(tagLinks as string | null),
+    tags.map((t) => t.id),
   );
+  return { article, tags };
 }
 
-/** The tag ids the rows show, for the tags statement (none: no read). */
-export const tagIdsOf = (parts: FloorParts, rows: Row[]): string[] =>
-  rows.flatMap((r) => parts.idsInOrder(r.tagLinks as string | null));
-
-const tagMap = (tags: TagRow[]) => new Map(tags.map((t) => [t.id, t] as const));
+type Shown = ReturnType<typeof articleOf>;
+const tagMap = (shown: Shown[]) => new Map(shown.flatMap((s) => s.tags.map((t) => [t.id, t] as const)));
 
 /** `GET /v1/articles/:id`'s body. */
-export function articleText(parts: FloorParts, row: Row, tags: TagRow[]): string {
-  return JSON.stringify({ article: parts.toArticleDto(articleOf(parts, row), [], tagMap(tags), LINKS) });
+export function articleText(parts: FloorParts, row: Row): string {
+  const shown = articleOf(parts, row);
+  return JSON.stringify({ article: parts.toArticleDto(shown.article, [], tagMap([shown]), LINKS) });
 }
 
 /** Whether the list must count its total, as the app's list does (a first page that holds every match need not). */
@@ -87,12 +95,12 @@ export const needsCount = (rows: Row[], limit: number, cursor: string | undefine
   cursor !== undefined || rows.length > limit;
 
 /** `GET /v1/articles?limit=…`'s body, from `limit + 1` rows; `total` counted or, on a first page holding all, its rows. */
-export function listText(parts: FloorParts, rows: Row[], limit: number, tags: TagRow[], total: number): string {
+export function listText(parts: FloorParts, rows: Row[], limit: number, total: number): string {
   const page = rows.slice(0, limit).map((r) => articleOf(parts, r));
-  const map = tagMap(tags);
-  const last = page[page.length - 1];
+  const map = tagMap(page);
+  const last = page[page.length - 1]?.article;
   return JSON.stringify({
-    items: page.map((a) => parts.toArticleListItem(a, [], map, LINKS, false)),
+    items: page.map((s) => parts.toArticleListItem(s.article, [], map, LINKS, false)),
     nextCursor: rows.length > limit && last ? parts.encodeArticleCursor('createdAt', 'desc', last) : null,
     total,
   });
