@@ -54,4 +54,4 @@ VOLUME ["/app/data", "/app/uploads"]
 EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/readyz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/node/server.mjs"]
+CMD ["node", "--max-semi-space-size=64", "dist/node/server.mjs"]

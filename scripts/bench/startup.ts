@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { SERVER_NODE_FLAGS } from '../lib/server-node-flags.ts';
 import { cpuMs as cpuMsOf } from './lib/load.ts';
 import { freePort, onCleanup } from './lib/processes.ts';
 
@@ -54,7 +55,7 @@ async function startOnce(
   const port = await freePort();
   const out = openSync(logFile, 'a');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], {
     cwd,
     env: { PATH: process.env.PATH, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../lib/server-node-flags.ts';
 
 /**
  * Child processes and temp dirs of one benchmark run, and their clean-up on
@@ -122,7 +123,7 @@ export async function startServer({
 }: StartServerOptions): Promise<StartedServer> {
   const port = await freePort();
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', ORPHAN_GUARD, script], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', ORPHAN_GUARD, script], {
     cwd,
     env: { PATH: process.env.PATH, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out, 'ipc'],

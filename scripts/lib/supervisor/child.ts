@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server-node-flags.ts';
 
 /**
  * One release's server as a child process: started from its directory with
@@ -29,7 +30,7 @@ export interface StartChildOptions {
 
 export function startChild({ installDir, appDir, env, onMessage }: StartChildOptions): RunningChild {
   const dir = path.resolve(installDir, appDir);
-  const child = spawn(process.execPath, [path.join(dir, 'dist/node/server.mjs')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(dir, 'dist/node/server.mjs')], {
     cwd: installDir,
     env: { ...env, CMS_APP_ROOT: dir, CMS_RELEASES_DIR: path.join(installDir, 'releases'), CMS_SUPERVISED: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
