@@ -34,6 +34,8 @@ export type WorkersKey =
   | 'cacheOneList'
   | 'floorSingle'
   | 'floorList'
+  | 'hitFloorSingle'
+  | 'hitFloorList'
   | 'singleMiss'
   | 'singleHit'
   | 'listMiss'
@@ -181,6 +183,9 @@ export async function measureWorkers(
     { key: 'cacheOneList', origin: bare.url, paths: [`/cache-api-one${listPath}`], pid: bare.workerPid },
     { key: 'floorSingle', origin: floor.url, paths: floorSingles, pid: floor.workerPid },
     { key: 'floorList', origin: floor.url, paths: floorLists, pid: floor.workerPid },
+    // The hit floor reads what hits read: the same URLs, each a Cache API read once stored.
+    { key: 'hitFloorSingle', origin: floor.url, paths: singlePaths.map((p) => `/hit${p}`), pid: floor.workerPid },
+    { key: 'hitFloorList', origin: floor.url, paths: [`/hit${listPath}`], pid: floor.workerPid },
     { key: 'singleHit', origin: worker.url, paths: singlePaths, pid: worker.workerPid },
     { key: 'singleMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: singleMiss.fresh },
     { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
@@ -222,13 +227,13 @@ export async function measureWorkers(
   };
 }
 
-/** What a row is read against: the bare Worker, and its floor (a miss: the D1 floor; a hit: one Cache API read). */
+/** What a row is read against: the bare Worker, and its floor (a miss: the D1 floor; a hit: the hit floor, one Cache API read). */
 export function workersBases(k: WorkersKey): { bare: WorkersKey | null; floor: WorkersKey | null } {
   const kind = k.startsWith('single') ? 'Single' : k.startsWith('list') ? 'List' : null;
   if (kind === null) return { bare: null, floor: null };
   return {
     bare: `bare${kind}`,
-    floor: k.endsWith('Miss') ? `floor${kind}` : `cacheOne${kind}`,
+    floor: k.endsWith('Miss') ? `floor${kind}` : `hitFloor${kind}`,
   };
 }
 
