@@ -34,13 +34,27 @@ export class Inspector {
     });
   }
 
-  /** The Worker's socket as the inspector at `origin` lists it (`/json`, as DevTools finds it). */
+  /**
+   * The Worker's socket as the inspector at `origin` lists it (`/json`, as
+   * DevTools finds it). The proxy sometimes refuses a client at once (seen in
+   * two of four full runs, right after the load rounds): up to five tries, a
+   * second apart, each bounded, before the run fails with the last error.
+   */
   static async open(origin: string): Promise<Inspector> {
-    const targets = (await (await fetch(`${origin}/json`, { signal: AbortSignal.timeout(10_000) })).json()) as {
-      webSocketDebuggerUrl: string;
-    }[];
-    if (targets.length !== 1) throw new Error(`inspector ${origin}: expected one Worker, found ${targets.length}`);
-    return Inspector.connect(targets[0]!.webSocketDebuggerUrl);
+    let last: unknown;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      try {
+        const targets = (await (await fetch(`${origin}/json`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+          webSocketDebuggerUrl: string;
+        }[];
+        if (targets.length !== 1) throw new Error(`inspector ${origin}: expected one Worker, found ${targets.length}`);
+        return await Inspector.connect(targets[0]!.webSocketDebuggerUrl);
+      } catch (err) {
+        last = err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    throw last;
   }
 
   /** miniflare's proxy accepts a local Origin only (its DevTools origin check). */
