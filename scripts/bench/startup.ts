@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { SERVER_NODE_FLAGS } from '../lib/server-node-flags.ts';
+import { SERVER_NODE_FLAGS } from '../lib/supervisor/server-node-flags.ts';
 import { cpuMs as cpuMsOf } from './lib/load.ts';
 import { freePort, onCleanup } from './lib/processes.ts';
 

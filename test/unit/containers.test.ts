@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../scripts/lib/server-node-flags.ts';
+import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
 import { ROUTES } from '../../worker/src/app/services.js';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import {

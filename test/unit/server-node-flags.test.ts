@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../scripts/lib/server-node-flags.ts';
+import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
 import { REPO_ROOT } from '../support/paths.js';
 
 const read = (file: string) => readFileSync(path.join(REPO_ROOT, file), 'utf8');

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../lib/server-node-flags.ts';
+import { SERVER_NODE_FLAGS } from '../../lib/supervisor/server-node-flags.ts';
 
 /**
  * Child processes and temp dirs of one benchmark run, and their clean-up on

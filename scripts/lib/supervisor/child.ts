@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../server-node-flags.ts';
+import { SERVER_NODE_FLAGS } from './server-node-flags.ts';
 
 /**
  * One release's server as a child process: started from its directory with
