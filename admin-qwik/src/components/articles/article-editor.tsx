@@ -100,7 +100,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
     );
 
   return (
-    <div class="editor-layout" data-ready={ed.ready.value || undefined}>
+    <div class="editor-layout" data-ready={(ed.ready.value && ed.keeping.value) || undefined}>
       <div class="editor-main">
         <p>
           <Link href="/articles">← Articles</Link>

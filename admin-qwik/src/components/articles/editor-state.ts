@@ -64,8 +64,10 @@ export function useEditorState(isNew: boolean) {
     sites: useSignal<SiteDto[]>([]),
     authors: useSignal<AuthorDto[]>([]),
     nudge: useSignal(0),
-    /** Loaded, and watching for changes (tests wait for it before typing). */
+    /** Loaded, and watching for changes. */
     ready: useSignal(false),
+    /** Every keystroke is kept in this browser from now on (use-editor-keys.ts); with `ready`, the page shows data-ready, which tests wait for before typing. */
+    keeping: useSignal(false),
   };
   /** `dirtySince`: when the first change the server lacks was made (0: none), so that typing on cannot put autosave off for ever. */
   const timers = useStore({ local: 0, server: 0, dirtySince: 0, ready: false, loaded: '' });

@@ -24,6 +24,7 @@ interface EditorState {
     seo: Signal<SeoValues>;
     saveState: Signal<SaveStateName>;
     conflict: Signal<unknown>;
+    keeping: Signal<boolean>;
   };
   timers: { ready: boolean };
   saveNow: QRL<(manual: boolean) => Promise<boolean>>;
@@ -59,24 +60,31 @@ export function useEditorKeys({ s, timers, saveNow }: EditorState): void {
   // Every keystroke in the title or the body is kept in this browser at once, synchronously (a plain
   // listener and CodeMirror's own change callback: Qwik's handlers run later, and a tab closed a moment
   // after the last key would not wait for them).
-  useVisibleTask$(({ cleanup }) => {
-    const keep = () => {
-      if (!timers.ready) return;
-      // Read from the page: Qwik's own input handlers, which set the signals, run a moment later.
-      const fields = fieldsOnPage(s);
-      if (sameFields(s.base.value, fields) || (!s.id.value && isBlank(fields))) return;
-      keepNow(draftKey(session.user?.id, s.id.value), fields, s.id.value ? s.base.value : undefined);
-    };
-    const onInput = (e: Event) => {
-      // The title and the text fields of the side panel (the body tells through bodyChanged).
-      const id = (e.target as HTMLElement | null)?.id ?? '';
-      if (id === 'article-title' || id.startsWith('content-') || id.startsWith('seo-')) keep();
-    };
-    document.addEventListener('input', onInput, true);
-    bodyChanged.listener = keep;
-    cleanup(() => {
-      document.removeEventListener('input', onInput, true);
-      if (bodyChanged.listener === keep) bodyChanged.listener = null;
-    });
-  });
+  useVisibleTask$(
+    ({ cleanup }) => {
+      const keep = () => {
+        if (!timers.ready) return;
+        // Read from the page: Qwik's own input handlers, which set the signals, run a moment later.
+        const fields = fieldsOnPage(s);
+        if (sameFields(s.base.value, fields) || (!s.id.value && isBlank(fields))) return;
+        keepNow(draftKey(session.user?.id, s.id.value), fields, s.id.value ? s.base.value : undefined);
+      };
+      const onInput = (e: Event) => {
+        // The title and the text fields of the side panel (the body tells through bodyChanged).
+        const id = (e.target as HTMLElement | null)?.id ?? '';
+        if (id === 'article-title' || id.startsWith('content-') || id.startsWith('seo-')) keep();
+      };
+      document.addEventListener('input', onInput, true);
+      bodyChanged.listener = keep;
+      // A task of its own, which may run after the editor has loaded: until then a keystroke is not kept.
+      s.keeping.value = true;
+      cleanup(() => {
+        s.keeping.value = false;
+        document.removeEventListener('input', onInput, true);
+        if (bodyChanged.listener === keep) bodyChanged.listener = null;
+      });
+      // On document ready, as the editor's load: not when an observer first sees the component.
+    },
+    { strategy: 'document-ready' },
+  );
 }

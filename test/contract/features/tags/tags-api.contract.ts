@@ -220,7 +220,7 @@ export function runTagsApiContract(name: string, setup: SetupApi, target: ApiTar
       expect(now.article.tags).toEqual([{ id: green.id, name: 'Emerald', slug: 'emerald' }, ref(red)]);
     });
 
-    it('reads the tags of a whole page at once, not once per article', async () => {
+    it("reads a whole page's tags in the page's own statement, never once per article", async () => {
       const tags = [await createTag({ name: 'Page one' }), await createTag({ name: 'Page two' })];
       for (let i = 0; i < 6; i++) await createArticle(api, owner, { title: `Paged ${i}`, tagIds: [tags[i % 2]!.id] });
       const repo = api.deps.repos.tags;
@@ -232,9 +232,14 @@ export function runTagsApiContract(name: string, setup: SetupApi, target: ApiTar
       };
       try {
         const page = await (await api.request('/v1/articles?limit=100', { token: owner })).json();
-        expect(page.items.length).toBeGreaterThanOrEqual(6);
-        expect(calls).toHaveLength(1);
-        expect(new Set(calls[0])).toEqual(new Set(page.items.flatMap((a: { tags: Tag[] }) => a.tags.map((t) => t.id))));
+        const paged = page.items.filter((a: { title: string }) => a.title.startsWith('Paged '));
+        expect(paged).toHaveLength(6);
+        // Names and slugs came with the articles (the list's one statement): no read of tags by id at all.
+        for (const a of paged as { title: string; tags: Tag[] }[]) {
+          const tag = tags[Number(a.title.slice('Paged '.length)) % 2]!;
+          expect(a.tags).toEqual([ref(tag)]);
+        }
+        expect(calls).toEqual([]);
       } finally {
         repo.refsByIds = original;
       }
