@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { type ServerProcess, startServer } from '../support/server-process.js';
+import { registerVerifiedOwner, type ServerProcess, startServer } from '../support/server-process.js';
 
 /**
  * The Node server answers a read-cache hit without an Origin in its
@@ -26,19 +26,7 @@ describe('read-cache hits in the Node listener', () => {
     await buildNode();
     cwd = await mkdtemp(path.join(tmpdir(), 'cms-listener-hits-'));
     server = await startServer(cwd, {});
-    const reg = await fetch(`${server.url}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'hits@example.com', password: 'a long enough password' }),
-    });
-    token = ((await reg.json()) as { token: string }).token;
-    const code = /\/verify\?code=([A-Za-z0-9_-]+)/.exec(server.output())?.[1];
-    const verified = await fetch(`${server.url}/v1/auth/verify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code }),
-    });
-    token = ((await verified.json()) as { token?: string }).token ?? token;
+    token = await registerVerifiedOwner(server.url, server.output);
   });
   afterAll(async () => {
     await server?.stop('SIGTERM');

@@ -1,10 +1,10 @@
 import type { FloorParts } from './floor-parts.ts';
 
 /**
- * The floors' reads (../floor-server.ts on better-sqlite3,
+ * The floors' reads (../floor-server.ts on better-sqlite3 and postgres.js,
  * ../workers-floor.ts on D1): the statements, written out, and the app's
  * own row → wire mapping. Plain SQL and functions of the bundled app parts,
- * so both runtimes do exactly the same work.
+ * so every runtime does exactly the same work.
  */
 
 /** How a dialect writes the link columns: ordered `position:id` pairs, and a JSON array of objects. */
