@@ -17,22 +17,36 @@ async function kite(seed: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The uplink at `bytesPerSecond` (-1: unthrottled): a 5 KB upload takes seconds, long enough to watch. */
+/** One DevTools session per page: conditions set through a second one would not lift the first's. */
 const sessions = new WeakMap<Page, CDPSession>();
-async function uplink(page: Page, bytesPerSecond: number): Promise<void> {
-  // One DevTools session per page: conditions set through a second one would not lift the first's.
+async function devtools(page: Page): Promise<CDPSession> {
   let cdp = sessions.get(page);
   if (!cdp) {
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     sessions.set(page, cdp);
   }
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: bytesPerSecond,
+  return cdp;
+}
+
+/**
+ * The uplink at `bytesPerSecond` (-1: unthrottled): a 5 KB upload takes seconds, long enough to
+ * watch. One rule for every request (DevTools' whole-page emulation is deprecated).
+ */
+async function uplink(page: Page, bytesPerSecond: number): Promise<void> {
+  const rule = { urlPattern: '', latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond };
+  await (await devtools(page)).send('Network.emulateNetworkConditionsByRule', {
+    matchedNetworkConditions: bytesPerSecond < 0 ? [] : [rule],
   });
+}
+
+/** The browser says it is offline, then online again (`navigator.onLine` and its events; requests untouched). */
+async function offlineAndBack(page: Page): Promise<void> {
+  const cdp = await devtools(page);
+  const state = { latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+  await cdp.send('Network.overrideNetworkState', { offline: true, ...state });
+  await page.waitForFunction(() => !navigator.onLine, undefined, POLL);
+  await cdp.send('Network.overrideNetworkState', { offline: false, ...state });
 }
 
 /** Picks kite.jpg with the toolbar's Image button, the caret at the end of the text. */
@@ -171,6 +185,48 @@ describe('admin editor: uploads into the text', () => {
     expect(await bodyText(page)).toMatch(/^Text\.\n\n!\[kite\]\(\/static\/uploadedImages\/[^)]+\)\n?$/);
     const images = await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`);
     expect(images.body.items).toHaveLength(1);
+    expectNoProblems(problems);
+  });
+
+  it('keeps an upload the network cut off, with its placeholder, and sends it again once back online', async () => {
+    const id = await cms.createArticle({ title: 'Offline', body: 'Text.' });
+    const { page, problems } = await cms.signedInPage();
+    await cms.openEditor(page, id);
+    await fillBody(page, 'Text.');
+    // The upload is held, then cut off as a dropped network would (the browser gets no answer).
+    let cut = () => {};
+    const dropped = new Promise<void>((resolve) => {
+      cut = resolve;
+    });
+    await page.route(/\/v1\/articles\/[^/]+\/images$/, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await dropped;
+      await route.abort('connectionreset');
+    });
+    const sent = uploadSent(page);
+    await pickKite(page, await kite(4));
+    await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).waitFor(POLL);
+    await sent;
+
+    cut();
+    await page.getByText('kite.jpg: waiting to be sent again').waitFor(POLL);
+    await page.getByText(/kite\.jpg was not sent: .* It is kept in this browser/).waitFor(POLL);
+    expect(await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).count()).toBe(0);
+    expect(await bodyText(page)).toMatch(PLACEHOLDER);
+
+    // Back online, it is sent again by itself.
+    await page.unroute(/\/v1\/articles\/[^/]+\/images$/);
+    await offlineAndBack(page);
+    await expect.poll(async () => [...(await bodyText(page)).matchAll(IMAGE)].length, POLL).toBe(1);
+    expect(await bodyText(page)).toMatch(/^Text\.\n\n!\[kite\]\(\/static\/uploadedImages\/[^)]+\)\n?$/);
+    const images = await cms.api<{ items: unknown[] }>('GET', `/v1/articles/${id}/images`);
+    expect(images.body.items).toHaveLength(1);
+    // The one cut-off upload is the only request the console reports.
+    const cutOff = problems.consoleErrors.findIndex((l) =>
+      /\/images: Failed to load resource: net::ERR_CONNECTION_RESET$/.test(l),
+    );
+    expect(cutOff).toBeGreaterThanOrEqual(0);
+    problems.consoleErrors.splice(cutOff, 1);
     expectNoProblems(problems);
   });
 });

@@ -68,12 +68,17 @@ export interface UploadWatcher {
   progress(token: string, name: string, percent: number, note: string): void;
   /** Done: `message` says how (placed, reused) or why not. */
   finished(token: string, ok: boolean, message: string): void;
+  /** No answer from the server (offline, or the page going away): the file waits here to be sent again. */
+  waiting(token: string, name: string, message: string): void;
   /** Puts the image (`path`) where the placeholder of `token` is, or takes the placeholder out (`path` null). */
   place(token: string, name: string, path: string | null): void;
 }
 
 const watchers = new Map<string, UploadWatcher>();
+/** Being sent by this page: a resume leaves them to their own send, which places them. */
 const live = new Set<string>();
+/** Placed by this page: a resume that read them just before must not send them again. */
+const placed = new Set<string>();
 const keyOf = (p: Pick<PendingUpload, 'articleId' | 'token'>) => `${p.articleId}:${p.token}`;
 
 /** The editor of `articleId` is showing: it hears and places from now on (returns the way to stop). */
@@ -88,6 +93,7 @@ async function finish(p: PendingUpload, path: string | null, message: string): P
   const watcher = watchers.get(p.articleId);
   // Nobody to place it (the writer left): it stays pending, with its path, for the next visit.
   if (!watcher?.showing()) return;
+  placed.add(keyOf(p));
   watcher.place(p.token, p.name, path);
   watcher.finished(p.token, path !== null, message);
   await dropPending(p);
@@ -100,13 +106,22 @@ async function send(p: PendingUpload): Promise<void> {
   const res = await uploadOrReuse(p.articleId, file, (f) =>
     watchers.get(p.articleId)?.progress(p.token, p.name, Math.round(f * 100), 'Uploading'),
   );
-  live.delete(keyOf(p));
+  if (!res.ok && res.status === null) {
+    // Never answered (offline, or a reload or closed tab cut it off): the file stays kept here, with its
+    // placeholder, and is sent again when the browser is back online or the article is opened again.
+    live.delete(keyOf(p));
+    watchers.get(p.articleId)?.waiting(p.token, p.name, `${p.name} was not sent: ${res.message}`);
+    return;
+  }
   if (!res.ok) {
+    live.delete(keyOf(p));
     await finish(p, null, `${p.name}: ${res.status === 413 ? 'larger than the upload limit' : res.message}`);
     return;
   }
   const done = { ...p, path: imagePath(res.data.image) };
   await keepPending(done);
+  // Live until its path is kept: a resume in between would otherwise send it again.
+  live.delete(keyOf(p));
   await finish(
     done,
     done.path,
@@ -128,10 +143,13 @@ export async function uploadIntoText(articleId: string, token: string, original:
   await send(pending);
 }
 
-/** On opening an article: places what finished while the writer was away, and resumes what a reload cut off. */
+/**
+ * On opening an article, and when the browser is back online: places what finished while the writer
+ * was away, and sends again what a reload, a closed tab or the network cut off.
+ */
 export async function resumeUploads(articleId: string): Promise<void> {
   for (const p of await pendingFor(articleId)) {
-    if (live.has(keyOf(p))) continue;
+    if (live.has(keyOf(p)) || placed.has(keyOf(p))) continue;
     if (p.path) await finish(p, p.path, 'An image uploaded while you were away was put into the text.');
     else {
       watchers.get(articleId)?.progress(p.token, p.name, 0, 'Resuming the upload');

@@ -12,7 +12,7 @@ export const BodyUploads = component$((props: { items: BodyUpload[] }) => {
             {it.name}: {it.note}
             {it.note === 'Uploading' && ` ${it.percent}%`}
           </span>
-          <progress max={100} value={it.percent} aria-label={`Uploading ${it.name}`} />
+          {!it.waiting && <progress max={100} value={it.percent} aria-label={`Uploading ${it.name}`} />}
         </li>
       ))}
     </ul>

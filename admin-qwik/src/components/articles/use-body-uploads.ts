@@ -18,6 +18,8 @@ export interface BodyUpload {
   name: string;
   percent: number;
   note: string;
+  /** Not sent for want of an answer: kept in this browser until it can be sent again (no progress bar). */
+  waiting: boolean;
 }
 
 type Editor = ReturnType<typeof useArticleEditor>;
@@ -37,16 +39,22 @@ export function useBodyUploads(ed: Editor) {
     const id = track(() => ed.id.value);
     const ready = track(() => ed.ready.value);
     if (!id || !ready) return;
+    // This editor's own layout: an editor of the same article opened after it has another one.
+    const layout = document.querySelector('.editor-layout');
+    // Changed in place: the list's rows are keyed by token, and a row kept by its key reads its item's fields.
+    const show = (item: BodyUpload) => {
+      const shown = uploads.items.find((it) => it.token === item.token);
+      if (shown) Object.assign(shown, item);
+      else uploads.items = [...uploads.items, item];
+    };
     const stop = watchUploads(id, {
-      showing: () =>
-        !!document.querySelector('.editor-layout') && new URLSearchParams(location.search).get('id') === id,
+      showing: () => !!layout?.isConnected && new URLSearchParams(location.search).get('id') === id,
       progress(token, name, percent, note) {
-        const item = { token, name, percent, note };
-        const others = uploads.items.filter((it) => it.token !== token);
-        uploads.items =
-          others.length === uploads.items.length
-            ? [...others, item]
-            : uploads.items.map((it) => (it.token === token ? item : it));
+        show({ token, name, percent, note, waiting: false });
+      },
+      waiting(token, name, message) {
+        show({ token, name, percent: 0, note: 'waiting to be sent again', waiting: true });
+        ed.error.value = `${message} It is kept in this browser and sent again once the server can be reached, or when you open this article again.`;
       },
       finished(token, ok, message) {
         uploads.items = uploads.items.filter((it) => it.token !== token);
@@ -72,7 +80,12 @@ export function useBodyUploads(ed: Editor) {
       },
     });
     void resumeUploads(id);
-    cleanup(stop);
+    const onOnline = () => void resumeUploads(id);
+    window.addEventListener('online', onOnline);
+    cleanup(() => {
+      window.removeEventListener('online', onOnline);
+      stop();
+    });
   });
 
   usePreventNavigate$((url) => {
@@ -104,7 +117,7 @@ export function useBodyUploads(ed: Editor) {
       if (!insertImageIntoBody(placeholderUrl(token), placeholderAlt(file.name), place))
         ed.body.value = `${ed.body.value}\n\n![${placeholderAlt(file.name)}](${placeholderUrl(token)})\n`;
       place = null;
-      uploads.items = [...uploads.items, { token, name: file.name, percent: 0, note: 'Waiting' }];
+      uploads.items = [...uploads.items, { token, name: file.name, percent: 0, note: 'Waiting', waiting: false }];
       return { token, file };
     });
     // One at a time, in order, as the Images card sends them.
