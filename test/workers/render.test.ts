@@ -25,17 +25,22 @@ describe('renderArticleHtml in workerd', () => {
   });
 
   it('stays linear on a hostile body: eight times the body, well under twenty times the time', () => {
-    const time = (size: number) => {
-      const body = '![['.repeat(size);
-      let best = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < 3; i++) {
-        const started = Date.now();
-        renderArticleHtml(body, 'markdown');
-        best = Math.min(best, Date.now() - started);
-      }
-      return Math.max(best, 1);
+    const once = (body: string) => {
+      const started = performance.now();
+      renderArticleHtml(body, 'markdown');
+      return performance.now() - started;
     };
-    time(1000);
-    expect(time(40_000) / time(5_000)).toBeLessThan(20);
+    const small = '![['.repeat(5_000);
+    const large = '![['.repeat(40_000);
+    once(small);
+    // Best of five, the two sizes taking turns: a burst of load beside this file slows one try of each, not one size.
+    let [bestSmall, bestLarge] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    for (let i = 0; i < 5; i++) {
+      bestSmall = Math.min(bestSmall, once(small));
+      bestLarge = Math.min(bestLarge, once(large));
+    }
+    // Linear is about 8; quadratic would be 64. (The clock moves during the work here: the larger takes longer.)
+    expect(bestLarge).toBeGreaterThan(bestSmall);
+    expect(bestLarge / Math.max(bestSmall, 1)).toBeLessThan(20);
   });
 });
