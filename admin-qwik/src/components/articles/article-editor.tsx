@@ -34,7 +34,7 @@ import { WordCount } from './word-count';
 export const ArticleEditor = component$((props: { isNew: boolean }) => {
   const nav = useNavigate();
   const ed = useArticleEditor(props.isNew);
-  const { uploads, imagesIntoText } = useBodyUploads(ed);
+  const { uploads, imagesIntoText, sendAgain } = useBodyUploads(ed);
   const drawer = useSignal(false);
   const preview = useSignal(false);
   const toggle = useSignal<HTMLButtonElement>();
@@ -188,7 +188,7 @@ export const ArticleEditor = component$((props: { isNew: boolean }) => {
           <div class={['editor-panes', preview.value && 'editor-panes-split']}>
             <div>
               <BodyEditor body={ed.body} format={ed.format} onImages$={imagesIntoText} />
-              <BodyUploads items={uploads.items} />
+              <BodyUploads items={uploads.items} onSendAgain$={sendAgain} />
               <WordCount body={ed.body} />
             </div>
             {/* Rendered only while shown: writing comes first, and a hidden preview is not re-rendered on every keystroke. */}

@@ -80,37 +80,43 @@ export const BodyEditor = component$(
       { strategy: 'document-ready' },
     );
 
-    // Mount once the textarea is gone (both carry the id the label and the tests name).
-    useVisibleTask$(({ track, cleanup }) => {
-      const ready = track(() => loaded.value);
-      const el = track(() => host.value);
-      if (!ready || !el || !mod.value || bodyEditor.current) return;
-      const editor = mod.value.createMarkdownEditor(el, {
-        doc: props.body.value,
-        format: props.format.value,
-        labelledBy: 'article-body-label',
-        describedBy: 'article-body-hint',
-        onChange: (text) => {
-          props.body.value = text;
-          bodyChanged.listener?.();
-        },
-        onImages: (files, at) => void props.onImages$(files, at),
-      });
-      bodyEditor.current = editor;
-      el.dataset.ready = 'true';
-      cleanup(() => {
-        editor.destroy();
-        if (bodyEditor.current === editor) bodyEditor.current = null;
-      });
-    });
+    // On document ready, as the editor's load (see use-article-editor.ts). Mount once the textarea is gone (both carry the id the label and the tests name).
+    useVisibleTask$(
+      ({ track, cleanup }) => {
+        const ready = track(() => loaded.value);
+        const el = track(() => host.value);
+        if (!ready || !el || !mod.value || bodyEditor.current) return;
+        const editor = mod.value.createMarkdownEditor(el, {
+          doc: props.body.value,
+          format: props.format.value,
+          labelledBy: 'article-body-label',
+          describedBy: 'article-body-hint',
+          onChange: (text) => {
+            props.body.value = text;
+            bodyChanged.listener?.();
+          },
+          onImages: (files, at) => void props.onImages$(files, at),
+        });
+        bodyEditor.current = editor;
+        el.dataset.ready = 'true';
+        cleanup(() => {
+          editor.destroy();
+          if (bodyEditor.current === editor) bodyEditor.current = null;
+        });
+      },
+      { strategy: 'document-ready' },
+    );
 
     // Text set from outside (loaded, a restored draft, a merge) goes into the editor.
-    useVisibleTask$(({ track }) => {
-      const text = track(() => props.body.value);
-      const format = track(() => props.format.value);
-      bodyEditor.current?.setValue(text);
-      bodyEditor.current?.setFormat(format);
-    });
+    useVisibleTask$(
+      ({ track }) => {
+        const text = track(() => props.body.value);
+        const format = track(() => props.format.value);
+        bodyEditor.current?.setValue(text);
+        bodyEditor.current?.setFormat(format);
+      },
+      { strategy: 'document-ready' },
+    );
 
     const run = $((label: string) => {
       const editor = bodyEditor.current;

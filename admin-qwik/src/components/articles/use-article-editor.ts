@@ -104,29 +104,37 @@ export function useArticleEditor(isNew: boolean) {
     document.getElementById('editor-status')?.focus();
   });
 
+  // The editor's tasks run on document ready, as its load does: a reload keeps the page's scroll position,
+  // and a task run when an element comes into view may wait for one that is never shown.
   // Writes from the side panel (schedule) hand back the article: its version names the current one, so the
   // next save's If-Match is not stale because of our own change (the ETag is `"v<version>"`, see the API).
-  useVisibleTask$(({ track }) => {
-    const version = track(() => s.article.value?.version);
-    const known = Number(/^"v(\d+)"$/.exec(s.etag.value ?? '')?.[1] ?? 0);
-    if (version && known && version > known) s.etag.value = `"v${version}"`;
-  });
+  useVisibleTask$(
+    ({ track }) => {
+      const version = track(() => s.article.value?.version);
+      const known = Number(/^"v(\d+)"$/.exec(s.etag.value ?? '')?.[1] ?? 0);
+      if (version && known && version > known) s.etag.value = `"v${version}"`;
+    },
+    { strategy: 'document-ready' },
+  );
 
-  useVisibleTask$(({ track }) => {
-    track(() => [
-      s.body.value,
-      s.format.value,
-      s.siteId.value,
-      s.authorIds.value,
-      s.tags.value,
-      s.slug.value,
-      s.excerpt.value,
-      s.featureImageId.value,
-      s.seo.value,
-      s.nudge.value,
-    ]);
-    void changed();
-  });
+  useVisibleTask$(
+    ({ track }) => {
+      track(() => [
+        s.body.value,
+        s.format.value,
+        s.siteId.value,
+        s.authorIds.value,
+        s.tags.value,
+        s.slug.value,
+        s.excerpt.value,
+        s.featureImageId.value,
+        s.seo.value,
+        s.nudge.value,
+      ]);
+      void changed();
+    },
+    { strategy: 'document-ready' },
+  );
 
   // Leaving: a link or Back inside the admin saves first and asks only when that fails; a reload,
   // a closed tab or another site gets the browser's own question while the server lacks changes.

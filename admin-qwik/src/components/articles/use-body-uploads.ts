@@ -35,58 +35,63 @@ type Editor = ReturnType<typeof useArticleEditor>;
 export function useBodyUploads(ed: Editor) {
   const uploads = useStore<{ items: BodyUpload[] }>({ items: [] });
 
-  useVisibleTask$(({ track, cleanup }) => {
-    const id = track(() => ed.id.value);
-    const ready = track(() => ed.ready.value);
-    if (!id || !ready) return;
-    // This editor's own layout: an editor of the same article opened after it has another one.
-    const layout = document.querySelector('.editor-layout');
-    // Changed in place: the list's rows are keyed by token, and a row kept by its key reads its item's fields.
-    const show = (item: BodyUpload) => {
-      const shown = uploads.items.find((it) => it.token === item.token);
-      if (shown) Object.assign(shown, item);
-      else uploads.items = [...uploads.items, item];
-    };
-    const stop = watchUploads(id, {
-      showing: () => !!layout?.isConnected && new URLSearchParams(location.search).get('id') === id,
-      progress(token, name, percent, note) {
-        show({ token, name, percent, note, waiting: false });
-      },
-      waiting(token, name, message) {
-        show({ token, name, percent: 0, note: 'waiting to be sent again', waiting: true });
-        ed.error.value = `${message} It is kept in this browser and sent again once the server can be reached, or when you open this article again.`;
-      },
-      finished(token, ok, message) {
-        uploads.items = uploads.items.filter((it) => it.token !== token);
-        if (ok) ed.status.value = message;
-        else ed.error.value = message;
-        void ed.loadImages(id);
-      },
-      place(token, name, path) {
-        const editor = bodyEditor.current;
-        const text = editor ? editor.value : ed.body.value;
-        const at = findPlaceholder(text, token);
-        const image = path === null ? null : placedImage(at?.alt ?? placeholderAlt(name), name, path);
-        // Not in the text (the placeholder was never saved, or the writer deleted it): the image goes at the end.
-        const [from, to, insert] = at
-          ? [at.from, at.to, image?.text ?? '']
-          : [text.length, text.length, image ? `\n\n${image.text}\n` : ''];
-        // The placeholder's alt text was selected to type over: the image's is, then.
-        if (editor) editor.replaceRange(from, to, insert, at && image ? image.alt : undefined);
-        else {
-          ed.body.value = text.slice(0, from) + insert + text.slice(to);
-          void ed.changed();
-        }
-      },
-    });
-    void resumeUploads(id);
-    const onOnline = () => void resumeUploads(id);
-    window.addEventListener('online', onOnline);
-    cleanup(() => {
-      window.removeEventListener('online', onOnline);
-      stop();
-    });
-  });
+  useVisibleTask$(
+    ({ track, cleanup }) => {
+      const id = track(() => ed.id.value);
+      const ready = track(() => ed.ready.value);
+      if (!id || !ready) return;
+      // This editor's own layout: an editor of the same article opened after it has another one.
+      const layout = document.querySelector('.editor-layout');
+      // Changed in place: the list's rows are keyed by token, and a row kept by its key reads its item's fields.
+      const show = (item: BodyUpload) => {
+        const shown = uploads.items.find((it) => it.token === item.token);
+        if (shown) Object.assign(shown, item);
+        else uploads.items = [...uploads.items, item];
+      };
+      const stop = watchUploads(id, {
+        showing: () => !!layout?.isConnected && new URLSearchParams(location.search).get('id') === id,
+        progress(token, name, percent, note) {
+          show({ token, name, percent, note, waiting: false });
+        },
+        waiting(token, name, message) {
+          show({ token, name, percent: 0, note: 'waiting to be sent again', waiting: true });
+          ed.error.value = `${message} It is kept in this browser and sent again once the server can be reached, or when you open this article again.`;
+        },
+        finished(token, ok, message) {
+          uploads.items = uploads.items.filter((it) => it.token !== token);
+          if (ok) ed.status.value = message;
+          else ed.error.value = message;
+          void ed.loadImages(id);
+        },
+        place(token, name, path) {
+          const editor = bodyEditor.current;
+          const text = editor ? editor.value : ed.body.value;
+          const at = findPlaceholder(text, token);
+          const image = path === null ? null : placedImage(at?.alt ?? placeholderAlt(name), name, path);
+          // Not in the text (the placeholder was never saved, or the writer deleted it): the image goes at the end.
+          const [from, to, insert] = at
+            ? [at.from, at.to, image?.text ?? '']
+            : [text.length, text.length, image ? `\n\n${image.text}\n` : ''];
+          // The placeholder's alt text was selected to type over: the image's is, then.
+          if (editor) editor.replaceRange(from, to, insert, at && image ? image.alt : undefined);
+          else {
+            ed.body.value = text.slice(0, from) + insert + text.slice(to);
+            void ed.changed();
+          }
+        },
+      });
+      void resumeUploads(id);
+      const onOnline = () => void resumeUploads(id);
+      window.addEventListener('online', onOnline);
+      cleanup(() => {
+        window.removeEventListener('online', onOnline);
+        stop();
+      });
+    },
+    // On document ready, as the editor's load: a page scrolled down (a reload keeps the place) may never
+    // show the element a visibility trigger waits for, and nothing would be resumed.
+    { strategy: 'document-ready' },
+  );
 
   usePreventNavigate$((url) => {
     if (uploadsInFlight() === 0) return false;
@@ -124,5 +129,10 @@ export function useBodyUploads(ed: Editor) {
     for (const { token, file } of started) await uploadIntoText(id, token, file, shrinkOn);
   });
 
-  return { uploads, imagesIntoText };
+  /** "Send again": what waits for an answer is sent now (the server may be back without the browser saying so). */
+  const sendAgain = $(async () => {
+    if (ed.id.value) await resumeUploads(ed.id.value);
+  });
+
+  return { uploads, imagesIntoText, sendAgain };
 }

@@ -39,23 +39,26 @@ export function useEditorKeys({ s, timers, saveNow }: EditorState): void {
 
   // Ctrl/Cmd+S saves. A plain listener: the browser's own "Save page" must be stopped while the event runs.
   // Back online, what the server lacks is sent without waiting for a keystroke.
-  useVisibleTask$(({ cleanup }) => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void saveNow(true);
-      }
-    };
-    const onOnline = () => {
-      if (timers.ready && s.saveState.value !== 'saved' && !s.conflict.value) void saveNow(false);
-    };
-    window.addEventListener('keydown', onKey);
-    window.addEventListener('online', onOnline);
-    cleanup(() => {
-      window.removeEventListener('keydown', onKey);
-      window.removeEventListener('online', onOnline);
-    });
-  });
+  useVisibleTask$(
+    ({ cleanup }) => {
+      const onKey = (e: KeyboardEvent) => {
+        if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+          e.preventDefault();
+          void saveNow(true);
+        }
+      };
+      const onOnline = () => {
+        if (timers.ready && s.saveState.value !== 'saved' && !s.conflict.value) void saveNow(false);
+      };
+      window.addEventListener('keydown', onKey);
+      window.addEventListener('online', onOnline);
+      cleanup(() => {
+        window.removeEventListener('keydown', onKey);
+        window.removeEventListener('online', onOnline);
+      });
+    },
+    { strategy: 'document-ready' },
+  );
 
   // Every keystroke in the title or the body is kept in this browser at once, synchronously (a plain
   // listener and CodeMirror's own change callback: Qwik's handlers run later, and a tab closed a moment
