@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderArticleHtml } from '../../worker/src/core/content/render.js';
 import type { ArticleFormat } from '../../worker/src/features/articles/article.schema.js';
-import { fastestCpuMsOfEach } from '../support/cpu-time.js';
+import { fastestOfEach } from '../support/cpu-time.js';
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 
 /** Both sizes measured the same way, in turns (see cpu-time.ts), never below a millisecond. */
-function fastestOfEach(small: () => void, large: () => void): [number, number] {
-  const [smallMs, largeMs] = fastestCpuMsOfEach(small, large);
+function cpuMsOfEach(small: () => void, large: () => void): [number, number] {
+  const [smallMs, largeMs] = fastestOfEach(small, large);
   return [Math.max(smallMs, 1), Math.max(largeMs, 1)];
 }
 
@@ -65,7 +65,7 @@ describe('renderArticleHtml: linear on hostile bodies', () => {
     (_, format, make) => {
       const small = make(SIZE);
       const large = make(SIZE * 8);
-      const [smallMs, largeMs] = fastestOfEach(
+      const [smallMs, largeMs] = cpuMsOfEach(
         () => renderArticleHtml(small, format),
         () => renderArticleHtml(large, format),
       );

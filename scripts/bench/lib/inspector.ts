@@ -51,7 +51,7 @@ export class Inspector {
         return await Inspector.connect(targets[0]!.webSocketDebuggerUrl);
       } catch (err) {
         last = err;
-        await new Promise((r) => setTimeout(r, 1000));
+        if (attempt < 5) await new Promise((r) => setTimeout(r, 1000));
       }
     }
     throw last;

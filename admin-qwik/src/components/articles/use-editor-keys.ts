@@ -86,7 +86,6 @@ export function useEditorKeys({ s, timers, saveNow }: EditorState): void {
         document.removeEventListener('input', onInput, true);
         if (bodyChanged.listener === keep) bodyChanged.listener = null;
       });
-      // On document ready, as the editor's load: not when an observer first sees the component.
     },
     { strategy: 'document-ready' },
   );
