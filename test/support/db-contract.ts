@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { NewUser } from '../../worker/src/features/accounts/users.port.js';
 import type { Article } from '../../worker/src/features/articles/articles.port.js';
 import { EMPTY_SEO } from '../../worker/src/features/articles/seo.schema.js';
@@ -140,3 +140,23 @@ export function sampleImage(articleId: string, overrides: Partial<Image> = {}): 
 
 /** The rejection every contract checks: a DomainError with this code. */
 export const domainError = (code: string) => ({ name: 'DomainError', code });
+
+/** A catalogue repository's list (adapters/db/shared/catalog-rows.ts), as sites, authors, tags and redirects share it. */
+interface CatalogList<T> {
+  create(row: T): Promise<void>;
+  list(query: { limit: number; beforeId?: string }): Promise<{ id: string }[]>;
+}
+
+/** Five rows made in order come back newest first, two a page by keyset, and a limit of 0 is refused. */
+export async function expectKeysetPages<T>(repo: CatalogList<T>, sample: (id: string) => T): Promise<void> {
+  const ids = ascendingIds(5);
+  for (const id of ids) await repo.create(sample(id));
+  const newestFirst = [...ids].reverse();
+  const first = await repo.list({ limit: 2 });
+  expect(first.map((r) => r.id)).toEqual(newestFirst.slice(0, 2));
+  const second = await repo.list({ limit: 2, beforeId: first[1]!.id });
+  expect(second.map((r) => r.id)).toEqual(newestFirst.slice(2, 4));
+  const last = await repo.list({ limit: 2, beforeId: second[1]!.id });
+  expect(last.map((r) => r.id)).toEqual(newestFirst.slice(4));
+  await expect(repo.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
+}

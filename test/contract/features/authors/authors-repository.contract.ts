@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Author } from '../../../../worker/src/features/authors/authors.port.js';
 import {
-  ascendingIds,
   domainError,
+  expectKeysetPages,
   freshRepositories,
   HOSTILE_STRINGS,
   newId,
@@ -94,13 +94,7 @@ export function runAuthorsRepositoryContract(name: string, setup: SetupRepositor
     });
 
     it('lists newest first, keyset paged', async () => {
-      const ids = ascendingIds(5);
-      for (const id of ids) await db.repos.authors.create(sampleAuthor({ id }));
-      const newestFirst = [...ids].reverse();
-      const first = await db.repos.authors.list({ limit: 3 });
-      expect(first.map((a) => a.id)).toEqual(newestFirst.slice(0, 3));
-      const rest = await db.repos.authors.list({ limit: 3, beforeId: first[2]!.id });
-      expect(rest.map((a) => a.id)).toEqual(newestFirst.slice(3));
+      await expectKeysetPages(db.repos.authors, (id) => sampleAuthor({ id }));
     });
 
     it('updates only the given fields and bumps updatedAt; unknown ids give null', async () => {

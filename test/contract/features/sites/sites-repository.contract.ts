@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../../../worker/src/features/sites/sites.port.js';
 import {
-  ascendingIds,
   domainError,
+  expectKeysetPages,
   freshRepositories,
   HOSTILE_STRINGS,
   newId,
@@ -55,16 +55,7 @@ export function runSitesRepositoryContract(name: string, setup: SetupRepositorie
     });
 
     it('lists newest first, keyset paged', async () => {
-      const ids = ascendingIds(5);
-      for (const id of ids) await db.repos.sites.create(sampleSite({ id }));
-      const newestFirst = [...ids].reverse();
-      const first = await db.repos.sites.list({ limit: 2 });
-      expect(first.map((s) => s.id)).toEqual(newestFirst.slice(0, 2));
-      const second = await db.repos.sites.list({ limit: 2, beforeId: first[1]!.id });
-      expect(second.map((s) => s.id)).toEqual(newestFirst.slice(2, 4));
-      const last = await db.repos.sites.list({ limit: 2, beforeId: second[1]!.id });
-      expect(last.map((s) => s.id)).toEqual(newestFirst.slice(4));
-      await expect(db.repos.sites.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
+      await expectKeysetPages(db.repos.sites, (id) => sampleSite({ id }));
     });
 
     it('updates only the given fields and bumps updatedAt; unknown ids give null', async () => {

@@ -3,6 +3,7 @@ import type { Tag } from '../../../../worker/src/features/tags/tags.port.js';
 import {
   ascendingIds,
   domainError,
+  expectKeysetPages,
   freshRepositories,
   HOSTILE_STRINGS,
   newId,
@@ -56,16 +57,7 @@ export function runTagsRepositoryContract(name: string, setup: SetupRepositories
     });
 
     it('lists newest first, keyset paged', async () => {
-      const ids = ascendingIds(5);
-      for (const id of ids) await db.repos.tags.create(sampleTag({ id }));
-      const newestFirst = [...ids].reverse();
-      const first = await db.repos.tags.list({ limit: 2 });
-      expect(first.map((t) => t.id)).toEqual(newestFirst.slice(0, 2));
-      const second = await db.repos.tags.list({ limit: 2, beforeId: first[1]!.id });
-      expect(second.map((t) => t.id)).toEqual(newestFirst.slice(2, 4));
-      const last = await db.repos.tags.list({ limit: 2, beforeId: second[1]!.id });
-      expect(last.map((t) => t.id)).toEqual(newestFirst.slice(4));
-      await expect(db.repos.tags.list({ limit: 0 })).rejects.toMatchObject(domainError('invalid_request'));
+      await expectKeysetPages(db.repos.tags, (id) => sampleTag({ id }));
     });
 
     it('updates only the given fields and bumps updatedAt; a taken slug is a conflict; unknown ids give null', async () => {
