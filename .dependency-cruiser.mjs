@@ -27,6 +27,7 @@ const FEATURE_ORDER = [
   'sites',
   'authors',
   'tags',
+  'redirects',
   'media',
   'articles',
   'previews',

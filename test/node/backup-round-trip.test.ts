@@ -102,6 +102,7 @@ describe('export and import across targets (SQLite → PostgreSQL → D1)', () =
     const t1 = await login(sqlite, OWNER, password);
     const site = (await api(sqlite, t1, 'POST', '/v1/sites', { name: 'Blog', baseUrl: 'https://blog.example' })).site;
     const author = (await api(sqlite, t1, 'POST', '/v1/authors', { name: 'Ada', slug: 'ada' })).author;
+    await api(sqlite, t1, 'POST', '/v1/redirects', { from: '/travelling/', to: '/travel', status: 308 });
     const article = (
       await api(sqlite, t1, 'POST', '/v1/articles', {
         title: 'Travelling',
@@ -167,10 +168,15 @@ describe('export and import across targets (SQLite → PostgreSQL → D1)', () =
         (await (await fetch(`${server.url}/v1/articles/${article.id}`)).json()) as { article: Record<string, unknown> }
       ).article;
       const image = new Uint8Array(await (await fetch(`${server.url}${imagePath}`)).arrayBuffer());
-      return { title: a.title, body: a.body, status: a.status, publishedAt: a.publishedAt, siteId: a.siteId, image };
+      const moved = (await (await fetch(`${server.url}/v1/redirects/lookup?path=/travelling`)).json()) as {
+        redirect: Record<string, unknown>;
+      };
+      const { title, body, status, publishedAt, siteId } = a;
+      return { title, body, status, publishedAt, siteId, image, redirect: moved.redirect };
     };
     const expected = await read(sqlite);
     expect(expected.image.length).toBeGreaterThan(1000);
+    expect(expected.redirect).toMatchObject({ from: '/travelling', to: '/travel', status: 308 });
     expect(await read(postgres)).toEqual(expected);
     expect(await read(workers)).toEqual(expected);
   }, 300_000);

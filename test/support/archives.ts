@@ -57,6 +57,7 @@ export const ARCHIVE_TABLES = [
   'articleImages',
   'articleDrafts',
   'articleRevisions',
+  'redirects',
 ];
 
 export const archivedUser = (over: Row = {}): Row => ({
@@ -207,6 +208,7 @@ export const importInto = (api: ApiHarness, token: string, body: Uint8Array) =>
 export async function expectNothingImported(api: ApiHarness, token: string): Promise<void> {
   expect((await (await api.request('/v1/articles', { token })).json()).items).toEqual([]);
   expect((await (await api.request('/v1/sites', { token })).json()).items).toEqual([]);
+  expect((await (await api.request('/v1/redirects', { token })).json()).items).toEqual([]);
   expect((await (await api.request('/v1/media', { token })).json()).items).toEqual([]);
   expect((await api.deps.blobs.list('originals/')).items).toEqual([]);
   expect((await (await api.request('/v1/user', { token })).json()).items).toHaveLength(1);

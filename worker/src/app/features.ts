@@ -7,6 +7,7 @@ import { backupFeature } from '../features/backup/backup.feature.js';
 import { mediaFeature } from '../features/media/media.feature.js';
 import { previewsFeature } from '../features/previews/previews.feature.js';
 import { purgeFeature } from '../features/purge/purge.feature.js';
+import { redirectsFeature } from '../features/redirects/redirects.feature.js';
 import { schedulingFeature } from '../features/scheduling/scheduling.feature.js';
 import { sitesFeature } from '../features/sites/sites.feature.js';
 import { syndicationFeature } from '../features/syndication/syndication.feature.js';
@@ -29,6 +30,7 @@ export const FEATURES = [
   sitesFeature,
   authorsFeature,
   tagsFeature,
+  redirectsFeature,
   purgeFeature,
   mediaFeature,
   previewsFeature,

@@ -57,6 +57,12 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       const tag = (
         await (await source.request('/v1/tags', { method: 'POST', token: owner, json: { name: 'Travel' } })).json()
       ).tag;
+      const moved = await source.request('/v1/redirects', {
+        method: 'POST',
+        token: owner,
+        json: { from: '/travel/', to: '/tags/travel' },
+      });
+      expect(moved.status).toBe(201);
       const article = await createArticle(source, owner, {
         title: 'Moved',
         body: '# Hi\n\nthere',
@@ -138,7 +144,16 @@ export function runBackupApiContract(name: string, setup: SetupApi) {
       expect(imported).toMatchObject({
         images: 2,
         accountsWithoutPassword: 1,
-        rows: { articles: 2, sites: 1, authors: 1, tags: 1, articleTags: 1, articleDrafts: 1, articleRevisions: 1 },
+        rows: {
+          articles: 2,
+          sites: 1,
+          authors: 1,
+          tags: 1,
+          articleTags: 1,
+          articleDrafts: 1,
+          articleRevisions: 1,
+          redirects: 1,
+        },
       });
       expect(await read(api, token)).toEqual(before.article);
       expect(before.history.draft).toMatchObject({ title: 'Moved again' });

@@ -13,6 +13,13 @@ import {
   MAX_ALT_LENGTH,
   MAX_CAPTION_LENGTH,
 } from '../media/media.schema.js';
+import { pointsToItself } from '../redirects/index.js';
+import {
+  normalizeSitePath,
+  RedirectStatusSchema,
+  RedirectTargetSchema,
+  sitePathSchema,
+} from '../redirects/redirects.schema.js';
 import { PreviewUrlSchema, UrlPatternSchema } from '../sites/site.schema.js';
 
 /**
@@ -51,6 +58,11 @@ const httpUrl = z.string().max(2000, 'at most 2,000 characters').refine(isHttpUr
 const storedEmail = EmailSchema.refine((e) => e === e.toLowerCase(), 'lower-case, as accounts store it');
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
 const positive = z.int().min(1, 'at least 1');
+/** A redirect's `from` as the API stores it: a valid path, already normalised. */
+const storedSitePath = z
+  .string()
+  .refine((p) => normalizeSitePath(p) === p, 'a path without a trailing /, as redirects store it')
+  .pipe(sitePathSchema('from'));
 /** The SEO record as the API stores it: JSON of every field, each passing the API's own rules. */
 const seoText = z.string().refine((t) => {
   try {
@@ -112,6 +124,18 @@ export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableR
     tags: {
       columns: { id: IdSchema, name: nameSchema('name'), slug: NameSlugSchema },
       unique: [['id'], ['slug']],
+    },
+    redirects: {
+      // fromHash is never taken as given: the import makes it again from `from` (redirects/redirect-key.ts).
+      columns: {
+        id: IdSchema,
+        from: storedSitePath,
+        to: RedirectTargetSchema,
+        status: RedirectStatusSchema,
+        fromHash: sha256,
+      },
+      unique: [['id'], ['from']],
+      row: (r) => (pointsToItself(String(r.from), String(r.to)) ? 'to must lead somewhere other than from' : null),
     },
     articles: {
       columns: {

@@ -3,6 +3,7 @@ import { base64 } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import { originalKey } from '../media/index.js';
+import { redirectKey } from '../redirects/index.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
 import { createArchiveLedger } from './archive-ledger.js';
@@ -211,6 +212,9 @@ export function createBackupService(deps: BackupDeps) {
           // Stored html is a cache of the body, never taken as given: it is left out, and the first read
           // renders it once, bounded as a write is (articles/article-html.ts), and stores it.
           if (table.name === 'articles') row.html = null;
+          // A redirect's unique key is its from's hash, never taken as given either: a wrong one would let two
+          // rows share a from and hide the row from lookups.
+          if (table.name === 'redirects') row.fromHash = await redirectKey(String(row.from));
           const taken = ledger.add(table.name, row);
           if (taken) throw invalidArchive(taken, n);
           if (table.name === 'images') images.set(originalKey(String(row.filename)), row as unknown as ArchivedImage);

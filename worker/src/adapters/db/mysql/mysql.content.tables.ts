@@ -32,6 +32,15 @@ export const authors = mysqlTable('authors', {
 
 export const tags = mysqlTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
 
+export const redirects = mysqlTable('redirects', {
+  id: id(),
+  from: str('from_path', 2000).notNull(),
+  fromHash: char('from_hash', { length: 64 }).notNull().unique('redirects_from_hash_unique'),
+  to: str('to_location', 2000).notNull(),
+  status: int('status').notNull(),
+  ...timestamps(),
+});
+
 export const articles = mysqlTable(
   'articles',
   {

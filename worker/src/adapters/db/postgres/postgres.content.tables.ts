@@ -26,6 +26,15 @@ export const authors = pgTable('authors', {
 });
 export const tags = pgTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
 
+export const redirects = pgTable('redirects', {
+  id: id(),
+  from: text('from_path').notNull(),
+  fromHash: text('from_hash').notNull().unique('redirects_from_hash_unique'),
+  to: text('to_location').notNull(),
+  status: integer('status').notNull(),
+  ...timestamps(),
+});
+
 export const articles = pgTable(
   'articles',
   {

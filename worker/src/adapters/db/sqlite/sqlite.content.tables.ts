@@ -3,7 +3,7 @@ import type { ARTICLE_FORMATS, ARTICLE_STATUSES, ImageContentType } from '../../
 import { createdAt, id, nameAndSlug, ref, timestamp, timestamps, uuid } from './sqlite.columns.js';
 
 /**
- * The content tables on SQLite / D1: sites, authors, tags, articles and what
+ * The content tables on SQLite / D1: sites, authors, tags, redirects, articles and what
  * hangs off them (links, images, previews, drafts, revisions). The MySQL and
  * PostgreSQL tables mirror them property for property
  * (drizzle/schema-parity.ts checks that), because the shared repositories are
@@ -35,6 +35,21 @@ export const authors = sqliteTable('authors', {
 
 /** Tags articles carry (features/tags/); `slug` is how the public asks for them (`?tag=`). */
 export const tags = sqliteTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
+
+/**
+ * Old paths of the sites and where they now go (features/redirects/). `from`
+ * is unique through `fromHash`, the hex SHA-256 of it: a path of 2,000
+ * characters is longer than MySQL's and PostgreSQL's index entries may be.
+ */
+export const redirects = sqliteTable('redirects', {
+  id: id(),
+  from: text('from_path').notNull(),
+  fromHash: text('from_hash').notNull().unique('redirects_from_hash_unique'),
+  to: text('to_location').notNull(),
+  /** 301, 302, 307 or 308. */
+  status: integer('status').notNull(),
+  ...timestamps(),
+});
 
 export const articles = sqliteTable(
   'articles',
