@@ -1,7 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
 import type { Settings } from '../config/settings.js';
 import type { UpdateService } from '../core/releases/update.service.js';
-import type { AppEnv } from '../http/env.js';
 import type { ActivityLogStore } from '../ports/activity-log.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
@@ -57,8 +55,6 @@ export interface AppDeps {
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas; the admin's bookmark). */
   dbSessions?: DatabaseSessions;
-  /** The layer that puts the security headers on every answer made through the app; Hono's secureHeaders unless set (wiring/node.ts sets its own). */
-  securityHeaders?: MiddlewareHandler<AppEnv>;
   /** The database's "not there now" errors, for the ones that escape a repository untranslated (a 503, not a 500). */
   isUnavailable?: (err: unknown) => boolean;
   /** The activity log: an NDJSON file on Node, D1 on Workers. */

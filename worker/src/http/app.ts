@@ -1,4 +1,4 @@
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Settings } from '../config/settings.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
@@ -54,8 +54,6 @@ export interface HttpDeps
   edgeCache?: EdgeCache;
   /** Workers: each request in a D1 session (read replicas, bookmarks). */
   dbSessions?: DatabaseSessions;
-  /** The security headers' layer; Hono's secureHeaders unless given (wiring/node.ts gives its own). */
-  securityHeaders?: MiddlewareHandler<AppEnv>;
   /** A storage error meaning "not there now" that escaped its adapter: answered 503, not 500. */
   isUnavailable?: (err: unknown) => boolean;
 }
@@ -137,8 +135,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
       logger: deps.logger,
     }),
   );
-  const secure: MiddlewareHandler<AppEnv> = deps.securityHeaders ?? secureHeaders(SECURE_HEADERS_OPTIONS);
-  app.use(secure);
+  app.use(secureHeaders(SECURE_HEADERS_OPTIONS));
   app.onError(onError(deps.logger, deps.isUnavailable));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');

@@ -29,7 +29,6 @@ import { sharedRuns } from '../core/shared/shared-runs.js';
 import type { AppDeps } from '../feature-api/deps.js';
 import { createActivityService } from '../features/activity/activity.service.js';
 import { recordUpdateActivity } from '../features/system/update-activity.js';
-import { securityHeaders } from '../http/middleware/answer-headers.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import { commonDeps } from './common.js';
 
@@ -173,13 +172,6 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
     renderer,
     htmlRenderer,
     webhookTransport: createNodeWebhookTransport(),
-    // The security headers prepared before the handler (c.header) instead
-    // of Hono's secureHeaders, which sets them on the finished answer and so makes
-    // @hono/node-server build a full Response: Hono's cost +14% CPU per
-    // request on the uncached article read (the bench's uncached step, the
-    // same server bundle with one or the other, interleaved rounds; +9% in
-    // two noisier runs). Workers use Hono's (no such cheap response there).
-    securityHeaders: securityHeaders(),
     ...commonDeps(settings, options.jwtSecret, logger),
   };
   // Right after a switch: the supervisor's outcome goes to the activity log without waiting for /settings.

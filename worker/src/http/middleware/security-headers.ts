@@ -46,8 +46,7 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * The same headers as options of Hono's secureHeaders (http/app.ts), which
- * sets them on every answer made through the app on Workers (Node prepares
- * them itself, answer-headers.ts: see wiring/node.ts). `overwrite: false` keeps a
+ * sets them on every answer made through the app, on both targets. `overwrite: false` keeps a
  * header a layer chose for its answer (a public read's
  * `Cross-Origin-Resource-Policy: cross-origin`); the headers Hono would add
  * beyond this list are switched off. A plain object: this file imports nothing.
