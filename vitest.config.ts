@@ -11,7 +11,8 @@ import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
  * - node: adapters and the HTTP API against real SQLite, MariaDB, PostgreSQL,
  *   a local directory, s3rver and an SMTP catcher.
  * - workers: the Worker in workerd (D1, R2) through the Cloudflare plugin.
- * - admin: the admin's Qwik components, rendered with @builder.io/qwik/testing.
+ * - admin: the admin's Qwik components, rendered with @builder.io/qwik/testing,
+ *   and its modules whose edges (IndexedDB, the network) a test replaces.
  * - browser: the admin in Debian's Chromium through playwright-core.
  * - timing: the unit and node files that compare costs within a test (linear
  *   time, a free event loop), alone once the others are done.
@@ -110,7 +111,7 @@ export default defineConfig({
         plugins: [qwikVite({ srcDir: path.join(import.meta.dirname, 'admin-qwik/src'), lint: false })],
         test: {
           name: 'admin',
-          include: ['test/admin/**/*.test.tsx'],
+          include: ['test/admin/**/*.test.{ts,tsx}'],
         },
       },
       {
