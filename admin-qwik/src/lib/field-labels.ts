@@ -50,13 +50,23 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
 // A key at the start of the message or of one of its `; `-joined parts, with an optional `.index`.
 const LEADING_KEY = /(^|;\s+)([a-z][A-Za-z]*)(?:\.(\d+))?(?=[\s:])/g;
 
-/** "baseUrl must be an http(s) URL" → "Base URL must be an http(s) URL"; text without a known key stays. */
-export function inWords(message: string): string {
+/**
+ * "baseUrl must be an http(s) URL" → "Base URL must be an http(s) URL"; text without a known key stays.
+ * A form may name its own fields' labels (`labels`, looked up first).
+ */
+export function inWords(message: string, labels: Readonly<Record<string, string>> = {}): string {
   return message.replace(LEADING_KEY, (whole, start: string, key: string, index: string | undefined) => {
-    const label = Object.hasOwn(FIELD_LABELS, key) ? FIELD_LABELS[key] : undefined;
+    const label = Object.hasOwn(labels, key)
+      ? labels[key]
+      : Object.hasOwn(FIELD_LABELS, key)
+        ? FIELD_LABELS[key]
+        : undefined;
     if (!label) return whole;
     return `${start}${label}${index === undefined ? '' : ` (${Number(index) + 1})`}`;
   });
 }
 
-export const issueInWords = (issue: Issue): Issue => ({ path: issue.path, message: inWords(issue.message) });
+export const issueInWords = (issue: Issue, labels: Readonly<Record<string, string>> = {}): Issue => ({
+  path: issue.path,
+  message: inWords(issue.message, labels),
+});
