@@ -12,7 +12,12 @@ import type { Plugin } from 'vite';
  * - the API's own zod rules the editor checks before sending (zod and the
  *   shared schemas, ~27 KB gzip): the title (lib/title.ts, when the field
  *   is left or a title is saved), the SEO record (lib/seo.ts, on a save that sends it)
- *   and the slug (lib/slug-rule.ts, on its save).
+ *   and the slug (lib/slug-rule.ts, on its save);
+ * - what a catalogue entry (lib/catalog.ts) loads for its form: the API's
+ *   request schemas (any feature's `*.schema.ts`, which bring zod) and its
+ *   field notes (lib/catalog-notes/). The navigation reads the entries on
+ *   every page, so without this every page would fetch them, the login
+ *   page included.
  *
  * Qwik's bundle graph (dist/build/bundle-graph.json) lists every dynamic
  * import of a bundle as a likely next step, and the preloader fetches the
@@ -25,6 +30,8 @@ export const ON_DEMAND_MODULES = [
   /\/worker\/src\/core\/content\/render\.ts$/,
   /\/src\/lib\/image-shrink\.ts$/,
   /\/src\/lib\/(title|seo|slug-rule)\.ts$/,
+  /\/worker\/src\/features\/[^/]+\/[^/]+\.schema\.ts$/,
+  /\/src\/lib\/catalog-notes\//,
 ];
 
 interface GraphBundle {

@@ -75,6 +75,8 @@ describe('admin tags', () => {
     await list.getByRole('button', { name: 'Edit Cafés' }).click();
     await page.getByRole('form', { name: 'Edit Cafés' }).getByLabel('Slug (optional)').fill('cafes');
     await page.getByRole('form', { name: 'Edit Cafés' }).getByRole('button', { name: 'Save' }).click();
+    // The status still says so from the rename: the form closing is what says this save is done.
+    await page.getByRole('form', { name: 'Edit Cafés' }).waitFor({ ...POLL, state: 'detached' });
     await page.getByTestId('catalog-status').getByText('Cafés was saved.').waitFor(POLL);
     const tags = await apiCall<{ items: TagRef[] }>(cms.server, 'GET', '/v1/tags', token);
     const cafes = tags.body.items.find((t) => t.name === 'Cafés')!;

@@ -1,5 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fieldNotes, toBody } from '../../admin-qwik/src/lib/catalog.js';
+import { CATALOGS, type CatalogKind, titleOf } from '../../admin-qwik/src/lib/catalog.js';
+import { fieldNotes, inFormWords, toBody } from '../../admin-qwik/src/lib/catalog-form.js';
 import { NAME_SLUG_MAX, slugify as slugifyAny } from '../../worker/src/wire/slug.js';
 
 /** How the admin makes an author's slug from a name (the server makes tags' the same way). */
@@ -23,34 +25,40 @@ describe('admin author slugs', () => {
 });
 
 describe('admin catalog forms → request bodies (the API zod schemas)', () => {
-  it('makes an empty author slug from the name and clears empty optional fields', () => {
-    expect(toBody('author', { name: ' Ada Lovelace ', slug: '', bio: '', avatarUrl: ' ' }, true)).toEqual({
+  it('makes an empty author slug from the name and clears empty optional fields', async () => {
+    expect(await toBody('author', { name: ' Ada Lovelace ', slug: '', bio: '', avatarUrl: ' ' }, true)).toEqual({
       body: { name: 'Ada Lovelace', slug: 'ada-lovelace', bio: null, avatarUrl: null },
     });
   });
 
-  it('leaves an empty tag slug out (the API makes it, or says why it cannot) and checks a given one', () => {
-    expect(toBody('tag', { name: ' 東京 ', slug: ' ' }, true)).toEqual({ body: { name: '東京' } });
-    expect(toBody('tag', { name: 'News', slug: 'news' }, false)).toEqual({ body: { name: 'News', slug: 'news' } });
-    const bad = toBody('tag', { name: 'News', slug: 'News!' }, true);
+  it('leaves an empty tag slug out (the API makes it, or says why it cannot) and checks a given one', async () => {
+    expect(await toBody('tag', { name: ' 東京 ', slug: ' ' }, true)).toEqual({ body: { name: '東京' } });
+    expect(await toBody('tag', { name: 'News', slug: 'news' }, false)).toEqual({
+      body: { name: 'News', slug: 'news' },
+    });
+    const bad = await toBody('tag', { name: 'News', slug: 'News!' }, true);
     expect('issues' in bad && bad.issues.map((i) => i.path)).toEqual(['slug']);
   });
 
-  it('keeps a textarea as typed and trims one-line fields', () => {
+  it('keeps a textarea as typed and trims one-line fields', async () => {
     expect(
-      toBody('site', { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' }, true),
+      await toBody(
+        'site',
+        { name: ' Blog ', baseUrl: ' https://blog.example.com ', description: '  two\nlines ' },
+        true,
+      ),
     ).toEqual({
       body: { name: 'Blog', baseUrl: 'https://blog.example.com', description: '  two\nlines ', urlPattern: null },
     });
   });
 
-  it('returns the schema issues by field, in the labels people see, instead of a body', () => {
-    const site = toBody('site', { name: '', baseUrl: 'ftp://x', description: '' }, true);
+  it('returns the schema issues by field, in the labels people see, instead of a body', async () => {
+    const site = await toBody('site', { name: '', baseUrl: 'ftp://x', description: '' }, true);
     expect('issues' in site && site.issues.map((i) => i.path).sort()).toEqual(['baseUrl', 'name']);
     expect('issues' in site && site.issues.find((i) => i.path === 'baseUrl')?.message).toBe(
       'Base URL must be an http(s) URL',
     );
-    const author = toBody('author', { name: 'Ada', slug: 'Not A Slug', bio: '', avatarUrl: '' }, false);
+    const author = await toBody('author', { name: 'Ada', slug: 'Not A Slug', bio: '', avatarUrl: '' }, false);
     expect('issues' in author && author.issues).toEqual([
       { path: 'slug', message: 'Slug must be lower-case letters and digits separated by single hyphens' },
     ]);
@@ -58,13 +66,13 @@ describe('admin catalog forms → request bodies (the API zod schemas)', () => {
 });
 
 describe('admin site URL pattern', () => {
-  it('sends a trimmed pattern, clears an empty one, and names a refused one at its field in the label people see', () => {
+  it('sends a trimmed pattern, clears an empty one, and names a refused one at its field in the label people see', async () => {
     const site = (urlPattern: string) =>
       toBody('site', { name: 'Blog', baseUrl: 'https://blog.example.com', description: '', urlPattern }, false);
-    expect(site(' /blog/{slug}.html ')).toMatchObject({ body: { urlPattern: '/blog/{slug}.html' } });
-    expect(site('  ')).toMatchObject({ body: { urlPattern: null } });
+    expect(await site(' /blog/{slug}.html ')).toMatchObject({ body: { urlPattern: '/blog/{slug}.html' } });
+    expect(await site('  ')).toMatchObject({ body: { urlPattern: null } });
     for (const bad of ['blog/{slug}', '/blog/', '/{slug}/{slug}', '/a b/{slug}', '/x?{slug}']) {
-      expect(site(bad)).toEqual({
+      expect(await site(bad)).toEqual({
         issues: [
           {
             path: 'urlPattern',
@@ -75,19 +83,61 @@ describe('admin site URL pattern', () => {
     }
   });
 
-  it('previews the link an article gets, as feeds and sitemaps make it', () => {
-    expect(fieldNotes('site', { baseUrl: 'https://news.example/', urlPattern: '/blog/{slug}.html' })).toEqual({
+  it('previews the link an article gets, as feeds and sitemaps make it', async () => {
+    expect(await fieldNotes('site', { baseUrl: 'https://news.example/', urlPattern: '/blog/{slug}.html' })).toEqual({
       urlPattern: 'An article with the slug my-article is linked as https://news.example/blog/my-article.html',
     });
-    expect(fieldNotes('site', { baseUrl: ' https://news.example ', urlPattern: '' }).urlPattern).toBe(
+    expect((await fieldNotes('site', { baseUrl: ' https://news.example ', urlPattern: '' })).urlPattern).toBe(
       'An article with the slug my-article is linked as https://news.example/my-article',
     );
-    expect(fieldNotes('site', { baseUrl: '', urlPattern: '/p/{slug}' }).urlPattern).toBe(
+    expect((await fieldNotes('site', { baseUrl: '', urlPattern: '/p/{slug}' })).urlPattern).toBe(
       'An article with the slug my-article is linked as /p/my-article under the base URL.',
     );
-    expect(fieldNotes('site', { baseUrl: 'https://news.example', urlPattern: '/p/' }).urlPattern).toBe(
+    expect((await fieldNotes('site', { baseUrl: 'https://news.example', urlPattern: '/p/' })).urlPattern).toBe(
       'The link preview shows once the pattern is a path with {slug}.',
     );
-    expect(fieldNotes('author', { name: 'Ada' })).toEqual({});
+    expect(await fieldNotes('author', { name: 'Ada' })).toEqual({});
+  });
+});
+
+describe('admin catalogue entries (lib/catalog.ts)', () => {
+  const kinds = Object.keys(CATALOGS) as CatalogKind[];
+
+  it('each has its route, which draws its kind, and a title field among its fields', () => {
+    for (const kind of kinds) {
+      const def = CATALOGS[kind];
+      const route = new URL(`../../admin-qwik/src/routes${def.href}/index.tsx`, import.meta.url);
+      expect(existsSync(route), `${kind}: ${def.href}`).toBe(true);
+      expect(readFileSync(route, 'utf8')).toContain(`<CatalogScreen kind="${kind}" />`);
+      expect(def.fields.map((f) => f.name)).toContain(def.titleField ?? 'name');
+    }
+  });
+
+  it('calls an item by its title field, `name` when the entry names none', () => {
+    expect(titleOf(CATALOGS.tag, { name: 'News', slug: 'news' })).toBe('News');
+    expect(titleOf({ ...CATALOGS.tag, titleField: 'slug' }, { name: 'News', slug: 'news' })).toBe('news');
+    expect(titleOf(CATALOGS.tag, {})).toBe('');
+  });
+
+  it('loads each kind’s own API schemas when asked', async () => {
+    for (const kind of kinds) {
+      const { create, update } = await CATALOGS[kind].schemas();
+      expect(create.safeParse({}).success, kind).toBe(false);
+      expect(update.safeParse({}).success, kind).toBe(true);
+    }
+  });
+});
+
+describe('admin catalogue form words', () => {
+  it('puts the form’s own labels into the API’s words, the shared ones too', () => {
+    expect(
+      inFormWords('site', {
+        message: 'baseUrl must be an http(s) URL; name must not be empty',
+        issues: [{ path: 'urlPattern', message: 'urlPattern must be a path' }],
+      }),
+    ).toEqual({
+      message: 'Base URL must be an http(s) URL; Name must not be empty',
+      issues: [{ path: 'urlPattern', message: 'Article URL pattern must be a path' }],
+    });
   });
 });

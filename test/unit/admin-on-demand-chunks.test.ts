@@ -39,6 +39,21 @@ describe('admin bundle graph: on-demand bundles', () => {
     });
   });
 
+  it('drops the edges from the catalogue entries (the shell) to their schemas and field notes', () => {
+    const graph = {
+      'q-shell.js': {
+        origins: ['src/lib/screens.ts', 'src/lib/catalog.ts'],
+        dynamicImports: ['q-site-schema.js', 'q-site-notes.js', 'q-route.js'],
+      },
+      'q-site-schema.js': { origins: ['../worker/src/features/sites/site.schema.ts'] },
+      'q-site-notes.js': { origins: ['src/lib/catalog-notes/site.ts'] },
+      'q-route.js': { origins: ['src/routes/sites/index.tsx'] },
+    };
+    expect(withoutOnDemandEdges(graph)).toEqual({
+      'q-shell.js': { ...graph['q-shell.js'], dynamicImports: ['q-route.js'] },
+    });
+  });
+
   it('changes nothing in a graph without those modules', () => {
     const { 'q-body.js': body, 'q-codemirror.js': cm } = bundles;
     expect(withoutOnDemandEdges({ 'q-body.js': body, 'q-codemirror.js': cm })).toEqual({});

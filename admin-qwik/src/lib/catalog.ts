@@ -1,59 +1,127 @@
-import './zod-csp';
-import {
-  type AuthorDto,
-  CreateAuthorSchema,
-  UpdateAuthorSchema,
-} from '../../../worker/src/features/authors/author.schema';
-import { siteArticleUrl } from '../../../worker/src/features/sites/article-url';
-import {
-  CreateSiteSchema,
-  type SiteDto,
-  UpdateSiteSchema,
-  UrlPatternSchema,
-} from '../../../worker/src/features/sites/site.schema';
-import { CreateTagSchema, type TagDto, UpdateTagSchema } from '../../../worker/src/features/tags/tags.schema';
-import { isHttpUrl } from '../../../worker/src/wire/common.schema';
-import { NAME_SLUG_MAX, slugify } from '../../../worker/src/wire/slug';
-import { issueInWords } from './field-labels';
-import type { Issue } from './result';
+import type { JSXOutput } from '@builder.io/qwik';
+import type { ZodType } from 'zod';
+import type { IconProps } from '../components/icons/icon';
+import { IconAuthors, IconSites, IconTags } from '../components/icons/icons';
+import type { paths } from './api-schema';
+import type { BodyOf, MethodsOf, Operation, SuccessOf } from './api-types';
 
-export type { AuthorDto, SiteDto, TagDto };
+export type { AuthorDto } from '../../../worker/src/features/authors/author.schema';
+export type { SiteDto } from '../../../worker/src/features/sites/site.schema';
+export type { TagDto } from '../../../worker/src/features/tags/tags.schema';
 
 /**
  * Sites, authors and tags: small catalogues with one screen shape (list with
- * paging, create, edit, delete with confirmation). What differs is data,
- * described here; the rules are the API's own zod schemas, imported as is.
+ * paging, create, edit, delete with confirmation). Everything that differs
+ * is an entry of CATALOGS below; the screen (components/catalog/), its API
+ * calls, the navigation and the dashboard are derived from it, and the
+ * rules are the API's own zod schemas, imported as they are.
+ *
+ * The navigation reads this module on every page, so it holds data only:
+ * the schemas and any field notes are loaded by the entry's loaders when a
+ * catalogue form first needs them (lib/catalog-form.ts), keeping zod out of
+ * the other screens' scripts (tools/on-demand-chunks.ts keeps the preloader
+ * from fetching them ahead).
  */
-export type CatalogKind = 'site' | 'author' | 'tag';
 
-export interface FieldDef {
-  name: string;
+interface FieldBase<N extends string> {
+  /** The key in the request body and in the item. */
+  name: N;
   label: string;
-  type: 'text' | 'url' | 'textarea';
   required: boolean;
-  maxLength: number;
   hint?: string;
-  autocomplete?: string;
+  /**
+   * What the form sends for the field left empty: by default null (an
+   * optional value cleared); 'omit' sends nothing (the API makes the value:
+   * a tag's slug); `{ slugOf }` a slug made here from that field (an author's).
+   */
+  ifEmpty?: 'omit' | { slugOf: N };
 }
+
+export interface FieldDef<N extends string = string> extends FieldBase<N> {
+  type: 'text' | 'url' | 'textarea';
+  maxLength: number;
+}
+
+type Path = keyof paths & string;
+
+/** The API's catalogue routes: list (GET) and create (POST) at the path, change (PATCH) and delete (DELETE) at `path/{id}`. */
+export type CatalogPath = {
+  [P in Path]: `${P}/{id}` extends infer One extends Path
+    ? 'get' | 'post' extends MethodsOf<P>
+      ? 'patch' | 'delete' extends MethodsOf<One>
+        ? P
+        : never
+      : never
+    : never;
+}[Path];
+
+type Created<E extends Path> = SuccessOf<Operation<E, 'post'>>;
+type ItemOf<E extends Path, K extends string> = Created<E> extends Record<K, infer I> ? I : never;
+type FieldNameOf<E extends Path> = keyof BodyOf<Operation<E, 'post'>> & string;
 
 export interface CatalogDef {
-  kind: CatalogKind;
-  /** "site" / "author" in sentences. */
+  /** "site" in sentences: "New site", "Delete the site X?". */
   noun: string;
+  /** The screen's heading and its name in the navigation and on the dashboard. */
   title: string;
-  endpoint: string;
-  fields: FieldDef[];
-  /** The field shown next to the name in the list. */
+  /** The screen's address: its route is routes/<href>/index.tsx. */
+  href: string;
+  /** One line for the dashboard card. */
+  summary: string;
+  icon: (props: IconProps) => JSXOutput;
+  /** The API's collection: GET lists, POST creates; `endpoint/{id}` takes PATCH and DELETE. */
+  endpoint: CatalogPath;
+  /** What the API answers a created or changed item under: `{ site: … }`. */
+  itemKey: string;
+  /** The API's own request schemas (worker/src/features/…/*.schema.ts), loaded when a form is first checked. */
+  schemas: () => Promise<{ create: ZodType; update: ZodType }>;
+  fields: readonly FieldDef[];
+  /** The field an item is called by ("Edit X", "X was saved"); `name` when not given. */
+  titleField?: string;
+  /** The field shown next to the title in the list. */
   metaField: string;
+  /** A longer text shown under the title in the list, when the item has one. */
+  detailField?: string;
+  /** Live texts under fields as the form is typed in, by field name (a site's link preview); loaded with the form. */
+  notes?: () => Promise<(values: Record<string, unknown>) => Record<string, string>>;
 }
 
-export const CATALOGS: Record<CatalogKind, CatalogDef> = {
-  site: {
-    kind: 'site',
+/**
+ * An entry, checked against the generated API types: the endpoint is a
+ * catalogue route, the item key is what its POST answers under, the fields
+ * are keys of its POST body and the title, meta and detail fields keys of
+ * its item.
+ */
+function catalog<E extends CatalogPath, K extends keyof Created<E> & string>(
+  def: CatalogDef & {
+    endpoint: E;
+    itemKey: K;
+    fields: readonly FieldDef<FieldNameOf<E>>[];
+    titleField?: keyof ItemOf<E, K> & string;
+    metaField: keyof ItemOf<E, K> & string;
+    detailField?: keyof ItemOf<E, K> & string;
+  },
+) {
+  return def;
+}
+
+export const CATALOGS = {
+  site: catalog({
     noun: 'site',
     title: 'Sites',
+    href: '/sites',
+    summary: 'Where articles are published.',
+    icon: IconSites,
     endpoint: '/v1/sites',
+    itemKey: 'site',
+    schemas: () =>
+      import('../../../worker/src/features/sites/site.schema').then((m) => ({
+        create: m.CreateSiteSchema,
+        update: m.UpdateSiteSchema,
+      })),
     metaField: 'baseUrl',
+    detailField: 'description',
+    notes: () => import('./catalog-notes/site').then((m) => m.siteLinkNotes),
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 200 },
       {
@@ -75,13 +143,22 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
         hint: 'Where an article lives under the base URL, for its links in feeds and sitemaps: a path starting with / that holds {slug} once, of letters, digits and - . _ ~ /, e.g. /blog/{slug} or /{slug}.html. Left empty, it is /{slug}.',
       },
     ],
-  },
-  author: {
-    kind: 'author',
+  }),
+  author: catalog({
     noun: 'author',
     title: 'Authors',
+    href: '/authors',
+    summary: 'The people articles are credited to.',
+    icon: IconAuthors,
     endpoint: '/v1/authors',
+    itemKey: 'author',
+    schemas: () =>
+      import('../../../worker/src/features/authors/author.schema').then((m) => ({
+        create: m.CreateAuthorSchema,
+        update: m.UpdateAuthorSchema,
+      })),
     metaField: 'slug',
+    detailField: 'bio',
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 200 },
       {
@@ -91,6 +168,7 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
         required: false,
         maxLength: 100,
         hint: 'Lower-case letters and digits joined by hyphens; left empty, it is made from the name.',
+        ifEmpty: { slugOf: 'name' },
       },
       { name: 'bio', label: 'Biography', type: 'textarea', required: false, maxLength: 5000 },
       {
@@ -102,12 +180,20 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
         hint: 'An http(s) URL or an uploaded image path (/static/uploadedImages/…).',
       },
     ],
-  },
-  tag: {
-    kind: 'tag',
+  }),
+  tag: catalog({
     noun: 'tag',
     title: 'Tags',
+    href: '/tags',
+    summary: 'Topics articles are filed under.',
+    icon: IconTags,
     endpoint: '/v1/tags',
+    itemKey: 'tag',
+    schemas: () =>
+      import('../../../worker/src/features/tags/tags.schema').then((m) => ({
+        create: m.CreateTagSchema,
+        update: m.UpdateTagSchema,
+      })),
     metaField: 'slug',
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 200 },
@@ -118,63 +204,27 @@ export const CATALOGS: Record<CatalogKind, CatalogDef> = {
         required: false,
         maxLength: 100,
         hint: 'How sites ask for the tag (?tag=…): lower-case letters and digits joined by hyphens; left empty on a new tag, it is made from the name.',
+        // The API makes it from the name (and says so when the name gives none).
+        ifEmpty: 'omit',
       },
     ],
-  },
+  }),
 };
 
-/** The slug the Sites form's link preview is shown with. */
-export const PREVIEW_SLUG = 'my-article';
+type Catalogs = typeof CATALOGS;
+export type CatalogKind = keyof Catalogs;
+/** The API collections of the catalogues (`/v1/sites`, …). */
+export type CatalogEndpoint = Catalogs[CatalogKind]['endpoint'];
+/** An item of any catalogue as the API answers it. */
+export type CatalogItem = { [K in CatalogKind]: ItemOf<Catalogs[K]['endpoint'], Catalogs[K]['itemKey']> }[CatalogKind] &
+  Record<string, unknown>;
 
-/**
- * Text shown live under a field, by field name: for a site, the link an
- * article gets from the pattern and base URL as typed (the server's own
- * function makes it, so the preview is what feeds and sitemaps will say).
- */
-export function fieldNotes(kind: CatalogKind, values: Record<string, unknown>): Record<string, string> {
-  if (kind !== 'site') return {};
-  const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string).trim() : '');
-  const pattern = text('urlPattern') || null;
-  if (pattern !== null && !UrlPatternSchema.safeParse(pattern).success) {
-    return { urlPattern: 'The link preview shows once the pattern is a path with {slug}.' };
-  }
-  const base = text('baseUrl');
-  const said = `An article with the slug ${PREVIEW_SLUG} is linked as`;
-  return {
-    urlPattern: isHttpUrl(base)
-      ? `${said} ${siteArticleUrl(base, pattern, PREVIEW_SLUG)}`
-      : `${said} ${siteArticleUrl('', pattern, PREVIEW_SLUG)} under the base URL.`,
-  };
+/** What an item is called by: its entry's title field. */
+export function titleOf(def: CatalogDef, item: Record<string, unknown>): string {
+  return String(item[def.titleField ?? 'name'] ?? '');
 }
 
-const SCHEMAS = {
-  site: { create: CreateSiteSchema, update: UpdateSiteSchema },
-  author: { create: CreateAuthorSchema, update: UpdateAuthorSchema },
-  tag: { create: CreateTagSchema, update: UpdateTagSchema },
-} as const;
-
-export type CatalogItem = (SiteDto | AuthorDto | TagDto) & Record<string, unknown>;
-
-/**
- * The form's values → the request body, checked with the API's schema.
- * Empty optional text becomes null (cleared); an empty slug is made from the name (a tag's by the API).
- */
-export function toBody(
-  kind: CatalogKind,
-  values: Record<string, string>,
-  isNew: boolean,
-): { body: Record<string, unknown> } | { issues: Issue[] } {
-  const body: Record<string, unknown> = {};
-  for (const f of CATALOGS[kind].fields) {
-    const raw = values[f.name] ?? '';
-    const value = f.type === 'textarea' ? raw : raw.trim();
-    // The API makes a tag's slug itself (and says so when the name gives none); authors need one.
-    if (f.name === 'slug' && value === '') {
-      if (kind !== 'tag') body.slug = slugify(values.name ?? '', NAME_SLUG_MAX, '');
-    } else if (!f.required && value === '') body[f.name] = null;
-    else body[f.name] = value;
-  }
-  const result = SCHEMAS[kind][isNew ? 'create' : 'update'].safeParse(body);
-  if (result.success) return { body };
-  return { issues: result.error.issues.map((i) => issueInWords({ path: i.path.join('.'), message: i.message })) };
+/** The longer text shown under an item's title: its entry's detail field, when the item has one. */
+export function detailOf(def: CatalogDef, item: Record<string, unknown>): unknown {
+  return def.detailField === undefined ? undefined : item[def.detailField];
 }

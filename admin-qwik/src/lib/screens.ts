@@ -3,16 +3,14 @@ import type { IconProps } from '../components/icons/icon';
 import {
   IconActivity,
   IconArticles,
-  IconAuthors,
   IconDashboard,
   IconIntegrations,
   IconMedia,
   IconSettings,
-  IconSites,
-  IconTags,
   IconUsers,
   IconWebhooks,
 } from '../components/icons/icons';
+import { CATALOGS } from './catalog';
 import { withoutTrailingSlashes } from './url';
 
 export interface Screen {
@@ -27,6 +25,15 @@ export interface Screen {
   ownerOnly?: boolean;
 }
 
+/** The catalogue screens (sites, authors, tags), each from its entry in lib/catalog.ts, in the entries' order. */
+const CATALOG_SCREENS: readonly Screen[] = Object.values(CATALOGS).map((c) => ({
+  href: c.href,
+  label: c.title,
+  summary: c.summary,
+  icon: c.icon,
+  ready: true,
+}));
+
 /** The admin's screens, in navigation order. The nav and the dashboard both read this list. */
 export const SCREENS: readonly Screen[] = [
   { href: '/', label: 'Dashboard', summary: 'Overview and API health.', icon: IconDashboard, ready: true },
@@ -37,15 +44,7 @@ export const SCREENS: readonly Screen[] = [
     icon: IconArticles,
     ready: true,
   },
-  { href: '/sites', label: 'Sites', summary: 'Where articles are published.', icon: IconSites, ready: true },
-  {
-    href: '/authors',
-    label: 'Authors',
-    summary: 'The people articles are credited to.',
-    icon: IconAuthors,
-    ready: true,
-  },
-  { href: '/tags', label: 'Tags', summary: 'Topics articles are filed under.', icon: IconTags, ready: true },
+  ...CATALOG_SCREENS,
   { href: '/media', label: 'Media', summary: 'Image library, variants and purge.', icon: IconMedia, ready: true },
   {
     href: '/users',

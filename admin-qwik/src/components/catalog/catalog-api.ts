@@ -1,53 +1,41 @@
-import type { CatalogItem, CatalogKind } from '../../lib/catalog';
-import { type ApiBody, call, type Result } from '../../lib/typed-api';
+import { CATALOGS, type CatalogItem, type CatalogKind } from '../../lib/catalog';
+import { call, type Result } from '../../lib/typed-api';
 
 type Page = { items: CatalogItem[]; nextCursor: string | null };
 
-/** The four calls of a catalogue screen, the same for sites, authors and tags, each typed by its own route. */
+/** The four calls of a catalogue screen, typed by the generated API types of every catalogue route at once. */
 export interface CatalogApi {
   list(query: { limit: number; cursor?: string }): Promise<Result<Page>>;
-  /** `body` comes from toBody(), checked with the route's own zod schema. */
+  /** `body` comes from toBody() (lib/catalog-form.ts), checked with the route's own zod schema. */
   create(body: Record<string, unknown>): Promise<Result<CatalogItem>>;
   update(id: string, body: Record<string, unknown>): Promise<Result<CatalogItem>>;
   remove(id: string): Promise<Result<null>>;
 }
 
-/** `{ site }` / `{ author }` → the item, keeping every other outcome as it is. */
-function item<K extends string, T extends CatalogItem>(key: K, res: Result<Record<K, T>>): Result<CatalogItem> {
-  return res.ok ? { ...res, data: res.data[key] } : res;
+/**
+ * The one cast of the catalogue calls. A body is built from the form's values
+ * by field name and checked at run time with the route's own zod schema
+ * (toBody), so TypeScript cannot follow it to the route's body type; it is
+ * handed to `call` as the body type of the route it goes to.
+ */
+const checked = <Body>(body: Record<string, unknown>): Body => body as Body;
+
+/** `{ site: … }` → the item, keeping every other outcome as it is; an answer without it is a failure. */
+function item(res: Result<Partial<Record<string, CatalogItem>>>, key: string): Result<CatalogItem> {
+  if (!res.ok) return res;
+  const found = res.data[key];
+  if (found) return { ...res, data: found };
+  return { ok: false, status: res.status, code: 'error', message: `The answer had no ${key}.`, issues: [] };
 }
 
-export const CATALOG_API: Record<CatalogKind, CatalogApi> = {
-  site: {
-    list: (query) => call('get', '/v1/sites', { query }),
-    create: async (body) =>
-      item('site', await call('post', '/v1/sites', { body: body as ApiBody<'/v1/sites', 'post'> })),
-    update: async (id, body) =>
-      item(
-        'site',
-        await call('patch', '/v1/sites/{id}', { path: { id }, body: body as ApiBody<'/v1/sites/{id}', 'patch'> }),
-      ),
-    remove: (id) => call('delete', '/v1/sites/{id}', { path: { id } }),
-  },
-  author: {
-    list: (query) => call('get', '/v1/authors', { query }),
-    create: async (body) =>
-      item('author', await call('post', '/v1/authors', { body: body as ApiBody<'/v1/authors', 'post'> })),
-    update: async (id, body) =>
-      item(
-        'author',
-        await call('patch', '/v1/authors/{id}', { path: { id }, body: body as ApiBody<'/v1/authors/{id}', 'patch'> }),
-      ),
-    remove: (id) => call('delete', '/v1/authors/{id}', { path: { id } }),
-  },
-  tag: {
-    list: (query) => call('get', '/v1/tags', { query }),
-    create: async (body) => item('tag', await call('post', '/v1/tags', { body: body as ApiBody<'/v1/tags', 'post'> })),
-    update: async (id, body) =>
-      item(
-        'tag',
-        await call('patch', '/v1/tags/{id}', { path: { id }, body: body as ApiBody<'/v1/tags/{id}', 'patch'> }),
-      ),
-    remove: (id) => call('delete', '/v1/tags/{id}', { path: { id } }),
-  },
-};
+/** A catalogue's calls, made from its entry's endpoint (`/v1/sites`, `/v1/sites/{id}`) and item key. */
+export function catalogApi(kind: CatalogKind): CatalogApi {
+  const { endpoint, itemKey } = CATALOGS[kind];
+  const one = `${endpoint}/{id}` as const;
+  return {
+    list: (query) => call('get', endpoint, { query }),
+    create: async (body) => item(await call('post', endpoint, { body: checked(body) }), itemKey),
+    update: async (id, body) => item(await call('patch', one, { path: { id }, body: checked(body) }), itemKey),
+    remove: (id) => call('delete', one, { path: { id } }),
+  };
+}

@@ -8,7 +8,7 @@ import type { Issue } from '../../lib/typed-api';
  */
 export const Fields = component$(
   (props: {
-    fields: FieldDef[];
+    fields: readonly FieldDef[];
     prefix: string;
     values: Record<string, unknown>;
     issues: Issue[];

@@ -1,11 +1,20 @@
-import { $, component$, useSignal, useStore, useVisibleTask$ } from '@builder.io/qwik';
-import { CATALOGS, type CatalogItem, type CatalogKind, type FieldDef, fieldNotes, toBody } from '../../lib/catalog';
+import { $, component$, useSignal, useStore, useTask$, useVisibleTask$ } from '@builder.io/qwik';
+import {
+  CATALOGS,
+  type CatalogDef,
+  type CatalogItem,
+  type CatalogKind,
+  detailOf,
+  type FieldDef,
+  titleOf,
+} from '../../lib/catalog';
+import { fieldNotes, inFormWords, loadRules, toBody } from '../../lib/catalog-form';
 import { formatDateTime } from '../../lib/format';
 import type { Issue } from '../../lib/typed-api';
 import { LoadingNotice } from '../status/loading-notice';
 import { ConfirmButton } from '../ui/confirm-button';
 import { FormError, Status } from '../ui/form-error';
-import { CATALOG_API } from './catalog-api';
+import { catalogApi } from './catalog-api';
 import { Fields } from './catalog-fields';
 
 const PAGE_SIZE = 20;
@@ -17,14 +26,14 @@ function formValues(form: HTMLFormElement): Record<string, string> {
 }
 
 /** Messages of issues that no field shows, plus the API's message. */
-function summary(message: string, issues: Issue[], fields: FieldDef[]): string {
+function summary(message: string, issues: Issue[], fields: readonly FieldDef[]): string {
   const loose = issues.filter((i) => !fields.some((f) => f.name === i.path)).map((i) => i.message);
   return issues.length ? ['Please correct the marked fields.', ...loose].join(' ') : message;
 }
 
-/** Sites or authors: list with paging, create, edit in place, delete with confirmation (409 explained). */
+/** A catalogue (lib/catalog.ts): list with paging, create, edit in place, delete with confirmation (409 explained). */
 export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
-  const def = CATALOGS[props.kind];
+  const def: CatalogDef = CATALOGS[props.kind];
   const list = useStore<{ items: CatalogItem[]; nextCursor: string | null; loading: boolean }>({
     items: [],
     nextCursor: null,
@@ -37,12 +46,17 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
   const error = useSignal<string | null>(null);
   const status = useSignal<string | null>(null);
   const busy = useSignal(false);
-  const createNotes = useSignal<Record<string, string>>(fieldNotes(props.kind, {}));
+  const createNotes = useSignal<Record<string, string>>({});
   const editNotes = useSignal<Record<string, string>>({});
+
+  // On the server, so the page is drawn with the notes of the empty form.
+  useTask$(async () => {
+    createNotes.value = await fieldNotes(props.kind, {});
+  });
 
   const load = $(async (cursor: string | null) => {
     list.loading = true;
-    const res = await CATALOG_API[props.kind].list({ limit: PAGE_SIZE, ...(cursor && { cursor }) });
+    const res = await catalogApi(props.kind).list({ limit: PAGE_SIZE, ...(cursor && { cursor }) });
     list.loading = false;
     if (!res.ok) {
       error.value = res.message;
@@ -52,7 +66,14 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
     list.nextCursor = res.data.nextCursor;
   });
 
-  useVisibleTask$(() => load(null), { strategy: 'document-ready' });
+  useVisibleTask$(
+    () => {
+      void load(null);
+      // The API's rules (and zod) for the first check, fetched ahead instead of on the first submit.
+      void loadRules(props.kind);
+    },
+    { strategy: 'document-ready' },
+  );
 
   const focusLater = $((id: string) => setTimeout(() => document.getElementById(id)?.focus(), 0));
 
@@ -70,10 +91,10 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                 <form
                   class="stack catalog-edit"
                   noValidate
-                  aria-label={`Edit ${item.name}`}
+                  aria-label={`Edit ${titleOf(def, item)}`}
                   preventdefault:submit
-                  onInput$={(_, form) => {
-                    editNotes.value = fieldNotes(props.kind, formValues(form));
+                  onInput$={async (_, form) => {
+                    editNotes.value = await fieldNotes(props.kind, formValues(form));
                   }}
                   onKeyDown$={(e) => {
                     if (e.key === 'Escape') {
@@ -85,23 +106,24 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                     const d = CATALOGS[props.kind];
                     error.value = null;
                     status.value = null;
-                    const checked = toBody(props.kind, formValues(form), false);
+                    const checked = await toBody(props.kind, formValues(form), false);
                     if ('issues' in checked) {
                       editIssues.value = checked.issues;
-                      await focusLater(`e-${item.id}-${checked.issues[0]?.path ?? 'name'}`);
+                      await focusLater(`e-${item.id}-${checked.issues[0]?.path ?? d.fields[0]?.name}`);
                       return;
                     }
-                    const res = await CATALOG_API[props.kind].update(item.id, checked.body);
+                    const res = await catalogApi(props.kind).update(item.id, checked.body);
                     if (!res.ok) {
-                      editIssues.value = res.issues;
-                      error.value = summary(res.message, res.issues, d.fields);
+                      const said = inFormWords(props.kind, res);
+                      editIssues.value = said.issues;
+                      error.value = summary(said.message, said.issues, d.fields);
                       return;
                     }
                     const saved = res.data;
                     list.items = list.items.map((x) => (x.id === item.id ? saved : x));
                     editIssues.value = [];
                     editing.value = null;
-                    status.value = `${saved.name} was saved.`;
+                    status.value = `${titleOf(d, saved)} was saved.`;
                     await focusLater(`edit-${item.id}`);
                   }}
                 >
@@ -132,11 +154,9 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
               ) : (
                 <>
                   <div class="catalog-text">
-                    <strong class="item-title">{item.name}</strong>
+                    <strong class="item-title">{titleOf(def, item)}</strong>
                     <code class="catalog-meta">{String(item[def.metaField] ?? '')}</code>
-                    {typeof (item.description ?? item.bio) === 'string' && (
-                      <p class="hint">{String(item.description ?? item.bio)}</p>
-                    )}
+                    {typeof detailOf(def, item) === 'string' && <p class="hint">{String(detailOf(def, item))}</p>}
                     <span class="item-meta">
                       Created <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
                     </span>
@@ -146,32 +166,33 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
                       type="button"
                       class="button"
                       id={`edit-${item.id}`}
-                      aria-label={`Edit ${item.name}`}
-                      onClick$={() => {
+                      aria-label={`Edit ${titleOf(def, item)}`}
+                      onClick$={async () => {
                         editIssues.value = [];
-                        editNotes.value = fieldNotes(props.kind, item);
+                        editNotes.value = await fieldNotes(props.kind, item);
                         editing.value = item.id;
-                        void focusLater(`e-${item.id}-name`);
+                        void focusLater(`e-${item.id}-${CATALOGS[props.kind].fields[0]?.name}`);
                       }}
                     >
                       Edit
                     </button>
                     <ConfirmButton
                       label="Delete"
-                      question={`Delete the ${def.noun} ${item.name}?`}
+                      question={`Delete the ${def.noun} ${titleOf(def, item)}?`}
                       confirmLabel="Yes, delete"
                       danger
                       onConfirm$={async () => {
+                        const title = titleOf(CATALOGS[props.kind], item);
                         status.value = null;
-                        const res = await CATALOG_API[props.kind].remove(item.id);
+                        const res = await catalogApi(props.kind).remove(item.id);
                         if (!res.ok) {
-                          error.value =
-                            res.status === 409 ? `${item.name} was not deleted: ${res.message}` : res.message;
+                          const { message } = inFormWords(props.kind, res);
+                          error.value = res.status === 409 ? `${title} was not deleted: ${message}` : message;
                           return;
                         }
                         error.value = null;
                         list.items = list.items.filter((x) => x.id !== item.id);
-                        status.value = `${item.name} was deleted.`;
+                        status.value = `${title} was deleted.`;
                       }}
                     />
                   </div>
@@ -194,34 +215,35 @@ export const CatalogScreen = component$((props: { kind: CatalogKind }) => {
           class="stack"
           noValidate
           preventdefault:submit
-          onInput$={(_, form) => {
-            createNotes.value = fieldNotes(props.kind, formValues(form));
+          onInput$={async (_, form) => {
+            createNotes.value = await fieldNotes(props.kind, formValues(form));
           }}
           onSubmit$={async (_, form) => {
             const d = CATALOGS[props.kind];
             createError.value = null;
             status.value = null;
-            const checked = toBody(props.kind, formValues(form), true);
+            const checked = await toBody(props.kind, formValues(form), true);
             if ('issues' in checked) {
               createIssues.value = checked.issues;
               createError.value = summary('', checked.issues, d.fields);
-              await focusLater(`new-${checked.issues[0]?.path ?? 'name'}`);
+              await focusLater(`new-${checked.issues[0]?.path ?? d.fields[0]?.name}`);
               return;
             }
             busy.value = true;
-            const res = await CATALOG_API[props.kind].create(checked.body);
+            const res = await catalogApi(props.kind).create(checked.body);
             busy.value = false;
             if (!res.ok) {
-              createIssues.value = res.issues;
-              createError.value = summary(res.message, res.issues, d.fields);
+              const said = inFormWords(props.kind, res);
+              createIssues.value = said.issues;
+              createError.value = summary(said.message, said.issues, d.fields);
               return;
             }
             const item = res.data;
             createIssues.value = [];
             list.items = [item, ...list.items.filter((x) => x.id !== item.id)];
             form.reset();
-            createNotes.value = fieldNotes(props.kind, {});
-            status.value = `${item.name} was created.`;
+            status.value = `${titleOf(d, item)} was created.`;
+            createNotes.value = await fieldNotes(props.kind, {});
           }}
         >
           <Fields fields={def.fields} prefix="new" values={{}} issues={createIssues.value} notes={createNotes.value} />
