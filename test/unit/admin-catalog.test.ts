@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGS, type CatalogKind, titleOf } from '../../admin-qwik/src/lib/catalog.js';
-import { fieldNotes, inFormWords, toBody } from '../../admin-qwik/src/lib/catalog-form.js';
+import { CATALOGS, type CatalogKind, type FieldDef, titleOf } from '../../admin-qwik/src/lib/catalog.js';
+import { fieldNotes, formBody, inFormWords, toBody } from '../../admin-qwik/src/lib/catalog-form.js';
 import { NAME_SLUG_MAX, slugify as slugifyAny } from '../../worker/src/wire/slug.js';
 
 /** How the admin makes an author's slug from a name (the server makes tags' the same way). */
@@ -128,7 +128,26 @@ describe('admin catalogue entries (lib/catalog.ts)', () => {
   });
 });
 
-describe('admin catalogue form words', () => {
+describe('admin catalogue form bodies', () => {
+  const status: FieldDef = {
+    name: 'status',
+    label: 'Status',
+    type: 'select',
+    required: true,
+    options: [
+      { value: 301, label: '301 Moved permanently' },
+      { value: 308, label: '308 Permanent redirect' },
+    ],
+  };
+  const mode: FieldDef = { ...status, name: 'mode', required: false, options: [{ value: 'a', label: 'A' }] };
+
+  it('sends the chosen option’s value as it is (a number stays a number), an empty optional select as null', () => {
+    expect(formBody([status, mode], { status: '308', mode: '' })).toEqual({ status: 308, mode: null });
+    expect(formBody([status, mode], { status: '301', mode: 'a' })).toEqual({ status: 301, mode: 'a' });
+    // Not an option (a tampered form): sent as typed, for the schema to refuse.
+    expect(formBody([status], { status: '399' })).toEqual({ status: '399' });
+  });
+
   it('puts the form’s own labels into the API’s words, the shared ones too', () => {
     expect(
       inFormWords('site', {

@@ -21,17 +21,23 @@ export function loadRules(kind: CatalogKind) {
 const labelsOf = (kind: CatalogKind): Record<string, string> =>
   Object.fromEntries(CATALOGS[kind].fields.map((f) => [f.name, f.label]));
 
+/** A select sends the value of the option chosen (a number stays a number). */
+function selected(field: FieldDef, text: string): unknown {
+  if (field.type !== 'select') return text;
+  return field.options.find((o) => String(o.value) === text)?.value ?? text;
+}
+
 /**
  * The form's values → the request body. Text is trimmed (a textarea is kept
- * as typed); an empty field is sent as its `ifEmpty` says: null (cleared)
- * when an optional one does not say.
+ * as typed), a select sends its option's value; an empty field is sent as
+ * its `ifEmpty` says: null (cleared) when an optional one does not say.
  */
 export function formBody(fields: readonly FieldDef[], values: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = values[f.name] ?? '';
     const value = f.type === 'textarea' ? raw : raw.trim();
-    if (value !== '') body[f.name] = value;
+    if (value !== '') body[f.name] = selected(f, value);
     else if (f.ifEmpty === 'omit') continue;
     else if (f.ifEmpty) body[f.name] = slugify(values[f.ifEmpty.slugOf] ?? '', NAME_SLUG_MAX, '');
     else body[f.name] = f.required ? value : null;

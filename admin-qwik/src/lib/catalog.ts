@@ -37,10 +37,18 @@ interface FieldBase<N extends string> {
   ifEmpty?: 'omit' | { slugOf: N };
 }
 
-export interface FieldDef<N extends string = string> extends FieldBase<N> {
+export interface TextFieldDef<N extends string = string> extends FieldBase<N> {
   type: 'text' | 'url' | 'textarea';
   maxLength: number;
 }
+
+export interface SelectFieldDef<N extends string = string> extends FieldBase<N> {
+  type: 'select';
+  /** The fixed choices, in order; a value is sent as it is (a number stays a number). */
+  options: readonly { value: string | number; label: string }[];
+}
+
+export type FieldDef<N extends string = string> = TextFieldDef<N> | SelectFieldDef<N>;
 
 type Path = keyof paths & string;
 

@@ -3,7 +3,8 @@ import type { FieldDef } from '../../lib/catalog';
 import type { Issue } from '../../lib/typed-api';
 
 /**
- * Form fields for a site or an author; uncontrolled (read on submit), errors tied to their field.
+ * A catalogue form's fields (lib/catalog.ts): text, URL, textarea or a select
+ * of fixed options; uncontrolled (read on submit), errors tied to their field.
  * `notes` are live texts under a field (a site's link preview), updated as the form is typed in.
  */
 export const Fields = component$(
@@ -26,7 +27,6 @@ export const Fields = component$(
         const common = {
           id,
           name: f.name,
-          maxLength: f.maxLength,
           'aria-invalid': problem ? true : undefined,
           'aria-describedby': describedBy,
         };
@@ -36,11 +36,25 @@ export const Fields = component$(
               {f.label}
               {!f.required && <span class="optional"> (optional)</span>}
             </label>
-            {f.type === 'textarea' ? (
-              <textarea {...common} rows={3} value={typeof value === 'string' ? value : ''} />
+            {f.type === 'select' ? (
+              <select {...common} required={f.required}>
+                {!f.required && <option value="">Not set</option>}
+                {f.options.map((o) => (
+                  <option
+                    key={String(o.value)}
+                    value={String(o.value)}
+                    selected={value != null && String(o.value) === String(value)}
+                  >
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            ) : f.type === 'textarea' ? (
+              <textarea {...common} maxLength={f.maxLength} rows={3} value={typeof value === 'string' ? value : ''} />
             ) : (
               <input
                 {...common}
+                maxLength={f.maxLength}
                 type={f.type}
                 required={f.required}
                 autoComplete="off"
