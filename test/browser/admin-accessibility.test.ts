@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGS } from '../../admin-qwik/src/lib/catalog.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
 import { JPEG_400x300 } from '../support/images.js';
 import {
@@ -13,6 +14,7 @@ import {
   startCms,
   TOKEN_KEY,
 } from './admin-helpers.js';
+import { CATALOG_KINDS, sampleBody } from './catalog-kinds.js';
 
 const EMAIL = 'a11y-owner@example.com';
 const SCHEMES = ['light', 'dark'] as const;
@@ -36,9 +38,8 @@ describe('admin accessibility (axe)', () => {
       if (r.status !== 201) throw new Error(`${p}: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body;
     };
-    await post('/v1/sites', { name: 'Blog', baseUrl: 'https://blog.example.com' });
-    await post('/v1/authors', { name: 'Ada Writer', slug: 'ada-writer' });
-    await post('/v1/tags', { name: 'News' });
+    // An item of every catalogue kind (sites, authors, tags, …), so their lists are not empty.
+    for (const kind of CATALOG_KINDS) await post(CATALOGS[kind].endpoint, sampleBody(CATALOGS[kind], 1));
     const created = await post('/v1/articles', { title: 'Colours and contrast', body: '# Heading\n\nSome *text*.' });
     articleId = created.article!.id;
     const form = new FormData();
@@ -102,9 +103,7 @@ describe('admin accessibility (axe)', () => {
       ['/media', 'Media'],
       ['/media/purge', 'Media purge'],
       ['/articles/new', 'New article'],
-      ['/sites', 'Sites'],
-      ['/authors', 'Authors'],
-      ['/tags', 'Tags'],
+      ...CATALOG_KINDS.map((k): [string, string] => [CATALOGS[k].href, CATALOGS[k].title]),
       ['/users', 'Users'],
       ['/integrations', /Integrations/],
       ['/webhooks', 'Webhooks'],

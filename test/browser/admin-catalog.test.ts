@@ -1,9 +1,122 @@
 import { describe, expect, it } from 'vitest';
+import { CATALOGS } from '../../admin-qwik/src/lib/catalog.js';
+import { formBody } from '../../admin-qwik/src/lib/catalog-form.js';
 import { mainNav } from '../support/browser.js';
 import { ownerCms } from './admin-fixture.js';
 import { expectNoProblems, expectNoSideScroll, POLL, screenshots } from './admin-helpers.js';
+import { CATALOG_KINDS, fillForm, labelOf, sampleValues, shownValue } from './catalog-kinds.js';
 
 const OWNER = 'owner@example.com';
+
+type Items = { items: Record<string, unknown>[] };
+
+/** Every catalogue kind of admin-qwik/src/lib/catalog.ts, from its entry alone: a new kind is tested here as it is added. */
+describe('admin catalogues, every kind', () => {
+  const cms = ownerCms(OWNER);
+
+  it('lists the catalogues right after Articles in the navigation and on the dashboard, each with its summary', async () => {
+    const { page, problems } = await cms.signedInPage();
+    await page.goto(`${cms.server.url}/`);
+    const titles = CATALOG_KINDS.map((k) => CATALOGS[k].title);
+    const links = (await mainNav(page)).getByRole('link');
+    const names = await links.allTextContents();
+    expect(names.slice(names.indexOf('Articles') + 1, names.indexOf('Articles') + 1 + titles.length)).toEqual(titles);
+    const cards = page.getByRole('region', { name: 'Screens' });
+    for (const kind of CATALOG_KINDS) {
+      const card = cards.getByRole('link', { name: new RegExp(`^${CATALOGS[kind].title}`) });
+      expect(await card.getAttribute('href')).toBe(CATALOGS[kind].href);
+      expect(await card.textContent()).toContain(CATALOGS[kind].summary);
+    }
+    expectNoProblems(problems);
+  });
+
+  for (const kind of CATALOG_KINDS) {
+    const def = CATALOGS[kind];
+    const titleField = def.titleField ?? 'name';
+
+    it(`${def.title}: opens from the navigation, refuses an empty form at its fields, creates, edits and deletes an item`, async () => {
+      const { page, problems } = await cms.signedInPage();
+      await (await mainNav(page)).getByRole('link', { name: def.title, exact: true }).click();
+      await page.waitForURL(`${cms.server.url}${def.href}`, POLL);
+      await page.getByRole('heading', { level: 1, name: def.title }).waitFor(POLL);
+      const none = page.getByText(`No ${def.title.toLowerCase()} yet.`);
+      await none.waitFor(POLL);
+      const create = page.getByRole('region', { name: `New ${def.noun}` });
+
+      // Each field by its label, its hint tied to it; a select offers its options, "Not set" first when optional.
+      for (const f of def.fields) {
+        const field = create.getByLabel(labelOf(f), { exact: true });
+        expect(await field.getAttribute('id')).toBe(`new-${f.name}`);
+        if (f.hint) {
+          expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain(`new-${f.name}-hint`);
+          expect(await page.locator(`#new-${f.name}-hint`).textContent()).toBe(f.hint);
+        }
+        if (f.type === 'select') {
+          const options = [...(f.required ? [] : ['Not set']), ...f.options.map((o) => o.label)];
+          expect(await field.locator('option').allTextContents()).toEqual(options);
+        }
+      }
+
+      // Nothing typed: the API's rules, checked before sending, mark every required field; focus goes to one.
+      const required = def.fields.filter((f) => f.required && f.type !== 'select').map((f) => `new-${f.name}`);
+      if (required.length > 0) {
+        await create.getByRole('button', { name: `Create ${def.noun}` }).click();
+        await create.getByRole('alert').getByText('Please correct the marked fields.').waitFor(POLL);
+        for (const id of required) expect(await page.locator(`#${id}`).getAttribute('aria-invalid')).toBe('true');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBeOneOf(required);
+      }
+
+      const values = sampleValues(def, 1);
+      const title = values[titleField]!;
+      await fillForm(create, def, values);
+      await create.getByRole('button', { name: `Create ${def.noun}` }).click();
+      await page.getByTestId('catalog-status').getByText(`${title} was created.`).waitFor(POLL);
+      const list = page.getByTestId('catalog-list');
+      await expect.poll(() => list.locator('li').count(), POLL).toBe(1);
+      expect(await none.count()).toBe(0);
+      for (const f of def.fields)
+        if (f.type !== 'select') expect(await create.locator(`[name="${f.name}"]`).inputValue()).toBe('');
+      // Stored as the form sent it; the list shows its title and its meta field.
+      const [stored] = (await cms.api<Items>('GET', def.endpoint)).body.items;
+      expect(stored).toMatchObject(formBody(def.fields, values));
+      expect(await list.locator('.item-title').textContent()).toBe(title);
+      expect(await list.locator('.catalog-meta').textContent()).toBe(shownValue(stored![def.metaField]));
+
+      // Edit in place: focus on the first field, Escape backs out; the form shows the item as stored.
+      await list.getByRole('button', { name: `Edit ${title}` }).click();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')), POLL)
+        .toBe(def.fields[0]!.name);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Edit');
+      await list.getByRole('button', { name: `Edit ${title}` }).click();
+      const edit = page.getByRole('form', { name: `Edit ${title}` });
+      for (const f of def.fields) {
+        expect(await edit.locator(`[name="${f.name}"]`).inputValue(), f.name).toBe(shownValue(stored![f.name]));
+      }
+      // A new title, and each select's last option.
+      const changed: Record<string, string> = { [titleField]: `${title}-2` };
+      for (const f of def.fields) if (f.type === 'select') changed[f.name] = String(f.options.at(-1)!.value);
+      await fillForm(edit, def, changed);
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await page.getByTestId('catalog-status').getByText(`${title}-2 was saved.`).waitFor(POLL);
+      const [saved] = (await cms.api<Items>('GET', def.endpoint)).body.items;
+      const shown = Object.fromEntries(def.fields.map((f) => [f.name, shownValue(stored![f.name])]));
+      expect(saved).toMatchObject(formBody(def.fields, { ...shown, ...changed }));
+
+      // Deleted after the question, which names it.
+      const row = list.locator('li', { hasText: `${title}-2` });
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('group', { name: `Delete the ${def.noun} ${title}-2?` }).waitFor(POLL);
+      await row.getByRole('button', { name: 'Yes, delete' }).click();
+      await page.getByTestId('catalog-status').getByText(`${title}-2 was deleted.`).waitFor(POLL);
+      await expect.poll(() => list.locator('li').count(), POLL).toBe(0);
+      await none.waitFor(POLL);
+      expect((await cms.api<Items>('GET', def.endpoint)).body.items).toEqual([]);
+      expectNoProblems(problems);
+    });
+  }
+});
 
 /** Sites and authors screens in Chromium against the real Node server. */
 describe('admin sites and authors', () => {

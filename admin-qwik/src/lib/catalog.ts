@@ -35,6 +35,12 @@ interface FieldBase<N extends string> {
    * a tag's slug); `{ slugOf }` a slug made here from that field (an author's).
    */
   ifEmpty?: 'omit' | { slugOf: N };
+  /**
+   * A value the browser tests type in (test/browser/catalog-kinds.ts): needed
+   * where one made from the field's type would not pass the API's rule; an
+   * optional field is filled in only when it has one.
+   */
+  sample?: string;
 }
 
 export interface TextFieldDef<N extends string = string> extends FieldBase<N> {
@@ -149,6 +155,7 @@ export const CATALOGS = {
         maxLength: 200,
         // The API's rule (site.schema.ts, docs/api.md) in its own words.
         hint: 'Where an article lives under the base URL, for its links in feeds and sitemaps: a path starting with / that holds {slug} once, of letters, digits and - . _ ~ /, e.g. /blog/{slug} or /{slug}.html. Left empty, it is /{slug}.',
+        sample: '/blog/{slug}',
       },
     ],
   }),
@@ -186,6 +193,7 @@ export const CATALOGS = {
         required: false,
         maxLength: 2000,
         hint: 'An http(s) URL or an uploaded image path (/static/uploadedImages/…).',
+        sample: 'https://example.com/avatar.png',
       },
     ],
   }),
