@@ -1,7 +1,7 @@
 import type { JSXOutput } from '@builder.io/qwik';
 import type { ZodType } from 'zod';
 import type { IconProps } from '../components/icons/icon';
-import { IconAuthors, IconSites, IconTags } from '../components/icons/icons';
+import { IconAuthors, IconRedirects, IconSites, IconTags } from '../components/icons/icons';
 import type { paths } from './api-schema';
 import type { BodyOf, MethodsOf, Operation, SuccessOf } from './api-types';
 
@@ -10,7 +10,7 @@ export type { SiteDto } from '../../../worker/src/features/sites/site.schema';
 export type { TagDto } from '../../../worker/src/features/tags/tags.schema';
 
 /**
- * Sites, authors and tags: small catalogues with one screen shape (list with
+ * Sites, authors, tags and redirects: small catalogues with one screen shape (list with
  * paging, create, edit, delete with confirmation). Everything that differs
  * is an entry of CATALOGS below; the screen (components/catalog/), its API
  * calls, the navigation and the dashboard are derived from it, and the
@@ -222,6 +222,55 @@ export const CATALOGS = {
         hint: 'How sites ask for the tag (?tag=…): lower-case letters and digits joined by hyphens; left empty on a new tag, it is made from the name.',
         // The API makes it from the name (and says so when the name gives none).
         ifEmpty: 'omit',
+      },
+    ],
+  }),
+  redirect: catalog({
+    noun: 'redirect',
+    title: 'Redirects',
+    href: '/redirects',
+    summary: 'Old addresses of the sites and where they go now.',
+    icon: IconRedirects,
+    endpoint: '/v1/redirects',
+    itemKey: 'redirect',
+    schemas: () =>
+      import('../../../worker/src/features/redirects/redirects.schema').then((m) => ({
+        create: m.CreateRedirectSchema,
+        update: m.UpdateRedirectSchema,
+      })),
+    titleField: 'from',
+    metaField: 'to',
+    fields: [
+      {
+        name: 'from',
+        label: 'Old path',
+        type: 'text',
+        required: true,
+        maxLength: 2000,
+        // The API's rule (redirects.schema.ts, docs/api.md) in its own words.
+        hint: 'The path readers still arrive at, starting with /, without ? or #, e.g. /2019/old-story. A trailing / is dropped.',
+        sample: '/old-story',
+      },
+      {
+        name: 'to',
+        label: 'New address',
+        type: 'text',
+        required: true,
+        maxLength: 2000,
+        hint: 'A path on the same site starting with /, or a full http(s) address.',
+        sample: '/new-story',
+      },
+      {
+        name: 'status',
+        label: 'Kind of move',
+        type: 'select',
+        required: true,
+        options: [
+          { value: 301, label: '301 Moved for good' },
+          { value: 308, label: '308 Moved for good, keeping the method' },
+          { value: 302, label: '302 Moved for now' },
+          { value: 307, label: '307 Moved for now, keeping the method' },
+        ],
       },
     ],
   }),

@@ -125,6 +125,13 @@ export const IconTags = (p: IconProps) => (
   </Icon>
 );
 
+export const IconRedirects = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 18v-5a5 5 0 0 1 5-5h11" />
+    <path d="M16 4l4 4-4 4" />
+  </Icon>
+);
+
 export const IconProfile = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="8" r="4" />
