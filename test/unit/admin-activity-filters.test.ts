@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detailsText, fillDays, filterQuery, NO_FILTERS } from '../../admin-qwik/src/lib/activity.js';
+import { actionLabel } from '../../admin-qwik/src/lib/activity-labels.js';
+import { CATALOGS } from '../../admin-qwik/src/lib/catalog.js';
 
 describe('admin activity filters → the API query', () => {
   it('sends nothing for no filters, and the last chosen day as an exclusive `to` of the next day', () => {
@@ -71,5 +73,20 @@ describe('admin activity chart days', () => {
     expect(detailsText({ email: 'a@example.com', count: 2, tags: ['x'] })).toBe(
       'email: a@example.com, count: 2, tags: ["x"]',
     );
+  });
+});
+
+describe('activity action words', () => {
+  it('names each catalogue’s create, update and delete by its entry’s noun', () => {
+    expect(actionLabel('tag.create')).toBe('Created a tag');
+    expect(actionLabel('author.update')).toBe('Edited an author');
+    expect(actionLabel('redirect.delete')).toBe('Deleted a redirect');
+    for (const [kind, def] of Object.entries(CATALOGS)) expect(actionLabel(`${kind}.delete`)).toContain(def.noun);
+  });
+
+  it('keeps the listed words, and spells out a code it does not know', () => {
+    expect(actionLabel('auth.login')).toBe('Signed in');
+    expect(actionLabel('tag.create.more')).toBe('Tag create more');
+    expect(actionLabel('widget.create')).toBe('Widget create');
   });
 });

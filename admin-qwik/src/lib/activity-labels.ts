@@ -1,3 +1,5 @@
+import { CATALOGS, type CatalogDef } from './catalog';
+
 /**
  * The activity log's action codes in words (`auth.login` → "Signed in").
  * The API keeps the codes (filters, exports); the screen shows these. A code
@@ -22,9 +24,6 @@ const LABELS: Record<string, string> = {
   'auth.login.failed': 'Failed sign-in',
   'auth.passwordReset.request': 'Asked for a password reset',
   'auth.passwordReset.confirm': 'Reset a password',
-  'author.create': 'Created an author',
-  'author.update': 'Edited an author',
-  'author.delete': 'Deleted an author',
   'backup.export': 'Exported a backup',
   'backup.import': 'Imported a backup',
   'image.upload': 'Uploaded an image',
@@ -39,15 +38,6 @@ const LABELS: Record<string, string> = {
   'media.purge': 'Purged media',
   'media.purge.settings': 'Changed purge settings',
   'media.variants.clear': 'Cleared the variant cache',
-  'site.create': 'Created a site',
-  'site.update': 'Edited a site',
-  'site.delete': 'Deleted a site',
-  'tag.create': 'Created a tag',
-  'tag.update': 'Edited a tag',
-  'tag.delete': 'Deleted a tag',
-  'redirect.create': 'Added a redirect',
-  'redirect.update': 'Edited a redirect',
-  'redirect.delete': 'Deleted a redirect',
   'update.apply': 'Applied an update',
   'update.check': 'Checked for updates',
   'update.download': 'Downloaded an update',
@@ -66,9 +56,24 @@ const LABELS: Record<string, string> = {
   'webhook.test': 'Sent a test webhook',
 };
 
-/** An action code in words: the list above, else its parts spelled out (`foo.barBaz` → "Foo bar baz"). */
+const CATALOGUE_VERBS: Record<string, string> = { create: 'Created', update: 'Edited', delete: 'Deleted' };
+
+/** A catalogue's own three actions (`tag.create` → "Created a tag"), named by its entry's noun. */
+function catalogueLabel(code: string): string | undefined {
+  const [kind, verb, ...rest] = code.split('.');
+  const def = (CATALOGS as Record<string, CatalogDef>)[kind ?? ''];
+  const done = CATALOGUE_VERBS[verb ?? ''];
+  if (!def || !done || rest.length > 0) return undefined;
+  return `${done} ${/^[aeiou]/.test(def.noun) ? 'an' : 'a'} ${def.noun}`;
+}
+
+/**
+ * An action code in words: the list above, a catalogue's create, update or
+ * delete from its entry (lib/catalog.ts), else its parts spelled out
+ * (`foo.barBaz` → "Foo bar baz").
+ */
 export function actionLabel(code: string): string {
-  const known = LABELS[code];
+  const known = LABELS[code] ?? catalogueLabel(code);
   if (known) return known;
   const words = code
     .split(/[._-]+/)
