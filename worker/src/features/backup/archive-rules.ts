@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { TableRules } from '../../ports/table-export.js';
 import { IdSchema, isHttpUrl, longTextSchema, nameSchema } from '../../wire/common.schema.js';
 import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../wire/file-name.js';
 import { ArticleSlugSchema, NameSlugSchema } from '../../wire/slug.js';
@@ -13,34 +14,16 @@ import {
   MAX_ALT_LENGTH,
   MAX_CAPTION_LENGTH,
 } from '../media/media.schema.js';
-import { pointsToItself } from '../redirects/index.js';
-import {
-  normalizeSitePath,
-  RedirectStatusSchema,
-  RedirectTargetSchema,
-  sitePathSchema,
-} from '../redirects/redirects.schema.js';
 import { PreviewUrlSchema, UrlPatternSchema } from '../sites/site.schema.js';
 
 /**
- * What an archive row may hold beyond its column's kind, table by table: the
- * same rules the API applies when the row is written through it (the
- * features' own schemas, reused), the rows it names (foreign references,
- * checked against the rows imported before it) and the keys no two rows may
- * share. An archive is content from outside: nothing in it is trusted more
- * than a request body, and a row that no write of this version could have
- * made is refused, naming its line, before anything reaches the database.
+ * The archive rules of the tables written before features declared their
+ * own beside their table's export decision (ports/table-export.ts): the
+ * features' own schemas, reused. A row that no write of this version could
+ * have made is refused, naming its line, before anything reaches the
+ * database.
  */
-export interface TableRules {
-  /** Checks on one column's decoded value; they never change it. */
-  readonly columns?: Readonly<Record<string, z.ZodType>>;
-  /** column → the table whose `id` it names (that table's rows come earlier in the archive). */
-  readonly refs?: Readonly<Record<string, string>>;
-  /** Column sets no two rows share, the primary key first. */
-  readonly unique?: readonly (readonly string[])[];
-  /** Checks across columns: a message when the row is refused. */
-  readonly row?: (row: Readonly<Record<string, unknown>>) => string | null;
-}
+export type { TableRules };
 
 /** The installation's own bounds on images (MAX_UPLOAD_BYTES, MAX_IMAGE_PIXELS). */
 export interface RuleLimits {
@@ -58,11 +41,6 @@ const httpUrl = z.string().max(2000, 'at most 2,000 characters').refine(isHttpUr
 const storedEmail = EmailSchema.refine((e) => e === e.toLowerCase(), 'lower-case, as accounts store it');
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
 const positive = z.int().min(1, 'at least 1');
-/** A redirect's `from` as the API stores it: a valid path, already normalised. */
-const storedSitePath = z
-  .string()
-  .refine((p) => normalizeSitePath(p) === p, 'a path without a trailing /, as redirects store it')
-  .pipe(sitePathSchema('from'));
 /** The SEO record as the API stores it: JSON of every field, each passing the API's own rules. */
 const seoText = z.string().refine((t) => {
   try {
@@ -124,18 +102,6 @@ export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableR
     tags: {
       columns: { id: IdSchema, name: nameSchema('name'), slug: NameSlugSchema },
       unique: [['id'], ['slug']],
-    },
-    redirects: {
-      // fromHash is never taken as given: the import makes it again from `from` (redirects/redirect-key.ts).
-      columns: {
-        id: IdSchema,
-        from: storedSitePath,
-        to: RedirectTargetSchema,
-        status: RedirectStatusSchema,
-        fromHash: sha256,
-      },
-      unique: [['id'], ['from']],
-      row: (r) => (pointsToItself(String(r.from), String(r.to)) ? 'to must lead somewhere other than from' : null),
     },
     articles: {
       columns: {

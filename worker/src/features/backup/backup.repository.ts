@@ -2,7 +2,7 @@ import { asc, type Column, getTableColumns, notInArray, sql } from 'drizzle-orm'
 import { refuseOversizedRow } from '../../adapters/db/shared/repository-support.js';
 import type { SqlKit } from '../../adapters/db/shared/sql-kit.js';
 import { DomainError } from '../../core/domain/errors.js';
-import type { ColumnInfo, ColumnKind, ExportedTableInfo, TableExports } from './backup.entities.js';
+import type { ColumnInfo, ColumnKind, ExportedTableInfo, TableExport, TableExports } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
 import { exportedTables } from './backup-tables.repository.js';
 
@@ -46,8 +46,15 @@ export function createBackupRepository(kit: SqlKit, exports: TableExports): Back
   };
 
   const tables: ExportedTableInfo[] = EXPORTED.map((name) => {
-    const spec = exports[name] as { omit?: readonly string[]; fill?: Readonly<Record<string, unknown>> };
-    return { name, omit: spec.omit ?? [], fill: spec.fill ?? {}, columns: described(name).info };
+    const spec = exports[name] as Extract<TableExport, { export: true }>;
+    return {
+      name,
+      omit: spec.omit ?? [],
+      fill: spec.fill ?? {},
+      columns: described(name).info,
+      ...(spec.rules && { rules: spec.rules }),
+      ...(spec.remake && { remake: spec.remake }),
+    };
   });
 
   const texts = (row: Record<string, unknown>) =>

@@ -3,11 +3,10 @@ import { base64 } from '../../core/shared/crypto.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { Clock, Logger } from '../../ports/runtime.js';
 import { originalKey } from '../media/index.js';
-import { redirectKey } from '../redirects/index.js';
 import { ARCHIVE_FORMAT, ArchiveRecord } from './archive.schema.js';
 import { decodeRow, encodeRow, invalidArchive } from './archive-codec.js';
 import { createArchiveLedger } from './archive-ledger.js';
-import { archiveRules } from './archive-rules.js';
+import { archiveRules, type TableRules } from './archive-rules.js';
 import { type ArchivedImage, checkArchivedImage } from './archived-image.js';
 import type { ExportedTableInfo } from './backup.entities.js';
 import type { BackupRepository } from './backup.port.js';
@@ -46,9 +45,20 @@ const gunzip = () => new DecompressionStream('gzip') as unknown as Bytes;
 /** Tables an import may find rows in: the accounts (the importer's own) and the settings it replaces. */
 const NOT_CONTENT = ['users', 'purgeSettings'];
 
+/** Every table's rules: archive-rules.ts's, and those a feature declared with its table's export decision. */
+function withDeclaredRules(
+  written: Readonly<Record<string, TableRules>>,
+  tables: readonly ExportedTableInfo[],
+): Readonly<Record<string, TableRules>> {
+  const declared = tables.flatMap((t) => (t.rules ? [[t.name, t.rules] as const] : []));
+  const twice = declared.find(([name]) => name in written);
+  if (twice) throw new Error(`${twice[0]}: archive rules declared by its feature and in archive-rules.ts`);
+  return { ...written, ...Object.fromEntries(declared) };
+}
+
 export function createBackupService(deps: BackupDeps) {
   const repo = deps.repos.backup;
-  const rules = archiveRules(deps);
+  const written = archiveRules(deps);
   const imageLimits = { maxBytes: deps.maxUploadBytes, maxPixels: deps.maxImagePixels };
   // Read on first use: building the services touches no repository.
   let known: { names: string[]; info: Map<string, ExportedTableInfo> } | undefined;
@@ -56,6 +66,8 @@ export function createBackupService(deps: BackupDeps) {
     known ??= { names: repo.tables.map((t) => t.name), info: new Map(repo.tables.map((t) => [t.name, t])) };
     return known;
   };
+  let allRules: Readonly<Record<string, TableRules>> | undefined;
+  const rules = () => (allRules ??= withDeclaredRules(written, repo.tables));
 
   async function* lines(): AsyncGenerator<string> {
     yield JSON.stringify({
@@ -155,7 +167,7 @@ export function createBackupService(deps: BackupDeps) {
     // base64 of the largest original, plus the record around it.
     const maxLine = Math.ceil(deps.maxUploadBytes / 3) * 4 + 4096;
     const images = new Map<string, ArchivedImage>();
-    const ledger = createArchiveLedger(rules);
+    const ledger = createArchiveLedger(rules());
     let header = false;
     let ended = false;
     let rows = 0;
@@ -202,7 +214,7 @@ export function createBackupService(deps: BackupDeps) {
           if (at < tableAt) throw invalidArchive(`${record.table} rows after rows of a later table`, n);
           tableAt = at;
           rows += 1;
-          const row = decodeRow(table, rules[table.name], record.row, n);
+          const row = decodeRow(table, rules()[table.name], record.row, n);
           if (table.name === 'users') {
             // The importer stays the owner; an archived account with its address is the same person.
             if (importer && (row.role === 'owner' || row.email === importer.email)) continue;
@@ -212,9 +224,8 @@ export function createBackupService(deps: BackupDeps) {
           // Stored html is a cache of the body, never taken as given: it is left out, and the first read
           // renders it once, bounded as a write is (articles/article-html.ts), and stores it.
           if (table.name === 'articles') row.html = null;
-          // A redirect's unique key is its from's hash, never taken as given either: a wrong one would let two
-          // rows share a from and hide the row from lookups.
-          if (table.name === 'redirects') row.fromHash = await redirectKey(String(row.from));
+          // What the table's feature makes again from the checked row (a redirect's key), never taken as given.
+          await table.remake?.(row);
           const taken = ledger.add(table.name, row);
           if (taken) throw invalidArchive(taken, n);
           if (table.name === 'images') images.set(originalKey(String(row.filename)), row as unknown as ArchivedImage);
