@@ -3,6 +3,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import * as tables from '../../worker/src/adapters/db/sqlite/sqlite.tables.js';
 import { TABLE_EXPORTS } from '../../worker/src/app/services.js';
+import { archiveRules } from '../../worker/src/features/backup/archive-rules.js';
 import { exportedTables } from '../../worker/src/features/backup/backup-tables.repository.js';
 
 const EXPORTED = exportedTables(TABLE_EXPORTS);
@@ -23,5 +24,12 @@ describe('what the archive holds (features/backup/backup-tables.repository.ts an
         else throw new Error(`${order[i]} is exported but its parent ${parent} is not`);
       }
     }
+  });
+
+  it('holds each exported table’s archive rules in one place: archive-rules.ts or its feature’s export decision', () => {
+    const written = archiveRules({ maxUploadBytes: 1, maxImagePixels: 1 });
+    const declared = Object.entries(TABLE_EXPORTS).filter(([, e]) => e.export && e.rules !== undefined);
+    expect(declared.map(([name]) => name)).toContain('redirects');
+    for (const [name] of declared) expect(written, name).not.toHaveProperty(name);
   });
 });
