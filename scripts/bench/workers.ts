@@ -191,6 +191,10 @@ export async function measureWorkers(
     { key: 'listHit', origin: worker.url, paths: [listPath], pid: worker.workerPid },
     { key: 'listMiss', origin: worker.url, paths: [], pid: worker.workerPid, fresh: listMiss.fresh },
   ];
+  // Connected before the rounds (an idle DevTools client, no domain enabled): after them, wrangler's
+  // inspector proxy stopped answering its /json list, every try timing out (two runs in a row here).
+  const inspectors = new Map<string, Inspector>();
+  for (const w of [bare, floor, worker]) inspectors.set(w.url, await Inspector.open(w.inspectorUrl));
   const onRun = (what: string) => process.stdout.isTTY && process.stdout.write(`\r\x1b[Kbench:   Workers ${what}`);
   const runs = await throughputRounds<WorkersKey>(targets, {
     connections: cfg.connections,
@@ -202,8 +206,6 @@ export async function measureWorkers(
     onRun,
   });
   // Apart from the rounds: the sampling profiler slows the process down, which would skew its CPU figures.
-  const inspectors = new Map<string, Inspector>();
-  for (const w of [bare, floor, worker]) inspectors.set(w.url, await Inspector.open(w.inspectorUrl));
   const isolate = await profiledRuns<WorkersKey>(
     targets.map((t) => ({ ...t, inspector: inspectors.get(t.origin)! })),
     { connections: cfg.connections, seconds: cfg.profileSeconds, rounds: cfg.rounds, onRun },
