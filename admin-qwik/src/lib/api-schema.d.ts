@@ -1954,18 +1954,6 @@ export interface components {
             /** @description Accounts imported without a password: each sets one with "Forgot password" */
             accountsWithoutPassword: number;
         };
-        Redirect: {
-            /** Format: uuid */
-            id: string;
-            from: string;
-            to: string;
-            /** @enum {number} */
-            status: 301 | 302 | 307 | 308;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
         Site: {
             /** Format: uuid */
             id: string;
@@ -2014,6 +2002,18 @@ export interface components {
             };
             bytesFreed: number;
             error: string | null;
+        };
+        Redirect: {
+            /** Format: uuid */
+            id: string;
+            from: string;
+            to: string;
+            /** @enum {number} */
+            status: 301 | 302 | 307 | 308;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         StructuredData: {
             /** @enum {string} */
