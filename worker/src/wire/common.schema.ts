@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { CONTROL_CHARS, LONE_SURROGATE } from './text.js';
 
 /** Ids are UUIDs (v7, made by the server). */
+/** A SHA-256 as stored: 64 lower-case hex digits (an image's bytes, a redirect's key). */
+export const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
+
 export const IdSchema = z.uuid({ error: 'must be a UUID' });
 
 /** An id in a path: a malformed one names nothing, so it is the same 404 as an unknown one. */

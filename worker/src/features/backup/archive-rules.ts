@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TableRules } from '../../ports/table-export.js';
-import { IdSchema, isHttpUrl, longTextSchema, nameSchema } from '../../wire/common.schema.js';
+import { IdSchema, isHttpUrl, longTextSchema, nameSchema, Sha256HexSchema } from '../../wire/common.schema.js';
 import { MAX_FILE_NAME_LENGTH, sanitizeFileName } from '../../wire/file-name.js';
 import { ArticleSlugSchema, NameSlugSchema } from '../../wire/slug.js';
 import { EmailSchema, ROLES } from '../accounts/user.schema.js';
@@ -39,7 +39,6 @@ export const MAX_INTEGER = 2 ** 31 - 1;
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 const httpUrl = z.string().max(2000, 'at most 2,000 characters').refine(isHttpUrl, 'an http(s) URL');
 const storedEmail = EmailSchema.refine((e) => e === e.toLowerCase(), 'lower-case, as accounts store it');
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
 const positive = z.int().min(1, 'at least 1');
 /** The SEO record as the API stores it: JSON of every field, each passing the API's own rules. */
 const seoText = z.string().refine((t) => {
@@ -138,7 +137,7 @@ export function archiveRules(limits: RuleLimits): Readonly<Record<string, TableR
         bytes: z.int().max(limits.maxUploadBytes, `at most ${limits.maxUploadBytes} (MAX_UPLOAD_BYTES)`),
         width: positive,
         height: positive,
-        sha256,
+        sha256: Sha256HexSchema,
         originalName: text(4 * MAX_FILE_NAME_LENGTH).refine((n) => sanitizeFileName(n) === n, 'a sanitised file name'),
         alt: text(MAX_ALT_LENGTH),
         caption: text(MAX_CAPTION_LENGTH),

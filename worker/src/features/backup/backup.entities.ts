@@ -11,12 +11,9 @@ export interface ColumnInfo {
   optional: boolean;
 }
 
-import type { TableRules } from '../../ports/table-export.js';
+import type { TableExport, TableRules } from '../../ports/table-export.js';
 
 export type { TableExport, TableExports } from '../../ports/table-export.js';
-
-/** Columns the import makes again from a checked row (ports/table-export.ts). */
-type Remake = (row: Record<string, unknown>) => Promise<void> | void;
 
 /** One exported table as export and import see it, parents listed before children. */
 export interface ExportedTableInfo {
@@ -26,5 +23,5 @@ export interface ExportedTableInfo {
   columns: readonly ColumnInfo[];
   /** The rules its feature declared with its export decision, if it declared them there. */
   rules?: TableRules;
-  remake?: Remake;
+  remake?: Extract<TableExport, { export: true }>['remake'];
 }

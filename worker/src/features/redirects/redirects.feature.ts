@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineFeature, type ServiceDeps } from '../../feature-api/feature.js';
 import type { TableRules } from '../../ports/table-export.js';
-import { IdSchema } from '../../wire/common.schema.js';
+import { IdSchema, Sha256HexSchema } from '../../wire/common.schema.js';
 import { redirectKey } from './redirect-key.js';
 import { createRedirectsRepository } from './redirects.repository.js';
 import { redirectsRoutes } from './redirects.routes.js';
@@ -31,7 +31,7 @@ const archiveRules: TableRules = {
       .pipe(sitePathSchema('from')),
     to: RedirectTargetSchema,
     status: RedirectStatusSchema,
-    fromHash: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex'),
+    fromHash: Sha256HexSchema,
   },
   unique: [['id'], ['from']],
   row: (r) => (pointsToItself(String(r.from), String(r.to)) ? 'to must lead somewhere other than from' : null),
