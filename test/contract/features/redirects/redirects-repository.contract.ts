@@ -104,6 +104,27 @@ export function runRedirectsRepositoryContract(name: string, setup: SetupReposit
       expect(await db.repos.redirects.update('malformed', { to: '/x' }, LATER)).toBeNull();
     });
 
+    it('writes a change made on what was read only while its from and to are still those', async () => {
+      const redirect = sampleRedirect({ from: '/read', to: '/there' });
+      await db.repos.redirects.create(redirect);
+      const read = { from: redirect.from, to: redirect.to };
+      // Another change moved `to` since the read: nothing is written.
+      const moved = await db.repos.redirects.update(redirect.id, { to: '/read/' }, LATER);
+      expect(moved).toMatchObject({ to: '/read/' });
+      expect(await db.repos.redirects.update(redirect.id, { from: '/read/' }, LATER, read)).toBeNull();
+      expect(
+        await db.repos.redirects.update(redirect.id, { status: 302 }, LATER, { ...read, to: '/READ/' }),
+      ).toBeNull();
+      expect(await db.repos.redirects.findById(redirect.id)).toEqual(moved);
+      // On what is there now, it is written; the status alone is no part of the check.
+      const now = { from: '/read', to: '/read/' };
+      expect(await db.repos.redirects.update(redirect.id, { status: 307 }, LATER, now)).toEqual({
+        ...moved,
+        status: 307,
+      });
+      expect(await db.repos.redirects.update(newId(), { to: '/x' }, LATER, now)).toBeNull();
+    });
+
     it('deletes a redirect, which frees its from; unknown and malformed ids delete nothing', async () => {
       const redirect = sampleRedirect({ from: '/gone' });
       await db.repos.redirects.create(redirect);

@@ -19,8 +19,13 @@ export interface RedirectsRepository {
   findByFrom(from: string): Promise<Redirect | null>;
   /** Newest first (id descending), keyset paged. */
   list(query: { limit: number; beforeId?: string }): Promise<Redirect[]>;
-  /** Returns the updated redirect, or null when unknown. A `from` in use → DomainError('conflict'). */
-  update(id: string, patch: RedirectPatch, now: Date): Promise<Redirect | null>;
+  /**
+   * Returns the updated redirect, or null when unknown or when `read` (the
+   * `from` and `to` the caller's checks were made on) no longer holds: the
+   * row changed since it was read, and nothing was written. A `from` in use
+   * → DomainError('conflict').
+   */
+  update(id: string, patch: RedirectPatch, now: Date, read?: Pick<Redirect, 'from' | 'to'>): Promise<Redirect | null>;
   /** False when unknown. */
   delete(id: string): Promise<boolean>;
 }

@@ -35,10 +35,15 @@ export function createRedirectsRepository(kit: SqlKit): RedirectsRepository {
       await rows.create({ ...redirect, fromHash: await redirectKey(redirect.from) });
     },
 
-    async update(id, patch, now) {
+    async update(id, patch, now, read) {
       refuseNul({ from: patch.from, to: patch.to });
       const fromHash = patch.from === undefined ? undefined : await redirectKey(patch.from);
-      return rows.update(id, { from: patch.from, fromHash, to: patch.to, status: patch.status }, now);
+      return rows.update(
+        id,
+        { from: patch.from, fromHash, to: patch.to, status: patch.status },
+        now,
+        read && { from: read.from, to: read.to },
+      );
     },
   };
   return guarded(kit, repo);

@@ -44,6 +44,12 @@ const loop = () =>
     { path: 'to', message: 'to must lead somewhere other than from' },
   ]);
 
+/** Reads and checks of one change before it gives up on a redirect others keep changing. */
+const UPDATE_ATTEMPTS = 3;
+
+const busy = () =>
+  new DomainError('conflict', 'The redirect kept changing while this change was made: nothing was written, try again');
+
 /** Old paths of the sites and where they now go (docs/api.md#redirects). */
 export function createRedirectsService({ repos, clock, ids }: RedirectsDeps) {
   return {
@@ -81,20 +87,28 @@ export function createRedirectsService({ repos, clock, ids }: RedirectsDeps) {
       return toRedirectDto(redirect);
     },
 
-    /** The fields given change; the result must still lead elsewhere. */
+    /**
+     * The fields given change; the result must still lead elsewhere. The
+     * check is made on the row as read, and the write happens only while
+     * its `from` and `to` are still those: two changes at once (one moving
+     * `from`, the other `to`) cannot together make a loop that neither
+     * made alone. A row changed in between is read and checked again.
+     */
     async update(id: string, input: UpdateRedirectInput): Promise<RedirectDto> {
       const patch: RedirectPatch = {};
       if (input.from !== undefined) patch.from = input.from;
       if (input.to !== undefined) patch.to = input.to;
       if (input.status !== undefined) patch.status = input.status;
-      const current = await repos.redirects.findById(id);
-      if (!current) throw notFound();
-      // A patch that names no field changes nothing, `updatedAt` included.
-      if (Object.keys(patch).length === 0) return toRedirectDto(current);
-      if (pointsToItself(patch.from ?? current.from, patch.to ?? current.to)) throw loop();
-      const updated = await repos.redirects.update(id, patch, clock.now());
-      if (!updated) throw notFound();
-      return toRedirectDto(updated);
+      for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        const current = await repos.redirects.findById(id);
+        if (!current) throw notFound();
+        // A patch that names no field changes nothing, `updatedAt` included.
+        if (Object.keys(patch).length === 0) return toRedirectDto(current);
+        if (pointsToItself(patch.from ?? current.from, patch.to ?? current.to)) throw loop();
+        const updated = await repos.redirects.update(id, patch, clock.now(), current);
+        if (updated) return toRedirectDto(updated);
+      }
+      throw busy();
     },
 
     /** Returns what was deleted, for the activity log. */

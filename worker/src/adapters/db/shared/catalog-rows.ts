@@ -1,4 +1,4 @@
-import { desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AnySQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { DomainError } from '../../../core/domain/errors.js';
 import { normalizeId, requireId, requireLimit } from './repository-support.js';
@@ -76,17 +76,30 @@ export function createCatalogRows<T extends CatalogTable, E = T['$inferSelect']>
       return rows.map(toEntity);
     },
 
-    /** The fields given (undefined ones are left as they are) and `updatedAt`; null when unknown. */
-    async update(id: string, patch: Partial<T['$inferSelect']>, now: Date): Promise<E | null> {
+    /**
+     * The fields given (undefined ones are left as they are) and `updatedAt`;
+     * null when unknown. With `unchanged`, only while those columns still hold
+     * those values, in the same statement: a check made on what was read
+     * (a redirect that must not lead to itself) cannot be undone by a write
+     * between the read and this one, which then finds no row (null).
+     */
+    async update(
+      id: string,
+      patch: Partial<T['$inferSelect']>,
+      now: Date,
+      unchanged: Partial<T['$inferSelect']> = {},
+    ): Promise<E | null> {
       const key = normalizeId(id);
       if (key === null) return null;
       const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const columns = table as unknown as Record<string, AnySQLiteColumn>;
+      const still = Object.entries(unchanged).map(([name, value]) => eq(columns[name]!, value));
       const result = await refusing(
         () =>
           db
             .update(table)
             .set({ ...set, updatedAt: now })
-            .where(eq(table.id, key)),
+            .where(and(eq(table.id, key), ...still)),
         'unique',
       );
       return kit.affectedRows(result) === 0 ? null : findById(key);
