@@ -35,9 +35,12 @@ describe('uploads while the object store is black-holed', () => {
     });
     const reg = await post('/v1/auth/register', { email: 'ada@example.test', password: 'a long enough password' });
     token = ((await reg.json()) as { token: string }).token;
-    // Verified (the owner), so it may list the offline article's images.
-    await new Promise((r) => setTimeout(r, 200));
-    const code = /\/verify\?code=([\w-]+)/.exec(server.output())?.[1];
+    // Verified (the owner), so it may list the offline article's images. The log mailer's line is
+    // written in the turn after the answer: waited for, with a deadline.
+    const deadline = Date.now() + 10_000;
+    let code: string | undefined;
+    while (!(code = /\/verify\?code=([\w-]+)/.exec(server.output())?.[1]) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect((await post('/v1/auth/verify', { code })).status).toBe(200);
     articleId = ((await (await post('/v1/articles', { title: 'x' }, token)).json()) as { article: { id: string } })
       .article.id;

@@ -114,7 +114,7 @@ describe('thread-pool renderer (Node)', () => {
   it("gives back an idle thread's grown memory: the last thread is swapped for a fresh one, a lean one is kept", async () => {
     const renderer = pool({ idleMs: 200, idleRetainBytes: 48 * 2 ** 20 });
     await renderer.render(job(JPEG_400x300, 160, 120));
-    await new Promise((r) => setTimeout(r, 600));
+    await until(() => renderer.stats().idleChecks === 1);
     expect(renderer.stats()).toMatchObject({ started: 1, threads: 1 });
     await renderer.render(job(await heavyPng(), 160, 160));
     expect(renderer.stats().lastHeldBytes).toBeGreaterThan(48 * 2 ** 20);

@@ -41,6 +41,8 @@ export interface PoolStats {
   lastHeldBytes: number;
   /** Jobs handed to a thread so far. */
   jobs: number;
+  /** Times a thread's idle time ran out and whether to keep it was decided. */
+  idleChecks: number;
   /** Jobs dropped before they started, because no client waited any more. */
   dropped: number;
   /** Jobs waiting for a thread now, and jobs on a thread (or about to be). */

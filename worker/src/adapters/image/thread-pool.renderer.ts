@@ -46,7 +46,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
   });
   const groupThreads = Math.max(1, options.threads - 1);
   const threads: Thread[] = [];
-  const counters = { started: 0, lastHeldBytes: 0, jobs: 0 };
+  const counters = { started: 0, lastHeldBytes: 0, jobs: 0, idleChecks: 0 };
   let nextId = 1;
   let closed = false;
 
@@ -223,6 +223,7 @@ export function createThreadPoolRenderer(options: ThreadPoolOptions): VariantRen
     clearIdle(thread);
     thread.idleTimer = setTimeout(() => {
       thread.idleTimer = null;
+      counters.idleChecks++;
       if (thread.retired || thread.running || thread.claimed || closed) return;
       const others = threads.some((t) => t !== thread && !t.retired);
       if (others) void retire(thread);
