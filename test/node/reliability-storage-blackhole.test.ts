@@ -37,10 +37,10 @@ describe('uploads while the object store is black-holed', () => {
     token = ((await reg.json()) as { token: string }).token;
     // Verified (the owner), so it may list the offline article's images. The log mailer's line is
     // written in the turn after the answer: waited for, with a deadline.
+    const codeInLog = () => /\/verify\?code=([\w-]+)/.exec(server.output())?.[1];
     const deadline = Date.now() + 10_000;
-    let code: string | undefined;
-    while (!(code = /\/verify\?code=([\w-]+)/.exec(server.output())?.[1]) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    while (codeInLog() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const code = codeInLog();
     expect((await post('/v1/auth/verify', { code })).status).toBe(200);
     articleId = ((await (await post('/v1/articles', { title: 'x' }, token)).json()) as { article: { id: string } })
       .article.id;
