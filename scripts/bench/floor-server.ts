@@ -12,7 +12,7 @@ import {
   type Row,
   SQLITE_SQL,
 } from './lib/floor-reads.ts';
-import { serveBenchApp } from './lib/serve-child.ts';
+import { linesPerTurn, serveBenchApp } from './lib/serve-child.ts';
 
 /**
  * The least an uncached article read and list page can cost, shown beside
@@ -81,15 +81,7 @@ type Answer = Response | Promise<Response>;
 const then = <T>(value: T | Promise<T>, f: (v: T) => Answer): Answer =>
   value instanceof Promise ? value.then(f) : f(value);
 
-let pending = '';
-const flush = () => {
-  process.stdout.write(pending);
-  pending = '';
-};
-const logger = parts.createJsonLogger((line) => {
-  if (pending === '') setImmediate(flush);
-  pending += `${line}\n`;
-});
+const logger = parts.createJsonLogger(linesPerTurn());
 
 /** The answer with its headers, ETag and access line; a 304 for a matching If-None-Match. */
 function answer(c: Context, text: string, route: string, started: number) {

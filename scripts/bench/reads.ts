@@ -1,19 +1,23 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { bundleFloorParts } from './lib/floor-parts.ts';
 import { closeClient, get, type LoadTarget, throughputRounds } from './lib/load.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
+import { bundleServiceParts } from './lib/service-parts.ts';
 import { startUncachedServers } from './uncached.ts';
 
 /**
  * The uncached Node reads alone (`node scripts/bench/reads.ts`), the step
  * of `npm run bench` to run while working on the read path: the server
  * without its read cache on SQLite (and on PostgreSQL unless --skip-pg),
- * the floor server (floor-server.ts), in interleaved rounds — the single
+ * the floor server (floor-server.ts), the service floor (service-floor-server.ts:
+ * the app's own articles service in a one-route Hono app), in interleaved rounds — the single
  * read, page 1 of the list, and conditional reads (304) — each as CPU per
  * request and × its floor (`--only single,floor`: those rows alone). `--before FILE` adds another server bundle
  * (e.g. main's dist/node/server.mjs) on the same file to the same rounds,
@@ -37,11 +41,13 @@ const { values: opt } = parseArgs({
   },
 });
 const log = (msg: string) => process.stdout.write(`bench: ${msg}\n`);
+const SERVICE_FLOOR_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'service-floor-server.ts');
 installExitHandlers();
 const lateCleanups: (() => Promise<void>)[] = [];
 
 type Key =
   | 'floor'
+  | 'serviceFloor'
   | 'floorList'
   | 'floorPg'
   | 'single'
@@ -94,22 +100,33 @@ async function main() {
   const before = opt.before
     ? await startServer(serverOpts('the server before', { PUBLIC_READ_CACHE: 'off' }, path.resolve(opt.before)))
     : undefined;
+  const serviceFloor = await startServer({
+    ...serverOpts('the service floor', {
+      FLOOR_PARTS: await bundleFloorParts(),
+      SERVICE_PARTS: await bundleServiceParts(),
+    }),
+    script: SERVICE_FLOOR_SCRIPT,
+  });
+  log(`service floor (service-floor-server.ts) pid ${serviceFloor.pid} on ${serviceFloor.url}`);
   const { sampleIds, notModified } = await sampleReads(uncached.url, seeded.onlineIdsNewestFirst, tmp, log);
   const single = sampleIds.map((id) => `/v1/articles/${id}`);
   const list = ['/v1/articles?limit=20'];
   // The floor answers exactly the server's bytes, or it is no floor of the same work.
-  for (const [server, itsFloor] of [
-    [uncached, floor],
-    [pgServer, floorPg],
+  // The service floor serves the single read alone.
+  for (const [server, itsFloor, paths] of [
+    [uncached, floor, [single[0]!, list[0]!]],
+    [uncached, serviceFloor, [single[0]!]],
+    [pgServer, floorPg, [single[0]!, list[0]!]],
   ] as const) {
     if (!server || !itsFloor) continue;
-    for (const p of [single[0]!, list[0]!]) {
+    for (const p of paths) {
       const [mine, floors] = [(await get(server.url, p)).body, (await get(itsFloor.url, p)).body];
       if (mine !== floors) throw new Error(`${itsFloor.name} GET ${p}: not the server's JSON`);
     }
   }
   const targets: LoadTarget<Key>[] = [
     { key: 'floor', origin: floor.url, paths: single, pid: floor.pid },
+    { key: 'serviceFloor', origin: serviceFloor.url, paths: single, pid: serviceFloor.pid },
     { key: 'floorList', origin: floor.url, paths: list, pid: floor.pid },
     { key: 'single', origin: uncached.url, paths: single, pid: uncached.pid },
     { key: 'list', origin: uncached.url, paths: list, pid: uncached.pid },
@@ -143,13 +160,15 @@ async function main() {
   const floorOf = (k: Key) =>
     k.startsWith('floor')
       ? null
-      : k.endsWith('Pg')
-        ? k.startsWith('list')
-          ? null
-          : 'floorPg'
-        : k.startsWith('list')
-          ? 'floorList'
-          : 'floor';
+      : k === 'serviceFloor'
+        ? 'floor'
+        : k.endsWith('Pg')
+          ? k.startsWith('list')
+            ? null
+            : 'floorPg'
+          : k.startsWith('list')
+            ? 'floorList'
+            : 'floor';
   console.log(
     `load average ${os
       .loadavg()
@@ -163,6 +182,9 @@ async function main() {
       `${t.key.padEnd(18)} ${Math.round(runs[t.key]!.rps).toString().padStart(7)}   ${cpu(t.key).toFixed(0).padStart(8)} µs   ${f ? `×${(cpu(t.key) / cpu(f)).toFixed(2)}` : ''}`,
     );
   }
+  // What the server's layers cost over its own service, apart from what the service costs over the floor.
+  if (runs.single && runs.serviceFloor)
+    console.log(`single × service floor: ×${(cpu('single') / cpu('serviceFloor')).toFixed(2)}`);
 }
 
 main().then(

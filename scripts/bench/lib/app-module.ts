@@ -17,8 +17,15 @@ export async function importAppModule<T>(name: string, source: string): Promise<
   return (await import(`${pathToFileURL(out).href}?t=${Date.now()}`)) as T;
 }
 
-/** `importAppModule`'s bundle, for a child process to import: its file URL. */
-export async function bundleAppModule(name: string, source: string): Promise<string> {
+/**
+ * `importAppModule`'s bundle, for a child process to import: its file path.
+ * `options` override the defaults (packages stay in node_modules).
+ */
+export async function bundleAppModule(
+  name: string,
+  source: string,
+  options: Partial<esbuild.BuildOptions> = {},
+): Promise<string> {
   const out = path.join(root, `node_modules/.cache/edge-cms-bench/${name}.mjs`);
   mkdirSync(path.dirname(out), { recursive: true });
   await esbuild.build({
@@ -29,6 +36,7 @@ export async function bundleAppModule(name: string, source: string): Promise<str
     packages: 'external',
     outfile: out,
     logLevel: 'error',
+    ...options,
   });
   return out;
 }

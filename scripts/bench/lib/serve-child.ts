@@ -20,3 +20,16 @@ export function serveBenchApp(app: Pick<Hono, 'fetch'>): void {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
+
+/** Log lines gathered and written to stdout once per turn of the event loop, as the server writes its own (entry.node.ts). */
+export function linesPerTurn(): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    process.stdout.write(pending);
+    pending = '';
+  };
+  return (line) => {
+    if (pending === '') setImmediate(flush);
+    pending += `${line}\n`;
+  };
+}
