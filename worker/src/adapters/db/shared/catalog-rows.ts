@@ -79,9 +79,9 @@ export function createCatalogRows<T extends CatalogTable, E = T['$inferSelect']>
     /**
      * The fields given (undefined ones are left as they are) and `updatedAt`;
      * null when unknown. With `unchanged`, only while those columns still hold
-     * those values, in the same statement: a check made on what was read
-     * (a redirect that must not lead to itself) cannot be undone by a write
-     * between the read and this one, which then finds no row (null).
+     * those values, in the same statement: a check the caller made on what
+     * it read cannot be undone by a write between its read and this one,
+     * which then finds no row (null).
      */
     async update(
       id: string,
