@@ -20,9 +20,9 @@ import { REPO_ROOT } from '../support/paths.js';
 
 /** The Dockerfile, read against the package scripts, the repository, the routes and the settings (Docker is not on this machine). */
 describe('Dockerfile', () => {
-  it('builds on an exact Node 22 release tag', () => {
+  it('builds on an exact Node 24 release tag', () => {
     const arg = steps.find((s) => s.op === 'ARG' && s.args.startsWith('NODE_IMAGE='))!.args;
-    expect(arg).toMatch(/^NODE_IMAGE=node:22\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+    expect(arg).toMatch(/^NODE_IMAGE=node:24\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
     const image = '$' + '{NODE_IMAGE}';
     expect(steps.filter((s) => s.op === 'FROM').map((s) => s.args.split(' ')[0])).toEqual([image, image]);
   });
