@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import postgres from 'postgres';
 import type { FloorParts } from './lib/floor-parts.ts';
 import {
-  answerHeaders,
   articleText,
   type FloorSql,
   listText,
@@ -12,7 +11,7 @@ import {
   type Row,
   SQLITE_SQL,
 } from './lib/floor-reads.ts';
-import { linesPerTurn, serveBenchApp } from './lib/serve-child.ts';
+import { floorAnswerer, serveBenchApp } from './lib/serve-child.ts';
 
 /**
  * The least an uncached article read and list page can cost, shown beside
@@ -81,22 +80,7 @@ type Answer = Response | Promise<Response>;
 const then = <T>(value: T | Promise<T>, f: (v: T) => Answer): Answer =>
   value instanceof Promise ? value.then(f) : f(value);
 
-const logger = parts.createJsonLogger(linesPerTurn());
-
-/** The answer with its headers, ETag and access line; a 304 for a matching If-None-Match. */
-function answer(c: Context, text: string, route: string, started: number) {
-  const requestId = crypto.randomUUID();
-  const etag = `"${parts.sha1Digest(text)}"`;
-  logger.info('request', {
-    requestId,
-    method: 'GET',
-    route,
-    status: 200,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-  });
-  const headers = answerHeaders(parts, requestId, etag);
-  return c.req.header('if-none-match') === etag ? c.body(null, 304, headers) : c.body(text, 200, headers);
-}
+const answer = floorAnswerer(parts);
 
 const app = new Hono();
 app.get('/readyz', (c) => c.text('ok'));

@@ -2,8 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { FloorParts } from './lib/floor-parts.ts';
-import { answerHeaders } from './lib/floor-reads.ts';
-import { linesPerTurn, serveBenchApp } from './lib/serve-child.ts';
+import { floorAnswerer, serveBenchApp } from './lib/serve-child.ts';
 import type { ServiceParts } from './lib/service-parts.ts';
 
 /**
@@ -27,23 +26,14 @@ const service = (await import(serviceFile)) as ServiceParts;
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const articles = await service.openArticleReads(process.env, appRoot);
 
-const logger = parts.createJsonLogger(linesPerTurn());
+const answer = floorAnswerer(parts);
 
 const app = new Hono();
 app.get('/readyz', (c) => c.text('ok'));
 app.get('/v1/articles/:id', async (c) => {
   const started = performance.now();
   const text = JSON.stringify({ article: await articles.read(c.req.param('id'), c.req.url) });
-  const requestId = crypto.randomUUID();
-  const etag = `"${parts.sha1Digest(text)}"`;
-  logger.info('request', {
-    requestId,
-    method: 'GET',
-    route: '/v1/articles/{id}',
-    status: 200,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-  });
-  return c.body(text, 200, answerHeaders(parts, requestId, etag));
+  return answer(c, text, '/v1/articles/{id}', started);
 });
 
 serveBenchApp(app);

@@ -1,6 +1,13 @@
 import { Hono } from 'hono';
 import type { FloorParts } from './lib/floor-parts.ts';
-import { answerHeaders, articleText, listText, needsCount, type Row, SQLITE_SQL as SQL } from './lib/floor-reads.ts';
+import {
+  articleText,
+  listText,
+  loggedAnswerHeaders,
+  needsCount,
+  type Row,
+  SQLITE_SQL as SQL,
+} from './lib/floor-reads.ts';
 
 /**
  * The floor of a Workers cache miss (scripts/bench/workers.ts): a bare Hono
@@ -35,16 +42,8 @@ export function floorWorker(parts: FloorParts) {
 
   /** The answer with its headers and access line: `text` with its digest, or stored bytes with their ETag. */
   const answer = (text: string | ReadableStream | null, route: string, started: number, stored?: string) => {
-    const requestId = crypto.randomUUID();
     const etag = stored ?? `"${parts.sha1Digest(text as string)}"`;
-    logger.info('request', {
-      requestId,
-      method: 'GET',
-      route,
-      status: 200,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    });
-    return new Response(text, { status: 200, headers: answerHeaders(parts, requestId, etag) });
+    return new Response(text, { status: 200, headers: loggedAnswerHeaders(parts, logger, { etag, route, started }) });
   };
 
   /** A hit: one lookup; the first request of a URL reads it as the floor's miss does and stores the answer. */

@@ -118,3 +118,24 @@ export function answerHeaders(parts: FloorParts, requestId: string, etag: string
     'Cache-Control': PUBLIC_CACHE_CONTROL,
   };
 }
+
+/**
+ * A floor's answer to a read, apart from its body: one `request` access line
+ * (a new request id, the route, the time since `started`) and the answer's
+ * headers with that id and `etag`. Node's floors and the Worker's write it the same way.
+ */
+export function loggedAnswerHeaders(
+  parts: FloorParts,
+  logger: ReturnType<FloorParts['createJsonLogger']>,
+  { etag, route, started }: { etag: string; route: string; started: number },
+): Record<string, string> {
+  const requestId = crypto.randomUUID();
+  logger.info('request', {
+    requestId,
+    method: 'GET',
+    route,
+    status: 200,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  });
+  return answerHeaders(parts, requestId, etag);
+}

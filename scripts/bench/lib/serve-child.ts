@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import type { FloorParts } from './floor-parts.ts';
+import { loggedAnswerHeaders } from './floor-reads.ts';
 
 /**
  * A bench server's listening and stopping, the way the real server does
@@ -22,7 +24,7 @@ export function serveBenchApp(app: Pick<Hono, 'fetch'>): void {
 }
 
 /** Log lines gathered and written to stdout once per turn of the event loop, as the server writes its own (entry.node.ts). */
-export function linesPerTurn(): (line: string) => void {
+function linesPerTurn(): (line: string) => void {
   let pending = '';
   const flush = () => {
     process.stdout.write(pending);
@@ -31,5 +33,19 @@ export function linesPerTurn(): (line: string) => void {
   return (line) => {
     if (pending === '') setImmediate(flush);
     pending += `${line}\n`;
+  };
+}
+
+/**
+ * The Node floors' answer to a read (floor-server.ts, service-floor-server.ts):
+ * the answer's headers, a request id, a SHA-1 ETag and one access line per
+ * request, gathered per turn; a 304 for a matching If-None-Match.
+ */
+export function floorAnswerer(parts: FloorParts) {
+  const logger = parts.createJsonLogger(linesPerTurn());
+  return (c: Context, text: string, route: string, started: number): Response => {
+    const etag = `"${parts.sha1Digest(text)}"`;
+    const headers = loggedAnswerHeaders(parts, logger, { etag, route, started });
+    return c.req.header('if-none-match') === etag ? c.body(null, 304, headers) : c.body(text, 200, headers);
   };
 }

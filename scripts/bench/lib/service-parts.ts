@@ -13,7 +13,7 @@ export interface ServiceParts {
   openArticleReads(
     env: NodeJS.ProcessEnv,
     appRoot: string,
-  ): Promise<{ read(id: string, url: string): Promise<unknown>; close(): Promise<void> }>;
+  ): Promise<{ read(id: string, url: string): Promise<unknown> }>;
 }
 
 const source = (root: string) => `
@@ -24,10 +24,11 @@ import { requestLinks } from '${root}/worker/src/wire/links.ts';
 import { buildNodeDeps } from '${root}/worker/src/wiring/node.ts';
 export async function openArticleReads(env, appRoot) {
   const settings = parseSettings(env, 'node');
-  const { deps, close } = await buildNodeDeps(settings, { appRoot, jwtSecret: settings.jwtSecret, writeLog: () => {} });
+  const { deps } = await buildNodeDeps(settings, { appRoot, jwtSecret: settings.jwtSecret, writeLog: () => {} });
   const articles = buildServices(deps).articles;
   const links = requestLinks(settings);
-  return { read: (id, url) => articles.get(ANONYMOUS, id, links(url, undefined), []), close };
+  // The process ends with the bench's SIGTERM: the database closes with it.
+  return { read: (id, url) => articles.get(ANONYMOUS, id, links(url, undefined), []) };
 }`;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
