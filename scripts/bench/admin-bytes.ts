@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Request, Response } from 'playwright-core';
+import type { Request, Response } from 'playwright-core';
 import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { launchChromium } from '../lib/chromium.ts';
 import { type Budgets, EDITOR_JS_GOAL_BYTES, MEDIA_PAGE_GOAL_BYTES, measureBudgets } from './admin-budgets.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 
@@ -34,7 +35,6 @@ export const ADMIN_JS_GOAL_BYTES = 60 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(root, 'admin-qwik/dist');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const gz = (bytes: Uint8Array): number => gzipSync(bytes, { level: 9 }).length;
 
 /** Every .js file of the admin build, gzip-sized. */
@@ -89,19 +89,8 @@ export interface LoginJs extends JsTotals {
   list: SizedFile[];
 }
 
-async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run'],
-  });
-}
-
 export async function measureLoginJs(origin: string): Promise<LoginJs> {
-  const browser = await launchBrowser();
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const started = new Map<Request, number>(); // request → order it started in
@@ -182,7 +171,7 @@ export async function measureAdminBytes({ serverScript = NODE_BUNDLE } = {}): Pr
   try {
     // The login first: it must see the first visit's cold caches of the server too.
     const login = await measureLoginJs(server.url);
-    const browser = await launchBrowser();
+    const browser = await launchChromium();
     try {
       const budgets = await measureBudgets(browser, server.url, path.join(tmp, 'server.log'));
       return { login, build: adminBuildJs(), goal: ADMIN_JS_GOAL_BYTES, budgets };

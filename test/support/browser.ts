@@ -1,33 +1,6 @@
-import { existsSync } from 'node:fs';
-import {
-  type Browser,
-  type BrowserContext,
-  chromium,
-  type LaunchOptions,
-  type Locator,
-  type Page,
-} from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
-/**
- * Debian's Chromium driven by playwright-core (no downloaded browsers).
- * `apt-get install -y chromium` provides it; CHROMIUM_PATH overrides the path.
- */
-export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** No sandbox (containers run as root); nothing that phones home or needs a GPU. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run'];
-
-export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM_EXECUTABLE)) {
-    throw new Error(`No Chromium at ${CHROMIUM_EXECUTABLE}: apt-get install -y chromium, or set CHROMIUM_PATH`);
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM_EXECUTABLE,
-    headless: true,
-    ...options,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-  });
-}
+export { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, launchChromium } from '../../scripts/lib/chromium.ts';
 
 export interface CspViolation {
   url: string;
