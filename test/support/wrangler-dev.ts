@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildStamp } from '../../scripts/lib/build-info.ts';
@@ -30,6 +31,43 @@ export function localDevArgs(port: number, inspector: number, state: string): st
   ];
 }
 
+const MIGRATIONS = path.join(REPO_ROOT, 'drizzle/sqlite/migrations');
+const DONE = '.migrated';
+
+/**
+ * A fresh persist directory whose local D1 has every migration applied.
+ * `wrangler d1 migrations apply` does it once per set of migrations and
+ * wrangler version, into a directory that every test process then copies:
+ * applying them took 15 s of CPU on the 2-core CI machine, and five test
+ * files start `wrangler dev`. The copy is made only once wrangler has exited,
+ * and the first process to finish its directory keeps it (a rename).
+ */
+async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
+  const key = createHash('sha256');
+  key.update(readFileSync(path.join(REPO_ROOT, 'node_modules/wrangler/package.json')));
+  for (const name of readdirSync(MIGRATIONS)
+    .filter((n) => n.endsWith('.sql'))
+    .sort()) {
+    key.update(name).update(readFileSync(path.join(MIGRATIONS, name)));
+  }
+  const template = path.join(tmpdir(), `cms-d1-migrated-${key.digest('hex').slice(0, 16)}`);
+  if (!existsSync(path.join(template, DONE))) {
+    const made = await mkdtemp(`${template}-making-`);
+    const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', made], {
+      cwd: REPO_ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    if (migrate.status !== 0) throw new Error(`d1 migrations apply failed:\n${migrate.stdout}\n${migrate.stderr}`);
+    await writeFile(path.join(made, DONE), '');
+    // Another process may have kept its own first: then this one goes.
+    await rename(made, template).catch(() => rm(made, { recursive: true, force: true }));
+  }
+  const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
+  await cp(template, state, { recursive: true, filter: (from) => path.basename(from) !== DONE });
+  return state;
+}
+
 /**
  * The Worker under `wrangler dev` (what `npm run dev` runs): local D1, R2 and
  * Durable Objects in a fresh temporary directory, the D1 migrations applied
@@ -41,14 +79,8 @@ export async function startWranglerDev(
   /** More arguments for `wrangler dev` (`--test-scheduled`). */
   extraArgs: string[] = [],
 ): Promise<ServerProcess & { state: string; cleanup(): Promise<void> }> {
-  const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   const env = { ...process.env, ...OFFLINE };
-  const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], {
-    cwd: REPO_ROOT,
-    env,
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`d1 migrations apply failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  const state = await migratedState(env);
   const port = await freePort();
   const inspector = await freePort();
   const url = `http://127.0.0.1:${port}`;
