@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { buildStamp } from '../../scripts/lib/build-info.ts';
 import { REPO_ROOT } from './paths.js';
 import { freePort, type ServerProcess } from './server-process.js';
@@ -31,6 +32,7 @@ export function localDevArgs(port: number, inspector: number, state: string): st
   ];
 }
 
+const execFileAsync = promisify(execFile);
 const MIGRATIONS = path.join(REPO_ROOT, 'drizzle/sqlite/migrations');
 const DONE = '.migrated';
 
@@ -39,8 +41,10 @@ const DONE = '.migrated';
  * `wrangler d1 migrations apply` does it once per set of migrations and
  * wrangler version, into a directory that every test process then copies:
  * applying them took 15 s of CPU on the 2-core CI machine, and five test
- * files start `wrangler dev`. The copy is made only once wrangler has exited,
- * and the first process to finish its directory keeps it (a rename).
+ * files start `wrangler dev`, several at once. The first process takes a
+ * lock (a directory) and makes it; the others wait for its marker, and make
+ * their own if the maker is gone without one (a lock left by a killed run is
+ * stale after two minutes).
  */
 async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   const key = createHash('sha256');
@@ -51,21 +55,58 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
     key.update(name).update(readFileSync(path.join(MIGRATIONS, name)));
   }
   const template = path.join(tmpdir(), `cms-d1-migrated-${key.digest('hex').slice(0, 16)}`);
-  if (!existsSync(path.join(template, DONE))) {
-    const made = await mkdtemp(`${template}-making-`);
-    const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', made], {
-      cwd: REPO_ROOT,
-      env,
-      encoding: 'utf8',
-    });
-    if (migrate.status !== 0) throw new Error(`d1 migrations apply failed:\n${migrate.stdout}\n${migrate.stderr}`);
-    await writeFile(path.join(made, DONE), '');
-    // Another process may have kept its own first: then this one goes.
-    await rename(made, template).catch(() => rm(made, { recursive: true, force: true }));
+  const done = path.join(template, DONE);
+  if (!existsSync(done)) {
+    const lock = `${template}.lock`;
+    if (
+      await mkdir(lock).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      try {
+        await makeMigrated(template, env);
+      } finally {
+        await rm(lock, { recursive: true, force: true });
+      }
+    } else {
+      await waitForMaker(done, lock);
+      if (!existsSync(done)) await makeMigrated(template, env);
+    }
   }
   const state = await mkdtemp(path.join(tmpdir(), 'cms-wrangler-'));
   await cp(template, state, { recursive: true, filter: (from) => path.basename(from) !== DONE });
   return state;
+}
+
+/** Applies the migrations into a directory of its own, then keeps it as `template` unless one is there already. */
+async function makeMigrated(template: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const made = await mkdtemp(`${template}-making-`);
+  try {
+    await execFileAsync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', made], {
+      cwd: REPO_ROOT,
+      env,
+      encoding: 'utf8',
+    });
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+    await rm(made, { recursive: true, force: true });
+    throw new Error(`d1 migrations apply failed:\n${stdout}\n${stderr}`);
+  }
+  await writeFile(path.join(made, DONE), '');
+  await rename(made, template).catch(() => rm(made, { recursive: true, force: true }));
+}
+
+/** Until `done` exists, or the lock is gone or stale. */
+async function waitForMaker(done: string, lock: string): Promise<void> {
+  const stale = () => {
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 120_000;
+    } catch {
+      return true; // the lock is gone
+    }
+  };
+  while (!existsSync(done) && !stale()) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
 /**
