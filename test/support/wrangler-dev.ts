@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,17 +38,18 @@ const DONE = '.migrated';
 
 /**
  * A fresh persist directory whose local D1 has every migration applied.
- * `wrangler d1 migrations apply` does it once per set of migrations and
- * wrangler version, into a directory that every test process then copies:
+ * `wrangler d1 migrations apply` does it once per set of migrations,
+ * wrangler version and wrangler.toml, into a directory that every test process then copies:
  * applying them took 15 s of CPU on the 2-core CI machine, and five test
  * files start `wrangler dev`, several at once. The first process takes a
  * lock (a directory) and makes it; the others wait for its marker, and make
- * their own if the maker is gone without one (a lock left by a killed run is
- * stale after two minutes).
+ * their own if the maker is gone without one.
  */
 async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   const key = createHash('sha256');
-  key.update(readFileSync(path.join(REPO_ROOT, 'node_modules/wrangler/package.json')));
+  // wrangler.toml too: the local D1's file is named after the database it declares.
+  for (const file of ['node_modules/wrangler/package.json', 'wrangler.toml'])
+    key.update(readFileSync(path.join(REPO_ROOT, file)));
   for (const name of readdirSync(MIGRATIONS)
     .filter((n) => n.endsWith('.sql'))
     .sort()) {
@@ -97,16 +98,33 @@ async function makeMigrated(template: string, env: NodeJS.ProcessEnv): Promise<v
   await rename(made, template).catch(() => rm(made, { recursive: true, force: true }));
 }
 
-/** Until `done` exists, or the lock is gone or stale. */
-async function waitForMaker(done: string, lock: string): Promise<void> {
-  const stale = () => {
+/** Lets a lock left by a killed run go: no maker takes this long. */
+const STALE_LOCK_MS = 120_000;
+
+/**
+ * Until `done` exists or the maker is gone (its lock removed, or stale),
+ * told by the events of the directory both live in; at most until the lock
+ * turns stale.
+ */
+function waitForMaker(done: string, lock: string): Promise<void> {
+  const lockAge = () => {
     try {
-      return Date.now() - statSync(lock).mtimeMs > 120_000;
+      return Date.now() - statSync(lock).mtimeMs;
     } catch {
-      return true; // the lock is gone
+      return Number.POSITIVE_INFINITY; // the lock is gone
     }
   };
-  while (!existsSync(done) && !stale()) await new Promise((resolve) => setTimeout(resolve, 250));
+  const settled = () => existsSync(done) || lockAge() > STALE_LOCK_MS;
+  return new Promise((resolve) => {
+    const finish = () => {
+      watcher.close();
+      clearTimeout(deadline);
+      resolve();
+    };
+    const watcher = watch(path.dirname(lock), () => settled() && finish()).on('error', finish);
+    const deadline = setTimeout(finish, Math.max(0, STALE_LOCK_MS - lockAge()));
+    if (settled()) finish();
+  });
 }
 
 /**
