@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
+import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
 import { freePort, SERVER_BUNDLE } from '../support/server-process.js';
 
 /**
@@ -24,7 +25,7 @@ describe('the server whose log cannot be written', () => {
     cwd = await mkdtemp(path.join(tmpdir(), 'cms-devfull-'));
     const port = await freePort();
     const full = openSync('/dev/full', 'w');
-    child = spawn(process.execPath, [SERVER_BUNDLE], {
+    child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE], {
       cwd,
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
 import { REPO_ROOT } from './paths.js';
 
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist/node/server.mjs');
@@ -48,7 +49,7 @@ export async function startServer(
   bundle = SERVER_BUNDLE,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [bundle], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, bundle], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,7 +89,10 @@ export async function failedStart(
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [SERVER_BUNDLE], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

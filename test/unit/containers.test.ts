@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
+import { serverNodeFlags } from '../../scripts/lib/supervisor/server-node-flags.ts';
 import { ROUTES } from '../../worker/src/app/services.js';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import {
@@ -99,7 +99,9 @@ describe('Dockerfile', () => {
 
   it('starts the bundle it copied, as a user that is not root', () => {
     const cmd = json(runtime.find((s) => s.op === 'CMD')!.args);
-    expect(cmd).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/node/server.mjs']);
+    // The flags for the image's Node, not for the Node running this test.
+    const version = /NODE_IMAGE=node:(\d+\.\d+\.\d+)/.exec(steps.map((s) => s.args).join('\n'))![1]!;
+    expect(cmd).toEqual(['node', ...serverNodeFlags(version), 'dist/node/server.mjs']);
     const workdir = runtime.filter((s) => s.op === 'WORKDIR').at(-1)!.args;
     const bundleDir = runtime
       .filter((s) => s.op === 'COPY' && copyOf(s).sources.includes('/src/dist/node'))
