@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { decide, type Permission } from '../../auth/policy.js';
 import type { ContentDigest } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
@@ -69,39 +69,52 @@ export function publicRead(policy: CachePolicy, caching: PublicCaching): Middlew
     // c.get, not c.var: Hono builds c.var anew from every variable on each use.
     const actor = c.get('actor');
     const shared = policy === 'shared' || actor === undefined || decide(actor, policy.privateFor) !== 'allow';
-    const cacheControl = shared ? caching.cacheControl : PRIVATE_NO_STORE;
-    const ifNoneMatch = c.req.header('if-none-match');
-    const body = c.body;
-    const json = c.json;
-    const header = c.header;
-    // A validator the handler set itself (the article's version for editors) wins over the digest.
-    let own: string | undefined;
-    c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+    const answers = validatedAnswers(c, shared, shared ? caching.cacheControl : PRIVATE_NO_STORE, caching.digest);
+    c.header = answers.header;
+    c.json = answers.json;
+    c.body = answers.body;
+    return next();
+  };
+}
+
+/**
+ * The context's `header`, `json` and `body` as a public read answers with
+ * them. Made here and stored by the caller, never in one function: V8 keeps
+ * a closure alive through young-generation collections when the function
+ * that made it also stores it in an object's property, and the request it
+ * reaches is then promoted (json-type.ts, docs/benchmarks.md).
+ */
+function validatedAnswers(c: Context<AppEnv>, shared: boolean, cacheControl: string, digest: ContentDigest) {
+  const ifNoneMatch = c.req.header('if-none-match');
+  const { body, json, header } = c;
+  // A validator the handler set itself (the article's version for editors) wins over the digest.
+  let own: string | undefined;
+
+  const serve = (text: string, contentType: string, headers: HeaderRecord | undefined) => {
+    const { rest: noCacheControl } = without(headers, 'cache-control');
+    const { rest, value: given } = without(noCacheControl, 'etag');
+    const etag = given ?? own ?? `"${digest(text)}"`;
+    if (shared) c.set('servedRead', { body: text, etag, contentType });
+    const notModified = noneMatch(ifNoneMatch, etag);
+    if (notModified) return body(null, 304, { ETag: etag, 'Cache-Control': cacheControl });
+    return body(text, 200, { 'Content-Type': contentType, ...rest, ETag: etag, 'Cache-Control': cacheControl });
+  };
+
+  return {
+    header: ((name: string, value?: string, options?: { append?: boolean }) => {
       if (name.toLowerCase() === 'etag') own = value;
       return header(name, value, options);
-    }) as typeof c.header;
-
-    const serve = (text: string, contentType: string, headers: HeaderRecord | undefined) => {
-      const { rest: noCacheControl } = without(headers, 'cache-control');
-      const { rest, value: given } = without(noCacheControl, 'etag');
-      const etag = given ?? own ?? `"${caching.digest(text)}"`;
-      if (shared) c.set('servedRead', { body: text, etag, contentType });
-      const notModified = noneMatch(ifNoneMatch, etag);
-      if (notModified) return body(null, 304, { ETag: etag, 'Cache-Control': cacheControl });
-      return body(text, 200, { 'Content-Type': contentType, ...rest, ETag: etag, 'Cache-Control': cacheControl });
-    };
-
-    c.json = ((object: unknown, arg?: unknown, headers?: HeaderRecord) => {
+    }) as typeof c.header,
+    json: ((object: unknown, arg?: unknown, headers?: HeaderRecord) => {
       if (!isPlainOk(arg)) return (json as (...a: unknown[]) => Response)(object, arg, headers);
       const given = without(headers, 'content-type');
       return serve(JSON.stringify(object), given.value ?? JSON_TYPE, given.rest);
-    }) as typeof c.json;
-    c.body = ((data: unknown, arg?: unknown, headers?: HeaderRecord) => {
+    }) as typeof c.json,
+    body: ((data: unknown, arg?: unknown, headers?: HeaderRecord) => {
       if (typeof data !== 'string' || !isPlainOk(arg))
         return (body as (...a: unknown[]) => Response)(data, arg, headers);
       const given = without(headers, 'content-type');
       return serve(data, given.value ?? 'text/plain; charset=UTF-8', given.rest);
-    }) as typeof c.body;
-    return next();
+    }) as typeof c.body,
   };
 }
