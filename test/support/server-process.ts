@@ -42,14 +42,18 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built Node server (what `npm start` runs; another copy of it with `bundle`) and waits until it listens. */
+/**
+ * Runs the built Node server (what `npm start` runs; another copy of it with `bundle`) and waits until it
+ * listens. `nodeFlags` come after the server's own, so they win where both name one.
+ */
 export async function startServer(
   cwd: string,
   env: Record<string, string>,
   bundle = SERVER_BUNDLE,
+  nodeFlags: readonly string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, bundle], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, bundle], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
