@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../scripts/build-node.ts';
-import { SERVER_BUNDLE, type ServerProcess, startServer } from '../support/server-process.js';
+import { registerVerifiedOwner, SERVER_BUNDLE, type ServerProcess, startServer } from '../support/server-process.js';
 
 /**
  * What a request leaves to V8's full collections. A closure made by a
@@ -36,11 +36,14 @@ describe('young-generation promotion per request on the Node server', () => {
   });
 
   /** Bytes promoted per request over `REQUESTS` sequential GETs of `p`, and how many scavenges that took. */
-  async function promotedPerRequest(p: string): Promise<{ bytes: number; scavenges: number; status: number }> {
+  async function promotedPerRequest(
+    p: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ bytes: number; scavenges: number; status: number }> {
     const from = server.output().length;
     let status = 0;
     for (let i = 0; i < REQUESTS; i++) {
-      const res = await fetch(`${server.url}${p}`);
+      const res = await fetch(`${server.url}${p}`, { headers });
       await res.arrayBuffer();
       status = res.status;
     }
@@ -65,6 +68,15 @@ describe('young-generation promotion per request on the Node server', () => {
   it('promotes little of a public article read', async () => {
     const { bytes, scavenges, status } = await promotedPerRequest('/v1/articles/01a2259d-59bd-7622-94e1-6db20ed1ec8e');
     expect(status).toBe(404);
+    expect(scavenges).toBeGreaterThan(10);
+    expect(bytes).toBeLessThan(BOUND_BYTES);
+  });
+
+  // The /v1 layer's steps for a caller: the token checked, the activity recorder's functions set.
+  it('promotes little of a signed-in read', async () => {
+    const token = await registerVerifiedOwner(server.url, server.output);
+    const { bytes, scavenges, status } = await promotedPerRequest('/v1/auth/me', { authorization: `Bearer ${token}` });
+    expect(status).toBe(200);
     expect(scavenges).toBeGreaterThan(10);
     expect(bytes).toBeLessThan(BOUND_BYTES);
   });
