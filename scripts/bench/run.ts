@@ -21,7 +21,7 @@ import { closeClient, interleavedLatency, type Latency, throughputRounds } from 
 import { benchOptions } from './lib/options.ts';
 import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
-import { sampleReads } from './lib/sample-reads.ts';
+import { sampleReads, storedAnswers } from './lib/sample-reads.ts';
 import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
 import { measureStartup } from './startup.ts';
 import { driftRuns, startUncachedServers } from './uncached.ts';
@@ -130,18 +130,24 @@ async function main(): Promise<void> {
 
   // Single reads cycle through 200 online articles; the baseline answers the median-sized one (lib/sample-reads.ts).
   const { sampleIds, sampleSlugs, notModified, docFile } = await sampleReads(server.url, onlineIds, tmp, log);
+  const size = cfg.pageSize;
+  const listPath = `/v1/articles?limit=${size}`;
+  // The list's two answers, with and without bylines, as stored bytes the baseline sends: their floor.
+  const stored = await storedAnswers(server.url, { list: listPath, listAuthors: `${listPath}&include=authors` }, tmp);
+  log(
+    `page 1: ${stored.bytes.list.toLocaleString('en')} bytes, with bylines ${stored.bytes.listAuthors.toLocaleString('en')}`,
+  );
 
   const baseline = await startServer({
     name: 'the baseline server',
     script: path.join(root, 'scripts/bench/baseline-server.ts'),
-    env: { BASELINE_DOC: docFile },
+    env: { BASELINE_DOC: docFile, BASELINE_STORED: stored.storedFile },
     cwd: tmp,
     logFile: path.join(tmp, 'baseline.log'),
   });
   log(`baseline pid ${baseline.pid} on ${baseline.url}`);
 
   // 3. The deep page, by following nextCursor from page 1 (lib/deep-page.ts).
-  const size = cfg.pageSize;
   const { deepPath, result: deepPageResult } = await walkToDeepPage(server.url, {
     onlineIds,
     online: seeded.online,
@@ -157,7 +163,6 @@ async function main(): Promise<void> {
   const singlePaths = sampleIds.map((id) => `/v1/articles/${id}`);
   // The same articles by slug, in any site (the index probed once per site).
   const slugPaths = sampleSlugs.map((slug) => `/v1/articles/slug/${slug}`);
-  const listPath = `/v1/articles?limit=${size}`;
   // What a list of teasers shows (docs/api.md, fields=).
   const LEAN_FIELDS = 'id,title,slug,excerpt,publishedAt,featureImage';
   log(
@@ -170,6 +175,8 @@ async function main(): Promise<void> {
       { key: 'list', origin: server.url, paths: [listPath], pid: server.pid },
       { key: 'listAuthors', origin: server.url, paths: [`${listPath}&include=authors`], pid: server.pid },
       { key: 'listLean', origin: server.url, paths: [`${listPath}&fields=${LEAN_FIELDS}`], pid: server.pid },
+      { key: 'storedList', origin: baseline.url, paths: [stored.storedPaths.list], pid: baseline.pid },
+      { key: 'storedListAuthors', origin: baseline.url, paths: [stored.storedPaths.listAuthors], pid: baseline.pid },
       { key: 'deepList', origin: server.url, paths: [deepPath], pid: server.pid },
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
       { key: 'slugUncached', origin: uncached.url, paths: slugPaths, pid: uncached.pid },

@@ -100,6 +100,8 @@ export function formatReport(r: BenchResults): string {
       'notModifiedPg',
       'listAuthors',
       'listLean',
+      'storedList',
+      'storedListAuthors',
     ] as const
   )
     .filter((k) => r.runs[k])

@@ -49,3 +49,29 @@ export async function sampleReads(
   writeFileSync(docFile, JSON.stringify(median.json));
   return { sampleIds, sampleSlugs, notModified, docFile };
 }
+
+/**
+ * The baseline's stored answers (baseline-server.ts, BASELINE_STORED): each
+ * of `paths` read once from `origin`, checked, and written as `{ '/stored/<key>': text }`
+ * to `stored.json` in `tmp`. The baseline answers those bytes with nothing
+ * else to do: the floor of a cached answer of that size.
+ */
+export async function storedAnswers<K extends string>(
+  origin: string,
+  paths: Record<K, string>,
+  tmp: string,
+): Promise<{ storedFile: string; storedPaths: Record<K, string>; bytes: Record<K, number> }> {
+  const text: Record<string, string> = {};
+  const storedPaths = {} as Record<K, string>;
+  const bytes = {} as Record<K, number>;
+  for (const key of Object.keys(paths) as K[]) {
+    const res = await get(origin, paths[key]);
+    if (res.status !== 200) throw new Error(`GET ${paths[key]}: ${res.status}, not 200`);
+    storedPaths[key] = `/stored/${key}`;
+    text[storedPaths[key]] = res.body;
+    bytes[key] = Buffer.byteLength(res.body);
+  }
+  const storedFile = path.join(tmp, 'stored.json');
+  writeFileSync(storedFile, JSON.stringify(text));
+  return { storedFile, storedPaths, bytes };
+}
