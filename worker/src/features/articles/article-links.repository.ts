@@ -41,16 +41,17 @@ type LinkedRow = ListedRow & {
   imageLinks: number | string;
 };
 
-export function foundArticle({ authorLinks, tagRefs, imageLinks, ...row }: LinkedRow): FoundArticle {
-  const tags: TagRef[] = tagRefsIn(tagRefs);
+// The row is read by name, never copied by rest: see toArticle.
+export function foundArticle(row: LinkedRow): FoundArticle {
+  const tags: TagRef[] = tagRefsIn(row.tagRefs);
   return {
     article: toArticle(
       row,
-      idsInOrder(authorLinks),
+      idsInOrder(row.authorLinks),
       tags.map((t) => t.id),
     ),
     tags,
     // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
-    linksImages: Number(imageLinks) > 0,
+    linksImages: Number(row.imageLinks) > 0,
   };
 }
