@@ -42,6 +42,9 @@ export interface AutocannonResult {
  */
 export type LoadPath = string | { path: string; headers: Record<string, string> };
 
+/** Seconds autocannon waits for one answer before it counts a timeout. */
+const REQUEST_TIMEOUT_S = 10;
+
 export function autocannonRun(
   origin: string,
   paths: readonly LoadPath[],
@@ -67,18 +70,29 @@ export function autocannonRun(
   const conditional = !fresh && typeof paths[0] === 'object';
   const first = fresh ? '(fresh paths)' : typeof paths[0] === 'string' ? paths[0] : paths[0]?.path;
   return new Promise((resolve, reject) => {
-    autocannon({ url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: 10 }, (err, r) => {
-      if (err) return reject(err);
-      const good = conditional ? r['3xx'] : r['2xx'];
-      if (r.errors || r.timeouts || (good === 0 && !warmup) || r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] !== good) {
-        return reject(
-          new Error(
-            `${origin}${first}: ${good} answers ${conditional ? '304' : '2xx'}, ${r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - good} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
-          ),
-        );
-      }
-      resolve({ requests: good, seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
-    });
+    // autocannon has once not called back at all (no socket open, the bench waiting for good): a deadline
+    // past its duration and its request timeout turns that into an error.
+    const limitS = seconds + 2 * REQUEST_TIMEOUT_S;
+    const deadline = setTimeout(() => {
+      run.stop();
+      reject(new Error(`${origin}${first}: autocannon did not finish within ${limitS} s`));
+    }, limitS * 1000);
+    const run = autocannon(
+      { url: origin, connections, duration: seconds, requests, pipelining: 1, timeout: REQUEST_TIMEOUT_S },
+      (err, r) => {
+        clearTimeout(deadline);
+        if (err) return reject(err);
+        const good = conditional ? r['3xx'] : r['2xx'];
+        if (r.errors || r.timeouts || (good === 0 && !warmup) || r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] !== good) {
+          return reject(
+            new Error(
+              `${origin}${first}: ${good} answers ${conditional ? '304' : '2xx'}, ${r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'] - good} not, ${r.errors} errors, ${r.timeouts} timeouts — the measurement is not valid`,
+            ),
+          );
+        }
+        resolve({ requests: good, seconds: r.duration, bytes: r.throughput.total, latencyMeanMs: r.latency.mean });
+      },
+    );
   });
 }
 
