@@ -1,4 +1,5 @@
 import { CALIBRATE_EVERY_MS, CALIBRATION, type CpuProfile, SAMPLING_INTERVAL_US } from './isolate-cpu.ts';
+import { cpuMs, SETTLE_SPELL_MS } from './load.ts';
 
 /**
  * A DevTools protocol session on wrangler dev's inspector proxy (miniflare's;
@@ -128,8 +129,13 @@ export class Inspector {
    * Runs `work` under the sampling profiler and returns its result with the
    * profile and the number of calibration loops run in the isolate meanwhile
    * (every `CALIBRATE_EVERY_MS`, and once more at the end; see isolate-cpu.ts).
+   * Then `after`, still profiled but with no loop running: a wait for the
+   * isolate to fall idle must not wait on the loops themselves.
    */
-  async profile<T>(work: () => Promise<T>): Promise<{ result: T; profile: CpuProfile; loops: number }> {
+  async profile<T>(
+    work: () => Promise<T>,
+    after: () => Promise<void> = async () => {},
+  ): Promise<{ result: T; profile: CpuProfile; loops: number }> {
     await this.send('Profiler.enable');
     await this.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
     await this.send('Profiler.start');
@@ -152,6 +158,7 @@ export class Inspector {
         working = false;
         await calibrating;
       }
+      await after();
       await this.evaluate(CALIBRATION);
       loops++;
     } catch (err) {
@@ -159,6 +166,32 @@ export class Inspector {
       throw err;
     }
     return { result, profile: (await stop()).profile, loops };
+  }
+
+  /**
+   * The CPU time `pid` (this Worker's workerd) uses in one of `settle`'s
+   * spells while the profiler samples an idle isolate: the most of six.
+   * The sampler is not free (20-30 ms a spell on a slower machine, at this
+   * interval), so a wait for the isolate to fall idle under the profiler
+   * counts from this, not from zero.
+   */
+  async idleCpuPerSpell(pid: number | undefined): Promise<number> {
+    await this.send('Profiler.enable');
+    await this.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+    await this.send('Profiler.start');
+    let most = 0;
+    try {
+      let last = cpuMs(pid);
+      for (let i = 0; i < 6 && last !== null; i++) {
+        await new Promise((r) => setTimeout(r, SETTLE_SPELL_MS));
+        const now = cpuMs(pid);
+        if (now !== null) most = Math.max(most, now - last);
+        last = now;
+      }
+    } finally {
+      await this.send('Profiler.stop');
+    }
+    return most;
   }
 
   close(): void {

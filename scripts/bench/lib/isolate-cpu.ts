@@ -157,15 +157,18 @@ export async function profiledRuns<K extends string>(
   }: { connections: number; seconds: number; rounds: number; onRun?: (what: string) => void },
 ): Promise<Record<K, IsolateRun>> {
   const acc = new Map<K, IsolateRun>();
+  const idle = new Map<number | undefined, number>();
+  for (const t of targets) if (!idle.has(t.pid)) idle.set(t.pid, await t.inspector.idleCpuPerSpell(t.pid));
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < targets.length; k++) {
       const t = targets[(k + round) % targets.length]!;
       onRun(`${t.key} profiled, round ${round + 1}/${rounds}`);
-      const { result, profile, loops } = await t.inspector.profile(async () => {
-        const r = await autocannonRun(t.origin, t.paths, { connections, seconds: seconds / rounds, fresh: t.fresh });
-        await settle(t.pid);
-        return r;
-      });
+      // Idle, for a workerd under the profiler, is its sampler's own cost: counted from zero, every run on a
+      // slower machine waited out settle's 15 s (20-30 ms a spell, the most of six measured before the rounds).
+      const { result, profile, loops } = await t.inspector.profile(
+        () => autocannonRun(t.origin, t.paths, { connections, seconds: seconds / rounds, fresh: t.fresh }),
+        () => settle(t.pid, undefined, 10 + (idle.get(t.pid) ?? 0)),
+      );
       const cpu = isolateCpu(profile, { loops, loopCpuUs: calibrationLoopCpuUs() });
       const a = acc.get(t.key);
       if (!a) {

@@ -70,8 +70,8 @@ export function autocannonRun(
   const conditional = !fresh && typeof paths[0] === 'object';
   const first = fresh ? '(fresh paths)' : typeof paths[0] === 'string' ? paths[0] : paths[0]?.path;
   return new Promise((resolve, reject) => {
-    // autocannon has once not called back at all (no socket open, the bench waiting for good): a deadline
-    // past its duration and its request timeout turns that into an error.
+    // A run that never called back would hold the benchmark for good: a deadline past its duration and
+    // its request timeout turns that into an error.
     const limitS = seconds + 2 * REQUEST_TIMEOUT_S;
     const deadline = setTimeout(() => {
       run.stop();
@@ -122,20 +122,24 @@ export interface Throughput {
   cpuUsPerRequest: number | null;
 }
 
+/** The spell `settle` measures CPU time in. */
+export const SETTLE_SPELL_MS = 150;
+
 /**
- * Waits until `pid` has used no more than one clock tick (10 ms) of CPU in
- * each of two 150 ms spells, at most `maxMs`. A Worker's deferred work
- * (`waitUntil`: storing a miss in the Cache API) goes on after the answers;
- * waiting for it counts it to the run that caused it, not to the next one.
+ * Waits until `pid` has used no more than `quietMs` of CPU (one clock tick,
+ * 10 ms, unless told more) in each of two 150 ms spells, at most `maxMs`.
+ * A Worker's deferred work (`waitUntil`: storing a miss in the Cache API)
+ * goes on after the answers; waiting for it counts it to the run that
+ * caused it, not to the next one.
  */
-export async function settle(pid: number | undefined, maxMs = 15_000): Promise<void> {
+export async function settle(pid: number | undefined, maxMs = 15_000, quietMs = 10): Promise<void> {
   const until = Date.now() + maxMs;
   let quiet = 0;
   let last = cpuMs(pid);
   while (last !== null && quiet < 2 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, SETTLE_SPELL_MS));
     const now = cpuMs(pid);
-    quiet = now !== null && now - last <= 10 ? quiet + 1 : 0;
+    quiet = now !== null && now - last <= quietMs ? quiet + 1 : 0;
     last = now;
   }
 }
