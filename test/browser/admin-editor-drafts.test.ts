@@ -7,6 +7,7 @@ import {
   expectNoProblems,
   fillBody,
   POLL,
+  reloadFromPage,
   requestsWhileTimePasses,
   signIn,
 } from './admin-helpers.js';
@@ -101,7 +102,7 @@ describe('admin editor keeps what was typed', () => {
       asked.push(dialog.type());
       void dialog.dismiss();
     });
-    await page.reload({ timeout: 2_000 }).catch(() => {});
+    await reloadFromPage(page, 'stay');
     expect(asked).toEqual(['beforeunload']);
     expect(await bodyText(page)).toBe('Words that only this browser has.');
 

@@ -9,6 +9,7 @@ import {
   newPage,
   PASSWORD,
   POLL,
+  reloadFromPage,
   TOKEN_KEY,
 } from './admin-helpers.js';
 
@@ -68,7 +69,7 @@ describe('admin editor across an ended session', () => {
       asked.push(d.type());
       void d.accept();
     });
-    await page.reload();
+    await reloadFromPage(page, 'leave');
     expect(asked).toEqual(['beforeunload']);
     await page.waitForURL(`${base}/login?next=${encodeURIComponent(`/articles/edit?id=${id}`)}`, POLL);
     await page.getByLabel('E-mail address').fill(EMAIL);

@@ -2,7 +2,7 @@ import type { CDPSession, Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ownerCms } from './admin-fixture.js';
-import { bodyText, expectNoProblems, fillBody, POLL } from './admin-helpers.js';
+import { bodyText, expectNoProblems, fillBody, POLL, reloadFromPage } from './admin-helpers.js';
 
 const EMAIL = 'owner@example.com';
 const IMAGE = /!\[kite\]\((\/static\/uploadedImages\/[0-9a-f-]+\.jpg)\)/g;
@@ -173,11 +173,11 @@ describe('admin editor: uploads into the text', () => {
       // Stay the first time; leave the second.
       void (kinds.length === 1 ? d.dismiss() : d.accept());
     });
-    await page.reload({ timeout: 2000 }).catch(() => {});
-    await expect.poll(() => kinds, POLL).toEqual(['beforeunload']);
+    await reloadFromPage(page, 'stay');
+    expect(kinds).toEqual(['beforeunload']);
     expect(await page.getByRole('progressbar', { name: 'Uploading kite.jpg' }).isVisible()).toBe(true);
 
-    await page.reload();
+    await reloadFromPage(page, 'leave');
     expect(kinds).toEqual(['beforeunload', 'beforeunload']);
     await page.locator('.editor-layout[data-ready]').waitFor(POLL);
     await uplink(page, -1);

@@ -238,6 +238,20 @@ async function readyBody(page: Page) {
   return host;
 }
 
+/**
+ * A reload as the page's own `location.reload()`, so Chromium runs the page's
+ * beforeunload in the page: for a reload sent from outside (`page.reload`)
+ * the browser waits only a moment for the page's answer, then goes on without
+ * asking (its BeforeUnloadTimeout), and a loaded CI run once saw no question
+ * at all. A dialog handler answers the question; with `leave` this settles
+ * once the new page has loaded, with `stay` once the page stayed.
+ */
+export async function reloadFromPage(page: Page, answer: 'stay' | 'leave'): Promise<void> {
+  const reload = page.evaluate(() => location.reload()).catch(() => {});
+  if (answer === 'stay') return reload;
+  await Promise.all([page.waitForEvent('load', POLL), reload]);
+}
+
 /** Replaces the article body, typed into the CodeMirror editor. */
 export async function fillBody(page: Page, text: string): Promise<void> {
   const host = await readyBody(page);
