@@ -1603,32 +1603,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        User: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            displayName: string | null;
-            /** @enum {string} */
-            role: "owner" | "admin";
-            verified: boolean;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        Session: {
-            token: string;
-            user: components["schemas"]["User"];
-        };
-        Invitation: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin";
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
         ActivityEntry: {
             /** Format: uuid */
             id: string;
@@ -1666,6 +1640,12 @@ export interface components {
             sizeBytes: number;
             maxBytes: number;
         };
+        AdjacentArticle: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            title: string;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -1676,102 +1656,6 @@ export interface components {
             createdAt: string;
             lastUsedAt: string | null;
             expiresAt: string | null;
-        };
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
-                message: string;
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
-        };
-        Author: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            bio: string | null;
-            avatarUrl: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        AuthorRef: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            bio: string | null;
-            avatarUrl: string | null;
-        };
-        Image: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            articleId: string;
-            filename: string;
-            url: string;
-            srcset: string;
-            /** @enum {string} */
-            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
-            bytes: number;
-            width: number;
-            height: number;
-            sha256: string;
-            /** Format: date-time */
-            createdAt: string;
-            originalName: string | null;
-            alt: string;
-            caption: string;
-        };
-        Variant: {
-            requestedWidth: number | null;
-            contentType: string;
-            bytes: number;
-            url: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        VariantCache: {
-            count: number;
-            bytes: number;
-            presets: number[];
-        };
-        Picture: {
-            url: string;
-            alt: string;
-            width: number;
-            height: number;
-            srcset: string;
-        };
-        Tag: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        TagRef: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-        };
-        Seo: {
-            metaTitle: string | null;
-            metaDescription: string | null;
-            canonicalUrl: string | null;
-            ogImage: string | null;
-            noindex: boolean;
-        };
-        AdjacentArticle: {
-            /** Format: uuid */
-            id: string;
-            slug: string;
-            title: string;
         };
         Article: {
             /** Format: uuid */
@@ -1816,6 +1700,39 @@ export interface components {
             };
             version: number;
             article?: components["schemas"]["Article"];
+        };
+        ArticleDraft: {
+            /** Format: uuid */
+            articleId: string;
+            title: string;
+            body: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            siteId: string | null;
+            authorIds: string[];
+            tagIds: string[];
+            seo: components["schemas"]["Seo"];
+            slug: string;
+            excerpt: string | null;
+            featureImageId: string | null;
+            version: number;
+            baseVersion: number;
+            /** Format: date-time */
+            updatedAt: string;
+            publishAt: string | null;
+        };
+        ArticleDraftConflict: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+            version: number;
+            draft?: components["schemas"]["ArticleDraft"];
         };
         ArticleListItem: {
             /** Format: uuid */
@@ -1875,51 +1792,6 @@ export interface components {
             readingTimeMinutes?: number;
             authors?: components["schemas"]["AuthorRef"][];
         };
-        ArticleDraft: {
-            /** Format: uuid */
-            articleId: string;
-            title: string;
-            body: string;
-            /** @enum {string} */
-            format: "markdown" | "html" | "plaintext";
-            siteId: string | null;
-            authorIds: string[];
-            tagIds: string[];
-            seo: components["schemas"]["Seo"];
-            slug: string;
-            excerpt: string | null;
-            featureImageId: string | null;
-            version: number;
-            baseVersion: number;
-            /** Format: date-time */
-            updatedAt: string;
-            publishAt: string | null;
-        };
-        ArticleDraftConflict: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
-                message: string;
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
-            version: number;
-            draft?: components["schemas"]["ArticleDraft"];
-        };
-        ArticleRevisionListItem: {
-            /** Format: uuid */
-            id: string;
-            /** Format: date-time */
-            createdAt: string;
-            version: number;
-            title: string;
-            /** @enum {string} */
-            actorType: "user" | "apiKey" | "system";
-            actorId: string | null;
-            bytes: number;
-        };
         ArticleRevision: {
             /** Format: uuid */
             id: string;
@@ -1944,6 +1816,67 @@ export interface components {
             excerpt: string | null;
             featureImageId: string | null;
         };
+        ArticleRevisionListItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            version: number;
+            title: string;
+            /** @enum {string} */
+            actorType: "user" | "apiKey" | "system";
+            actorId: string | null;
+            bytes: number;
+        };
+        Author: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AuthorRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+        };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "registration_closed" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "key_reused" | "rate_limited" | "internal" | "unavailable";
+                message: string;
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Image: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            articleId: string;
+            filename: string;
+            url: string;
+            srcset: string;
+            /** @enum {string} */
+            contentType: "image/jpeg" | "image/png" | "image/webp" | "image/gif";
+            bytes: number;
+            width: number;
+            height: number;
+            sha256: string;
+            /** Format: date-time */
+            createdAt: string;
+            originalName: string | null;
+            alt: string;
+            caption: string;
+        };
         ImportSummary: {
             /** @description Rows imported, by table */
             rows: {
@@ -1954,16 +1887,23 @@ export interface components {
             /** @description Accounts imported without a password: each sets one with "Forgot password" */
             accountsWithoutPassword: number;
         };
-        Site: {
+        Invitation: {
             /** Format: uuid */
             id: string;
-            name: string;
-            baseUrl: string;
-            description: string | null;
-            urlPattern: string | null;
-            previewUrl: string | null;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin";
+            /** Format: date-time */
+            expiresAt: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        Picture: {
+            url: string;
+            alt: string;
+            width: number;
+            height: number;
+            srcset: string;
         };
         PreviewLink: {
             /** Format: uri */
@@ -2015,6 +1955,28 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Seo: {
+            metaTitle: string | null;
+            metaDescription: string | null;
+            canonicalUrl: string | null;
+            ogImage: string | null;
+            noindex: boolean;
+        };
+        Session: {
+            token: string;
+            user: components["schemas"]["User"];
+        };
+        Site: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            baseUrl: string;
+            description: string | null;
+            urlPattern: string | null;
+            previewUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         StructuredData: {
             /** @enum {string} */
             robots: "index, follow" | "noindex";
@@ -2027,12 +1989,19 @@ export interface components {
             };
             jsonLdText: string;
         };
-        Version: {
-            version: string;
-            commit: string;
-            builtAt: string;
-            /** @enum {string} */
-            target: "workers" | "node";
+        Tag: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TagRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
         };
         UpdateStatus: {
             current: string;
@@ -2073,6 +2042,37 @@ export interface components {
             } | null;
             /** @description How many release-signing keys this build trusts (active pins); 0: no update can be verified */
             trustedKeys: number;
+        };
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            displayName: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin";
+            verified: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Variant: {
+            requestedWidth: number | null;
+            contentType: string;
+            bytes: number;
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        VariantCache: {
+            count: number;
+            bytes: number;
+            presets: number[];
+        };
+        Version: {
+            version: string;
+            commit: string;
+            builtAt: string;
+            /** @enum {string} */
+            target: "workers" | "node";
         };
         Webhook: {
             /** Format: uuid */

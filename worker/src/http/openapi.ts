@@ -41,7 +41,11 @@ const requestSchema = (schema: z.ZodType): Json =>
     }) as Json,
   );
 
-/** Every schema with an id, as a component: the output side (what the server sends). */
+/**
+ * Every schema with an id, as a component: the output side (what the server sends). In name
+ * order: the registry holds them in the order their modules were first imported, which differs
+ * between a server's start and a process that imported some of them before.
+ */
 function components(): Record<string, Json> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     io: 'output',
@@ -49,7 +53,11 @@ function components(): Record<string, Json> {
     unrepresentable: 'any',
     uri: (id) => `${COMPONENT}${id}`,
   }) as { schemas: Record<string, Json> };
-  return Object.fromEntries(Object.entries(schemas).map(([id, json]) => [id, strip(json)]));
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, json]) => [id, strip(json)]),
+  );
 }
 
 /** An answer's schema: a reference when the schema is a component, else inline with references to components. */
