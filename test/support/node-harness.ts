@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildNode, HTML_RENDER_WORKER_BUNDLE, RENDER_WORKER_BUNDLE } from '../../scripts/build-node.ts';
 import { parseSettings } from '../../worker/src/config/settings.js';
 import { buildNodeDeps } from '../../worker/src/wiring/node.js';
 import { type ApiHarness, harnessFor } from './api-harness.js';
@@ -33,6 +35,20 @@ const textOf = (raw: string) =>
     .parts.filter((p) => (p.headers.get('content-type') ?? '').startsWith('text/plain'))
     .map((p) => p.body)
     .join('\n');
+
+/**
+ * The render threads the Node bundle ships (built when their sources changed, once per test process):
+ * a harness's first render starts its threads, and a thread compiling the TypeScript sources took
+ * 3 times the CPU of the bundled one (the body renderer's: about 370 ms against 125), and an API
+ * suite starts some 50. Tests that wire the app themselves, and test/node/render-pool.test.ts, still
+ * start threads from the sources.
+ */
+let built: Promise<unknown> | undefined;
+async function bundledThreads(): Promise<{ render: URL; html: URL }> {
+  built ??= buildNode();
+  await built;
+  return { render: pathToFileURL(RENDER_WORKER_BUNDLE), html: pathToFileURL(HTML_RENDER_WORKER_BUNDLE) };
+}
 
 /** The Node wiring with real adapters: an empty database and a fresh store per harness. */
 export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
@@ -70,6 +86,7 @@ export async function nodeHarness(backend: NodeBackend): Promise<NodeHarness> {
       appRoot: REPO_ROOT,
       jwtSecret: NODE_TEST_JWT_SECRET,
       writeLog: () => {},
+      threadEntries: await bundledThreads(),
     });
     cleanups.unshift(close);
     // The URL decides the dialect: a suite may point a 'sqlite' backend at a server database of its own.

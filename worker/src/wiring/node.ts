@@ -46,6 +46,8 @@ export interface NodeWiringOptions {
   releasesDir?: string;
   /** The supervisor's IPC channel when it started this process. */
   supervisor?: SupervisorChannel | null;
+  /** The render threads' entries; by default beside this module (below). */
+  threadEntries?: { render: URL; html: URL };
 }
 
 export function nodeBlobStore(settings: Settings): BlobStore {
@@ -119,7 +121,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   // priority (render.worker.ts), so the loop keeps its core even on a machine of two; and one
   // image may hold only one of them, so another image's variant never waits behind it.
   const renderer = createThreadPoolRenderer({
-    workerUrl: renderWorkerUrl(),
+    workerUrl: options.threadEntries?.render ?? renderWorkerUrl(),
     threads: 2,
     timeLimitMs: settings.decodeTimeLimitMs,
     memoryLimitBytes: settings.decodeMemoryLimitMb * 2 ** 20,
@@ -132,7 +134,7 @@ export async function buildNodeDeps(settings: Settings, options: NodeWiringOptio
   });
   // Bodies are rendered off the event loop too: hostile Markdown costs seconds per MiB.
   const htmlRenderer = createThreadHtmlRenderer({
-    workerUrl: htmlRenderWorkerUrl(),
+    workerUrl: options.threadEntries?.html ?? htmlRenderWorkerUrl(),
     timeLimitMs: settings.renderTimeLimitMs,
     maxQueue: 64,
     // markdown-it holds a token object per delimiter: ~270 bytes of heap per byte of hostile Markdown.
