@@ -20,6 +20,13 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name: string): string => path.join(root, 'node_modules/.bin', name);
 const script = (name: string): string[] => [process.execPath, path.join(root, 'scripts', name)];
+/**
+ * TypeScript 7 (the native compiler, `typescript7` in package.json) type-checks: the three checks took
+ * 38 s of CPU against 109 with TypeScript 5.9, which stays as `typescript` for the tools that call its
+ * JavaScript API (openapi-typescript, dependency-cruiser). Both versions have the same `tsc` bin name,
+ * so this one is named by its path.
+ */
+const tsc = path.join(root, 'node_modules/typescript7/bin/tsc');
 
 function run(cmd: string, args: string[]): void {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
@@ -46,9 +53,9 @@ const results = await Promise.all([
   step([...script('build.ts'), '--node']),
   // The Worker's Env, generated from wrangler.toml, must be current: the type-check reads it.
   step([...script('cf-types.ts'), '--check']),
-  step([bin('tsc'), '-p', 'tsconfig.json', '--noEmit']),
-  step([bin('tsc'), '-p', 'admin-qwik/tsconfig.json', '--noEmit']),
-  step([bin('tsc'), '-p', 'scripts/tsconfig.json']),
+  step([tsc, '-p', 'tsconfig.json', '--noEmit']),
+  step([tsc, '-p', 'admin-qwik/tsconfig.json', '--noEmit']),
+  step([tsc, '-p', 'scripts/tsconfig.json']),
 ]);
 for (const { label, status, output } of results) {
   process.stdout.write(`\n> ${label}: ${status === 0 ? 'ok' : `failed (${status})`}\n${output}`);
