@@ -63,14 +63,15 @@ export function nodeBlobStore(settings: Settings): BlobStore {
 /**
  * The render thread's entry: built beside the server bundle
  * (dist/node/render-worker.mjs, scripts/build-node.mjs), or the TypeScript
- * source when the server itself runs from the sources (the vitest `node` project).
+ * source when the server itself runs from the sources (tests that wire the app
+ * themselves; the API harness passes the bundle's as `threadEntries`).
  */
 const renderWorkerUrl = () =>
   import.meta.url.endsWith('.ts')
     ? new URL('../adapters/image/render.worker.ts', import.meta.url)
     : new URL('./render-worker.mjs', import.meta.url);
 
-/** The article bodies' render thread: built beside the server bundle, or the source (vitest's `node` project). */
+/** The article bodies' render thread: built beside the server bundle, or the source (as above). */
 const htmlRenderWorkerUrl = () =>
   import.meta.url.endsWith('.ts')
     ? new URL('./html-render.thread.ts', import.meta.url)
