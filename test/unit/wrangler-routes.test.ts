@@ -14,12 +14,19 @@ function runWorkerFirst(): string[] {
 }
 
 describe('Workers static assets (wrangler.toml, dist/_headers)', () => {
-  it('runs the Worker first only for the API, images, health checks, the dev cron trigger and every page of the admin', () => {
-    const sections = readdirSync(path.join(REPO_ROOT, 'admin-qwik/src/routes'), { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => `/${e.name}*`);
+  it('runs the Worker first for every path but the build output, the API reference and the public files', () => {
+    const publicFiles = readdirSync(path.join(REPO_ROOT, 'admin-qwik/public')).map((name) => `!/${name}`);
     expect(runWorkerFirst().sort()).toEqual(
-      ['/v1/*', '/static/*', '/healthz', '/readyz', '/__scheduled', '/', ...sections, '!/*/q-data.json'].sort(),
+      [
+        '/*',
+        '!/build/*',
+        '!/assets/*',
+        '!/q-data.json',
+        '!/*/q-data.json',
+        '!/q-manifest.json',
+        '!/api-reference/*',
+        ...publicFiles,
+      ].sort(),
     );
   });
 

@@ -5,7 +5,7 @@ const HASHED = /^\/(build|assets)\//;
 
 /**
  * The ASSETS binding, for what the Worker serves itself (wrangler.toml's
- * `run_worker_first`: the admin's pages). Every admin screen is a
+ * `run_worker_first`: the admin's pages and unknown paths). Every admin screen is a
  * prerendered page, so an unknown page path, like a missing file, gets the
  * binding's own answer (`not_found_handling = "404-page"`): 404.html with
  * status 404, as on Node, never the dashboard. Pages are `no-cache`, as the
