@@ -4,7 +4,7 @@ import { formBody } from '../../admin-qwik/src/lib/catalog-form.js';
 import { mainNav } from '../support/browser.js';
 import { ownerCms } from './admin-fixture.js';
 import { expectNoProblems, expectNoSideScroll, POLL, screenshots } from './admin-helpers.js';
-import { CATALOG_KINDS, fillForm, labelOf, sampleValues, shownValue } from './catalog-kinds.js';
+import { CATALOG_KINDS, fillForm, labelOf, sampleBody, sampleValues, shownValue } from './catalog-kinds.js';
 
 const OWNER = 'owner@example.com';
 
@@ -116,6 +116,33 @@ describe('admin catalogues, every kind', () => {
       expectNoProblems(problems);
     });
   }
+
+  it('moves from one catalogue to another without a page load, each with its own list and title', async () => {
+    const [first, second] = CATALOG_KINDS.map((k) => CATALOGS[k]);
+    expect((await cms.api('POST', first!.endpoint, sampleBody(first!, 2))).status).toBe(201);
+    const { page, problems } = await cms.signedInPage();
+    const nav = await mainNav(page);
+    await nav.getByRole('link', { name: first!.title, exact: true }).click();
+    const list = page.getByTestId('catalog-list');
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(1);
+    // Marks the document: a page load would drop it.
+    await page.evaluate(() => Object.assign(window, { samePage: true }));
+
+    await (await mainNav(page)).getByRole('link', { name: second!.title, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: second!.title }).waitFor(POLL);
+    await page.getByText(`No ${second!.title.toLowerCase()} yet.`).waitFor(POLL);
+    expect(await list.locator('li').count()).toBe(0);
+    await page.getByRole('region', { name: `New ${second!.noun}` }).waitFor(POLL);
+    await expect.poll(() => page.title(), POLL).toContain(second!.title);
+
+    await (await mainNav(page)).getByRole('link', { name: first!.title, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: first!.title }).waitFor(POLL);
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(1);
+    expect(await page.evaluate(() => (window as { samePage?: boolean }).samePage)).toBe(true);
+    const id = (await cms.api<Items>('GET', first!.endpoint)).body.items[0]!.id as string;
+    expect((await cms.api('DELETE', `${first!.endpoint}/${id}`)).status).toBe(204);
+    expectNoProblems(problems);
+  });
 });
 
 /** Sites and authors screens in Chromium against the real Node server. */

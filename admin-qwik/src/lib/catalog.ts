@@ -78,7 +78,7 @@ export interface CatalogDef {
   noun: string;
   /** The screen's heading and its name in the navigation and on the dashboard. */
   title: string;
-  /** The screen's address: its route is routes/<href>/index.tsx. */
+  /** The screen's address, one path segment: routes/[catalog]/index.tsx draws every entry's page. */
   href: string;
   /** One line for the dashboard card. */
   summary: string;
