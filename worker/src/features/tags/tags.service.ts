@@ -1,9 +1,9 @@
-import { DomainError, notFound } from '../../core/domain/errors.js';
+import { notFound } from '../../core/domain/errors.js';
+import { slugFromName } from '../../core/shared/name-slug.js';
 import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
 import type { Page } from '../../wire/pagination.schema.js';
-import { NAME_SLUG_MAX, slugify } from '../../wire/slug.js';
 import type { Tag, TagPatch } from './tags.port.js';
 import type { CreateTagInput, TagDto, UpdateTagInput } from './tags.schema.js';
 
@@ -19,21 +19,6 @@ export const toTagDto = (tag: Tag): TagDto => ({
   slug: tag.slug,
   createdAt: tag.createdAt.toISOString(),
 });
-
-/**
- * `Café Society` → `cafe-society`. A name with no Latin letter or digit
- * ("日本語", "🚀") gives nothing to make a slug from: that is a 400 asking
- * for one rather than an invented slug.
- */
-function slugFromName(name: string): string {
-  const slug = slugify(name, NAME_SLUG_MAX, '');
-  if (slug === '') {
-    throw new DomainError('invalid_request', 'slug cannot be made from this name: give a slug', [
-      { path: 'slug', message: 'the name has no letters a-z or digits to make a slug from; give a slug' },
-    ]);
-  }
-  return slug;
-}
 
 /** The tags articles carry (docs/api.md#tags). */
 export function createTagsService({ repos, clock, ids }: TagsDeps) {
