@@ -1,7 +1,7 @@
 import type { JSXOutput } from '@builder.io/qwik';
 import type { ZodType } from 'zod';
 import type { IconProps } from '../components/icons/icon';
-import { IconAuthors, IconRedirects, IconSites, IconTags } from '../components/icons/icons';
+import { IconAuthors, IconGlossary, IconRedirects, IconSites, IconTags } from '../components/icons/icons';
 import type { paths } from './api-schema';
 import type { BodyOf, MethodsOf, Operation, SuccessOf } from './api-types';
 
@@ -272,6 +272,36 @@ export const CATALOGS = {
           { value: 307, label: '307 Moved for now, keeping the method' },
         ],
       },
+    ],
+  }),
+  term: catalog({
+    noun: 'term',
+    title: 'Glossary',
+    href: '/glossary',
+    summary: 'Words the sites explain, and what they mean.',
+    icon: IconGlossary,
+    endpoint: '/v1/glossary',
+    itemKey: 'term',
+    schemas: () =>
+      import('../../../worker/src/features/glossary/glossary.schema').then((m) => ({
+        create: m.CreateTermSchema,
+        update: m.UpdateTermSchema,
+      })),
+    metaField: 'slug',
+    detailField: 'definition',
+    fields: [
+      { name: 'name', label: 'Term', type: 'text', required: true, maxLength: 200 },
+      {
+        name: 'slug',
+        label: 'Slug',
+        type: 'text',
+        required: false,
+        maxLength: 100,
+        hint: 'How sites ask for the term: lower-case letters and digits joined by hyphens; left empty on a new term, it is made from the name.',
+        // The API makes it from the name (and says so when the name gives none).
+        ifEmpty: 'omit',
+      },
+      { name: 'definition', label: 'Definition', type: 'textarea', required: true, maxLength: 5000 },
     ],
   }),
 };

@@ -4,6 +4,7 @@ import { apiKeysFeature } from '../features/api-keys/api-keys.feature.js';
 import { articlesFeature } from '../features/articles/articles.feature.js';
 import { authorsFeature } from '../features/authors/authors.feature.js';
 import { backupFeature } from '../features/backup/backup.feature.js';
+import { glossaryFeature } from '../features/glossary/glossary.feature.js';
 import { mediaFeature } from '../features/media/media.feature.js';
 import { previewsFeature } from '../features/previews/previews.feature.js';
 import { purgeFeature } from '../features/purge/purge.feature.js';
@@ -31,6 +32,7 @@ export const FEATURES = [
   authorsFeature,
   tagsFeature,
   redirectsFeature,
+  glossaryFeature,
   purgeFeature,
   mediaFeature,
   previewsFeature,

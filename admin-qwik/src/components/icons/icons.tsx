@@ -132,6 +132,13 @@ export const IconRedirects = (p: IconProps) => (
   </Icon>
 );
 
+export const IconGlossary = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 4h11a3 3 0 0 1 3 3v13H8a3 3 0 0 1-3-3z" />
+    <path d="M5 17a3 3 0 0 1 3-3h11M9 8h6" />
+  </Icon>
+);
+
 export const IconProfile = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="8" r="4" />

@@ -32,6 +32,13 @@ export const authors = mysqlTable('authors', {
 
 export const tags = mysqlTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
 
+export const glossaryTerms = mysqlTable('glossary_terms', {
+  id: id(),
+  ...nameAndSlug('glossary_terms'),
+  definition: text('definition').notNull(),
+  ...timestamps(),
+});
+
 export const redirects = mysqlTable('redirects', {
   id: id(),
   from: str('from_path', 2000).notNull(),

@@ -26,6 +26,13 @@ export const authors = pgTable('authors', {
 });
 export const tags = pgTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
 
+export const glossaryTerms = pgTable('glossary_terms', {
+  id: id(),
+  ...nameAndSlug('glossary_terms'),
+  definition: text('definition').notNull(),
+  ...timestamps(),
+});
+
 export const redirects = pgTable('redirects', {
   id: id(),
   from: text('from_path').notNull(),

@@ -36,6 +36,14 @@ export const authors = sqliteTable('authors', {
 /** Tags articles carry (features/tags/); `slug` is how the public asks for them (`?tag=`). */
 export const tags = sqliteTable('tags', { id: id(), ...nameAndSlug('tags'), ...timestamps() });
 
+/** The glossary (features/glossary/): a term, its unique slug and what it means, in plain text. */
+export const glossaryTerms = sqliteTable('glossary_terms', {
+  id: id(),
+  ...nameAndSlug('glossary_terms'),
+  definition: text('definition').notNull(),
+  ...timestamps(),
+});
+
 /**
  * Old paths of the sites and where they now go (features/redirects/). `from`
  * is unique through `fromHash`, the hex SHA-256 of it: a path of 2,000
