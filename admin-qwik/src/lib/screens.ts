@@ -25,7 +25,7 @@ export interface Screen {
   ownerOnly?: boolean;
 }
 
-/** The catalogue screens (sites, authors, tags), each from its entry in lib/catalog.ts, in the entries' order. */
+/** The catalogue screens, each from its entry in lib/catalog.ts, in the entries' order. */
 const CATALOG_SCREENS: readonly Screen[] = Object.values(CATALOGS).map((c) => ({
   href: c.href,
   label: c.title,
