@@ -90,6 +90,40 @@ describe('admin article list', () => {
     expectNoProblems(problems);
   });
 
+  it('keeps a filter picked while the sites and authors are still loading', async () => {
+    const base = cms.server.url;
+    const { page, problems } = await newPage(cms);
+    await signIn(page, base, EMAIL);
+    // The sites and authors arrive when the test says, after the pick.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/v1\/(sites|authors)\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${base}/articles`);
+    const list = page.getByTestId('article-list');
+    await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
+    // What a pick leaves in the page before its handler (loaded on the first pick) has run.
+    await page.evaluate(() => {
+      (document.getElementById('status-filter') as HTMLSelectElement).value = 'online';
+    });
+    release();
+    await page
+      .getByLabel('Site')
+      .getByRole('option', { name: 'Blog' })
+      .waitFor({ state: 'attached', ...POLL });
+    await page
+      .getByLabel('Author')
+      .getByRole('option', { name: 'Ada Lovelace' })
+      .waitFor({ state: 'attached', ...POLL });
+    expect(await page.getByLabel('Status').inputValue()).toBe('online');
+    await page.getByLabel('Status').dispatchEvent('change');
+    await expect.poll(() => new URL(page.url()).search, POLL).toBe('?status=online');
+    await expect.poll(() => list.getByTestId('article-state').allTextContents(), POLL).toEqual(['Published']);
+    expectNoProblems(problems);
+  });
+
   it('returns to the same rows and scroll position after Back from an article', async () => {
     const base = cms.server.url;
     const { page, problems } = await newPage(cms);

@@ -1,4 +1,4 @@
-import { component$, type QRL, useSignal, useTask$ } from '@builder.io/qwik';
+import { component$, type QRL, useComputed$, useSignal, useTask$ } from '@builder.io/qwik';
 import { type ArticleListState, isFiltered, SORT_CHOICES, STATUS_LABELS } from '../../lib/article-list';
 import type { AuthorDto, SiteDto } from '../../lib/catalog';
 
@@ -12,6 +12,43 @@ interface Props {
 /** A pause in typing this long runs the search (one request per pause, not per key). */
 const SEARCH_PAUSE_MS = 300;
 
+interface Choice {
+  readonly value: string;
+  readonly label: string;
+}
+
+const STATUS_CHOICES: readonly Choice[] = [
+  { value: '', label: 'All' },
+  ...(['online', 'offline', 'scheduled'] as const).map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+];
+
+/**
+ * One select of the filters, a component of its own so that it is drawn again only when its own
+ * value or choices change. Its change handler loads on the first pick; a select drawn again in
+ * the meantime (the sites or authors arriving) would put back the state's value and lose the pick
+ * (the handler reads the element), so a select the others' data does not touch keeps it.
+ */
+const FilterSelect = component$(
+  (props: {
+    id: string;
+    label: string;
+    value: string;
+    choices: readonly Choice[];
+    onPick$: QRL<(value: string) => void>;
+  }) => (
+    <span class="field-inline">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} onChange$={(_, el) => props.onPick$(el.value)}>
+        {props.choices.map((c) => (
+          <option key={c.value} value={c.value} selected={props.value === c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </span>
+  ),
+);
+
 /**
  * Search (title and body), then status, site, author and order. The search
  * runs as one types (after a short pause), and on Enter or the button; each
@@ -19,6 +56,15 @@ const SEARCH_PAUSE_MS = 300;
  */
 export const ArticleListFilters = component$((props: Props) => {
   const text = useSignal(props.state.q);
+  // The same arrays until the sites or authors change: a select is drawn again only when its own props do.
+  const siteChoices = useComputed$(() => [
+    { value: '', label: 'All sites' },
+    ...props.sites.map((s) => ({ value: s.id, label: s.name })),
+  ]);
+  const authorChoices = useComputed$(() => [
+    { value: '', label: 'All authors' },
+    ...props.authors.map((a) => ({ value: a.id, label: a.name })),
+  ]);
   // The address can change the search (a reload, Back, "Clear filters").
   useTask$(({ track }) => {
     text.value = track(() => props.state.q);
@@ -53,64 +99,37 @@ export const ArticleListFilters = component$((props: Props) => {
         </button>
       </form>
       <div class="list-selects">
-        <span class="field-inline">
-          <label for="status-filter">Status</label>
-          <select
-            id="status-filter"
-            onChange$={(_, el) => props.onChange$({ status: el.value as ArticleListState['status'] })}
-          >
-            <option value="" selected={props.state.status === ''}>
-              All
-            </option>
-            {(['online', 'offline', 'scheduled'] as const).map((s) => (
-              <option key={s} value={s} selected={props.state.status === s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </span>
-        <span class="field-inline">
-          <label for="site-filter">Site</label>
-          <select id="site-filter" onChange$={(_, el) => props.onChange$({ siteId: el.value })}>
-            <option value="" selected={props.state.siteId === ''}>
-              All sites
-            </option>
-            {props.sites.map((s) => (
-              <option key={s.id} value={s.id} selected={props.state.siteId === s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </span>
-        <span class="field-inline">
-          <label for="author-filter">Author</label>
-          <select id="author-filter" onChange$={(_, el) => props.onChange$({ authorId: el.value })}>
-            <option value="" selected={props.state.authorId === ''}>
-              All authors
-            </option>
-            {props.authors.map((a) => (
-              <option key={a.id} value={a.id} selected={props.state.authorId === a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </span>
-        <span class="field-inline">
-          <label for="sort-order">Order</label>
-          <select
-            id="sort-order"
-            onChange$={(_, el) => {
-              const [sort, order] = el.value.split(':') as [ArticleListState['sort'], ArticleListState['order']];
-              return props.onChange$({ sort, order });
-            }}
-          >
-            {SORT_CHOICES.map((c) => (
-              <option key={c.value} value={c.value} selected={`${props.state.sort}:${props.state.order}` === c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </span>
+        <FilterSelect
+          id="status-filter"
+          label="Status"
+          value={props.state.status}
+          choices={STATUS_CHOICES}
+          onPick$={(status) => props.onChange$({ status: status as ArticleListState['status'] })}
+        />
+        <FilterSelect
+          id="site-filter"
+          label="Site"
+          value={props.state.siteId}
+          choices={siteChoices.value}
+          onPick$={(siteId) => props.onChange$({ siteId })}
+        />
+        <FilterSelect
+          id="author-filter"
+          label="Author"
+          value={props.state.authorId}
+          choices={authorChoices.value}
+          onPick$={(authorId) => props.onChange$({ authorId })}
+        />
+        <FilterSelect
+          id="sort-order"
+          label="Order"
+          value={`${props.state.sort}:${props.state.order}`}
+          choices={SORT_CHOICES}
+          onPick$={(choice) => {
+            const [sort, order] = choice.split(':') as [ArticleListState['sort'], ArticleListState['order']];
+            return props.onChange$({ sort, order });
+          }}
+        />
         {isFiltered(props.state) && (
           <button
             type="button"
