@@ -105,8 +105,8 @@ describe('admin article list', () => {
     const list = page.getByTestId('article-list');
     await expect.poll(() => list.locator('li').count(), POLL).toBe(20);
     // What a pick leaves in the page before its handler (loaded on the first pick) has run.
-    await page.evaluate(() => {
-      (document.getElementById('status-filter') as HTMLSelectElement).value = 'online';
+    await page.getByLabel('Status').evaluate((el) => {
+      (el as HTMLElement & { value: string }).value = 'online';
     });
     release();
     await page
