@@ -1,3 +1,4 @@
+import { ensureSyntaxTree, syntaxTreeAvailable } from '@codemirror/language';
 import { EditorSelection, EditorState, type Transaction } from '@codemirror/state';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -6,11 +7,19 @@ import { endEmptyQuote, markdownEnter, markdownLanguage } from '../../admin-qwik
 /** `|` marks the caret. Runs one command; the text after it (caret as `|`), or null when it declined. */
 function enter(marked: string, command = markdownEnter, markdown = true): string | null {
   const at = marked.indexOf('|');
-  const state = EditorState.create({
+  let state = EditorState.create({
     doc: marked.replace('|', ''),
     selection: EditorSelection.cursor(at),
     extensions: markdown ? [markdownLanguage] : [],
   });
+  // CodeMirror parses a new state for 20 ms at most and, without a view, never goes on by itself: on a
+  // loaded machine the list after the caret could be left unparsed, and the command would not see it.
+  // The whole document is parsed first (no time limit that load could reach), and a transaction takes the tree.
+  if (markdown && !syntaxTreeAvailable(state, state.doc.length)) {
+    ensureSyntaxTree(state, state.doc.length, 60_000);
+    state = state.update({}).state;
+  }
+  if (markdown) expect(syntaxTreeAvailable(state, state.doc.length)).toBe(true);
   let tr: Transaction | null = null;
   const handled = command({ state, dispatch: (t) => (tr = t) });
   if (!handled) return null;
