@@ -1,11 +1,9 @@
-import { notFound } from '../../core/domain/errors.js';
+import { catalogOperations } from '../../core/shared/catalog-operations.js';
 import { slugFromName } from '../../core/shared/name-slug.js';
-import { decodeCursor, toPage } from '../../core/shared/pagination.js';
 import type { Repositories } from '../../ports/repositories.js';
 import type { Clock, IdGenerator } from '../../ports/runtime.js';
-import type { Page } from '../../wire/pagination.schema.js';
 import type { Tag, TagPatch } from './tags.port.js';
-import type { CreateTagInput, TagDto, UpdateTagInput } from './tags.schema.js';
+import type { CreateTagInput, TagDto } from './tags.schema.js';
 
 export interface TagsDeps {
   repos: Repositories;
@@ -23,22 +21,9 @@ export const toTagDto = (tag: Tag): TagDto => ({
 /** The tags articles carry (docs/api.md#tags). */
 export function createTagsService({ repos, clock, ids }: TagsDeps) {
   return {
-    async list(limit: number, cursor?: string): Promise<Page<TagDto>> {
-      const rows = await repos.tags.list({ limit: limit + 1, beforeId: decodeCursor(cursor) });
-      return toPage(rows, limit, toTagDto);
-    },
-
-    async get(id: string): Promise<TagDto> {
-      const tag = await repos.tags.findById(id);
-      if (!tag) throw notFound();
-      return toTagDto(tag);
-    },
-
-    async getBySlug(slug: string): Promise<TagDto> {
-      const tag = await repos.tags.findBySlug(slug);
-      if (!tag) throw notFound();
-      return toTagDto(tag);
-    },
+    // Renaming keeps the slug (links to it keep working); it changes only when given. A deleted tag
+    // leaves every article that carried it.
+    ...catalogOperations<Tag, TagPatch, TagDto>(repos.tags, toTagDto, clock),
 
     /** Without a slug, one is made from the name; a taken slug is a 409 either way. */
     async create(input: CreateTagInput): Promise<TagDto> {
@@ -52,25 +37,6 @@ export function createTagsService({ repos, clock, ids }: TagsDeps) {
       };
       await repos.tags.create(tag);
       return toTagDto(tag);
-    },
-
-    /** Renaming keeps the slug (links to it keep working); change it by giving one. */
-    async update(id: string, input: UpdateTagInput): Promise<TagDto> {
-      const patch: TagPatch = {};
-      if (input.name !== undefined) patch.name = input.name;
-      if (input.slug !== undefined) patch.slug = input.slug;
-      // A patch that names no field changes nothing, `updatedAt` included.
-      const tag =
-        Object.keys(patch).length === 0
-          ? await repos.tags.findById(id)
-          : await repos.tags.update(id, patch, clock.now());
-      if (!tag) throw notFound();
-      return toTagDto(tag);
-    },
-
-    /** The tag leaves every article that carried it. */
-    async delete(id: string): Promise<void> {
-      if (!(await repos.tags.delete(id))) throw notFound();
     },
   };
 }
