@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../scripts/lib/supervisor/server-node-flags.ts';
@@ -7,19 +8,30 @@ import { REPO_ROOT } from './paths.js';
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist/node/server.mjs');
 
 /**
- * A port nothing listens on. `TEST_PORT_RANGE` (`47000-47999`) keeps the
- * ports tests start servers on inside a range, for a machine shared with
- * other work; without it, any port the system hands out.
+ * Where outgoing connections get their local ports (Linux; the kernel's default elsewhere). A port
+ * from this range, probed free and released, can be handed to some connection (a test's database
+ * client) before the server binds it: EADDRINUSE. Test servers take theirs from below it instead.
+ */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/**
+ * A port nothing listens on: in `TEST_PORT_RANGE` (`47000-47999`) when set, for a machine shared
+ * with other work; else a random one from 20000 up to the ephemeral range, never from inside it.
  */
 export async function freePort(): Promise<number> {
   const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? '');
-  if (!range) return listenOnce(0);
-  const [low, high] = [Number(range[1]), Number(range[2])];
+  const [low, high] = range ? [Number(range[1]), Number(range[2])] : [20_000, Math.max(20_001, ephemeralLow() - 1)];
   for (let tries = 0; tries < 50; tries++) {
     const port = await listenOnce(low + Math.floor(Math.random() * (high - low + 1))).catch(() => null);
     if (port !== null) return port;
   }
-  throw new Error(`no free port in TEST_PORT_RANGE ${process.env.TEST_PORT_RANGE}`);
+  throw new Error(`no free port in ${low}-${high}`);
 }
 
 function listenOnce(port: number): Promise<number> {
