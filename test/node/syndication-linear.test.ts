@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticle, registerOwner } from '../support/api-flows.js';
 import type { ApiHarness } from '../support/api-harness.js';
-import { fastestCpuMsAsync } from '../support/cpu-time.js';
+import { fastestOfEachAsync } from '../support/cpu-time.js';
 import { nodeHarness } from '../support/node-harness.js';
 
 const SIZE = 150_000;
@@ -32,12 +32,13 @@ describe('feeds and structured data on hostile bodies (Node, SQLite)', () => {
   };
 
   // The app runs in this process (and SQLite on its thread), so its CPU time is the request's.
-  const fastest = (path: string) =>
-    fastestCpuMsAsync(async () => {
-      const res = await api.request(path);
-      await res.text();
-      expect(res.status).toBe(200);
-    });
+  const read = (path: string) => async () => {
+    const res = await api.request(path);
+    await res.text();
+    expect(res.status).toBe(200);
+  };
+  // Each pair timed in turns: a burst of load reaches both, not the one measured second.
+  const fastest = (plainPath: string, hostilePath: string) => fastestOfEachAsync(read(plainPath), read(hostilePath));
 
   beforeAll(async () => {
     api = await nodeHarness({ db: 'sqlite', storage: 'local', settings: { MAX_MARKDOWN_BYTES: '262144' } });
@@ -59,11 +60,15 @@ describe('feeds and structured data on hostile bodies (Node, SQLite)', () => {
     const plain = await published(plainSite, repeat('lorem ipsum dolor sit amet '), format);
     const hostile = await published(hostileSite, repeat(unit), format);
     const floor = 2;
-    const plainFeed = Math.max(await fastest(`/v1/sites/${plainSite}/feed.xml`), floor);
-    const hostileFeed = await fastest(`/v1/sites/${hostileSite}/feed.xml`);
-    const plainData = Math.max(await fastest(`/v1/articles/${plain}/structured-data`), floor);
-    const hostileData = await fastest(`/v1/articles/${hostile}/structured-data`);
-    expect(hostileFeed / plainFeed).toBeLessThan(5);
-    expect(hostileData / plainData).toBeLessThan(5);
+    const [plainFeed, hostileFeed] = await fastest(
+      `/v1/sites/${plainSite}/feed.xml`,
+      `/v1/sites/${hostileSite}/feed.xml`,
+    );
+    const [plainData, hostileData] = await fastest(
+      `/v1/articles/${plain}/structured-data`,
+      `/v1/articles/${hostile}/structured-data`,
+    );
+    expect(hostileFeed / Math.max(plainFeed, floor)).toBeLessThan(5);
+    expect(hostileData / Math.max(plainData, floor)).toBeLessThan(5);
   });
 });

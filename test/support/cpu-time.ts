@@ -10,17 +10,6 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 
-export function fastestCpuMs(run: () => void, times = 5): number {
-  run();
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < times; i++) {
-    const started = cpuMs();
-    run();
-    best = Math.min(best, cpuMs() - started);
-  }
-  return best;
-}
-
 /**
  * The fastest run of each of two workloads by `clock` (ms), taken in turns after one untimed run of
  * each: whatever the process is going through meanwhile (a garbage collector's old generation grown
@@ -48,13 +37,23 @@ export function fastestOfEach(
   return [bestSmall, bestLarge];
 }
 
-export async function fastestCpuMsAsync(run: () => Promise<void>, times = 3): Promise<number> {
-  await run();
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < times; i++) {
+/** `fastestOfEach` for asynchronous workloads (a request to the app in this process), on this process's CPU clock. */
+export async function fastestOfEachAsync(
+  small: () => Promise<void>,
+  large: () => Promise<void>,
+  times = 3,
+): Promise<[number, number]> {
+  await small();
+  await large();
+  const timed = async (run: () => Promise<void>) => {
     const started = cpuMs();
     await run();
-    best = Math.min(best, cpuMs() - started);
+    return cpuMs() - started;
+  };
+  let [bestSmall, bestLarge] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  for (let i = 0; i < times; i++) {
+    bestSmall = Math.min(bestSmall, await timed(small));
+    bestLarge = Math.min(bestLarge, await timed(large));
   }
-  return best;
+  return [bestSmall, bestLarge];
 }
