@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mysqlHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites, runUnreachableServerTest } from '../../support/db-node-suites.js';
-import { runTagListQueryPlanTest } from '../../support/query-plans.js';
+import { runDueQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
 
 const suite = runNodeDatabaseSuites('MariaDB', 'mysql', mysqlHarness);
 
@@ -22,4 +22,5 @@ describe('MariaDB storage settings', () => {
 
 describe('MariaDB query plans', () => {
   runTagListQueryPlanTest(() => suite.harness(), 'mysql');
+  runDueQueryPlanTest(() => suite.harness(), 'mysql');
 });

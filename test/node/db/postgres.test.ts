@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites, runUnreachableServerTest } from '../../support/db-node-suites.js';
-import { runSlugQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
+import { runDueQueryPlanTest, runSlugQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
 import { TABLES_CHILD_FIRST } from '../../support/tables.js';
 
 const suite = runNodeDatabaseSuites('PostgreSQL', 'postgres', postgresHarness);
@@ -23,4 +23,5 @@ describe('PostgreSQL storage settings', () => {
 describe('PostgreSQL query plans', () => {
   runSlugQueryPlanTest(() => suite.harness(), 'postgres');
   runTagListQueryPlanTest(() => suite.harness(), 'postgres');
+  runDueQueryPlanTest(() => suite.harness(), 'postgres');
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sqliteHarness } from '../../support/db-node-harness.js';
 import { runNodeDatabaseSuites } from '../../support/db-node-suites.js';
-import { runSlugQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
+import { runDueQueryPlanTest, runSlugQueryPlanTest, runTagListQueryPlanTest } from '../../support/query-plans.js';
 
 const suite = runNodeDatabaseSuites('Node SQLite', 'sqlite', sqliteHarness);
 
@@ -28,4 +28,5 @@ describe('Node SQLite file settings', () => {
 describe('Node SQLite query plans', () => {
   runSlugQueryPlanTest(() => suite.harness(), 'sqlite');
   runTagListQueryPlanTest(() => suite.harness(), 'sqlite');
+  runDueQueryPlanTest(() => suite.harness(), 'sqlite');
 });

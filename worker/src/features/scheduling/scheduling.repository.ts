@@ -14,6 +14,22 @@ import type { SchedulingRepository } from './scheduling.port.js';
  * then finds the article published, so it writes nothing; the event's dedupe
  * key (unique to the article and time) refuses a second event all the same.
  */
+/**
+ * The offline articles scheduled by `now`, in schedule order: what every
+ * scheduler tick reads. Through `articles_status_scheduled_at_idx`, so a
+ * tick costs what is due, not what is offline (the query-plan tests read
+ * this statement's plan on each database).
+ */
+export function dueArticles(kit: SqlKit, now: Date, limit: number) {
+  const { articles } = kit.tables;
+  return kit.db
+    .select({ id: articles.id, scheduledAt: articles.scheduledAt })
+    .from(articles)
+    .where(and(isNotNull(articles.scheduledAt), lte(articles.scheduledAt, now), eq(articles.status, 'offline')))
+    .orderBy(asc(articles.scheduledAt), asc(articles.id))
+    .limit(limit);
+}
+
 export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
   const { db } = kit;
   const { articles } = kit.tables;
@@ -53,12 +69,7 @@ export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
     },
 
     async due(now, limit) {
-      const rows = await db
-        .select({ id: articles.id, scheduledAt: articles.scheduledAt })
-        .from(articles)
-        .where(and(isNotNull(articles.scheduledAt), lte(articles.scheduledAt, now), eq(articles.status, 'offline')))
-        .orderBy(asc(articles.scheduledAt), asc(articles.id))
-        .limit(requireLimit(limit));
+      const rows = await dueArticles(kit, now, requireLimit(limit));
       return rows.map((r) => ({ id: r.id, scheduledAt: r.scheduledAt! }));
     },
 

@@ -1,0 +1,1 @@
+CREATE INDEX "articles_status_scheduled_at_idx" ON "articles" USING btree ("status","scheduled_at");
