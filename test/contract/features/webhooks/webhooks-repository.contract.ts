@@ -217,10 +217,14 @@ export function runWebhooksRepositoryContract(name: string, setup: SetupReposito
       await db.repos.webhooks.create(w);
       const event = sampleEvent();
       const once = delivery(w.id, event.id, { maxAttempts: 1 });
+      expect(await db.repos.webhooks.anyPending()).toBe(false);
       await db.repos.webhooks.enqueue(event, [once]);
+      expect(await db.repos.webhooks.anyPending()).toBe(true);
       expect(await db.repos.webhooks.claim(once.id, 0, NOW, at(2))).toBe(true);
       expect(await db.repos.webhooks.failSpent(at(1))).toBe(0);
+      expect(await db.repos.webhooks.anyPending()).toBe(true);
       expect(await db.repos.webhooks.failSpent(at(2))).toBe(1);
+      expect(await db.repos.webhooks.anyPending()).toBe(false);
       expect(await db.repos.webhooks.claim(once.id, 1, at(3), at(4))).toBe(false);
       expect(await db.repos.webhooks.due(at(9), 5)).toEqual([]);
     });

@@ -146,6 +146,9 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
    */
   async function sendDue(now: Date): Promise<Omit<DeliverySummary, 'pruned'>> {
     const summary = { delivered: 0, retrying: 0, failed: 0 };
+    // Nothing pending, the usual case at rest: the two statements below are
+    // built and prepared on every call (about 30 ms a sweep while cold).
+    if (!(await repos.webhooks.anyPending())) return summary;
     summary.failed += await repos.webhooks.failSpent(now);
     const due = await repos.webhooks.due(now, BATCH);
     await pool(due, CONCURRENCY, async (d) => {

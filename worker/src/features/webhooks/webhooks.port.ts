@@ -66,6 +66,8 @@ export interface WebhooksRepository {
     attempt: WebhookAttempt,
     delivery: { status: WebhookDelivery['status']; nextAttemptAt: Date | null },
   ): Promise<void>;
+  /** Whether any delivery is pending: the sweep's first look, one statement prepared once. */
+  anyPending(): Promise<boolean>;
   /** Deliveries whose every attempt was claimed but whose last one never reported (a crash): failed. */
   failSpent(now: Date): Promise<number>;
   /** Attempts of one endpoint, newest first. */

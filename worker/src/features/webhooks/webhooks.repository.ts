@@ -40,6 +40,12 @@ export function createWebhooksRepository(kit: SqlKit): WebhooksRepository {
   const { db } = kit;
   const { webhooks, webhookEvents: events, webhookDeliveries: deliveries, webhookAttempts: attempts } = kit.tables;
 
+  // Prepared once: the sweep asks every few seconds, and the usual answer is no.
+  const pendingCount = kit.prepare(
+    db.select({ n: count() }).from(deliveries).where(eq(deliveries.status, 'pending')),
+    'webhook_deliveries_pending_count',
+  );
+
   const repo: WebhooksRepository = {
     async create(w) {
       refuseNul({ url: w.url, description: w.description });
@@ -207,6 +213,12 @@ export function createWebhooksRepository(kit: SqlKit): WebhooksRepository {
           .set({ status: state.status, nextAttemptAt: state.nextAttemptAt, updatedAt: attempt.at })
           .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.attempts, attempt.attempt))),
       ]);
+    },
+
+    async anyPending() {
+      const [row] = await pendingCount({});
+      // count(*) is a bigint on PostgreSQL, which the driver hands over as text.
+      return Number((row as { n: number | string } | undefined)?.n ?? 0) > 0;
     },
 
     async failSpent(now) {
