@@ -5,16 +5,6 @@ import { statementsOf } from '../../adapters/db/shared/unit-of-work.js';
 import type { SchedulingRepository } from './scheduling.port.js';
 
 /**
- * Scheduled publication. The publish is one batch: the article's row lock,
- * then what the publication causes (rows of other features, written only
- * while the article is still offline, at the version and with the schedule
- * the scheduler read), then the publication under the same condition.
- * Racers are settled by the database: SQLite and D1 run batches one at a
- * time; on PostgreSQL and MySQL the second waits for the first's lock and
- * then finds the article published, so it writes nothing; the event's dedupe
- * key (unique to the article and time) refuses a second event all the same.
- */
-/**
  * The offline articles scheduled by `now`, in schedule order: what every
  * scheduler tick reads. Through `articles_status_scheduled_at_idx`, so a
  * tick costs what is due, not what is offline (the query-plan tests read
@@ -30,6 +20,16 @@ export function dueArticles(kit: SqlKit, now: Date, limit: number) {
     .limit(limit);
 }
 
+/**
+ * Scheduled publication. The publish is one batch: the article's row lock,
+ * then what the publication causes (rows of other features, written only
+ * while the article is still offline, at the version and with the schedule
+ * the scheduler read), then the publication under the same condition.
+ * Racers are settled by the database: SQLite and D1 run batches one at a
+ * time; on PostgreSQL and MySQL the second waits for the first's lock and
+ * then finds the article published, so it writes nothing; the event's dedupe
+ * key (unique to the article and time) refuses a second event all the same.
+ */
 export function createSchedulingRepository(kit: SqlKit): SchedulingRepository {
   const { db } = kit;
   const { articles } = kit.tables;

@@ -76,8 +76,8 @@ export const articles = mysqlTable(
     index('articles_status_id_idx').on(t.status, t.id),
     index('articles_site_id_id_idx').on(t.siteId, t.id),
     index('articles_scheduled_at_idx').on(t.scheduledAt),
-    // The scheduler's due articles: offline ones scheduled by now, in schedule order. Without it SQLite
-    // (which keeps no statistics) walked every offline article through the status index at each tick.
+    // The scheduler's due articles: offline ones scheduled by now, in schedule order. Without it SQLite,
+    // which keeps no statistics, reads them through the status index: every offline article, each tick.
     index('articles_status_scheduled_at_idx').on(t.status, t.scheduledAt),
   ],
 );
