@@ -19,7 +19,8 @@ import { startUncachedServers } from './uncached.ts';
  * the floor server (floor-server.ts), the service floor (service-floor-server.ts:
  * the app's own articles service in a one-route Hono app), in interleaved rounds — the single
  * read, page 1 of the list, and conditional reads (304) — each as CPU per
- * request and × its floor (`--only single,floor`: those rows alone). `--before FILE` adds another server bundle
+ * request and × its floor (`--only single,floor`: those rows alone), and second processes of the server
+ * and the floor on the single read (`singleTwin`, `floorTwin`). `--before FILE` adds another server bundle
  * (e.g. main's dist/node/server.mjs) on the same file to the same rounds,
  * for before/after ratios from one run. `--profile DIR`: the server
  * without read cache on SQLite, the floor and the one on PostgreSQL, write a V8 CPU
@@ -47,6 +48,8 @@ const lateCleanups: (() => Promise<void>)[] = [];
 
 type Key =
   | 'floor'
+  | 'floorTwin'
+  | 'singleTwin'
   | 'serviceFloor'
   | 'floorList'
   | 'floorPg'
@@ -84,7 +87,7 @@ async function main() {
   const profiling = opt.profile
     ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opt.profile)}` }
     : undefined;
-  const { uncached, floor, pgServer, floorPg } = await startUncachedServers({
+  const { uncached, floor, twins, pgServer, floorPg } = await startUncachedServers({
     serverOpts: (name, env = {}) =>
       serverOpts(
         name,
@@ -129,6 +132,9 @@ async function main() {
     { key: 'serviceFloor', origin: serviceFloor.url, paths: single, pid: serviceFloor.pid },
     { key: 'floorList', origin: floor.url, paths: list, pid: floor.pid },
     { key: 'single', origin: uncached.url, paths: single, pid: uncached.pid },
+    // Second processes of the same builds: how far one process can be from another here.
+    { key: 'singleTwin', origin: twins.uncached.url, paths: single, pid: twins.uncached.pid },
+    { key: 'floorTwin', origin: twins.floor.url, paths: single, pid: twins.floor.pid },
     { key: 'list', origin: uncached.url, paths: list, pid: uncached.pid },
     { key: 'notModified', origin: uncached.url, paths: notModified, pid: uncached.pid },
     ...(floorPg ? [{ key: 'floorPg' as const, origin: floorPg.url, paths: single, pid: floorPg.pid }] : []),
@@ -182,6 +188,10 @@ async function main() {
       `${t.key.padEnd(18)} ${Math.round(runs[t.key]!.rps).toString().padStart(7)}   ${cpu(t.key).toFixed(0).padStart(8)} µs   ${f ? `×${(cpu(t.key) / cpu(f)).toFixed(2)}` : ''}`,
     );
   }
+  if (runs.singleTwin && runs.floorTwin)
+    console.log(
+      `second processes: server ×${(cpu('singleTwin') / cpu('single')).toFixed(2)} its first, floor ×${(cpu('floorTwin') / cpu('floor')).toFixed(2)}`,
+    );
   // What the server's layers cost over its own service, apart from what the service costs over the floor.
   if (runs.single && runs.serviceFloor)
     console.log(`single × service floor: ×${(cpu('single') / cpu('serviceFloor')).toFixed(2)}`);

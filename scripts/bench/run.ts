@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   const server = await startServer(serverOpts('the Node server'));
   log(`server pid ${server.pid} on ${server.url}`);
   // The same database without the in-process read cache, and the same rows on PostgreSQL.
-  const { uncached, floor, pgServer, floorPg } = await startUncachedServers({
+  const { uncached, floor, twins, pgServer, floorPg } = await startUncachedServers({
     serverOpts,
     dbFile,
     pgUrl: opt['skip-pg'] ? null : opt['pg-url']!,
@@ -181,6 +181,8 @@ async function main(): Promise<void> {
       { key: 'singleUncached', origin: uncached.url, paths: singlePaths, pid: uncached.pid },
       { key: 'slugUncached', origin: uncached.url, paths: slugPaths, pid: uncached.pid },
       { key: 'floor', origin: floor.url, paths: singlePaths, pid: floor.pid },
+      { key: 'singleUncachedTwin', origin: twins.uncached.url, paths: singlePaths, pid: twins.uncached.pid },
+      { key: 'floorTwin', origin: twins.floor.url, paths: singlePaths, pid: twins.floor.pid },
       { key: 'listUncached', origin: uncached.url, paths: [listPath], pid: uncached.pid },
       { key: 'floorList', origin: floor.url, paths: [listPath], pid: floor.pid },
       ...(notModified.length > 0
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
 
   // Drift: one uninterrupted run per uncached read, last segment against the first.
   const drift = await driftRuns({ sqlite: uncached, pg: pgServer }, singlePaths, cfg, log);
-  for (const s of [uncached, floor, pgServer, floorPg]) await s?.stop();
+  for (const s of [uncached, floor, twins.uncached, twins.floor, pgServer, floorPg]) await s?.stop();
   await lateCleanup(); // drops the PostgreSQL schema
 
   log(

@@ -31,16 +31,21 @@ export async function startUncachedServers({
 }): Promise<{
   uncached: StartedServer;
   floor: StartedServer;
+  /** A second process of each: the SQLite goal is judged on both (docs/benchmarks.md, "two processes"). */
+  twins: { uncached: StartedServer; floor: StartedServer };
   pgServer: StartedServer | undefined;
   floorPg: StartedServer | undefined;
 }> {
-  const uncached = await startServer(serverOpts('the Node server, read cache off', { PUBLIC_READ_CACHE: 'off' }));
-  log(`server without read cache pid ${uncached.pid} on ${uncached.url}`);
+  const uncachedOpts = serverOpts('the Node server, read cache off', { PUBLIC_READ_CACHE: 'off' });
+  const [uncached, uncachedTwin] = [await startServer(uncachedOpts), await startServer(uncachedOpts)];
+  log(`server without read cache pids ${uncached.pid} and ${uncachedTwin.pid} on ${uncached.url}, ${uncachedTwin.url}`);
   const floorParts = await bundleFloorParts();
   const floorOpts = serverOpts('the floor of an uncached read', { FLOOR_PARTS: floorParts });
-  const floor = await startServer({ ...floorOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
-  log(`floor server (floor-server.ts) pid ${floor.pid} on ${floor.url}`);
-  if (pgUrl === null) return { uncached, floor, pgServer: undefined, floorPg: undefined };
+  const startFloor = () => startServer({ ...floorOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
+  const [floor, floorTwin] = [await startFloor(), await startFloor()];
+  log(`floor server (floor-server.ts) pids ${floor.pid} and ${floorTwin.pid} on ${floor.url}, ${floorTwin.url}`);
+  const twins = { uncached: uncachedTwin, floor: floorTwin };
+  if (pgUrl === null) return { uncached, floor, twins, pgServer: undefined, floorPg: undefined };
   const pgSchema = await createBenchSchema(pgUrl).catch((err: Error) => {
     throw new Error(`PostgreSQL at --pg-url is not usable (${err.message}); pass --skip-pg to leave it out`);
   });
@@ -59,7 +64,7 @@ export async function startUncachedServers({
   const floorPgOpts = serverOpts('the floor on PostgreSQL', { ...env, FLOOR_PARTS: floorParts });
   const floorPg = await startServer({ ...floorPgOpts, script: FLOOR_SCRIPT, readyPath: '/readyz' });
   log(`floor server on PostgreSQL pid ${floorPg.pid} on ${floorPg.url}`);
-  return { uncached, floor, pgServer, floorPg };
+  return { uncached, floor, twins, pgServer, floorPg };
 }
 
 /** One uninterrupted run of uncached single reads per database, in 6 segments. */
