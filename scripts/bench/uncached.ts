@@ -31,7 +31,7 @@ export async function startUncachedServers({
 }): Promise<{
   uncached: StartedServer;
   floor: StartedServer;
-  /** A second process of each: the SQLite goal is judged on both (docs/benchmarks.md, "two processes"). */
+  /** A second process of each: the SQLite goal is judged on both (docs/benchmarks.md). */
   twins: { uncached: StartedServer; floor: StartedServer };
   pgServer: StartedServer | undefined;
   floorPg: StartedServer | undefined;
