@@ -160,7 +160,8 @@ async function main() {
   });
   closeClient();
   // A profile is written when the process exits.
-  if (opt.profile) await Promise.all([uncached.stop(), floor.stop(), pgServer?.stop(), floorPg?.stop()]);
+  if (opt.profile)
+    await Promise.all([uncached, floor, twins.uncached, twins.floor, pgServer, floorPg].map((s) => s?.stop()));
   const cpu = (k: Key) => runs[k]?.cpuUsPerRequest ?? Number.NaN;
   // PostgreSQL's floor is its single read's (the list floor reads SQLite).
   const floorOf = (k: Key) =>
