@@ -66,7 +66,12 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
   const markdown = format === 'markdown';
   const markup = format !== 'plaintext';
   const find = finder(body);
+  // The text so far is `out` and then body[runStart, runEnd): characters kept
+  // as they are extend the run, which is sliced once when something else
+  // comes (a string per character is about 9 KiB of garbage per excerpt).
   let out = '';
+  let runStart = 0;
+  let runEnd = 0;
   let space = false;
   let lineStart = true;
   // A link's `](target)` to jump over once its label has been read.
@@ -74,15 +79,42 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
   let skipTo = -1;
   let lower: string | undefined;
 
-  const word = (s: string) => {
-    if (space && out.length > 0) out += ' ';
+  const flush = () => {
+    if (runEnd > runStart) out += body.slice(runStart, runEnd);
+    runStart = runEnd;
+  };
+  const separate = () => {
+    if (space && out.length + runEnd - runStart > 0) {
+      flush();
+      out += ' ';
+    }
     space = false;
-    out += s;
     lineStart = false;
+  };
+  /** Text that is not the body's own characters (a decoded entity). */
+  const word = (s: string) => {
+    separate();
+    flush();
+    out += s;
+  };
+  /** The body's character at `at`, as it is. */
+  const keep = (at: number) => {
+    // One plain space between two kept characters is the space the text needs: the run goes on over it.
+    if (space && at === runEnd + 1 && runEnd > runStart && body.charCodeAt(runEnd) === 32) {
+      space = false;
+      runEnd = at + 1;
+      return;
+    }
+    separate();
+    if (runEnd !== at) {
+      flush();
+      runStart = at;
+    }
+    runEnd = at + 1;
   };
 
   let i = 0;
-  while (i < body.length && out.length < limit) {
+  while (i < body.length && out.length + runEnd - runStart < limit) {
     if (i === skipAt) {
       i = skipTo;
       skipAt = -1;
@@ -96,7 +128,7 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
       continue;
     }
     if (!markup) {
-      word(ch);
+      keep(i);
       i++;
       continue;
     }
@@ -105,7 +137,7 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
       const tagLike = (next >= 65 && next <= 90) || (next >= 97 && next <= 122) || next === 47 || next === 33;
       const end = tagLike ? find('>', i + 1) : -1;
       if (end === -1) {
-        word('<');
+        keep(i);
         i++;
         continue;
       }
@@ -136,17 +168,17 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
           continue;
         }
       }
-      word('&');
+      keep(i);
       i++;
       continue;
     }
     if (!markdown) {
-      word(ch);
+      keep(i);
       i++;
       continue;
     }
     if (ch === '\\' && i + 1 < body.length && /[!-/:-@[-`{-~]/.test(body[i + 1]!)) {
-      word(body[i + 1]!);
+      keep(i + 1);
       i += 2;
       continue;
     }
@@ -182,9 +214,10 @@ export function plainText(body: string, format: ArticleFormat, limit: number): s
       i++;
       continue;
     }
-    word(ch);
+    keep(i);
     i++;
   }
+  flush();
   return out;
 }
 
