@@ -65,13 +65,19 @@ export function createArticleReading({ repos, bodies }: { repos: Repositories; b
     // Images only when it has some (its tags came with it), so an article without is one round trip.
     const article = await bodies.stored(found.article, repos.articles);
     const tags = refsOf([found]);
-    const [images, authors, adjacent] = await Promise.all([
-      found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
-      include.includes('authors') ? authorsOf([article]) : undefined,
-      include.includes('adjacent') ? repos.articles.adjacent(article) : undefined,
-    ]);
+    // Most reads wait for nothing more, and their answer is the mapping itself, not a copy of it.
+    const [images, authors, adjacent] =
+      found.linksImages || include.length > 0
+        ? await Promise.all([
+            found.linksImages ? repos.images.listForArticles([article.id]) : undefined,
+            include.includes('authors') ? authorsOf([article]) : undefined,
+            include.includes('adjacent') ? repos.articles.adjacent(article) : undefined,
+          ])
+        : [];
+    const dto = toArticleDto(article, images?.get(article.id) ?? [], tags, links);
+    if (!authors && !adjacent) return dto;
     return {
-      ...toArticleDto(article, images?.get(article.id) ?? [], tags, links),
+      ...dto,
       ...(authors && { authors: authors(article) }),
       ...(adjacent && { next: adjacent.next, previous: adjacent.previous }),
     };
