@@ -39,6 +39,8 @@ export interface AppEnv {
     origin: () => WriteOrigin;
     /** Sent back as X-Request-Id and named in the request's log lines (http/middleware/request-log.ts). */
     requestId: string;
+    /** The declared path of the route that took the request (`/v1/articles/{id}`), for its access line (http/route.ts). */
+    route: string | undefined;
     /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */
     servedRead: CachedAnswer | undefined;
   };

@@ -286,6 +286,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
       passing.add(step);
       chain.push(step);
     };
+    // The access line's route, as declared; asking Hono for it built an array of every matched handler.
+    pass((c, next) => {
+      c.set('route', r.path);
+      return next();
+    });
     if (r.allow === 'public' && r.method === 'get') pass(shareablePublicRead);
     if (r.cache) {
       if (r.allow !== 'public' || r.method !== 'get') throw new Error(`${r.path}: only a public GET may be cached`);

@@ -94,7 +94,8 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<AppEnv> {
     await deps.requestScope.run({ requestId }, next);
     const fields = {
       method: c.req.method,
-      route: routeLabel(routePath(c)),
+      // Set by the route that answered; a catch-all's (`/v1/*`, `/*`) from Hono.
+      route: c.get('route') ?? routeLabel(routePath(c)),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
