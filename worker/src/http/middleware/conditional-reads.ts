@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { ReadGeneration } from '../../ports/repositories.js';
 import type { Logger } from '../../ports/runtime.js';
 import type { AppEnv } from '../env.js';
@@ -42,22 +42,28 @@ export function conditionalReads(deps: ConditionalReadDeps): MiddlewareHandler<A
   const served = new Map<string, Served>();
   const { generation } = deps;
   const notModified = cachedAnswerer(deps.cacheControl);
-  return async (c, next) => {
+  const afterWrite = async (c: Context<AppEnv>, next: Next) => {
+    await next();
+    if (c.res.status >= 400) return;
+    served.clear();
+    // The write has committed; a failure here leaves other instances answering 304 until the next write.
+    await generation.advance(deps.now()).catch((err) => deps.logger.error('read generation not advanced', err));
+  };
+  // Not async itself: most requests only pass through, and an async step costs them a promise of its own.
+  return (c, next) => {
     const method = c.req.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      await next();
-      if (c.res.status >= 400) return;
-      served.clear();
-      // The write has committed; a failure here leaves other instances answering 304 until the next write.
-      await generation.advance(deps.now()).catch((err) => deps.logger.error('read generation not advanced', err));
-      return;
-    }
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return afterWrite(c, next);
     const req = c.req.raw;
     const ifNoneMatch = req.headers.get('if-none-match');
     if (method !== 'GET' || !ifNoneMatch || req.headers.has('authorization') || !CACHEABLE.test(c.req.path))
       return next();
     const key = readKeyOf(req, deps.linksFollowRequest);
     if (!key) return next();
+    return conditional(c, next, key, ifNoneMatch);
+  };
+
+  async function conditional(c: Context<AppEnv>, next: Next, key: string, ifNoneMatch: string) {
+    const req = c.req.raw;
     const now = await generation.current();
     const known = served.get(key);
     if (known && known.generation === now && noneMatch(ifNoneMatch, known.etag))
@@ -68,5 +74,5 @@ export function conditionalReads(deps: ConditionalReadDeps): MiddlewareHandler<A
     served.delete(key);
     if (served.size >= MAX_URLS) served.delete(served.keys().next().value!);
     served.set(key, { etag: answer.etag, generation: now });
-  };
+  }
 }

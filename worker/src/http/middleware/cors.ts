@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors as honoCors } from 'hono/cors';
 import type { AppEnv } from '../env.js';
 import { withSecurityHeaders } from './security-headers.js';
@@ -41,19 +41,29 @@ export function cors(policy: CorsPolicy): MiddlewareHandler<AppEnv> {
     exposeHeaders: CORS_EXPOSE_HEADERS,
     maxAge: CORS_MAX_AGE_SECONDS,
   });
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    const preflight = isPreflight(c.req.raw);
+  const withOrigin = async (c: Context<AppEnv>, next: Next, origin: string, preflight: boolean) => {
     // Hono's cors takes any OPTIONS for a preflight; one without Access-Control-Request-Method is the router's 405.
-    if (origin !== undefined && (preflight || c.req.method !== 'OPTIONS') && (await policy.allows(origin))) {
+    if ((preflight || c.req.method !== 'OPTIONS') && (await policy.allows(origin))) {
       const answer = await permitted(c, next);
       return answer && withSecurityHeaders(answer, c.get('requestId'));
     }
-    if (preflight) {
-      return withSecurityHeaders(new Response(null, { status: 204, headers: { Vary: 'Origin' } }), c.get('requestId'));
-    }
-    // Whether an answer carries the headers depends on the Origin: caches must keep them apart.
-    c.header('Vary', 'Origin', { append: true });
-    return next();
+    return without(c, next, preflight);
   };
+  // Not async itself: a request without Origin (a server, a same-origin page) only passes through.
+  return (c, next) => {
+    const origin = c.req.header('origin');
+    const preflight = isPreflight(c.req.raw);
+    return origin === undefined ? without(c, next, preflight) : withOrigin(c, next, origin, preflight);
+  };
+}
+
+/** The answer for an origin that may not call the API (or none): no CORS header, only `Vary: Origin`. */
+function without(c: Context<AppEnv>, next: Next, preflight: boolean): ReturnType<MiddlewareHandler<AppEnv>> {
+  if (preflight) {
+    const answer = new Response(null, { status: 204, headers: { Vary: 'Origin' } });
+    return Promise.resolve(withSecurityHeaders(answer, c.get('requestId')));
+  }
+  // Whether an answer carries the headers depends on the Origin: caches must keep them apart.
+  c.header('Vary', 'Origin', { append: true });
+  return next();
 }
