@@ -75,10 +75,10 @@ export function guarded<T extends object>(kit: SqlKit, repo: T): T {
     out[name] =
       typeof fn === 'function' && !generator
         ? async (...args: unknown[]) => {
+            const call = () => (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
             try {
-              return await withDeadline(kit.timeoutMs, () =>
-                (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args),
-              );
+              // Without a deadline (SQLite, D1) the call itself, not one more async step around it.
+              return await (kit.timeoutMs === undefined ? call() : withDeadline(kit.timeoutMs, call));
             } catch (err) {
               throw translate(kit, err);
             }
