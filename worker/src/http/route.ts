@@ -286,7 +286,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly RouteDef[], pref
       passing.add(step);
       chain.push(step);
     };
-    // The access line's route, as declared; asking Hono for it built an array of every matched handler.
+    // The access line's route, as declared: Hono's routePath(c) builds an array of every matched handler to find it.
     pass((c, next) => {
       c.set('route', r.path);
       return next();
