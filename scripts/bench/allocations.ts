@@ -1,15 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { buildNode } from '../build-node.ts';
 import { bundleFloorParts } from './lib/floor-parts.ts';
 import { Inspector } from './lib/inspector.ts';
 import { autocannonRun, closeClient } from './lib/load.ts';
-import { cleanupNow, freePort, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
+import { cleanupNow, freePort, installExitHandlers, startServer } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
+import { benchWorkspace } from './lib/workspace.ts';
 
 /**
  * What an uncached article read allocates, by function: the server without
@@ -38,23 +37,8 @@ interface SampledNode {
 
 async function main() {
   if (await buildNode()) log('built dist/node/server.mjs');
-  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-allocations-')));
-  const dbFile = path.join(tmp, 'cms.db');
-  const env = {
-    DATABASE_URL: `sqlite:${dbFile}`,
-    STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
-    JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
-    PUBLIC_URL: 'http://127.0.0.1',
-  };
-  const opts = (name: string, script: string, more: NodeJS.ProcessEnv = {}) => ({
-    name,
-    script,
-    env: { ...env, ...more },
-    cwd: tmp,
-    logFile: path.join(tmp, 'server.log'),
-    readyPath: '/readyz',
-  });
-  await (await startServer(opts('the Node server (migrating)', NODE_BUNDLE))).stop();
+  const { tmp, dbFile, serverOpts } = benchWorkspace('edge-cms-bench-allocations-');
+  await (await startServer(serverOpts('the Node server (migrating)'))).stop();
   const seeded = seedDatabase(dbFile, { articles: Number(opt.articles), renderHtml: await appRenderer() });
   const inspectable = async () => {
     const port = await freePort();
@@ -62,14 +46,11 @@ async function main() {
   };
   const [appPort, floorPort] = [await inspectable(), await inspectable()];
   const server = await startServer(
-    opts('the Node server, read cache off', NODE_BUNDLE, {
-      PUBLIC_READ_CACHE: 'off',
-      NODE_OPTIONS: appPort.NODE_OPTIONS,
-    }),
+    serverOpts('the Node server, read cache off', { PUBLIC_READ_CACHE: 'off', NODE_OPTIONS: appPort.NODE_OPTIONS }),
   );
   const floorParts = await bundleFloorParts();
   const floor = await startServer(
-    opts('the floor', FLOOR_SCRIPT, { FLOOR_PARTS: floorParts, NODE_OPTIONS: floorPort.NODE_OPTIONS }),
+    serverOpts('the floor', { FLOOR_PARTS: floorParts, NODE_OPTIONS: floorPort.NODE_OPTIONS }, FLOOR_SCRIPT),
   );
   const { sampleIds } = await sampleReads(server.url, seeded.onlineIdsNewestFirst, tmp, log);
   const paths = sampleIds.map((id) => `/v1/articles/${id}`);

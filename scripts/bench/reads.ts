@@ -1,15 +1,15 @@
-import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildNode, NODE_BUNDLE } from '../build-node.ts';
+import { buildNode } from '../build-node.ts';
 import { bundleFloorParts } from './lib/floor-parts.ts';
 import { closeClient, get, type LoadTarget, throughputRounds } from './lib/load.ts';
-import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
+import { cleanupNow, installExitHandlers, startServer } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
 import { bundleServiceParts } from './lib/service-parts.ts';
+import { benchWorkspace } from './lib/workspace.ts';
 import { startUncachedServers } from './uncached.ts';
 
 /**
@@ -65,22 +65,7 @@ type Key =
 
 async function main() {
   if (await buildNode()) log('built dist/node/server.mjs');
-  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-reads-')));
-  const dbFile = path.join(tmp, 'cms.db');
-  const serverEnv = {
-    DATABASE_URL: `sqlite:${dbFile}`,
-    STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
-    JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
-    PUBLIC_URL: 'http://127.0.0.1',
-  };
-  const serverOpts = (name: string, env: NodeJS.ProcessEnv = {}, script = NODE_BUNDLE) => ({
-    name,
-    script,
-    env: { ...serverEnv, ...env },
-    cwd: tmp,
-    logFile: path.join(tmp, 'server.log'),
-    readyPath: '/readyz',
-  });
+  const { tmp, dbFile, serverOpts } = benchWorkspace('edge-cms-bench-reads-');
   await (await startServer(serverOpts('the Node server (migrating)'))).stop();
   const seeded = seedDatabase(dbFile, { articles: Number(opt.articles), renderHtml: await appRenderer() });
   log(`seeded ${seeded.articles.toLocaleString('en')} articles`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,11 @@ import { walkToDeepPage } from './lib/deep-page.ts';
 import { goalRows } from './lib/goals.ts';
 import { closeClient, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
 import { benchOptions } from './lib/options.ts';
-import { cleanupNow, installExitHandlers, startServer, trackTempDir } from './lib/processes.ts';
+import { cleanupNow, installExitHandlers, startServer } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
 import { sampleReads, storedAnswers } from './lib/sample-reads.ts';
 import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
+import { benchWorkspace } from './lib/workspace.ts';
 import { measureStartup } from './startup.ts';
 import { driftRuns, startUncachedServers } from './uncached.ts';
 
@@ -72,23 +73,10 @@ async function main(): Promise<void> {
   if (!opt.server && (await buildNode())) log('built dist/node/server.mjs');
   const serverName = path.relative(root, serverBundle) || serverBundle;
 
-  const tmp = trackTempDir(mkdtempSync(path.join(os.tmpdir(), 'edge-cms-bench-')));
-  const dbFile = path.join(tmp, 'cms.db');
-  const serverEnv = {
-    DATABASE_URL: `sqlite:${dbFile}`,
-    STORAGE_URL: `file:${path.join(tmp, 'uploads')}`,
-    JWT_SECRET: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex'),
-    PUBLIC_URL: 'http://127.0.0.1',
-    // The defaults plus the benchmark's 400 px.
-    IMAGE_VARIANT_WIDTHS: `160,320,${TARGET_WIDTH},640,960,1280,1920`,
-  };
-  const serverOpts = (name: string, env: NodeJS.ProcessEnv = {}) => ({
-    name,
+  const { tmp, dbFile, serverEnv, serverOpts } = benchWorkspace('edge-cms-bench-', {
     script: serverBundle,
-    env: { ...serverEnv, ...env },
-    cwd: tmp,
-    logFile: path.join(tmp, 'server.log'),
-    readyPath: '/readyz',
+    // The defaults plus the benchmark's 400 px.
+    env: { IMAGE_VARIANT_WIDTHS: `160,320,${TARGET_WIDTH},640,960,1280,1920` },
   });
 
   // 1. Let the server create the schema (its migrations), then seed directly.
