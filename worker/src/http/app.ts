@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Settings } from '../config/settings.js';
 import type { DatabaseSessions, EdgeCache } from '../ports/edge-cache.js';
 import type { ReadCache } from '../ports/read-cache.js';
@@ -9,6 +8,7 @@ import { requestLinks } from '../wire/links.js';
 import { type ActivityRecorderDeps, activityRecorder } from './activity.js';
 import { forwardedProto } from './client-address.js';
 import type { AppEnv, Services } from './env.js';
+import { securityHeaders } from './middleware/answer-headers.js';
 import { authentication, type Credentials } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
 import { conditionalReads } from './middleware/conditional-reads.js';
@@ -20,7 +20,7 @@ import { publicCacheControl } from './middleware/public-read.js';
 import { listenerHits, readCache } from './middleware/public-read-cache.js';
 import { type RateLimitDeps, rateLimiting } from './middleware/rate-limit.js';
 import { hitLog, type RequestLogDeps, requestLog } from './middleware/request-log.js';
-import { SECURE_HEADERS_OPTIONS, withSecurityHeaders } from './middleware/security-headers.js';
+import { withSecurityHeaders } from './middleware/security-headers.js';
 import { unmatchedAnswer } from './middleware/unmatched.js';
 import { mountRoutes, type RouteDef } from './route.js';
 
@@ -135,7 +135,7 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
       logger: deps.logger,
     }),
   );
-  app.use(secureHeaders(SECURE_HEADERS_OPTIONS));
+  app.use(securityHeaders());
   app.onError(onError(deps.logger, deps.isUnavailable));
   const outside = routes.filter((r) => !r.path.startsWith(`${API}/`));
   const guarded = outside.find((r) => r.allow !== 'public');

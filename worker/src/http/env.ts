@@ -41,6 +41,8 @@ export interface AppEnv {
     requestId: string;
     /** The declared path of the route that took the request (`/v1/articles/{id}`), for its access line (http/route.ts). */
     route: string | undefined;
+    /** A public read's answer made with every header it needs (http/middleware/public-read.ts): the security layer leaves it as it is. */
+    wholeAnswer: Response | undefined;
     /** A public answer as sent (http/middleware/public-read.ts), for the caches in front; unset otherwise. */
     servedRead: CachedAnswer | undefined;
   };

@@ -86,6 +86,28 @@ export function runCachingApiContract(name: string, setup: SetupApi) {
       }
     });
 
+    it('answers a public read with the same headers whether the route makes it whole or through the context', async () => {
+      // Without Authorization and Origin the route answers with one plain record of every header
+      // (http/middleware/public-read.ts); an Origin the API does not allow changes nothing in the answer
+      // but takes the context and the security layer. Where a cache answers the second request (an
+      // article on Node with SQLite, on Workers), its hit must carry the same headers too.
+      const headersOf = (res: Response) =>
+        Object.fromEntries([...res.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'));
+      const elsewhere = { origin: 'https://elsewhere.example' };
+      for (const path of publicReads()) {
+        const conditional: Record<string, string> = { 'if-none-match': (await api.request(path)).headers.get('etag')! };
+        for (const extra of [{}, conditional]) {
+          const through = await api.request(path, { headers: { ...elsewhere, ...extra } });
+          const whole = await api.request(path, { headers: extra });
+          expect(through.headers.get('access-control-allow-origin'), path).toBeNull();
+          expect(whole.status, path).toBe(through.status);
+          expect(headersOf(whole), path).toEqual(headersOf(through));
+          expect(whole.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+          expect(await whole.text()).toBe(await through.text());
+        }
+      }
+    });
+
     it('changes the ETag when the answer changes, so an old copy is sent again in full', async () => {
       const path = `/v1/articles/${articleId}`;
       const before = (await api.request(path)).headers.get('etag')!;

@@ -3,8 +3,9 @@ import type { DatabaseSessions, EdgeCache } from '../../ports/edge-cache.js';
 import type { Defer } from '../../ports/runtime.js';
 import { deferFor } from '../defer.js';
 import type { AppEnv } from '../env.js';
+import { PUBLIC_READ_HEADERS } from './answer-headers.js';
 import { noneMatch } from './public-read.js';
-import { cachedAnswerer, HIT_HEADERS, keyOf } from './public-read-cache.js';
+import { cachedAnswerer, keyOf } from './public-read-cache.js';
 
 /** The header that carries a D1 bookmark: answered to every request with credentials, sent back by the admin. */
 export const BOOKMARK_HEADER = 'X-D1-Bookmark';
@@ -23,7 +24,7 @@ export interface EdgeDeps {
 /** Uploaded images and variants: kept at the edge only when a delete purges them everywhere. */
 const FILES = '/static/uploadedImages/';
 /** What a kept image's answer carries besides its own stored headers: the route's, as for any public file. */
-const FILE_HEADERS = { ...HIT_HEADERS, 'Cache-Control': 'public, no-cache' };
+const FILE_HEADERS = { ...PUBLIC_READ_HEADERS, 'Cache-Control': 'public, no-cache' };
 
 /** A kept image as the image route answers it: browsers still revalidate, and a 304 needs no storage at all. */
 function fileAnswer(hit: Response, req: Request, requestId: string): Response {

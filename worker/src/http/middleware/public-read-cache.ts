@@ -3,9 +3,9 @@ import type { EdgeHit } from '../../ports/edge-cache.js';
 import type { CachedAnswer, KeptAnswer, ReadCache } from '../../ports/read-cache.js';
 import type { AppEnv } from '../env.js';
 import { withoutCampaignTags } from '../query-policy.js';
+import { PUBLIC_READ_HEADERS } from './answer-headers.js';
 import { noneMatch } from './public-read.js';
 import type { hitLog } from './request-log.js';
-import { SECURITY_HEADERS } from './security-headers.js';
 
 /**
  * Anonymous reads of articles (the list, one by id or by slug, its images),
@@ -14,18 +14,6 @@ import { SECURITY_HEADERS } from './security-headers.js';
  * `fields`, `include`) keys its own entry.
  */
 export const CACHEABLE = /^\/v1\/articles(\/slug\/[^/]+|\/[^/]+(\/images)?)?$/;
-
-/**
- * A hit's headers as a plain record: @hono/node-server writes such a
- * response without building a Headers object (undici's validating Headers
- * was ~9% of a cached read's CPU).
- */
-export const HIT_HEADERS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(SECURITY_HEADERS),
-  // Anonymous public reads, as the route itself answers them (shareablePublicRead, and cors()'s Vary).
-  'Cross-Origin-Resource-Policy': 'cross-origin',
-  Vary: 'Origin',
-};
 
 /**
  * The host, then path and query as sent, less campaign tags: the same URL,
@@ -152,7 +140,7 @@ type AnyKept = CachedAnswer | KeptAnswer | EdgeHit;
 
 /** A kept anonymous answer as the route answered it: 200, or 304 for a matching If-None-Match. */
 export function cachedAnswerer(cacheControl: string): (hit: AnyKept, req: Request, requestId: string) => Response {
-  const common = { ...HIT_HEADERS, 'Cache-Control': cacheControl };
+  const common = { ...PUBLIC_READ_HEADERS, 'Cache-Control': cacheControl };
   return (hit, req, requestId) => {
     if (noneMatch(req.headers.get('if-none-match'), hit.etag)) {
       // A stream nobody will read is cancelled; a string or bytes need nothing.
