@@ -77,9 +77,14 @@ async function main() {
     { appRoot, jwtSecret, releasesDir, supervisor: supervised ? process : null, writeLog },
   );
   const app = createApp(deps);
-  // A read-cache hit without an Origin is answered before the app, synchronously (http/middleware/public-read-cache.ts, listenerHits).
-  const hits = nodeListenerHits(deps);
-  const fetch: typeof app.fetch = hits ? (req, env, ctx) => hits(req, env) ?? app.fetch(req, env, ctx) : app.fetch;
+  // A read-cache hit without an Origin is answered before the app, synchronously
+  // (http/middleware/public-read-cache.ts); without the read cache, a conditional read's 304 (conditional-reads.ts).
+  const early = nodeListenerHits(deps);
+  const fetch: typeof app.fetch = (req, env, ctx) => {
+    const answer = early(req, env);
+    if (answer === undefined) return app.fetch(req, env, ctx);
+    return answer instanceof Response ? answer : answer.then((res) => res ?? app.fetch(req, env, ctx));
+  };
   // serve() without its one shortcoming: it cannot take an errorHandler, so
   // requests the adapter cannot parse would get a bare 400 without headers.
   const listener = getRequestListener(fetch, {

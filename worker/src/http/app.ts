@@ -11,7 +11,7 @@ import type { AppEnv, Services } from './env.js';
 import { securityHeaders } from './middleware/answer-headers.js';
 import { authentication, type Credentials } from './middleware/auth.js';
 import { jsonBodyLimits } from './middleware/body-limit.js';
-import { conditionalReads } from './middleware/conditional-reads.js';
+import { conditionalReads, listenerConditionals } from './middleware/conditional-reads.js';
 import { type CorsPolicy, cors } from './middleware/cors.js';
 import { edgeCaching } from './middleware/edge-cache.js';
 import { onError } from './middleware/errors.js';
@@ -153,14 +153,21 @@ export function createHttpApp(deps: HttpDeps, routes: readonly RouteDef[], servi
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
 
-/** Node with SQLite: the read-cache hits its listener answers before the app (public-read-cache.ts); none elsewhere. */
-export function nodeListenerHits(deps: Pick<HttpDeps, 'publicReadCache' | 'settings'> & RequestLogDeps) {
-  const cache = deps.publicReadCache;
-  if (!cache) return undefined;
-  return listenerHits({
-    cache,
+/**
+ * What Node's listener answers before the app: with SQLite's read cache, its
+ * hits (public-read-cache.ts); without one (MySQL, PostgreSQL, or the cache
+ * off), the conditional reads' 304s (conditional-reads.ts). Undefined, or a
+ * promise of undefined, hands the request to the app.
+ */
+export function nodeListenerHits(
+  deps: Pick<HttpDeps, 'publicReadCache' | 'settings' | 'repos'> & RequestLogDeps,
+): (req: Request, env: unknown) => Response | Promise<Response | undefined> | undefined {
+  const common = {
     cacheControl: publicCacheControl(deps.settings.publicCache),
     linksFollowRequest: !deps.settings.publicUrlConfigured,
     log: hitLog(deps),
-  });
+  };
+  const cache = deps.publicReadCache;
+  if (cache) return listenerHits({ ...common, cache });
+  return listenerConditionals({ ...common, generation: deps.repos.readGeneration });
 }

@@ -98,7 +98,7 @@ export function readCache(deps: ReadCacheDeps): MiddlewareHandler<AppEnv> {
 }
 
 /** The path of a request's URL, without building a URL object. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   const query = url.indexOf('?', start);
   return url.slice(start, query < 0 ? undefined : query);
