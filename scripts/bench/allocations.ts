@@ -5,7 +5,7 @@ import { buildNode } from '../build-node.ts';
 import { bundleFloorParts } from './lib/floor-parts.ts';
 import { Inspector } from './lib/inspector.ts';
 import { autocannonRun, closeClient } from './lib/load.ts';
-import { cleanupNow, freePort, installExitHandlers, startServer } from './lib/processes.ts';
+import { freePort, installExitHandlers, runBench, startServer } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
 import { benchWorkspace } from './lib/workspace.ts';
@@ -88,15 +88,7 @@ async function main() {
 }
 
 installExitHandlers();
-main().then(
-  () => {
-    closeClient();
-    cleanupNow();
-    process.exit(0);
-  },
-  (err) => {
-    console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-    cleanupNow();
-    process.exit(1);
-  },
-);
+runBench(async () => {
+  await main();
+  closeClient();
+});

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { buildNode } from '../build-node.ts';
 import { bundleFloorParts } from './lib/floor-parts.ts';
 import { closeClient, get, type LoadTarget, throughputRounds } from './lib/load.ts';
-import { cleanupNow, installExitHandlers, startServer } from './lib/processes.ts';
+import { installExitHandlers, runBench, startServer } from './lib/processes.ts';
 import { sampleReads } from './lib/sample-reads.ts';
 import { appRenderer, seedDatabase } from './lib/seed.ts';
 import { bundleServiceParts } from './lib/service-parts.ts';
@@ -183,16 +183,4 @@ async function main() {
     console.log(`single × service floor: ×${(cpu('single') / cpu('serviceFloor')).toFixed(2)}`);
 }
 
-main().then(
-  async () => {
-    cleanupNow();
-    await Promise.allSettled(lateCleanups.map((fn) => fn()));
-    process.exit(0);
-  },
-  async (err) => {
-    console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-    cleanupNow();
-    await Promise.allSettled(lateCleanups.map((fn) => fn()));
-    process.exit(1);
-  },
-);
+runBench(main, () => Promise.allSettled(lateCleanups.map((fn) => fn())));

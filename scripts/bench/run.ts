@@ -19,7 +19,7 @@ import { walkToDeepPage } from './lib/deep-page.ts';
 import { goalRows } from './lib/goals.ts';
 import { closeClient, interleavedLatency, type Latency, throughputRounds } from './lib/load.ts';
 import { benchOptions } from './lib/options.ts';
-import { cleanupNow, installExitHandlers, startServer } from './lib/processes.ts';
+import { installExitHandlers, runBench, startServer } from './lib/processes.ts';
 import { type BenchResults, formatReport } from './lib/report.ts';
 import { sampleReads, storedAnswers } from './lib/sample-reads.ts';
 import { appRenderer, explainHotQueries, seedDatabase } from './lib/seed.ts';
@@ -306,16 +306,4 @@ async function main(): Promise<void> {
   for (const failed of [workers, bundle, admin]) if (failed.error) throw failed.error;
 }
 
-main().then(
-  async () => {
-    cleanupNow();
-    await lateCleanup();
-    process.exit(0);
-  },
-  async (err) => {
-    console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-    cleanupNow();
-    await lateCleanup();
-    process.exit(1);
-  },
-);
+runBench(main, lateCleanup);

@@ -46,6 +46,27 @@ export function cleanupNow(): void {
   tempDirs.clear();
 }
 
+/**
+ * Runs a bench script's `main` to its end: then, whether it succeeded or
+ * failed, its child processes and temp directory go (cleanupNow) and `late`
+ * runs (what must wait for them, such as dropping a PostgreSQL schema they
+ * used); a failure is one line on stderr and exit code 1.
+ */
+export function runBench(main: () => Promise<unknown>, late: () => Promise<unknown> = async () => {}): void {
+  const end = async (code: number) => {
+    cleanupNow();
+    await late();
+    process.exit(code);
+  };
+  main().then(
+    () => end(0),
+    (err: unknown) => {
+      console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
+      return end(1);
+    },
+  );
+}
+
 let installed = false;
 export function installExitHandlers(): void {
   if (installed) return;
