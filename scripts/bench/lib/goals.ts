@@ -5,6 +5,7 @@ import { type CodecComparison, SOURCE, TARGET_WIDTH, type VariantCost } from '..
 import type { StartupResult } from '../startup.ts';
 import type { WorkersResult } from '../workers.ts';
 import type { Latency, Throughput } from './load.ts';
+import { ratioRow } from './ratio-row.ts';
 import type { Sustained } from './sustained.ts';
 import { uncachedRows } from './uncached-goals.ts';
 import { workersRows } from './workers-goals.ts';
@@ -91,27 +92,6 @@ export function goalRows({
   workers,
 }: GoalInputs): BenchRow[] {
   const baselineRps = runs.baseline.rps;
-  const ratioRow = (
-    metric: string,
-    value: number,
-    base: number,
-    goal: number | null,
-    unit: string,
-    higherIsBetter = true,
-    cpu: BenchRow['cpu'] = null,
-  ): BenchRow => {
-    const ratio = value / base;
-    return {
-      metric,
-      value,
-      baseline: base,
-      unit,
-      ratio,
-      goal: goal === null ? null : `${higherIsBetter ? '≥' : '≤'} ${goal.toFixed(2)}`,
-      pass: goal === null ? null : higherIsBetter ? ratio >= goal : ratio <= goal,
-      cpu,
-    };
-  };
   const cpu = (key: keyof GoalInputs['runs'], base: keyof GoalInputs['runs'] = 'baseline'): BenchRow['cpu'] => {
     const v = runs[key]?.cpuUsPerRequest ?? null;
     return v === null ? null : { value: v, baseline: runs[base]?.cpuUsPerRequest ?? NaN };
@@ -191,7 +171,7 @@ export function goalRows({
           ),
         ]
       : []),
-    ...uncachedRows(runs, pageSize, ratioRow, cpu),
+    ...uncachedRows(runs, pageSize, cpu),
     ...driftRows(drift.sqlite, 'SQLite'),
     ...driftRows(drift.pg, 'PostgreSQL'),
     ratioRow('start-up to first 200 vs goal', startup.server.firstOkMs, STARTUP_GOAL_MS, 1, 'ms', false),
@@ -257,7 +237,7 @@ export function goalRows({
         ? null
         : { value: images.runs.variant.cpuUsPerRequest, baseline: images.runs.original.cpuUsPerRequest },
     ),
-    ...workersRows(workers, pageSize, ratioRow),
+    ...workersRows(workers, pageSize),
     ...(bundle
       ? [ratioRow('Worker bundle (gzip) vs budget', bundle.gzip / 1024, BUDGET_BYTES / 1024, 1, 'KiB', false)]
       : []),

@@ -1,4 +1,5 @@
 import type { BenchRow, GoalInputs, UncachedKey } from './goals.ts';
+import { ratioRow } from './ratio-row.ts';
 
 /** The uncached reads' CPU against their floor's (floor-server.ts): the issue's goals. */
 export const FLOOR_LIMIT_SQLITE = 1.3;
@@ -12,20 +13,11 @@ type Runs = GoalInputs['runs'];
  * The reads without the read cache (SQLite and PostgreSQL), their floors
  * and the 304s: req/s against the baseline, CPU per request against the
  * floor that does only the read's own work, and the reads by slug against
- * by id. `ratioRow` and `cpu` are goals.ts's, so that every row is made alike.
+ * by id. `cpu` is goals.ts's, so that every row is made alike.
  */
 export function uncachedRows(
   runs: Runs,
   pageSize: number,
-  ratioRow: (
-    metric: string,
-    value: number,
-    base: number,
-    goal: number | null,
-    unit: string,
-    higherIsBetter?: boolean,
-    cpu?: BenchRow['cpu'],
-  ) => BenchRow,
   cpu: (key: keyof Runs, base?: keyof Runs) => BenchRow['cpu'],
 ): BenchRow[] {
   const baselineRps = runs.baseline.rps;

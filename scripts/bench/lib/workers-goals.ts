@@ -1,5 +1,6 @@
 import type { WorkersKey, WorkersResult } from '../workers.ts';
 import type { BenchRow } from './goals.ts';
+import { ratioRow } from './ratio-row.ts';
 
 /** Workers: CPU per request against the bare Hono Worker's, on a cache miss and on a cache hit. */
 export const WORKERS_MISS_LIMIT = 3;
@@ -18,18 +19,7 @@ export const WORKERS_HIT_FLOOR_LIMIT = 1.3;
  * process's CPU (which also runs D1's and the Cache API's simulations), for
  * information.
  */
-export function workersRows(
-  w: WorkersResult | undefined,
-  pageSize: number,
-  ratioRow: (
-    metric: string,
-    value: number,
-    base: number,
-    goal: number | null,
-    unit: string,
-    higher: boolean,
-  ) => BenchRow,
-): BenchRow[] {
+export function workersRows(w: WorkersResult | undefined, pageSize: number): BenchRow[] {
   if (!w) return [];
   const cpu = (k: WorkersKey) => w.runs[k].cpuUsPerRequest;
   const own = (k: WorkersKey) => w.isolate[k].usPerRequest;
