@@ -11,7 +11,7 @@ import { FREQUENT_JOBS_MS, frequentJobs, scheduledJobs } from './app/services.js
 import { loadDotEnv } from './config/env-file.node.js';
 import { loadOrCreateJwtSecret } from './config/jwt-secret.node.js';
 import { parseSettings, SettingsError } from './config/settings.js';
-import { nodeListenerHits } from './http/app.js';
+import { nodeListenerAnswers } from './http/app.js';
 import { adapterErrorResponse } from './http/malformed-request.js';
 import { newRequestId } from './http/middleware/request-log.js';
 import { buildNodeDeps } from './wiring/node.js';
@@ -79,7 +79,7 @@ async function main() {
   const app = createApp(deps);
   // A read-cache hit without an Origin is answered before the app, synchronously
   // (http/middleware/public-read-cache.ts); without the read cache, a conditional read's 304 (conditional-reads.ts).
-  const early = nodeListenerHits(deps);
+  const early = nodeListenerAnswers(deps);
   const fetch: typeof app.fetch = (req, env, ctx) => {
     const answer = early(req, env);
     if (answer === undefined) return app.fetch(req, env, ctx);

@@ -159,7 +159,7 @@ export type HttpApp = ReturnType<typeof createHttpApp>;
  * off), the conditional reads' 304s (conditional-reads.ts). Undefined, or a
  * promise of undefined, hands the request to the app.
  */
-export function nodeListenerHits(
+export function nodeListenerAnswers(
   deps: Pick<HttpDeps, 'publicReadCache' | 'settings' | 'repos'> & RequestLogDeps,
 ): (req: Request, env: unknown) => Response | Promise<Response | undefined> | undefined {
   const common = {
